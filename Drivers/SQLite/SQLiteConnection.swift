@@ -1,0 +1,167 @@
+// SQLiteConnection: one libsqlite3 handle with a prepared-statement cache; runs rendered SQL.
+import CSQLite
+import Foundation
+import Strata
+
+/// A connection to a SQLite database. Used by one task at a time (the pool sees to it).
+public final class SQLiteConnection: SQLConnection {
+    let handle: OpaquePointer
+    private var cache: [String: OpaquePointer] = [:]
+    private static let cacheLimit = 512
+    public let dialect: any Dialect = SQLiteDialect()
+    public private(set) var isBroken = false
+
+    init(path: String, timeout: Double) throws {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let db { sqlite3_close_v2(db) }
+            throw StrataError.connectionFailed("cannot open SQLite database '\(path)': \(message)")
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, Int32(max(0, timeout) * 1000))
+        _ = strata_sqlite_disable_dqs(db)
+        do {
+            if path != ":memory:" { try exec("PRAGMA journal_mode = WAL") }
+            try exec("PRAGMA synchronous = NORMAL")
+            try exec("PRAGMA foreign_keys = ON")
+            try exec("PRAGMA case_sensitive_like = ON")
+        } catch {
+            sqlite3_close_v2(db)
+            throw StrataError.connectionFailed("cannot configure SQLite database '\(path)': \(error)")
+        }
+    }
+
+    deinit {
+        for stmt in cache.values { sqlite3_finalize(stmt) }
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs SQL without binds (connection set-up only).
+    private func exec(_ sql: String) throws {
+        var err: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &err)
+        defer { sqlite3_free(err) }
+        if rc != SQLITE_OK { throw SQLiteErrors.map(rc, message: err.map { String(cString: $0) } ?? "", table: nil) }
+    }
+
+    private func prepared(_ sql: String) throws -> OpaquePointer {
+        if let stmt = cache[sql] { return stmt }
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else {
+            throw SQLiteErrors.map(rc, message: String(cString: sqlite3_errmsg(handle)), table: nil)
+        }
+        if cache.count >= Self.cacheLimit {
+            for old in cache.values { sqlite3_finalize(old) }
+            cache.removeAll(keepingCapacity: true)
+        }
+        cache[sql] = stmt
+        return stmt
+    }
+
+    public func run(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void) throws -> Int {
+        let stmt = try prepared(rendered.sql)
+        defer {
+            sqlite3_reset(stmt)
+            sqlite3_clear_bindings(stmt)
+        }
+        for (i, value) in rendered.binds.enumerated() {
+            let rc = bind(value, to: stmt, at: Int32(i + 1))
+            if rc != SQLITE_OK { throw SQLiteErrors.map(rc, message: String(cString: sqlite3_errmsg(handle)), table: nil) }
+        }
+        let row = SQLiteRow(stmt)
+        while true {
+            let rc = sqlite3_step(stmt)
+            if rc == SQLITE_ROW {
+                try onRow(row)
+            } else if rc == SQLITE_DONE {
+                break
+            } else {
+                let message = String(cString: sqlite3_errmsg(handle))
+                throw SQLiteErrors.map(sqlite3_extended_errcode(handle), message: message, table: statement?.tableName)
+            }
+        }
+        return sqlite3_stmt_readonly(stmt) != 0 ? 0 : Int(sqlite3_changes64(handle))
+    }
+
+    private func bind(_ value: DatabaseValue, to stmt: OpaquePointer, at i: Int32) -> Int32 {
+        switch value {
+        case .null: return sqlite3_bind_null(stmt, i)
+        case .bool(let b): return sqlite3_bind_int64(stmt, i, b ? 1 : 0)
+        case .integer(let v): return sqlite3_bind_int64(stmt, i, v)
+        case .double(let d): return sqlite3_bind_double(stmt, i, d)
+        case .text(let s), .json(let s): return bindText(s, stmt, i)
+        case .date(let d): return bindText(DateText.format(d), stmt, i)
+        case .decimal(let d): return bindText(d.description, stmt, i)
+        case .uuid(let u): return bindText(u.uuidString.lowercased(), stmt, i)
+        case .blob(let data):
+            if data.isEmpty { return sqlite3_bind_zeroblob(stmt, i, 0) }
+            return data.withUnsafeBytes { raw in
+                sqlite3_bind_blob64(stmt, i, raw.baseAddress, sqlite3_uint64(raw.count), strata_sqlite_transient())
+            }
+        }
+    }
+
+    private func bindText(_ s: String, _ stmt: OpaquePointer, _ i: Int32) -> Int32 {
+        var s = s
+        return s.withUTF8 { buf in
+            // A non-nil pointer even for "", so the empty string is stored as text, not NULL.
+            let base = buf.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(("" as StaticString).utf8Start)
+            return sqlite3_bind_text64(stmt, i, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(buf.count),
+                                       strata_sqlite_transient(), UInt8(SQLITE_UTF8))
+        }
+    }
+
+    public func columns(of table: String) throws -> [String]? {
+        var names: [String] = []
+        _ = try run(RenderedSQL(sql: "SELECT name FROM pragma_table_info(?1)", binds: [.text(table)]), statement: nil) { r in
+            if case .text(let n) = r.value(at: 0) { names.append(n) }
+        }
+        return names.isEmpty ? nil : names
+    }
+}
+
+/// The current row of a stepping statement.
+final class SQLiteRow: RowReader {
+    let stmt: OpaquePointer
+    init(_ stmt: OpaquePointer) { self.stmt = stmt }
+
+    var columnCount: Int { Int(sqlite3_column_count(stmt)) }
+
+    func value(at index: Int) -> DatabaseValue {
+        let i = Int32(index)
+        switch sqlite3_column_type(stmt, i) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(stmt, i))
+        case SQLITE_FLOAT: return .double(sqlite3_column_double(stmt, i))
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_column_bytes(stmt, i))
+            guard let p = sqlite3_column_text(stmt, i) else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(stmt, i))
+            guard count > 0, let p = sqlite3_column_blob(stmt, i) else { return .blob(Data()) }
+            return .blob(Data(bytes: p, count: count))
+        default: return .null
+        }
+    }
+}
+
+extension Statement {
+    /// The table a write statement touches, for error messages.
+    var tableName: String? {
+        switch self {
+        case .insert(let i): return i.table
+        case .update(let u): return u.table
+        case .delete(let d): return d.table
+        case .select(let s): return s.table
+        case .createTable(let t): return t.name
+        case .addColumn(let t, _), .createIndex(let t, _): return t
+        case .dropTable(let t): return t
+        default: return nil
+        }
+    }
+}

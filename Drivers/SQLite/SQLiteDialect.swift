@@ -1,0 +1,31 @@
+// SQLiteDialect: how SQLite 3.37+ spells Strata's statements (STRICT tables, ?N placeholders).
+import Strata
+
+/// The SQLite dialect.
+///
+/// Tables are `STRICT` so a value of the wrong type is an error, as on PostgreSQL; booleans are
+/// `INTEGER` with a CHECK; dates are fixed-width UTC text with microseconds; decimals, UUIDs and
+/// JSON are text. Transactions open with `BEGIN IMMEDIATE` so writers queue on the busy timeout.
+public struct SQLiteDialect: Dialect {
+    public init() {}
+    public var name: String { "sqlite" }
+    public func placeholder(_ index: Int) -> String { "?\(index)" }
+    public var offsetWithoutLimit: OffsetWithoutLimit { .limitMinusOne }
+    public var caseInsensitiveLike: CaseInsensitiveLike { .lowerBoth }
+    public var autoIncrementPrimaryKey: String { "INTEGER PRIMARY KEY" }
+    public var tableSuffix: String { " STRICT" }
+    public var beginTransaction: String { "BEGIN IMMEDIATE" }
+
+    public func sqlType(_ type: ColumnType) -> String {
+        switch type {
+        case .integer, .bool: return "INTEGER"
+        case .double: return "REAL"
+        case .text, .date, .decimal, .uuid, .json: return "TEXT"
+        case .blob: return "BLOB"
+        }
+    }
+
+    public func typeCheck(_ type: ColumnType, column: String) -> String? {
+        type == .bool ? column + " IN (0, 1)" : nil
+    }
+}

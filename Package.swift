@@ -1,0 +1,54 @@
+// swift-tools-version: 6.1
+// Strata: an ActiveRecord-style ORM for Swift with pluggable storage backends.
+import CompilerPluginSupport
+import PackageDescription
+
+let package = Package(
+    name: "Strata",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Strata", targets: ["Strata"]),
+        .library(name: "StrataSQLite", targets: ["StrataSQLite"]),
+        .library(name: "StrataMemory", targets: ["StrataMemory"]),
+        .library(name: "StrataConformance", targets: ["StrataConformance"]),
+        .executable(name: "strata", targets: ["strata"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swiftlang/swift-syntax", "603.0.0"..<"604.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .macro(
+            name: "StrataMacros",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ]
+        ),
+        .target(name: "Strata", dependencies: ["StrataMacros"]),
+        .systemLibrary(name: "CSQLite", path: "Drivers/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "StrataSQLite", dependencies: ["Strata", "CSQLite"], path: "Drivers/SQLite"),
+        .target(name: "StrataMemory", dependencies: ["Strata"], path: "Drivers/Memory"),
+        .target(name: "StrataConformance", dependencies: ["Strata"], path: "conformance"),
+        .executableTarget(
+            name: "strata",
+            dependencies: [
+                "Strata", "StrataSQLite", "StrataMemory", "StrataConformance",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "StrataMacrosTests",
+            dependencies: [
+                "StrataMacros",
+                .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
+            ]
+        ),
+        .testTarget(name: "StrataTests", dependencies: ["Strata"]),
+        .testTarget(name: "StrataSQLiteTests", dependencies: ["StrataSQLite", "StrataConformance"]),
+        .testTarget(name: "StrataMemoryTests", dependencies: ["StrataMemory", "StrataConformance"]),
+    ]
+)

@@ -1,0 +1,121 @@
+// Database: the async entry point: a driver, a pool of its connections, and the configuration.
+import Foundation
+import Synchronization
+
+/// A database: a driver plus a pool of its connections. Safe to share between tasks.
+///
+/// ```swift
+/// let db = try Database.open("sqlite:app.sqlite", drivers: [.sqlite])
+/// try await db.migrate(User.self)
+/// let users = try await User.query(on: db).all()
+/// ```
+///
+/// Async calls run their work synchronously on a leased connection, on the caller's executor
+/// (`nonisolated(nonsending)`): one suspension to lease a connection when the pool is full, none per row.
+public final class Database: Sendable {
+    /// The driver's name (`sqlite`, `postgres`, `memory`).
+    public let driverName: String
+    public let configuration: Configuration
+    let pool: ConnectionPool
+    /// Every statement this database ran, counted (a driver-independent way to count queries).
+    let statementCounter = Atomic<Int>(0)
+
+    /// Opens a database on a driver.
+    public init(driver: any Driver, configuration: Configuration = Configuration()) {
+        self.driverName = driver.name
+        self.configuration = configuration
+        self.pool = ConnectionPool(driver: driver, capacity: configuration.maxConnections ?? driver.maxConnections)
+    }
+
+    /// The number of statements run so far on this database (queries, writes, transaction control).
+    public var statementCount: Int { statementCounter.load(ordering: .relaxed) }
+
+    // MARK: Opening by URL
+
+    private static let registry = Mutex<[DriverFactory]>([])
+
+    /// Makes a driver available to ``open(_:drivers:configuration:)`` without naming it each time.
+    public static func register(_ factory: DriverFactory) {
+        registry.withLock { list in
+            list.removeAll { $0.schemes == factory.schemes }
+            list.append(factory)
+        }
+    }
+
+    /// Opens the database a URL names.
+    ///
+    /// URL parameters `pool=N` and `migrate=off` override the configuration.
+    ///
+    /// - Parameters:
+    ///   - url: `sqlite:app.sqlite`, `sqlite:///abs/app.sqlite`, `sqlite::memory:`, `memory:`, `postgres://…`.
+    ///   - drivers: the drivers to choose from; by default those passed to ``register(_:)``.
+    /// - Throws: ``StrataError/invalidURL(_:reason:)``, ``StrataError/unknownScheme(_:)``,
+    ///   ``StrataError/driverNotRegistered(scheme:module:)``, or the driver's connection errors.
+    public static func open(_ url: String, drivers: [DriverFactory]? = nil,
+                            configuration: Configuration = Configuration()) throws -> Database {
+        let parsed = try DatabaseURL(url)
+        var config = configuration
+        if let pool = parsed.parameters["pool"] {
+            guard let n = Int(pool), n > 0 else { throw StrataError.invalidURL(url, reason: "pool must be a positive integer") }
+            config.maxConnections = n
+        }
+        if let m = parsed.parameters["migrate"] {
+            switch m.lowercased() {
+            case "off", "false", "0", "disabled": config.migration = .disabled
+            case "on", "true", "1", "automatic": config.migration = .automatic
+            default: throw StrataError.invalidURL(url, reason: "migrate must be on or off")
+            }
+        }
+        let candidates = drivers ?? registry.withLock { $0 }
+        guard let factory = candidates.first(where: { $0.schemes.contains(parsed.scheme) }) else {
+            let module = ["sqlite": "StrataSQLite", "postgres": "StrataPostgres", "memory": "StrataMemory"][parsed.scheme]
+            throw StrataError.driverNotRegistered(scheme: parsed.scheme, module: module ?? "its driver module")
+        }
+        return Database(driver: try factory.make(parsed, config), configuration: config)
+    }
+
+    /// Opens the database named by the `DATABASE_URL` environment variable, or `fallback` when unset.
+    public static func fromEnvironment(drivers: [DriverFactory]? = nil, fallback: String = "sqlite:strata.sqlite",
+                                       configuration: Configuration = Configuration()) throws -> Database {
+        let env = ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        return try open(env ?? fallback, drivers: drivers, configuration: configuration)
+    }
+
+    // MARK: Running work
+
+    /// Runs `body` on one connection in autocommit mode: each statement commits on its own.
+    nonisolated(nonsending)
+    public func withConnection<T>(_ body: (Transaction) throws -> T) async throws -> T {
+        let lease = try await pool.acquire()
+        defer { pool.release(lease) }
+        let tx = Transaction(connection: lease.connection, database: self, depth: 0)
+        defer { tx.close() }
+        return try body(tx)
+    }
+
+    /// Runs `body` in a transaction on one connection: all of it commits, or none of it.
+    ///
+    /// A thrown error rolls back and is rethrown; ``Rollback`` rolls back quietly (see ``Rollback``).
+    ///
+    /// ```swift
+    /// try await db.transaction { tx in
+    ///     var g = Group(title: "Students")
+    ///     try g.save(tx)
+    ///     try tx.savepoint { _ in throw Rollback() }
+    /// }
+    /// ```
+    nonisolated(nonsending)
+    public func transaction<T>(_ body: (Transaction) throws -> T) async throws -> T {
+        try await withConnection { tx in try tx.savepoint(body) }
+    }
+
+    /// Runs raw SQL with bound values (see ``Transaction/unsafeRawExecute(_:_:)``).
+    @discardableResult
+    nonisolated(nonsending)
+    public func unsafeRawExecute(_ sql: String, _ binds: [any DatabaseValueConvertible] = []) async throws -> [[DatabaseValue]] {
+        try await withConnection { tx in try tx.unsafeRawExecute(sql, binds) }
+    }
+
+    /// Closes idle connections; later calls fail with ``StrataError/connectionFailed(_:)``.
+    public func close() { pool.close() }
+}

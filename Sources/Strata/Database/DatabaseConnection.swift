@@ -1,0 +1,49 @@
+// DatabaseConnection and Driver: the line between the core and a storage backend.
+
+/// One connection of a driver, used by one task at a time (the pool hands it out).
+///
+/// A SQL driver implements ``SQLConnection`` instead and gets ``execute(_:onRow:)`` rendered for it.
+public protocol DatabaseConnection: AnyObject {
+    /// Runs one statement; rows (SELECT, RETURNING) go to `onRow` one at a time.
+    ///
+    /// - Returns: the number of rows the statement changed (0 for queries and DDL).
+    /// - Throws: ``StrataError``: constraint violations, ``StrataError/unsupported(feature:driver:)``, …
+    func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void) throws -> Int
+
+    /// Runs raw SQL whose values are bound to its `?` markers; drivers without SQL throw `unsupported`.
+    func executeRaw(_ sql: String, _ binds: [DatabaseValue], onRow: (any RowReader) throws -> Void) throws -> Int
+
+    /// The column names of a table, or nil when it does not exist.
+    func columns(of table: String) throws -> [String]?
+
+    /// Whether the connection broke and must not be reused.
+    var isBroken: Bool { get }
+}
+
+/// A storage backend: it makes connections and says how many may be open.
+public protocol Driver: Sendable {
+    /// The driver's name for messages and reports (`sqlite`, `postgres`, `memory`).
+    var name: String { get }
+    /// How many connections the pool may open. In-memory stores use 1.
+    var maxConnections: Int { get }
+    /// Opens a new connection.
+    ///
+    /// - Throws: ``StrataError/connectionFailed(_:)`` and friends.
+    func connect() throws -> any DatabaseConnection
+}
+
+/// A driver that Strata can open by URL: its schemes and how it turns a URL into a driver.
+public struct DriverFactory: Sendable {
+    /// URL schemes this driver answers to (`sqlite`, `postgres`, …).
+    public var schemes: [String]
+    /// The module to import, for error messages.
+    public var module: String
+    public var make: @Sendable (DatabaseURL, Configuration) throws -> any Driver
+
+    public init(schemes: [String], module: String,
+                make: @escaping @Sendable (DatabaseURL, Configuration) throws -> any Driver) {
+        self.schemes = schemes
+        self.module = module
+        self.make = make
+    }
+}

@@ -1,0 +1,115 @@
+// Dialect: what one SQL backend spells differently, as typed capabilities with documented defaults.
+
+/// The SQL spelling of one backend. The shared ``SQLRenderer`` asks it; nothing branches on a name.
+public protocol Dialect: Sendable {
+    /// The backend's name, for messages only.
+    var name: String { get }
+
+    /// The character that opens and closes a quoted identifier, doubled inside one. Default `"`.
+    var identifierQuote: Character { get }
+
+    /// The longest identifier in UTF-8 bytes, or nil for no limit. Longer generated names (indexes)
+    /// are shortened deterministically; longer model names are an error. Default nil.
+    var maxIdentifierLength: Int? { get }
+
+    /// The most values one statement may bind. Default 32766 (SQLite's compiled default).
+    var maxBindParameters: Int { get }
+
+    /// The placeholder for the `index`-th bound value, counting from 1 (`?1`, `$1`).
+    func placeholder(_ index: Int) -> String
+
+    /// How OFFSET without LIMIT is written.
+    var offsetWithoutLimit: OffsetWithoutLimit { get }
+
+    /// How a case-insensitive LIKE is written.
+    var caseInsensitiveLike: CaseInsensitiveLike { get }
+
+    /// A collation applied to text comparisons and ORDER BY so strings compare by code point,
+    /// e.g. `"C"` on PostgreSQL. Default nil (the backend's default is already binary).
+    var binaryCollation: String? { get }
+
+    /// The SQL type of a column.
+    func sqlType(_ type: ColumnType) -> String
+
+    /// A CHECK expression that keeps a column's values in the type's domain (SQLite booleans).
+    /// `column` is already quoted. Default nil.
+    func typeCheck(_ type: ColumnType, column: String) -> String?
+
+    /// The column definition of an auto-assigned integer primary key, after its quoted name.
+    var autoIncrementPrimaryKey: String { get }
+
+    /// Text after `CREATE TABLE name (…)`, e.g. ` STRICT`. Default empty.
+    var tableSuffix: String { get }
+
+    /// The statement that opens a transaction. Default `BEGIN`.
+    var beginTransaction: String { get }
+
+    /// How a Bool literal in a query is written. Default `TRUE` / `FALSE`.
+    func literal(_ value: Bool) -> String
+}
+
+/// How to express OFFSET when there is no LIMIT.
+public enum OffsetWithoutLimit: Sendable, Hashable {
+    /// `LIMIT -1 OFFSET n` (SQLite: OFFSET alone is a syntax error).
+    case limitMinusOne
+    /// `OFFSET n` (PostgreSQL).
+    case offsetAlone
+}
+
+/// How a case-insensitive LIKE is written; either way only ASCII letters fold.
+public enum CaseInsensitiveLike: Sendable, Hashable {
+    /// `lower(x) LIKE lower(p)`.
+    case lowerBoth
+    /// `x ILIKE p`.
+    case ilike
+}
+
+extension Dialect {
+    public var identifierQuote: Character { "\"" }
+    public var maxIdentifierLength: Int? { nil }
+    public var maxBindParameters: Int { 32766 }
+    public var binaryCollation: String? { nil }
+    public func typeCheck(_ type: ColumnType, column: String) -> String? { nil }
+    public var tableSuffix: String { "" }
+    public var beginTransaction: String { "BEGIN" }
+    public func literal(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
+
+    /// Quotes an identifier, doubling the quote character at the Unicode-scalar level.
+    ///
+    /// - Throws: ``StrataError/invalidIdentifier(_:reason:)`` for an empty name, a NUL, or a name
+    ///   longer than ``maxIdentifierLength``.
+    public func quote(_ identifier: String) throws(StrataError) -> String {
+        guard !identifier.isEmpty else { throw .invalidIdentifier(identifier, reason: "empty") }
+        if let max = maxIdentifierLength, identifier.utf8.count > max {
+            throw .invalidIdentifier(identifier, reason: "longer than \(max) bytes")
+        }
+        let q = identifierQuote.unicodeScalars.first ?? "\""
+        var out = String.UnicodeScalarView()
+        out.append(q)
+        for scalar in identifier.unicodeScalars {
+            if scalar == "\0" { throw .invalidIdentifier(identifier, reason: "contains NUL") }
+            if scalar == q { out.append(q) }
+            out.append(scalar)
+        }
+        out.append(q)
+        return String(out)
+    }
+
+    /// A generated name (index) kept within ``maxIdentifierLength``: too-long names keep a prefix
+    /// and end in a stable hash of the whole name, so two long names never collide by truncation.
+    public func shortened(_ name: String) -> String {
+        guard let max = maxIdentifierLength, name.utf8.count > max else { return name }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a, stable across runs and platforms
+        for byte in name.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let suffix = "_" + String(hash, radix: 16)
+        var prefix = ""
+        for scalar in name.unicodeScalars {
+            if prefix.utf8.count + String(scalar).utf8.count + suffix.utf8.count > max { break }
+            prefix.unicodeScalars.append(scalar)
+        }
+        return prefix + suffix
+    }
+}

@@ -1,0 +1,321 @@
+// SQLRenderer: turns a Statement into SQL text and binds for a Dialect; pure and throwing.
+
+/// Renders statements for a dialect. Needs no connection, so it can be golden-tested.
+///
+/// Every value is bound; every identifier is quoted by the dialect. Rendering fails with a typed
+/// error instead of producing invalid SQL.
+public struct SQLRenderer {
+    public let dialect: any Dialect
+    private var sql = ""
+    private var binds: [DatabaseValue] = []
+
+    private init(dialect: any Dialect) { self.dialect = dialect }
+
+    /// Renders one statement.
+    ///
+    /// - Throws: ``StrataError/invalidIdentifier(_:reason:)``, ``StrataError/invalidQuery(_:)`` (a
+    ///   negative limit or offset, an INSERT without rows), ``StrataError/tooManyBindings(count:limit:)``.
+    public static func render(_ statement: Statement, dialect: any Dialect) throws(StrataError) -> RenderedSQL {
+        var r = SQLRenderer(dialect: dialect)
+        try r.statement(statement)
+        if r.binds.count > dialect.maxBindParameters {
+            throw .tooManyBindings(count: r.binds.count, limit: dialect.maxBindParameters)
+        }
+        return RenderedSQL(sql: r.sql, binds: r.binds)
+    }
+
+    /// Renders a raw SQL text whose `?` markers (outside quotes) take `binds` in order.
+    ///
+    /// - Throws: ``StrataError/invalidQuery(_:)`` when the markers and values do not match.
+    public static func renderRaw(_ sql: String, _ binds: [DatabaseValue], dialect: any Dialect) throws(StrataError) -> RenderedSQL {
+        var r = SQLRenderer(dialect: dialect)
+        try r.raw(sql, binds)
+        if r.binds.count > dialect.maxBindParameters {
+            throw .tooManyBindings(count: r.binds.count, limit: dialect.maxBindParameters)
+        }
+        return RenderedSQL(sql: r.sql, binds: r.binds)
+    }
+
+    private mutating func statement(_ statement: Statement) throws(StrataError) {
+        switch statement {
+        case .select(let s): try select(s)
+        case .insert(let i): try insert(i)
+        case .update(let u):
+            guard !u.assignments.isEmpty else { throw .invalidQuery("UPDATE without any column to set") }
+            sql += "UPDATE " + (try q(u.table)) + " SET "
+            for (n, a) in u.assignments.enumerated() {
+                if n > 0 { sql += ", " }
+                sql += try q(a.column) + " = "
+                bind(a.value)
+            }
+            try whereClause(u.filter)
+        case .delete(let d):
+            sql += "DELETE FROM " + (try q(d.table))
+            try whereClause(d.filter)
+        case .createTable(let t): try createTable(t)
+        case .addColumn(let table, let column):
+            sql += "ALTER TABLE " + (try q(table)) + " ADD COLUMN "
+            try columnDefinition(column, forAdd: true)
+        case .createIndex(let table, let index):
+            let name = dialect.shortened(index.resolvedName(table: table))
+            sql += "CREATE " + (index.isUnique ? "UNIQUE " : "") + "INDEX IF NOT EXISTS " + (try q(name)) + " ON "
+            sql += try q(table) + " (" + (try index.columns.map { c throws(StrataError) in try q(c) }.joined(separator: ", ")) + ")"
+        case .dropTable(let t): sql += "DROP TABLE IF EXISTS " + (try q(t))
+        case .begin: sql += dialect.beginTransaction
+        case .commit: sql += "COMMIT"
+        case .rollback: sql += "ROLLBACK"
+        case .savepoint(let n): sql += "SAVEPOINT " + (try q(n))
+        case .releaseSavepoint(let n): sql += "RELEASE SAVEPOINT " + (try q(n))
+        case .rollbackToSavepoint(let n): sql += "ROLLBACK TO SAVEPOINT " + (try q(n))
+        }
+    }
+
+    private func q(_ identifier: String) throws(StrataError) -> String { try dialect.quote(identifier) }
+
+    private mutating func bind(_ value: DatabaseValue) {
+        binds.append(value)
+        sql += dialect.placeholder(binds.count)
+    }
+
+    // MARK: SELECT
+
+    private mutating func select(_ s: Select) throws(StrataError) {
+        switch s.selection {
+        case .columns(let columns):
+            guard !columns.isEmpty else { throw .invalidQuery("SELECT without columns") }
+            sql += "SELECT " + (try columns.map { c throws(StrataError) in try q(c) }.joined(separator: ", "))
+            sql += " FROM " + (try q(s.table))
+            try selectTail(s)
+        case .count:
+            if s.limit == nil && s.offset == nil {
+                sql += "SELECT COUNT(*) FROM " + (try q(s.table))
+                try whereClause(s.filter)
+            } else {
+                sql += "SELECT COUNT(*) FROM (SELECT 1 FROM " + (try q(s.table))
+                try selectTail(s)
+                sql += ") AS " + (try q("strata_count"))
+            }
+        }
+    }
+
+    private mutating func selectTail(_ s: Select) throws(StrataError) {
+        try whereClause(s.filter)
+        if !s.order.isEmpty {
+            sql += " ORDER BY "
+            for (n, o) in s.order.enumerated() {
+                if n > 0 { sql += ", " }
+                sql += try q(o.column)
+                if let c = dialect.binaryCollation { sql += " COLLATE " + (try q(c)) }
+                sql += o.direction == .ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"
+            }
+        }
+        if let l = s.limit, l < 0 { throw .invalidQuery("negative limit \(l)") }
+        if let o = s.offset, o < 0 { throw .invalidQuery("negative offset \(o)") }
+        if let limit = s.limit {
+            sql += " LIMIT "
+            bind(.integer(Int64(limit)))
+        } else if s.offset != nil, dialect.offsetWithoutLimit == .limitMinusOne {
+            sql += " LIMIT -1"
+        }
+        if let offset = s.offset {
+            sql += " OFFSET "
+            bind(.integer(Int64(offset)))
+        }
+    }
+
+    private mutating func whereClause(_ filter: Expression?) throws(StrataError) {
+        guard let filter else { return }
+        sql += " WHERE "
+        try expression(filter.node)
+    }
+
+    // MARK: Expressions
+
+    private mutating func expression(_ node: Expression.Node) throws(StrataError) {
+        switch node {
+        case .column(let c): sql += try q(c)
+        case .value(let v): bind(v)
+        case .constant(let b): sql += dialect.literal(b)
+        case .compare(let op, let l, let r):
+            sql += "("
+            try operand(l)
+            sql += " " + op.rawValue + " "
+            try operand(r)
+            sql += ")"
+        case .and(let items): try list(items, separator: " AND ", empty: true)
+        case .or(let items): try list(items, separator: " OR ", empty: false)
+        case .not(let e):
+            sql += "(NOT "
+            try expression(e)
+            sql += ")"
+        case .isNull(let e, let negated):
+            sql += "("
+            try expression(e)
+            sql += negated ? " IS NOT NULL)" : " IS NULL)"
+        case .inList(let e, let values, let negated):
+            if values.isEmpty {
+                sql += dialect.literal(negated)
+                return
+            }
+            sql += "("
+            try operand(e)
+            sql += negated ? " NOT IN (" : " IN ("
+            for (n, v) in values.enumerated() {
+                if n > 0 { sql += ", " }
+                bind(v)
+            }
+            sql += "))"
+        case .like(let e, let pattern, let caseInsensitive, let negated):
+            sql += "("
+            let op = negated ? " NOT LIKE " : " LIKE "
+            switch (caseInsensitive, dialect.caseInsensitiveLike) {
+            case (false, _):
+                try operand(e)
+                sql += op
+                bind(.text(pattern))
+            case (true, .lowerBoth):
+                sql += "lower("
+                try operand(e)
+                sql += ")" + op + "lower("
+                bind(.text(pattern))
+                sql += ")"
+            case (true, .ilike):
+                try operand(e)
+                sql += negated ? " NOT ILIKE " : " ILIKE "
+                bind(.text(pattern))
+            }
+            sql += " ESCAPE '\\')"
+        case .between(let e, let low, let high, let negated):
+            sql += "("
+            try operand(e)
+            sql += negated ? " NOT BETWEEN " : " BETWEEN "
+            try operand(low)
+            sql += " AND "
+            try operand(high)
+            sql += ")"
+        case .unsafeRaw(let fragment, let values):
+            sql += "("
+            try raw(fragment, values)
+            sql += ")"
+        }
+    }
+
+    /// A comparison operand: text columns compare under the dialect's binary collation.
+    private mutating func operand(_ node: Expression.Node) throws(StrataError) {
+        try expression(node)
+        if case .column = node, let c = dialect.binaryCollation { sql += " COLLATE " + (try q(c)) }
+    }
+
+    private mutating func list(_ items: [Expression.Node], separator: String, empty: Bool) throws(StrataError) {
+        guard !items.isEmpty else {
+            sql += dialect.literal(empty)
+            return
+        }
+        sql += "("
+        for (n, item) in items.enumerated() {
+            if n > 0 { sql += separator }
+            try expression(item)
+        }
+        sql += ")"
+    }
+
+    /// Copies a raw fragment, turning each `?` outside quotes into the dialect's next placeholder.
+    private mutating func raw(_ fragment: String, _ values: [DatabaseValue]) throws(StrataError) {
+        var quote: Unicode.Scalar?
+        var used = 0
+        var out = String.UnicodeScalarView()
+        for scalar in fragment.unicodeScalars {
+            if let open = quote {
+                if scalar == open { quote = nil }
+                out.append(scalar)
+            } else if scalar == "'" || scalar == "\"" {
+                quote = scalar
+                out.append(scalar)
+            } else if scalar == "?" {
+                guard used < values.count else { throw .invalidQuery("raw SQL has more ? than bound values") }
+                sql += String(out)
+                out = String.UnicodeScalarView()
+                bind(values[used])
+                used += 1
+            } else {
+                out.append(scalar)
+            }
+        }
+        guard used == values.count else { throw .invalidQuery("raw SQL has fewer ? than bound values") }
+        sql += String(out)
+    }
+
+    // MARK: INSERT and DDL
+
+    private mutating func insert(_ i: Insert) throws(StrataError) {
+        guard !i.rows.isEmpty else { throw .invalidQuery("INSERT without rows") }
+        sql += "INSERT INTO " + (try q(i.table))
+        if i.columns.isEmpty {
+            guard i.rows.count == 1 else { throw .invalidQuery("multi-row INSERT without columns") }
+            sql += " DEFAULT VALUES"
+        } else {
+            sql += " (" + (try i.columns.map { c throws(StrataError) in try q(c) }.joined(separator: ", ")) + ") VALUES "
+            for (n, row) in i.rows.enumerated() {
+                guard row.count == i.columns.count else { throw .invalidQuery("INSERT row has \(row.count) values for \(i.columns.count) columns") }
+                sql += n > 0 ? ", (" : "("
+                for (k, v) in row.enumerated() {
+                    if k > 0 { sql += ", " }
+                    bind(v)
+                }
+                sql += ")"
+            }
+        }
+        if let r = i.returning { sql += " RETURNING " + (try q(r)) }
+    }
+
+    private mutating func createTable(_ t: TableSchema) throws(StrataError) {
+        sql += "CREATE TABLE IF NOT EXISTS " + (try q(t.name)) + " ("
+        for (n, c) in t.columns.enumerated() {
+            if n > 0 { sql += ", " }
+            try columnDefinition(c, forAdd: false)
+        }
+        for fk in t.foreignKeys {
+            sql += ", FOREIGN KEY (" + (try q(fk.column)) + ") REFERENCES " + (try q(fk.referencedTable))
+            sql += " (" + (try q(fk.referencedColumn)) + ") ON DELETE " + fk.onDelete.rawValue
+        }
+        sql += ")" + dialect.tableSuffix
+    }
+
+    /// Defaults are literals in DDL (no binds there): only integers, doubles, booleans and text.
+    private mutating func columnDefinition(_ c: TableColumn, forAdd: Bool) throws(StrataError) {
+        let name = try q(c.name)
+        sql += name
+        if c.isPrimaryKey {
+            guard c.type == .integer else { throw .invalidQuery("primary key \(c.name) must be an integer") }
+            sql += " " + dialect.autoIncrementPrimaryKey
+            return
+        }
+        sql += " " + dialect.sqlType(c.type)
+        // A column added to an existing table is filled with its backfill value; it stays nullable
+        // only when it is an Optional or there is no value to fill with.
+        let fill = forAdd ? c.backfill : c.schemaDefault
+        if let fill { sql += " DEFAULT " + (try ddlLiteral(fill)) }
+        if !c.isNullable && (!forAdd || fill != nil) { sql += " NOT NULL" }
+        if let check = dialect.typeCheck(c.type, column: name) { sql += " CHECK (" + check + ")" }
+    }
+
+    private func ddlLiteral(_ v: DatabaseValue) throws(StrataError) -> String {
+        func text(_ s: String) throws(StrataError) -> String {
+            guard !s.unicodeScalars.contains("\0") else { throw .invalidQuery("default contains NUL") }
+            return "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
+        }
+        switch v {
+        case .null: return "NULL"
+        case .bool(let b): return dialect.literal(b)
+        case .integer(let i): return String(i)
+        case .double(let d):
+            guard d.isFinite else { throw .invalidQuery("non-finite default") }
+            return "(" + String(d) + ")"
+        case .text(let s), .json(let s): return try text(s)
+        case .decimal(let d): return try text("\(d)")
+        case .uuid(let u): return try text(u.uuidString.lowercased())
+        case .date(let d): return try text(DateText.format(d))
+        case .blob: throw .invalidQuery("blob defaults are not supported in a schema")
+        }
+    }
+}

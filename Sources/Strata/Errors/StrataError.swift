@@ -1,0 +1,107 @@
+// StrataError: the typed errors every driver raises, in the user's terms.
+
+/// Everything that can go wrong in Strata, the same cases on every driver.
+///
+/// Descriptions never show passwords or bound values.
+public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
+    // Configuration
+    /// A database URL could not be understood; `reason` says which part is wrong.
+    case invalidURL(String, reason: String)
+    /// The URL's scheme names no driver Strata knows.
+    case unknownScheme(String)
+    /// The scheme is known but its driver was not registered with ``Database/register(_:)``.
+    case driverNotRegistered(scheme: String, module: String)
+
+    // Validation and model use
+    /// One or more validations failed; nothing was written.
+    case validationFailed([ValidationError])
+    /// A key path that maps to no column of the model.
+    case unknownColumn(model: String, column: String)
+    /// The operation needs a saved model (one with an id).
+    case notPersisted(model: String)
+    /// The query asked for something no backend can do the same way (a negative limit, say).
+    case invalidQuery(String)
+
+    // Rendering
+    /// An identifier that cannot be quoted safely (empty, NUL, too long).
+    case invalidIdentifier(String, reason: String)
+    /// More bound values than the dialect allows in one statement.
+    case tooManyBindings(count: Int, limit: Int)
+
+    // Database
+    case uniqueViolation(table: String?, columns: [String])
+    case notNullViolation(table: String?, column: String?)
+    case foreignKeyViolation(table: String?)
+    case checkViolation(table: String?, detail: String)
+    /// A value of the wrong type for its column (SQLite STRICT, PostgreSQL, memory).
+    case typeMismatch(table: String?, column: String?, detail: String)
+    /// A stored value does not fit the model property that reads it.
+    case decodingFailed(model: String, column: String, value: String, expected: String)
+    /// The model's `init(row:)` needs a column the query did not select.
+    case columnNotSelected(model: String, column: String)
+    /// The database schema does not match the models and migration is turned off.
+    case schemaMismatch(table: String, missing: [String])
+    /// No such table.
+    case noSuchTable(String)
+    /// The database is locked by another connection (retryable).
+    case busy
+    /// A serializable transaction lost a race (retryable).
+    case serializationFailure
+    /// The connection could not be opened.
+    case connectionFailed(String)
+    /// The connection broke during an operation; it is discarded.
+    case connectionLost(String)
+    /// The driver cannot do this.
+    case unsupported(feature: String, driver: String)
+    /// Transaction misuse (a handle used outside its scope, a nested begin).
+    case transactionMisuse(String)
+    /// Any other error from the engine, with its own code and message.
+    case database(code: Int, message: String)
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let url, let reason): return "invalid database URL '\(URLRedaction.redact(url))': \(reason)"
+        case .unknownScheme(let s): return "unknown database URL scheme '\(s)' (expected sqlite, postgres or memory)"
+        case .driverNotRegistered(let s, let m):
+            return "no driver registered for '\(s):' URLs: import \(m) and pass it to Database.open(_:drivers:)"
+        case .validationFailed(let errors):
+            return "validation failed: " + errors.map(\.description).joined(separator: "; ")
+        case .unknownColumn(let m, let c): return "\(m) has no column '\(c)'"
+        case .notPersisted(let m): return "\(m) has not been saved yet (its id is nil)"
+        case .invalidQuery(let r): return "invalid query: \(r)"
+        case .invalidIdentifier(let i, let r): return "invalid identifier '\(i)': \(r)"
+        case .tooManyBindings(let c, let l): return "statement binds \(c) values; the limit is \(l)"
+        case .uniqueViolation(let t, let c):
+            return "unique constraint violated on \(t ?? "?")(\(c.joined(separator: ", ")))"
+        case .notNullViolation(let t, let c): return "NOT NULL constraint violated on \(t ?? "?").\(c ?? "?")"
+        case .foreignKeyViolation(let t): return "foreign key constraint violated on \(t ?? "?")"
+        case .checkViolation(let t, let d): return "CHECK constraint violated on \(t ?? "?"): \(d)"
+        case .typeMismatch(let t, let c, let d): return "wrong type for \(t ?? "?").\(c ?? "?"): \(d)"
+        case .decodingFailed(let m, let c, let v, let e): return "cannot read \(m).\(c): \(v) is not a \(e)"
+        case .columnNotSelected(let m, let c):
+            return "\(m).\(c) was not selected and has no default; select it or give the property a default"
+        case .schemaMismatch(let t, let missing):
+            return "table '\(t)' lacks \(missing.joined(separator: ", ")) and migration is turned off"
+        case .noSuchTable(let t): return "no such table '\(t)'"
+        case .busy: return "the database is busy (locked by another connection)"
+        case .serializationFailure: return "could not serialize access; retry the transaction"
+        case .connectionFailed(let r): return "could not connect: \(r)"
+        case .connectionLost(let r): return "connection lost: \(r)"
+        case .unsupported(let f, let d): return "\(f) is not supported by the \(d) driver"
+        case .transactionMisuse(let r): return "transaction misuse: \(r)"
+        case .database(let code, let message): return "database error \(code): \(message)"
+        }
+    }
+}
+
+/// Hides the password of a URL before it goes into a message.
+enum URLRedaction {
+    static func redact(_ url: String) -> String {
+        guard let schemeEnd = url.range(of: "://"), let at = url[schemeEnd.upperBound...].firstIndex(of: "@") else {
+            return url
+        }
+        let userInfo = url[schemeEnd.upperBound..<at]
+        guard let colon = userInfo.firstIndex(of: ":") else { return url }
+        return String(url[..<colon]) + ":***" + String(url[at...])
+    }
+}

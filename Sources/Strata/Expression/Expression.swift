@@ -1,0 +1,107 @@
+// Expression: a boolean or scalar SQL expression in the query AST, as plain Sendable values.
+
+/// An expression of the query AST: a column, a bound value, or an operation over expressions.
+///
+/// A public struct over a package-visible indirect enum, so the tree can grow without breaking
+/// the API while the renderer and the memory driver switch over it exhaustively.
+public struct Expression: Sendable, Hashable {
+    package indirect enum Node: Sendable, Hashable {
+        case column(String)
+        case value(DatabaseValue)
+        case constant(Bool)
+        case compare(ComparisonOperator, Node, Node)
+        case and([Node])
+        case or([Node])
+        case not(Node)
+        case isNull(Node, negated: Bool)
+        case inList(Node, [DatabaseValue], negated: Bool)
+        case like(Node, pattern: String, caseInsensitive: Bool, negated: Bool)
+        case between(Node, low: Node, high: Node, negated: Bool)
+        case unsafeRaw(String, [DatabaseValue])
+    }
+
+    package let node: Node
+
+    package init(_ node: Node) { self.node = node }
+
+    /// A column of the queried table.
+    public static func column(_ name: String) -> Expression { Expression(.column(name)) }
+    /// A value, always bound as a parameter.
+    public static func value(_ value: DatabaseValue) -> Expression { Expression(.value(value)) }
+    /// TRUE or FALSE.
+    public static func constant(_ value: Bool) -> Expression { Expression(.constant(value)) }
+
+    /// `lhs op rhs`; comparing with NULL becomes `IS [NOT] NULL` for `==` and `!=`.
+    public static func compare(_ op: ComparisonOperator, _ lhs: Expression, _ rhs: Expression) -> Expression {
+        if case .value(.null) = rhs.node, op == .equal || op == .notEqual {
+            return Expression(.isNull(lhs.node, negated: op == .notEqual))
+        }
+        return Expression(.compare(op, lhs.node, rhs.node))
+    }
+
+    /// All of the expressions (TRUE when empty).
+    public static func and(_ items: [Expression]) -> Expression {
+        var flat: [Node] = []
+        for item in items {
+            if case .and(let inner) = item.node { flat += inner } else { flat.append(item.node) }
+        }
+        return flat.isEmpty ? .constant(true) : flat.count == 1 ? Expression(flat[0]) : Expression(.and(flat))
+    }
+
+    /// Any of the expressions (FALSE when empty).
+    public static func or(_ items: [Expression]) -> Expression {
+        var flat: [Node] = []
+        for item in items {
+            if case .or(let inner) = item.node { flat += inner } else { flat.append(item.node) }
+        }
+        return flat.isEmpty ? .constant(false) : flat.count == 1 ? Expression(flat[0]) : Expression(.or(flat))
+    }
+
+    public static func not(_ e: Expression) -> Expression { Expression(.not(e.node)) }
+
+    public static func isNull(_ e: Expression, negated: Bool = false) -> Expression {
+        Expression(.isNull(e.node, negated: negated))
+    }
+
+    /// `e IN (…)`; an empty list matches nothing, and `NOT IN ()` everything, on every backend.
+    public static func inList(_ e: Expression, _ values: [DatabaseValue], negated: Bool = false) -> Expression {
+        Expression(.inList(e.node, values, negated: negated))
+    }
+
+    /// `e LIKE pattern ESCAPE '\'`: `%` any run, `_` one character, `\` escapes; case-sensitive
+    /// unless `caseInsensitive` (which folds ASCII letters only, the same on every backend).
+    public static func like(_ e: Expression, _ pattern: String, caseInsensitive: Bool = false,
+                            negated: Bool = false) -> Expression {
+        Expression(.like(e.node, pattern: pattern, caseInsensitive: caseInsensitive, negated: negated))
+    }
+
+    public static func between(_ e: Expression, _ low: Expression, _ high: Expression,
+                               negated: Bool = false) -> Expression {
+        Expression(.between(e.node, low: low.node, high: high.node, negated: negated))
+    }
+
+    /// A raw SQL fragment; `?` marks each bound value. Never paste user input into `sql`.
+    public static func unsafeRaw(_ sql: String, _ binds: [DatabaseValue]) -> Expression {
+        Expression(.unsafeRaw(sql, binds))
+    }
+
+    /// Escapes `%`, `_` and `\` so that `text` matches itself literally inside a LIKE pattern.
+    public static func escapeLike(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar == "%" || scalar == "_" || scalar == "\\" { out.unicodeScalars.append("\\") }
+            out.unicodeScalars.append(scalar)
+        }
+        return out
+    }
+}
+
+/// A binary comparison.
+public enum ComparisonOperator: String, Sendable, Hashable {
+    case equal = "="
+    case notEqual = "<>"
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
+}

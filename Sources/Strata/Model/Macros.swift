@@ -1,0 +1,27 @@
+// Macros: the @Model macro and its property markers.
+
+/// Makes a struct a ``Model``: derives the table and columns, writes row decoding by column index,
+/// key-path-to-column mapping, value encoding and change tracking.
+///
+/// ```swift
+/// @Model struct User {
+///     var id: Int64?
+///     var name: String
+///     @Column("mail") var email: String
+///     @Transient var draft = ""
+/// }
+/// ```
+///
+/// - Parameter table: the table name; by default the type name in snake_case (`UserGroup` → `user_group`).
+@attached(member, names: named(_persistence))
+@attached(extension, conformances: Model,
+          names: named(schema), named(columnName), named(init), named(databaseValues))
+public macro Model(table: String? = nil) = #externalMacro(module: "StrataMacros", type: "ModelMacro")
+
+/// Stores the property under an explicit column name instead of its snake_case name.
+@attached(peer)
+public macro Column(_ name: String) = #externalMacro(module: "StrataMacros", type: "MarkerMacro")
+
+/// Keeps the property out of the database; it needs a default value.
+@attached(peer)
+public macro Transient() = #externalMacro(module: "StrataMacros", type: "MarkerMacro")

@@ -1,0 +1,129 @@
+// Model+Persistence: save (insert or update of changed columns), delete, find and reload.
+
+extension Model {
+    /// Inserts the model when it has no id, else updates the columns changed since it was
+    /// fetched or last saved (every column when that is unknown).
+    ///
+    /// Runs the model's validations first and writes nothing when one fails.
+    ///
+    /// - Throws: ``StrataError/validationFailed(_:)``, ``StrataError/uniqueViolation(table:columns:)``,
+    ///   ``StrataError/notNullViolation(table:column:)``, ``StrataError/typeMismatch(table:column:detail:)``, …
+    public mutating func save(_ tx: Transaction) throws {
+        try validate(tx)
+        let schema = Self.schema
+        guard let pk = schema.primaryKeyIndex else { throw StrataError.invalidQuery("\(Self.modelName) has no primary key") }
+        let values = databaseValues
+        if let id {
+            let original = _persistence?.original
+            if let original {
+                let before = original.databaseValues
+                var changes: [Assignment] = []
+                for i in values.indices where i != pk && !values[i].isIdentical(to: before[i]) {
+                    changes.append(Assignment(schema.columns[i].name, values[i]))
+                }
+                if changes.isEmpty && original.id == id { return }
+                if original.id == id, try update(changes, id: id, tx) > 0 {
+                    _persistence = PersistenceState(original: self)
+                    return
+                }
+            } else {
+                let all = values.indices.filter { $0 != pk }.map { Assignment(schema.columns[$0].name, values[$0]) }
+                if !all.isEmpty, try update(all, id: id, tx) > 0 {
+                    _persistence = PersistenceState(original: self)
+                    return
+                }
+            }
+            // No such row yet: insert it with its explicit id.
+            _ = try tx.execute(.insert(Insert(table: schema.name, columns: schema.columns.map(\.name), rows: [values])))
+        } else {
+            var columns: [String] = []
+            var row: [DatabaseValue] = []
+            for (i, c) in schema.columns.enumerated() where i != pk {
+                columns.append(c.name)
+                row.append(values[i])
+            }
+            var newID: Int64?
+            _ = try tx.execute(.insert(Insert(table: schema.name, columns: columns, rows: [row], returning: schema.columns[pk].name))) { r in
+                if case .integer(let v) = r.value(at: 0) { newID = v }
+            }
+            guard let newID else { throw StrataError.database(code: 0, message: "INSERT returned no id") }
+            id = newID
+        }
+        _persistence = PersistenceState(original: self)
+    }
+
+    private func update(_ changes: [Assignment], id: Int64, _ tx: Transaction) throws -> Int {
+        let pkName = Self.schema.columns[Self.schema.primaryKeyIndex ?? 0].name
+        return try tx.execute(.update(Update(table: Self.schema.name, assignments: changes,
+                                             filter: .compare(.equal, .column(pkName), .value(.integer(id))))))
+    }
+
+    /// Saves the model in its own connection lease (see ``save(_:)``).
+    nonisolated(nonsending)
+    public mutating func save(on db: Database) async throws {
+        var copy = self
+        try await db.withConnection { tx in try copy.save(tx) }
+        self = copy
+    }
+
+    /// Whether the model differs from what was last read from or written to the database.
+    /// True for a model never saved, and for a hand-written model that does not track its state.
+    public var hasChanges: Bool {
+        guard id != nil, let original = _persistence?.original else { return true }
+        let now = databaseValues
+        return zip(now, original.databaseValues).contains { !$0.isIdentical(to: $1) }
+    }
+
+    /// Runs the model's validations.
+    ///
+    /// - Throws: ``StrataError/validationFailed(_:)`` listing every failure.
+    public func validate(_ tx: Transaction) throws {
+        var v = Validations<Self>()
+        Self.validations(&v)
+        try v.run(self, tx)
+    }
+
+    /// Deletes the model's row.
+    ///
+    /// - Returns: whether a row was deleted.
+    /// - Throws: ``StrataError/notPersisted(model:)`` when the model has no id.
+    @discardableResult
+    public func delete(_ tx: Transaction) throws -> Bool {
+        guard let id else { throw StrataError.notPersisted(model: Self.modelName) }
+        return try Self.query(on: tx).filter(id: id).delete() > 0
+    }
+
+    /// Deletes the model's row in its own connection lease.
+    @discardableResult
+    nonisolated(nonsending)
+    public func delete(on db: Database) async throws -> Bool {
+        try await db.withConnection { tx in try self.delete(tx) }
+    }
+
+    /// Fetches the model with this id, or nil.
+    public static func find(_ id: Int64, _ tx: Transaction) throws -> Self? {
+        try query(on: tx).filter(id: id).first()
+    }
+
+    /// Fetches the model with this id, or nil.
+    nonisolated(nonsending)
+    public static func find(_ id: Int64, on db: Database) async throws -> Self? {
+        try await db.withConnection { tx in try find(id, tx) }
+    }
+
+    /// Deletes every row of the model's table.
+    @discardableResult
+    public static func deleteAll(_ tx: Transaction) throws -> Int { try query(on: tx).delete() }
+}
+
+extension DatabaseValue {
+    /// Exact identity as stored: text and JSON compare by UTF-8 bytes (not Unicode equivalence),
+    /// doubles by bit pattern, so a change between equivalent spellings is still a change.
+    public func isIdentical(to other: DatabaseValue) -> Bool {
+        switch (self, other) {
+        case (.text(let a), .text(let b)), (.json(let a), .json(let b)): return a.utf8.elementsEqual(b.utf8)
+        case (.double(let a), .double(let b)): return a.bitPattern == b.bitPattern
+        default: return self == other
+        }
+    }
+}

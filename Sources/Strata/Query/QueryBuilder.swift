@@ -1,0 +1,165 @@
+// QueryBuilder: the typed, chainable query over a model, bound to a Database (async) or Transaction (sync).
+
+/// A query over a model's table. Build it with chained calls, then run it with a terminal call:
+/// async on a ``Database``, synchronous on a ``Transaction``.
+///
+/// ```swift
+/// let page = try await User.query(on: db)
+///     .where(\.active == true && \.name ~~ "Al%")
+///     .where(\.id, in: [1, 15])
+///     .order(\.name).order(\.joinedAt, .descending)
+///     .limit(10).offset(20)
+///     .all()
+/// ```
+///
+/// Renders on SQLite as `SELECT "id", … FROM "user" WHERE (("active" = ?1) AND ("name" LIKE ?2 ESCAPE '\'))
+/// AND ("id" IN (?3, ?4)) ORDER BY "name" ASC NULLS FIRST, "joined_at" DESC NULLS LAST LIMIT ?5 OFFSET ?6`.
+public struct QueryBuilder<M: Model, Executor> {
+    let executor: Executor
+    var filters: [Expression] = []
+    var order: [Ordering] = []
+    var limit: Int?
+    var offset: Int?
+    var selected: [String]?
+    var assignments: [Assignment] = []
+    /// The first error met while building (a key path with no column); thrown when the query runs.
+    var error: StrataError?
+
+    init(executor: Executor) { self.executor = executor }
+
+    private func adding(_ p: Predicate<M>) -> Self {
+        var copy = self
+        switch p.result {
+        case .success(let e): copy.filters.append(e)
+        case .failure(let e): copy.error = copy.error ?? e
+        }
+        return copy
+    }
+
+    private func column(_ kp: PartialKeyPath<M>) -> (String?, Self) {
+        if let name = M.columnName(for: kp) { return (name, self) }
+        var copy = self
+        copy.error = copy.error ?? .unknownColumn(model: M.modelName, column: "\(kp)")
+        return (nil, copy)
+    }
+
+    /// Keeps rows matching the predicate (several `where` calls are joined with AND).
+    public func `where`(_ predicate: Predicate<M>) -> Self { adding(predicate) }
+
+    /// Keeps rows whose column is one of `values`; an empty list keeps none.
+    public func `where`<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V>, in values: [V]) -> Self { adding(.in(kp, values)) }
+
+    /// Keeps rows whose column is none of `values`; an empty list keeps all.
+    public func `where`<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V>, notIn values: [V]) -> Self {
+        adding(.notIn(kp, values))
+    }
+
+    /// Keeps rows whose column lies in the closed range.
+    public func `where`<V: DatabaseValueConvertible & Comparable>(_ kp: KeyPath<M, V>, between range: ClosedRange<V>) -> Self {
+        adding(.between(kp, range))
+    }
+
+    /// Keeps rows whose optional column lies in the closed range (NULL never does).
+    public func `where`<V: DatabaseValueConvertible & Comparable>(_ kp: KeyPath<M, V?>, between range: ClosedRange<V>) -> Self {
+        adding(.between(kp, range))
+    }
+
+    /// Keeps rows whose column matches a LIKE pattern (`%`, `_`, `\` escape), case-sensitive unless asked.
+    public func `where`<V: StringColumn>(_ kp: KeyPath<M, V>, like pattern: String, caseInsensitive: Bool = false) -> Self {
+        adding(.like(kp, pattern, caseInsensitive: caseInsensitive))
+    }
+
+    /// Keeps rows matching a raw SQL condition whose `?` markers take `binds`.
+    public func `where`(unsafeRaw sql: String, _ binds: any DatabaseValueConvertible...) -> Self {
+        adding(.unsafeRaw(sql, binds))
+    }
+
+    /// Keeps the row with this primary key.
+    public func filter(id: Int64) -> Self {
+        let pk = M.schema.columns[M.schema.primaryKeyIndex ?? 0].name
+        var copy = self
+        copy.filters.append(.compare(.equal, .column(pk), .value(.integer(id))))
+        return copy
+    }
+
+    /// Sorts by a column; later calls sort ties. NULLs come first ascending, last descending.
+    public func order<V>(_ kp: KeyPath<M, V>, _ direction: Ordering.Direction = .ascending) -> Self {
+        var (name, copy) = column(kp)
+        if let name { copy.order.append(Ordering(name, direction)) }
+        return copy
+    }
+
+    /// At most `n` rows (a negative `n` makes the query throw ``StrataError/invalidQuery(_:)``).
+    public func limit(_ n: Int) -> Self {
+        var copy = self
+        copy.limit = n
+        return copy
+    }
+
+    /// Skips the first `n` rows.
+    public func offset(_ n: Int) -> Self {
+        var copy = self
+        copy.offset = n
+        return copy
+    }
+
+    /// Reads only these columns; the model's other properties take their defaults (or nil). Reading a
+    /// model whose unselected property has neither throws ``StrataError/columnNotSelected(model:column:)``.
+    public func only(_ keyPaths: PartialKeyPath<M>...) -> Self {
+        var copy = self
+        var names: [String] = []
+        for kp in keyPaths {
+            let (name, next) = copy.column(kp)
+            copy = next
+            if let name { names.append(name) }
+        }
+        copy.selected = names
+        return copy
+    }
+
+    /// Reads every column but these (see ``only(_:)``).
+    public func except(_ keyPaths: PartialKeyPath<M>...) -> Self {
+        var copy = self
+        var skip: Set<String> = []
+        for kp in keyPaths {
+            let (name, next) = copy.column(kp)
+            copy = next
+            if let name { skip.insert(name) }
+        }
+        copy.selected = M.schema.columns.map(\.name).filter { !skip.contains($0) }
+        return copy
+    }
+
+    /// Sets a column in the rows a later ``update()`` changes.
+    public func set<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V>, to value: V) -> Self {
+        var (name, copy) = column(kp)
+        if let name { copy.assignments.append(Assignment(name, value.databaseValue)) }
+        return copy
+    }
+
+    // MARK: Statements
+
+    var filter: Expression? { filters.isEmpty ? nil : .and(filters) }
+
+    func selectStatement(limit: Int? = nil) throws -> Select {
+        if let error { throw error }
+        let columns = selected ?? M.schema.columns.map(\.name)
+        return Select(table: M.schema.name, selection: .columns(columns), filter: filter, order: order,
+                      limit: limit ?? self.limit, offset: offset)
+    }
+
+    func writeFilter(_ verb: String) throws -> Expression? {
+        if let error { throw error }
+        guard limit == nil, offset == nil else {
+            throw StrataError.invalidQuery("\(verb) does not take a limit or offset")
+        }
+        return filter
+    }
+}
+
+extension Model {
+    /// A query over this model, run synchronously inside a transaction body.
+    public static func query(on tx: Transaction) -> QueryBuilder<Self, Transaction> { QueryBuilder(executor: tx) }
+    /// A query over this model, run with async calls.
+    public static func query(on db: Database) -> QueryBuilder<Self, Database> { QueryBuilder(executor: db) }
+}

@@ -1,0 +1,109 @@
+// Statement: every statement the core asks a driver to run, as plain values.
+
+/// One statement for a driver: a query, a write, a schema change or transaction control.
+public enum Statement: Sendable, Hashable {
+    case select(Select)
+    case insert(Insert)
+    case update(Update)
+    case delete(Delete)
+    case createTable(TableSchema)
+    case addColumn(table: String, TableColumn)
+    case createIndex(table: String, Index)
+    case dropTable(String)
+    case begin
+    case commit
+    case rollback
+    case savepoint(String)
+    case releaseSavepoint(String)
+    case rollbackToSavepoint(String)
+}
+
+/// `SELECT` over one table.
+public struct Select: Sendable, Hashable {
+    /// What the statement returns.
+    public enum Selection: Sendable, Hashable {
+        /// The listed columns, in order.
+        case columns([String])
+        /// One row with one integer: the number of matching rows (limit and offset respected).
+        case count
+    }
+
+    public var table: String
+    public var selection: Selection
+    public var filter: Expression?
+    public var order: [Ordering]
+    public var limit: Int?
+    public var offset: Int?
+
+    public init(table: String, selection: Selection, filter: Expression? = nil, order: [Ordering] = [],
+                limit: Int? = nil, offset: Int? = nil) {
+        self.table = table
+        self.selection = selection
+        self.filter = filter
+        self.order = order
+        self.limit = limit
+        self.offset = offset
+    }
+}
+
+/// One ORDER BY term. NULLs sort first ascending and last descending on every backend.
+public struct Ordering: Sendable, Hashable {
+    public enum Direction: Sendable, Hashable { case ascending, descending }
+    public var column: String
+    public var direction: Direction
+
+    public init(_ column: String, _ direction: Direction = .ascending) {
+        self.column = column
+        self.direction = direction
+    }
+}
+
+/// `INSERT` of one or more rows, optionally returning a column of each inserted row.
+public struct Insert: Sendable, Hashable {
+    public var table: String
+    public var columns: [String]
+    public var rows: [[DatabaseValue]]
+    public var returning: String?
+
+    public init(table: String, columns: [String], rows: [[DatabaseValue]], returning: String? = nil) {
+        self.table = table
+        self.columns = columns
+        self.rows = rows
+        self.returning = returning
+    }
+}
+
+/// `UPDATE … SET … WHERE …`.
+public struct Update: Sendable, Hashable {
+    public var table: String
+    public var assignments: [Assignment]
+    public var filter: Expression?
+
+    public init(table: String, assignments: [Assignment], filter: Expression?) {
+        self.table = table
+        self.assignments = assignments
+        self.filter = filter
+    }
+}
+
+/// `column = value` in an UPDATE.
+public struct Assignment: Sendable, Hashable {
+    public var column: String
+    public var value: DatabaseValue
+
+    public init(_ column: String, _ value: DatabaseValue) {
+        self.column = column
+        self.value = value
+    }
+}
+
+/// `DELETE FROM … WHERE …`.
+public struct Delete: Sendable, Hashable {
+    public var table: String
+    public var filter: Expression?
+
+    public init(table: String, filter: Expression?) {
+        self.table = table
+        self.filter = filter
+    }
+}

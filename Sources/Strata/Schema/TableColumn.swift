@@ -1,0 +1,51 @@
+// TableColumn: one stored property of a model as the schema sees it.
+
+/// A column of a model's table: its name, type, nullability and default.
+///
+/// The `@Model` macro writes one per stored property; a hand-written model lists them itself:
+///
+/// ```swift
+/// static let schema = TableSchema(name: "user", columns: [
+///     TableColumn(\User.id, "id", primaryKey: true),
+///     TableColumn(\User.name, "name"),
+///     TableColumn(\User.active, "active", default: true, constant: true),
+/// ])
+/// ```
+public struct TableColumn: Sendable, Hashable {
+    /// The column's name in the database, exactly as stored (always quoted in SQL).
+    public var name: String
+    public var type: ColumnType
+    public var isNullable: Bool
+    public var isPrimaryKey: Bool
+    /// A constant default the migration writes into the schema (`DEFAULT …`).
+    public var schemaDefault: DatabaseValue?
+    /// The value that fills existing rows when a migration adds this column to a table.
+    public var backfill: DatabaseValue?
+
+    public init(name: String, type: ColumnType, isNullable: Bool, isPrimaryKey: Bool = false,
+                schemaDefault: DatabaseValue? = nil, backfill: DatabaseValue? = nil) {
+        self.name = name
+        self.type = type
+        self.isNullable = isNullable || isPrimaryKey
+        self.isPrimaryKey = isPrimaryKey
+        self.schemaDefault = schemaDefault
+        self.backfill = backfill ?? schemaDefault
+    }
+
+    /// A column typed by the model property it maps (the key path only carries the type).
+    public init<M, V: DatabaseValueConvertible>(_ keyPath: KeyPath<M, V>, _ name: String, primaryKey: Bool = false) {
+        self.init(name: name, type: V.columnType, isNullable: V.isNullable, isPrimaryKey: primaryKey)
+    }
+
+    /// A column whose property has a default value.
+    ///
+    /// - Parameters:
+    ///   - default: the property's default; evaluated once, when the schema is built.
+    ///   - constant: whether the default is a literal, so it can also be the schema's `DEFAULT`.
+    public init<M, V: DatabaseValueConvertible>(_ keyPath: KeyPath<M, V>, _ name: String, default: V,
+                                                constant: Bool) {
+        let value = `default`.databaseValue
+        self.init(name: name, type: V.columnType, isNullable: V.isNullable,
+                  schemaDefault: constant && !value.isNull ? value : nil, backfill: value.isNull ? nil : value)
+    }
+}

@@ -1,0 +1,263 @@
+// DatabaseValueConvertible: how a Swift type becomes a DatabaseValue and back.
+import Foundation
+
+/// A type that can be stored in one column.
+///
+/// Strata's built-in types conform already. A custom type converts itself to and from a primitive
+/// value; an enum with a raw value or any `Codable` type only has to declare the conformance:
+///
+/// ```swift
+/// enum Role: String, DatabaseValueConvertible { case admin, member }   // stored as its raw value
+/// struct Address: Codable, DatabaseValueConvertible { var city: String } // stored as JSON
+/// ```
+public protocol DatabaseValueConvertible {
+    /// The column type a migration creates for this type.
+    static var columnType: ColumnType { get }
+    /// Whether NULL is a valid value (true only for `Optional`).
+    static var isNullable: Bool { get }
+    /// The value to store.
+    var databaseValue: DatabaseValue { get }
+    /// Reads the type back from what a driver returned.
+    ///
+    /// - Throws: ``ValueConversionError`` when the value does not fit.
+    init(databaseValue: DatabaseValue) throws(ValueConversionError)
+}
+
+extension DatabaseValueConvertible {
+    public static var isNullable: Bool { false }
+}
+
+/// Why a stored value could not become the requested Swift type.
+public struct ValueConversionError: Error, Sendable, Hashable {
+    /// The value that did not fit.
+    public var value: DatabaseValue
+    /// The Swift type that was asked for.
+    public var expected: String
+
+    public init(_ value: DatabaseValue, expected: Any.Type) {
+        self.value = value
+        self.expected = String(describing: expected)
+    }
+}
+
+extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
+    public static var columnType: ColumnType { Wrapped.columnType }
+    public static var isNullable: Bool { true }
+    public var databaseValue: DatabaseValue { self?.databaseValue ?? .null }
+    public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+        if case .null = databaseValue {
+            self = .none
+        } else {
+            self = .some(try Wrapped(databaseValue: databaseValue))
+        }
+    }
+}
+
+extension Bool: DatabaseValueConvertible {
+    public static var columnType: ColumnType { .bool }
+    public var databaseValue: DatabaseValue { .bool(self) }
+    public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+        switch databaseValue {
+        case .bool(let b): self = b
+        case .integer(0): self = false
+        case .integer(1): self = true
+        default: throw ValueConversionError(databaseValue, expected: Bool.self)
+        }
+    }
+}
+
+extension Int64: DatabaseValueConvertible {
+    public static var columnType: ColumnType { .integer }
+    public var databaseValue: DatabaseValue { .integer(self) }
+    public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+        guard case .integer(let i) = databaseValue else { throw ValueConversionError(databaseValue, expected: Int64.self) }
+        self = i
+    }
+}
+
+/// Fixed-width integers other than Int64 are stored as INTEGER and checked for range on the way back.
+public protocol DatabaseInteger: FixedWidthInteger, DatabaseValueConvertible {}
+
+extension DatabaseInteger {
+    public static var columnType: ColumnType { .integer }
+    public var databaseValue: DatabaseValue { .integer(Int64(self)) }
+    public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+        guard case .integer(let i) = databaseValue, let v = Self(exactly: i) else {
+            throw ValueConversionError(databaseValue, expected: Self.self)
+        }
+        self = v
+    }
+}
+
+extension Int: DatabaseInteger {}
+extension Int8: DatabaseInteger {}
+extension Int16: DatabaseInteger {}
+extension Int32: DatabaseInteger {}
+extension UInt8: DatabaseInteger {}
+extension UInt16: DatabaseInteger {}
+extension UInt32: DatabaseInteger {}
+
+extension Double: DatabaseValueConvertible {
+    public static var columnType: ColumnType { .double }
+    public var databaseValue: DatabaseValue { .double(self) }
+    public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+        switch databaseValue {
+        case .double(let d): self = d
+        case .integer(let i): self = Double(i)
+        default: throw ValueConversionError(databaseValue, expected: Double.self)
+        }
+    }
+}
+
+extension Float: DatabaseValueConvertible {
+    public static var columnType: ColumnType { .double }
+    public var databaseValue: DatabaseValue { .double(Double(self)) }
+    public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+        self = Float(try Double(databaseValue: databaseValue))
+    }
+}
+
+extension String: DatabaseValueConvertible {
+    public static var columnType: ColumnType { .text }
+    public var databaseValue: DatabaseValue { .text(self) }
+    public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+        guard case .text(let s) = databaseValue else { throw ValueConversionError(databaseValue, expected: String.self) }
+        self = s
+    }
+}
+
+extension Data: DatabaseValueConvertible {
+    public static var columnType: ColumnType { .blob }
+    public var databaseValue: DatabaseValue { .blob(self) }
+    public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+        guard case .blob(let d) = databaseValue else { throw ValueConversionError(databaseValue, expected: Data.self) }
+        self = d
+    }
+}
+
+extension Date: DatabaseValueConvertible {
+    public static var columnType: ColumnType { .date }
+    public var databaseValue: DatabaseValue { .date(DatabaseValue.roundedToMicroseconds(self)) }
+    public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+        switch databaseValue {
+        case .date(let d): self = d
+        case .text(let s):
+            guard let d = DateText.parse(s) else { throw ValueConversionError(databaseValue, expected: Date.self) }
+            self = d
+        case .double(let t): self = Date(timeIntervalSince1970: t)
+        case .integer(let t): self = Date(timeIntervalSince1970: Double(t))
+        default: throw ValueConversionError(databaseValue, expected: Date.self)
+        }
+    }
+}
+
+extension Decimal: DatabaseValueConvertible {
+    public static var columnType: ColumnType { .decimal }
+    public var databaseValue: DatabaseValue { .decimal(self) }
+    public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+        switch databaseValue {
+        case .decimal(let d): self = d
+        case .text(let s):
+            guard let d = Decimal(string: s, locale: Locale(identifier: "en_US_POSIX")) else {
+                throw ValueConversionError(databaseValue, expected: Decimal.self)
+            }
+            self = d
+        case .integer(let i): self = Decimal(i)
+        default: throw ValueConversionError(databaseValue, expected: Decimal.self)
+        }
+    }
+}
+
+extension UUID: DatabaseValueConvertible {
+    public static var columnType: ColumnType { .uuid }
+    public var databaseValue: DatabaseValue { .uuid(self) }
+    public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+        switch databaseValue {
+        case .uuid(let u): self = u
+        case .text(let s):
+            guard let u = UUID(uuidString: s) else { throw ValueConversionError(databaseValue, expected: UUID.self) }
+            self = u
+        case .blob(let d) where d.count == 16:
+            let b = [UInt8](d)
+            self = UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        default: throw ValueConversionError(databaseValue, expected: UUID.self)
+        }
+    }
+}
+
+extension URL: DatabaseValueConvertible {
+    public static var columnType: ColumnType { .text }
+    public var databaseValue: DatabaseValue { .text(absoluteString) }
+    public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+        guard case .text(let s) = databaseValue, let u = URL(string: s) else {
+            throw ValueConversionError(databaseValue, expected: URL.self)
+        }
+        self = u
+    }
+}
+
+// MARK: - Raw-value enums and Codable values
+
+extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: DatabaseValueConvertible {
+    public static var columnType: ColumnType { RawValue.columnType }
+    public var databaseValue: DatabaseValue { rawValue.databaseValue }
+    public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+        guard let v = Self(rawValue: try RawValue(databaseValue: databaseValue)) else {
+            throw ValueConversionError(databaseValue, expected: Self.self)
+        }
+        self = v
+    }
+}
+
+/// The JSON coding every backend shares: sorted keys, so equal values are equal text.
+enum JSONColumn {
+    static func encode<T: Encodable>(_ value: T) -> DatabaseValue {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        guard let data = try? encoder.encode(value), let text = String(data: data, encoding: .utf8) else {
+            // Encoding a value the type itself declared Encodable only fails for non-finite floats.
+            return .null
+        }
+        return .json(text)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from value: DatabaseValue) throws(ValueConversionError) -> T {
+        let data: Data
+        switch value {
+        case .json(let s), .text(let s): data = Data(s.utf8)
+        case .blob(let d): data = d
+        default: throw ValueConversionError(value, expected: T.self)
+        }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            return try decoder.decode(T.self, from: data)
+        } catch {
+            throw ValueConversionError(value, expected: T.self)
+        }
+    }
+}
+
+extension DatabaseValueConvertible where Self: Codable {
+    public static var columnType: ColumnType { .json }
+    public var databaseValue: DatabaseValue { JSONColumn.encode(self) }
+    public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+        self = try JSONColumn.decode(Self.self, from: databaseValue)
+    }
+}
+
+extension DatabaseValueConvertible where Self: Codable & RawRepresentable, RawValue: DatabaseValueConvertible {
+    public static var columnType: ColumnType { RawValue.columnType }
+    public var databaseValue: DatabaseValue { rawValue.databaseValue }
+    public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+        guard let v = Self(rawValue: try RawValue(databaseValue: databaseValue)) else {
+            throw ValueConversionError(databaseValue, expected: Self.self)
+        }
+        self = v
+    }
+}
+
+extension Array: DatabaseValueConvertible where Element: Codable {}
+extension Dictionary: DatabaseValueConvertible where Key: Codable, Value: Codable {}
+extension Set: DatabaseValueConvertible where Element: Codable {}

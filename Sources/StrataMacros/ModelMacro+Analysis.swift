@@ -1,0 +1,78 @@
+// ModelMacro: what @Model learns from the struct it is attached to: table, access level, columns, errors.
+import SwiftDiagnostics
+import SwiftSyntax
+
+/// One persisted column, in declaration order.
+struct PersistedProperty {
+    /// The property name as written (keeps backticks), used in key paths and `self.` accesses.
+    let name: String
+    let column: String
+    /// The initial value, used as the column default; always nil for the primary key.
+    let defaultValue: ExprSyntax?
+    let isConstantDefault: Bool
+    let isPrimaryKey: Bool
+}
+
+/// Everything @Model needs to know about the struct it is attached to.
+struct ModelAnalysis {
+    var typeName = ""
+    var tableName = ""
+    /// `"public "`, `"package "` or empty; prefixed to every generated member.
+    var accessPrefix = ""
+    var properties: [PersistedProperty] = []
+    var diagnostics: [Diagnostic] = []
+
+    var hasErrors: Bool { !diagnostics.isEmpty }
+
+    init(attribute: AttributeSyntax, declaration: some DeclGroupSyntax) {
+        guard let structDecl = declaration.as(StructDeclSyntax.self) else {
+            report(.notAStruct, at: ModelAnalysis.introducer(of: declaration))
+            return
+        }
+        typeName = structDecl.name.text
+        if let generics = structDecl.genericParameterClause {
+            report(.genericStruct, at: generics)
+        }
+        for modifier in structDecl.modifiers {
+            let kind = modifier.name.tokenKind
+            if kind == .keyword(.public) || kind == .keyword(.package) {
+                accessPrefix = modifier.name.text + " "
+            }
+        }
+        tableName = resolveTableName(attribute: attribute, typeName: typeName)
+        collectProperties(of: structDecl)
+    }
+
+    mutating func report(_ message: ModelDiagnostic, at node: some SyntaxProtocol) {
+        let diagnostic = Diagnostic(node: Syntax(node), message: message)
+        let isRepeat = diagnostics.contains {
+            $0.node.id == diagnostic.node.id && $0.message == diagnostic.message
+        }
+        if !isRepeat {
+            diagnostics.append(diagnostic)
+        }
+    }
+
+    private static func introducer(of declaration: some DeclGroupSyntax) -> Syntax {
+        if let decl = declaration.as(ClassDeclSyntax.self) { return Syntax(decl.introducer) }
+        if let decl = declaration.as(EnumDeclSyntax.self) { return Syntax(decl.introducer) }
+        if let decl = declaration.as(ActorDeclSyntax.self) { return Syntax(decl.introducer) }
+        if let decl = declaration.as(ProtocolDeclSyntax.self) { return Syntax(decl.introducer) }
+        if let decl = declaration.as(ExtensionDeclSyntax.self) { return Syntax(decl.introducer) }
+        return Syntax(declaration)
+    }
+
+    private mutating func resolveTableName(attribute: AttributeSyntax, typeName: String) -> String {
+        let arguments = attribute.arguments?.as(LabeledExprListSyntax.self) ?? []
+        guard let table = arguments.first(where: { $0.label?.text == "table" }),
+            !table.expression.is(NilLiteralExprSyntax.self)
+        else {
+            return SnakeCase.convert(typeName)
+        }
+        guard let name = table.expression.plainStringLiteralValue, !name.isEmpty else {
+            report(.invalidTableName, at: table.expression)
+            return SnakeCase.convert(typeName)
+        }
+        return name
+    }
+}

@@ -1,0 +1,51 @@
+// ModelMacro: renders the Strata.Model extension source for an analysed struct.
+
+extension ModelAnalysis {
+    func extensionSource(for type: String, addingConformance: Bool) -> String {
+        let access = accessPrefix
+        var lines = ["extension \(type)\(addingConformance ? ": Strata.Model" : "") {"]
+
+        lines.append("    \(access)static let schema = Strata.TableSchema(name: \"\(tableName)\", columns: [")
+        for property in properties {
+            lines.append("        \(tableColumn(property, of: type)),")
+        }
+        lines.append("    ])")
+
+        lines.append("    \(access)static func columnName(for keyPath: PartialKeyPath<\(type)>) -> String? {")
+        lines.append("        switch keyPath {")
+        for property in properties {
+            lines.append("        case \\\(type).\(property.name): return \"\(property.column)\"")
+        }
+        lines.append("        default: return nil")
+        lines.append("        }")
+        lines.append("    }")
+
+        lines.append("    \(access)init(row: Strata.Row) throws {")
+        for (index, property) in properties.enumerated() {
+            let defaultArgument = property.defaultValue.map { ", default: \($0.trimmedDescription)" } ?? ""
+            lines.append("        self.\(property.name) = try row.decode(\(index)\(defaultArgument))")
+        }
+        lines.append("    }")
+
+        lines.append("    \(access)var databaseValues: [Strata.DatabaseValue] {")
+        lines.append("        [")
+        for property in properties {
+            lines.append("            self.\(property.name).databaseValue,")
+        }
+        lines.append("        ]")
+        lines.append("    }")
+
+        lines.append("}")
+        return lines.joined(separator: "\n")
+    }
+
+    private func tableColumn(_ property: PersistedProperty, of type: String) -> String {
+        var arguments = "\\\(type).\(property.name), \"\(property.column)\""
+        if property.isPrimaryKey {
+            arguments += ", primaryKey: true"
+        } else if let defaultValue = property.defaultValue {
+            arguments += ", default: \(defaultValue.trimmedDescription), constant: \(property.isConstantDefault)"
+        }
+        return "Strata.TableColumn(\(arguments))"
+    }
+}

@@ -1,0 +1,123 @@
+// ModelMacro: collects the persisted stored properties of a @Model struct and validates them.
+import SwiftSyntax
+
+extension ModelAnalysis {
+    /// One `name: Type = value` binding of an instance `var` or `let`.
+    private struct Binding {
+        let variable: VariableDeclSyntax
+        let binding: PatternBindingSyntax
+        let pattern: IdentifierPatternSyntax
+        /// The annotated type, shared across `var a, b: Int`.
+        let type: TypeSyntax?
+
+        var name: String { pattern.identifier.unescapedName }
+        var isID: Bool { name == "id" }
+        var isLet: Bool { variable.bindingSpecifier.tokenKind == .keyword(.let) }
+        var isTransient: Bool { variable.hasAttribute(named: "Transient") }
+    }
+
+    mutating func collectProperties(of structDecl: StructDeclSyntax) {
+        var sawID = false
+        var columnOwners: [String: String] = [:]
+        for member in structDecl.memberBlock.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self), !variable.isStatic else { continue }
+            let bindings = Array(variable.bindings)
+            for (index, binding) in bindings.enumerated() {
+                guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else {
+                    if binding.isStored && !variable.hasAttribute(named: "Transient") {
+                        report(.destructuringPattern, at: binding.pattern)
+                    }
+                    continue
+                }
+                let candidate = Binding(
+                    variable: variable,
+                    binding: binding,
+                    pattern: pattern,
+                    type: ModelAnalysis.declaredType(of: index, in: bindings)
+                )
+                sawID = sawID || candidate.isID
+                guard isPersisted(candidate), let column = columnName(for: candidate) else { continue }
+                if let owner = columnOwners[column] {
+                    report(.duplicateColumn(column: column, first: owner, second: candidate.name), at: pattern)
+                    continue
+                }
+                columnOwners[column] = candidate.name
+                let initial = candidate.isID ? nil : binding.initializer?.value
+                properties.append(
+                    PersistedProperty(
+                        name: pattern.identifier.text,
+                        column: column,
+                        defaultValue: initial,
+                        isConstantDefault: initial.map(ModelAnalysis.isConstantLiteral) ?? false,
+                        isPrimaryKey: candidate.isID
+                    )
+                )
+            }
+        }
+        if !sawID {
+            report(.missingID, at: structDecl.name)
+        }
+    }
+
+    /// Whether the binding becomes a column; reports what makes it invalid.
+    private mutating func isPersisted(_ candidate: Binding) -> Bool {
+        let binding = candidate.binding
+        if candidate.isID {
+            let valid = binding.isStored && !candidate.isLet && !candidate.isTransient
+                && !candidate.variable.isLazy && candidate.type.map(ModelAnalysis.isOptionalInt64) == true
+            if !valid {
+                report(.invalidID, at: binding)
+            }
+            return valid
+        }
+        guard binding.isStored else { return false }
+        if candidate.isTransient {
+            let startsNil = !candidate.isLet && candidate.type.map(ModelAnalysis.isOptional) == true
+            if binding.initializer == nil && !startsNil {
+                report(.transientWithoutValue, at: candidate.pattern)
+            }
+            return false
+        }
+        if candidate.variable.isLazy {
+            return false
+        }
+        if candidate.isLet && binding.initializer != nil {
+            report(.letWithInitialValue, at: candidate.pattern)
+            return false
+        }
+        if let type = candidate.type, ModelAnalysis.isNeverStorable(type) {
+            report(.unstorableType(property: candidate.name, type: type.trimmedDescription), at: type)
+            return false
+        }
+        return true
+    }
+
+    /// The `@Column("…")` name, or the snake_case property name; nil (after reporting) when invalid.
+    private mutating func columnName(for candidate: Binding) -> String? {
+        guard let attribute = candidate.variable.attribute(named: "Column") else {
+            return SnakeCase.convert(candidate.name)
+        }
+        guard case .argumentList(let arguments) = attribute.arguments,
+            arguments.count == 1, let argument = arguments.first, argument.label == nil
+        else {
+            report(.invalidColumnName, at: attribute)
+            return nil
+        }
+        guard let name = argument.expression.plainStringLiteralValue, !name.isEmpty else {
+            report(.invalidColumnName, at: argument.expression)
+            return nil
+        }
+        return name
+    }
+
+    /// The type annotation of a binding; in `var a, b: Int` the `a` binding takes the later annotation.
+    private static func declaredType(of index: Int, in bindings: [PatternBindingSyntax]) -> TypeSyntax? {
+        if let type = bindings[index].typeAnnotation?.type { return type }
+        guard bindings[index].initializer == nil else { return nil }
+        for later in bindings[(index + 1)...] {
+            if let type = later.typeAnnotation?.type { return type }
+            if later.initializer != nil { return nil }
+        }
+        return nil
+    }
+}

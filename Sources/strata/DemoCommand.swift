@@ -1,0 +1,80 @@
+// DemoCommand: `strata demo` tells a short story on SQLite by default, or on whatever DATABASE_URL names.
+import ArgumentParser
+import Foundation
+import Strata
+
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Run a short story: migrate, save, query, update changed columns, roll back a transaction."
+    )
+
+    @Option(help: "The database URL (default: DATABASE_URL, else sqlite:strata-demo.sqlite).")
+    var url: String?
+
+    mutating func run() async throws {
+        let db = try url.map { try Database.open($0, drivers: StrataCommand.drivers) }
+            ?? Database.fromEnvironment(drivers: StrataCommand.drivers, fallback: "sqlite:strata-demo.sqlite")
+        defer { db.close() }
+        print("1. Opened a \(db.driverName) database.")
+
+        try await db.dropTables(User.self, Group.self)
+        try await db.migrate(Group.self, User.self)
+        print("2. Migrated: tables \(Group.schema.name) and \(User.schema.name) created.")
+
+        var students = Group(title: "Students")
+        try await students.save(on: db)
+        var alex = User(name: "Alex", email: "alex@example.com", tags: ["swift"], groupID: students.id)
+        var bea = User(name: "Bea", email: "bea@example.com", groupID: students.id)
+        var carl = User(name: "Carl", email: "carl@example.com", active: false)
+        for i in [0, 1, 2] {
+            switch i {
+            case 0: try await alex.save(on: db)
+            case 1: try await bea.save(on: db)
+            default: try await carl.save(on: db)
+            }
+        }
+        print("3. Saved group #\(students.id ?? 0) and users #\(alex.id ?? 0) Alex, #\(bea.id ?? 0) Bea, #\(carl.id ?? 0) Carl.")
+
+        let active = try await User.query(on: db).where(\.active == true && \.name ~~ "%e%").order(\.name).all()
+        print("4. Active users whose name contains 'e': \(active.map(\.name))")
+
+        alex.name = "Alexander"
+        let before = db.statementCount
+        try await alex.save(on: db)
+        print("5. Renamed Alex with \(db.statementCount - before) statement(s), writing only the changed column; now \(try await User.find(alex.id ?? 0, on: db)?.name ?? "?").")
+
+        var broken = User(name: "", email: "not-an-email")
+        do {
+            try await broken.save(on: db)
+        } catch let StrataError.validationFailed(errors) {
+            print("6. Validation refused a user: \(errors.map(\.description).joined(separator: "; ")).")
+        }
+
+        var twin = User(name: "Twin", email: "bea@example.com")
+        do {
+            try await twin.save(on: db)
+        } catch let StrataError.validationFailed(errors) {
+            print("7. A duplicate email is caught before writing: \(errors.map(\.description).joined(separator: "; ")).")
+        }
+
+        let countBefore = try await User.query(on: db).count()
+        try await db.transaction { tx in
+            var ghost = User(name: "Ghost", email: "ghost@example.com")
+            try ghost.save(tx)
+            try tx.savepoint { sp in
+                var inner = User(name: "Inner", email: "inner@example.com")
+                try inner.save(sp)
+                throw Rollback()
+            }
+            throw Rollback()
+        }
+        let countAfter = try await User.query(on: db).count()
+        print("8. A transaction saved Ghost (and a savepoint saved Inner), then rolled back: \(countBefore) users before, \(countAfter) after.")
+
+        let moved = try await User.query(on: db).where(\.groupID == nil).set(\.active, to: true).update()
+        let page = try await User.query(on: db).order(\.joinedAt, .descending).limit(2).all()
+        print("9. Reactivated \(moved) user(s) without a group; newest two: \(page.map(\.name)).")
+        print("Done: \(db.statementCount) statements on \(db.driverName).")
+    }
+}

@@ -1,0 +1,17 @@
+// StrataCommand: the `strata` command-line tool: demo, conformance.
+import ArgumentParser
+import Strata
+import StrataMemory
+import StrataSQLite
+
+@main
+struct StrataCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "strata",
+        abstract: "Strata, an ActiveRecord-style ORM for Swift: demo and conformance tools.",
+        subcommands: [DemoCommand.self, ConformanceCommand.self]
+    )
+
+    /// Every driver this tool can open by URL.
+    static let drivers: [DriverFactory] = [.sqlite, .memory]
+}

@@ -1,0 +1,14 @@
+// ModelMacro tests: the macro table handed to assertMacroExpansion.
+import StrataMacros
+import SwiftSyntax
+import SwiftSyntaxMacroExpansion
+
+/// As the compiler sees it for a struct that does not yet conform to `Model`.
+let testMacros: [String: MacroSpec] = [
+    "Model": MacroSpec(
+        type: ModelMacro.self,
+        conformances: [TypeSyntax(IdentifierTypeSyntax(name: .identifier("Model")))]
+    ),
+    "Column": MacroSpec(type: MarkerMacro.self),
+    "Transient": MacroSpec(type: MarkerMacro.self),
+]

@@ -1,0 +1,90 @@
+// SQLiteDriverTests: what only the SQLite driver does: connection set-up, golden SQL, error mapping.
+import Foundation
+import Strata
+import StrataSQLite
+import Testing
+
+@Model(table: "sq_item")
+struct SQItem {
+    var id: Int64?
+    var name: String
+    var rank: Int?
+}
+
+@Suite("SQLite driver")
+struct SQLiteDriverTests {
+    @Test("a file connection runs in WAL with foreign keys on and DQS off")
+    func connectionSettings() async throws {
+        let file = TemporarySQLiteFile()
+        let db = try Database.open("sqlite:\(file.path)", drivers: [.sqlite])
+        let journal = try await db.unsafeRawExecute("PRAGMA journal_mode")
+        #expect(journal == [[.text("wal")]])
+        let fk = try await db.unsafeRawExecute("PRAGMA foreign_keys")
+        #expect(fk == [[.integer(1)]])
+        await #expect(throws: StrataError.self) {
+            try await db.unsafeRawExecute("SELECT \"no_such_column\"")
+        }
+    }
+
+    @Test("the SQLite dialect renders a full query")
+    func goldenSelect() throws {
+        let select = Select(table: "user", selection: .columns(["id", "name"]),
+                            filter: .and([.compare(.equal, .column("active"), .value(.bool(true))),
+                                          .like(.column("name"), "Al%")]),
+                            order: [Ordering("name"), Ordering("joined_at", .descending)], limit: 10, offset: 20)
+        let r = try SQLRenderer.render(.select(select), dialect: SQLiteDialect())
+        #expect(r.sql == #"SELECT "id", "name" FROM "user" WHERE (("active" = ?1) AND ("name" LIKE ?2 ESCAPE '\')) "#
+            + #"ORDER BY "name" ASC NULLS FIRST, "joined_at" DESC NULLS LAST LIMIT ?3 OFFSET ?4"#)
+        #expect(r.binds == [.bool(true), .text("Al%"), .integer(10), .integer(20)])
+    }
+
+    @Test("tables are STRICT, booleans checked, offset alone gets LIMIT -1")
+    func goldenDDL() throws {
+        let schema = TableSchema(name: "t", columns: [
+            TableColumn(name: "id", type: .integer, isNullable: true, isPrimaryKey: true),
+            TableColumn(name: "ok", type: .bool, isNullable: false, schemaDefault: .bool(true)),
+        ])
+        let ddl = try SQLRenderer.render(.createTable(schema), dialect: SQLiteDialect())
+        #expect(ddl.sql == #"CREATE TABLE IF NOT EXISTS "t" ("id" INTEGER PRIMARY KEY, "ok" INTEGER DEFAULT TRUE NOT NULL CHECK ("ok" IN (0, 1))) STRICT"#)
+        let page = try SQLRenderer.render(.select(Select(table: "t", selection: .columns(["id"]), offset: 3)),
+                                          dialect: SQLiteDialect())
+        #expect(page.sql == #"SELECT "id" FROM "t" LIMIT -1 OFFSET ?1"#)
+    }
+
+    @Test("a table written by hand with sqlite3-style SQL reads through a model")
+    func handWrittenTable() async throws {
+        let file = TemporarySQLiteFile()
+        let db = try Database.open("sqlite:\(file.path)", drivers: [.sqlite])
+        try await db.unsafeRawExecute("CREATE TABLE sq_item (id INTEGER PRIMARY KEY, name TEXT NOT NULL, rank INTEGER)")
+        try await db.unsafeRawExecute("INSERT INTO sq_item (name, rank) VALUES ('hand', 3), ('made', NULL)")
+        let items = try await SQItem.query(on: db).order(\.name).all()
+        #expect(items.map(\.name) == ["hand", "made"])
+        #expect(items.map(\.rank) == [3, nil])
+    }
+
+    @Test("a path in a missing directory fails at open with a connection error")
+    func badPath() {
+        #expect {
+            try Database.open("sqlite:/nonexistent-dir-\(UUID().uuidString)/x.sqlite", drivers: [.sqlite])
+        } throws: { error in
+            if case StrataError.connectionFailed(let message) = error { return message.contains("cannot open") }
+            return false
+        }
+    }
+
+    @Test("a second writer waits on the busy timeout, then gets a typed busy error")
+    func busy() async throws {
+        let file = TemporarySQLiteFile()
+        // One connection, so the raw BEGIN below stays open on the connection the pool hands back.
+        let holder = try Database.open("sqlite:\(file.path)?pool=1", drivers: [.sqlite])
+        let waiter = try Database.open("sqlite:\(file.path)", drivers: [.sqlite], configuration: Configuration(timeout: 0.05))
+        try await holder.migrate(SQItem.self)
+        try await holder.unsafeRawExecute("BEGIN IMMEDIATE")
+        try await holder.unsafeRawExecute("INSERT INTO sq_item (name) VALUES ('held')")
+        var blocked = SQItem(name: "blocked")
+        await #expect(throws: StrataError.busy) { try await blocked.save(on: waiter) }
+        try await holder.unsafeRawExecute("COMMIT")
+        try await blocked.save(on: waiter)
+        #expect(try await SQItem.query(on: holder).count() == 2)
+    }
+}

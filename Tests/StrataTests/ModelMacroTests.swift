@@ -1,0 +1,55 @@
+// ModelMacroTests: what @Model generates, compiled for real and inspected through the Model protocol.
+import Foundation
+import Testing
+
+@testable import Strata
+
+@Model(table: "people")
+struct Person {
+    var id: Int64?
+    var fullName: String
+    @Column("mail") var email: String
+    var isAdmin = false
+    var homeURL: URL?
+    var tags: [String] = []
+    @Transient var cache = 0
+    var shout: String { fullName.uppercased() }
+}
+
+@Suite("@Model expansion")
+struct ModelMacroTests {
+    @Test("columns are derived in declaration order with snake_case names and types")
+    func schema() {
+        let s = Person.schema
+        #expect(s.name == "people")
+        #expect(s.columns.map(\.name) == ["id", "full_name", "mail", "is_admin", "home_url", "tags"])
+        #expect(s.columns.map(\.type) == [.integer, .text, .text, .bool, .text, .json])
+        #expect(s.columns.map(\.isNullable) == [true, false, false, false, true, false])
+        #expect(s.primaryKeyIndex == 0)
+        #expect(s.columns[3].schemaDefault == .bool(false))
+        #expect(s.columns[5].schemaDefault == .json("[]"))
+    }
+
+    @Test("key paths map to columns; transient and computed ones to none")
+    func keyPaths() {
+        #expect(Person.columnName(for: \Person.email) == "mail")
+        #expect(Person.columnName(for: \Person.fullName) == "full_name")
+        #expect(Person.columnName(for: \Person.cache) == nil)
+        #expect(Person.columnName(for: \Person.shout) == nil)
+    }
+
+    @Test("values are encoded in column order, and the memberwise init still works")
+    func values() {
+        let p = Person(fullName: "Ada", email: "ada@x.io", tags: ["a"])
+        #expect(p.databaseValues == [.null, .text("Ada"), .text("ada@x.io"), .bool(false), .null, .json(#"["a"]"#)])
+    }
+
+    @Test("a typed predicate renders through the key path's column")
+    func predicate() throws {
+        let p: Predicate<Person> = \.isAdmin == true && \.email ~~ "%@x.io"
+        let e = try p.result.get()
+        #expect(e == .and([.compare(.equal, .column("is_admin"), .value(.bool(true))), .like(.column("mail"), "%@x.io")]))
+        let bad: Predicate<Person> = \.cache == 1
+        #expect(throws: StrataError.self) { try bad.result.get() }
+    }
+}

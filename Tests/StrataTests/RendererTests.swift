@@ -1,0 +1,141 @@
+// RendererTests: golden SQL from the shared renderer, with an odd dialect that catches anything hard-coded.
+import Foundation
+import Testing
+
+@testable import Strata
+
+/// A dialect unlike any real one: backtick quotes, `&n` placeholders, ILIKE, a collation, a tiny bind limit.
+struct OddDialect: Dialect {
+    var name: String { "odd" }
+    var identifierQuote: Character { "`" }
+    var maxIdentifierLength: Int? { 16 }
+    var maxBindParameters: Int { 5 }
+    func placeholder(_ index: Int) -> String { "&\(index)" }
+    var offsetWithoutLimit: OffsetWithoutLimit { .offsetAlone }
+    var caseInsensitiveLike: CaseInsensitiveLike { .ilike }
+    var binaryCollation: String? { "C" }
+    func sqlType(_ type: ColumnType) -> String { "T_" + type.rawValue.uppercased() }
+    var autoIncrementPrimaryKey: String { "SERIAL KEY" }
+    func literal(_ value: Bool) -> String { value ? "YES" : "NO" }
+}
+
+@Suite("SQL renderer")
+struct RendererTests {
+    let odd = OddDialect()
+
+    @Test("SELECT renders placeholders, quotes, collation, NULL ordering from the dialect")
+    func select() throws {
+        let s = Select(table: "user", selection: .columns(["id", "name"]),
+                       filter: .and([.compare(.greater, .column("age"), .value(.integer(3))),
+                                     .like(.column("name"), "a%", caseInsensitive: true)]),
+                       order: [Ordering("name", .descending)], offset: 7)
+        let r = try SQLRenderer.render(.select(s), dialect: odd)
+        #expect(r.sql == "SELECT `id`, `name` FROM `user` WHERE ((`age` COLLATE `C` > &1) AND (`name` COLLATE `C` ILIKE &2 ESCAPE '\\')) "
+            + "ORDER BY `name` COLLATE `C` DESC NULLS LAST OFFSET &3")
+        #expect(r.binds == [.integer(3), .text("a%"), .integer(7)])
+    }
+
+    @Test("LIMIT binds its value")
+    func limitBinds() throws {
+        let r = try SQLRenderer.render(.select(Select(table: "t", selection: .columns(["a"]), limit: 5)), dialect: odd)
+        #expect(r.sql == "SELECT `a` FROM `t` LIMIT &1")
+        #expect(r.binds == [.integer(5)])
+    }
+
+    @Test("empty IN is false and empty NOT IN is true, with no parameters")
+    func emptyIn() throws {
+        let inEmpty = try SQLRenderer.render(.delete(Delete(table: "t", filter: .inList(.column("a"), []))), dialect: odd)
+        #expect(inEmpty.sql == "DELETE FROM `t` WHERE NO")
+        let notIn = try SQLRenderer.render(.delete(Delete(table: "t", filter: .inList(.column("a"), [], negated: true))), dialect: odd)
+        #expect(notIn.sql == "DELETE FROM `t` WHERE YES")
+        #expect(notIn.binds.isEmpty)
+    }
+
+    @Test("comparing with NULL becomes IS NULL")
+    func nullComparison() throws {
+        let r = try SQLRenderer.render(.delete(Delete(table: "t", filter: .compare(.notEqual, .column("a"), .value(.null)))),
+                                       dialect: odd)
+        #expect(r.sql == "DELETE FROM `t` WHERE (`a` IS NOT NULL)")
+    }
+
+    @Test("a quote followed by a combining mark is still doubled")
+    func quoteWithCombiningMark() throws {
+        let sneaky = "a`\u{301} FROM x; --"
+        let quoted = try odd.quote(sneaky)
+        #expect(quoted == "`a``\u{301} FROM x; --`")
+        #expect(Array(quoted.unicodeScalars).filter { $0 == "`" }.count == 4)
+        let dq = try SQLiteLikeDialect().quote("a\"\u{301}b")
+        #expect(Array(dq.unicodeScalars) == Array("\"a\"\"\u{301}b\"".unicodeScalars))
+    }
+
+    @Test("bad identifiers are typed errors", arguments: ["", "nul\u{0}inside", "much_longer_than_sixteen"])
+    func badIdentifier(_ name: String) {
+        #expect {
+            try SQLRenderer.render(.dropTable(name), dialect: odd)
+        } throws: { error in
+            if case StrataError.invalidIdentifier = error { return true }
+            return false
+        }
+    }
+
+    @Test("long generated index names are shortened deterministically and stay distinct")
+    func shortenedIndexName() throws {
+        let a = Index(columns: ["first_long_column", "second"])
+        let b = Index(columns: ["first_long_column", "third"])
+        let ra = try SQLRenderer.render(.createIndex(table: "tbl", a), dialect: odd)
+        let rb = try SQLRenderer.render(.createIndex(table: "tbl", b), dialect: odd)
+        #expect(ra != rb)
+        #expect(ra == (try SQLRenderer.render(.createIndex(table: "tbl", a), dialect: odd)))
+        #expect(odd.shortened(a.resolvedName(table: "tbl")).utf8.count <= 16)
+    }
+
+    @Test("negative LIMIT or OFFSET is refused before any SQL is produced")
+    func negativeLimit() {
+        #expect(throws: StrataError.invalidQuery("negative limit -1")) {
+            try SQLRenderer.render(.select(Select(table: "t", selection: .columns(["a"]), limit: -1)), dialect: odd)
+        }
+    }
+
+    @Test("more binds than the dialect allows is a typed error")
+    func tooManyBinds() {
+        let values = (0..<6).map { DatabaseValue.integer(Int64($0)) }
+        #expect(throws: StrataError.tooManyBindings(count: 6, limit: 5)) {
+            try SQLRenderer.render(.delete(Delete(table: "t", filter: .inList(.column("a"), values))), dialect: odd)
+        }
+    }
+
+    @Test("raw fragments bind their values and skip ? inside quotes")
+    func rawFragment() throws {
+        let r = try SQLRenderer.render(.delete(Delete(table: "t", filter: .unsafeRaw("a = ? AND b <> '?' AND c = ?", [.integer(1), .text("x")]))),
+                                       dialect: odd)
+        #expect(r.sql == "DELETE FROM `t` WHERE (a = &1 AND b <> '?' AND c = &2)")
+        #expect(throws: StrataError.self) {
+            try SQLRenderer.render(.delete(Delete(table: "t", filter: .unsafeRaw("a = ?", []))), dialect: odd)
+        }
+    }
+
+    @Test("CREATE TABLE and ADD COLUMN use dialect types, defaults and foreign keys")
+    func ddl() throws {
+        let schema = TableSchema(name: "pet", columns: [
+            TableColumn(name: "id", type: .integer, isNullable: true, isPrimaryKey: true),
+            TableColumn(name: "name", type: .text, isNullable: false, schemaDefault: .text("it's")),
+            TableColumn(name: "owner", type: .integer, isNullable: true),
+        ], foreignKeys: [ForeignKey(column: "owner", references: "person", onDelete: .setNull)])
+        let create = try SQLRenderer.render(.createTable(schema), dialect: odd)
+        #expect(create.sql == "CREATE TABLE IF NOT EXISTS `pet` (`id` SERIAL KEY, `name` T_TEXT DEFAULT 'it''s' NOT NULL, "
+            + "`owner` T_INTEGER, FOREIGN KEY (`owner`) REFERENCES `person` (`id`) ON DELETE SET NULL)")
+        let add = try SQLRenderer.render(.addColumn(table: "pet", TableColumn(name: "age", type: .integer, isNullable: false,
+                                                                              backfill: .integer(0))), dialect: odd)
+        #expect(add.sql == "ALTER TABLE `pet` ADD COLUMN `age` T_INTEGER DEFAULT 0 NOT NULL")
+    }
+}
+
+/// The double-quote dialect default, to test escaping with `"`.
+struct SQLiteLikeDialect: Dialect {
+    var name: String { "dq" }
+    func placeholder(_ index: Int) -> String { "?" }
+    var offsetWithoutLimit: OffsetWithoutLimit { .limitMinusOne }
+    var caseInsensitiveLike: CaseInsensitiveLike { .lowerBoth }
+    func sqlType(_ type: ColumnType) -> String { "ANY" }
+    var autoIncrementPrimaryKey: String { "INTEGER PRIMARY KEY" }
+}

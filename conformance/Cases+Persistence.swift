@@ -1,0 +1,119 @@
+// Cases+Persistence: save inserts then updates only changed columns; find, delete, update and delete where.
+import Foundation
+import Strata
+
+extension ConformanceSuite {
+    static let persistenceCases: [ConformanceCase] = [
+        ConformanceCase("save.insert-assigns-ids") { db in
+            try await Fixtures.migrate(db)
+            var a = ConfUser(name: "A", email: "a@x.io")
+            var b = ConfUser(name: "B", email: "b@x.io")
+            try check(a.id == nil, "id is nil before the first save")
+            try await a.save(on: db)
+            try await b.save(on: db)
+            try checkEqual(a.id, 1, "first id on a fresh table")
+            try check((b.id ?? 0) > (a.id ?? 0), "ids grow: \(String(describing: b.id))")
+        },
+        ConformanceCase("save.round-trip") { db in
+            try await Fixtures.migrate(db)
+            var u = ConfUser(name: "Ann", email: "ann@x.io", age: 33, score: 2.5,
+                             joinedAt: Date(timeIntervalSince1970: 1_700_000_000.123456), tags: ["a", "b"])
+            try await u.save(on: db)
+            let back = try await ConfUser.find(u.id ?? -1, on: db)
+            try checkEqual(back, u, "fetched model equals saved model")
+        },
+        ConformanceCase("save.updates-only-changed-columns") { db in
+            let users = try await Fixtures.seedUsers(db)
+            var mine = try await ConfUser.find(users[0].id ?? -1, on: db)
+            // Someone else changes the email behind our back.
+            try await ConfUser.query(on: db).filter(id: users[0].id ?? -1).set(\.email, to: "other@x.io").update()
+            mine?.name = "Alexander"
+            try await mine?.save(on: db)
+            let now = try await ConfUser.find(users[0].id ?? -1, on: db)
+            try checkEqual(now?.name, "Alexander", "changed column written")
+            try checkEqual(now?.email, "other@x.io", "unchanged column not overwritten")
+        },
+        ConformanceCase("save.unchanged-writes-nothing") { db in
+            let users = try await Fixtures.seedUsers(db)
+            guard var u = try await ConfUser.find(users[1].id ?? -1, on: db) else { throw ConformanceFailure(description: "missing") }
+            try check(!u.hasChanges, "fetched model has no changes")
+            let before = db.statementCount
+            try await u.save(on: db)
+            try checkEqual(db.statementCount, before, "statements run by saving an unchanged model")
+            u.age = 99
+            try check(u.hasChanges, "edited model has changes")
+        },
+        ConformanceCase("save.explicit-id-inserts") { db in
+            try await Fixtures.migrate(db)
+            var u = ConfUser(id: 100, name: "Hundred", email: "h@x.io")
+            try await u.save(on: db)
+            try checkEqual(try await ConfUser.find(100, on: db)?.name, "Hundred", "row stored under its explicit id")
+            u.name = "Changed"
+            try await u.save(on: db)
+            try checkEqual(try await ConfUser.query(on: db).count(), 1, "second save updates, not inserts")
+        },
+        ConformanceCase("find.by-id-and-missing") { db in
+            let users = try await Fixtures.seedUsers(db)
+            try checkEqual(try await ConfUser.find(users[2].id ?? -1, on: db)?.name, "Zoe", "found by id")
+            try checkEqual(try await ConfUser.find(987_654, on: db), nil, "missing id gives nil")
+        },
+        ConformanceCase("delete.model") { db in
+            let users = try await Fixtures.seedUsers(db)
+            try check(try await users[0].delete(on: db), "first delete removes the row")
+            try check(!(try await users[0].delete(on: db)), "second delete finds nothing")
+            try checkEqual(try await ConfUser.find(users[0].id ?? -1, on: db), nil, "deleted row is gone")
+            try checkEqual(try await ConfUser.query(on: db).count(), Fixtures.people.count - 1, "others remain")
+        },
+        ConformanceCase("delete.unsaved-is-typed-error") { db in
+            try await Fixtures.migrate(db)
+            let u = ConfUser(name: "x", email: "x@x.io")
+            try await checkThrows("delete unsaved", { $0 == .notPersisted(model: "ConfUser") }) { try await u.delete(on: db) }
+        },
+        ConformanceCase("delete.where") { db in
+            try await Fixtures.seedUsers(db)
+            let n = try await ConfUser.query(on: db).where(\.active == false).delete()
+            try checkEqual(n, 2, "rows deleted")
+            try checkEqual(try await ConfUser.query(on: db).where(\.active == false).count(), 0, "none left")
+            try checkEqual(try await ConfUser.query(on: db).count(), 4, "others kept")
+        },
+        ConformanceCase("update.where-sets-columns") { db in
+            try await Fixtures.seedUsers(db)
+            let n = try await ConfUser.query(on: db).where(\.age == 30).set(\.active, to: false).set(\.score, to: nil).update()
+            try checkEqual(n, 2, "rows updated")
+            let rows = try await ConfUser.query(on: db).where(\.age == 30).all()
+            try check(rows.allSatisfy { !$0.active && $0.score == nil }, "both columns set on matched rows")
+            try checkEqual(try await ConfUser.query(on: db).where(\.active == true).count(), 2, "other rows untouched")
+        },
+        ConformanceCase("update.without-set-is-error") { db in
+            try await Fixtures.seedUsers(db)
+            try await checkThrows("update without set", {
+                if case .invalidQuery = $0 { return true }
+                return false
+            }) { try await ConfUser.query(on: db).update() }
+        },
+        ConformanceCase("transient.not-stored") { db in
+            try await Fixtures.migrate(db)
+            var u = ConfUser(name: "T", email: "t@x.io")
+            u.draft = "typed but unsaved"
+            try await u.save(on: db)
+            try checkEqual(try await ConfUser.find(u.id ?? -1, on: db)?.draft, "unsaved", "transient comes back as its default")
+        },
+        ConformanceCase("defaults.honoured") { db in
+            try await Fixtures.migrate(db)
+            var u = ConfUser(name: "D", email: "d@x.io")
+            try await u.save(on: db)
+            let back = try await ConfUser.find(u.id ?? -1, on: db)
+            try checkEqual(back?.active, true, "Bool default")
+            try checkEqual(back?.tags, [], "array default")
+            try check(abs((back?.joinedAt.timeIntervalSinceNow ?? 1e9)) < 600, "Date() default is now")
+        },
+        ConformanceCase("query.for-each-streams") { db in
+            try await Fixtures.seedUsers(db)
+            var seen: [String] = []
+            try await db.withConnection { tx in
+                try ConfUser.query(on: tx).order(\.name).forEach { seen.append($0.name) }
+            }
+            try checkEqual(seen, ["Alex", "Alice", "Zoe", "_under", "bob", "émile"], "streamed in order")
+        },
+    ]
+}

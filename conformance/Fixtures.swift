@@ -1,0 +1,156 @@
+// Fixtures: the one small world of models every conformance case works in.
+import Foundation
+import Strata
+
+@Model(table: "conf_group")
+struct ConfGroup: Equatable {
+    var id: Int64?
+    var title: String
+}
+
+@Model(table: "conf_user")
+struct ConfUser: Equatable {
+    var id: Int64?
+    var name: String
+    var email: String
+    var active = true
+    var age: Int?
+    var score: Double?
+    var joinedAt = Date()
+    var tags: [String] = []
+    var groupID: Int64?
+    @Transient var draft = "unsaved"
+
+    static var indexes: [Index] { [.on(\ConfUser.email, unique: true)] }
+    static var foreignKeys: [ForeignKey] { [.from(\ConfUser.groupID, to: ConfGroup.self)] }
+}
+
+@Model(table: "conf_account")
+struct ConfAccount: Equatable {
+    var id: Int64?
+    var name: String
+    var email: String
+    var nickname: String?
+
+    static func validations(_ v: inout Validations<Self>) {
+        v.presence(\.name)
+        v.uniqueness(\.email)
+        v.format(\.email, matches: #/.+@.+/#)
+        v.custom(\.name, "prefix") { !$0.hasPrefix("LOL") }
+        v.length(\.name, in: 1...20)
+    }
+}
+
+enum ConfColor: String, Codable, DatabaseValueConvertible { case red, green }
+enum ConfLevel: Int, DatabaseValueConvertible { case low = 1, high = 2 }
+
+struct ConfAddress: Codable, Equatable, DatabaseValueConvertible {
+    var city: String
+    var zip: [Int]
+    var flags: [String: Bool]
+}
+
+@Model(table: "conf_value")
+struct ConfValue: Equatable {
+    var id: Int64?
+    var flag = false
+    var i8: Int8 = 0
+    var i16: Int16 = 0
+    var i32: Int32 = 0
+    var i64: Int64 = 0
+    var int = 0
+    var u8: UInt8 = 0
+    var u32: UInt32 = 0
+    var double = 0.0
+    var float: Float = 0
+    var text = ""
+    var data = Data()
+    var date = Date(timeIntervalSince1970: 0)
+    var decimal: Decimal = 0
+    var uuid = UUID()
+    var url: URL?
+    var color = ConfColor.red
+    var level = ConfLevel.low
+    var address: ConfAddress?
+    var note: String?
+}
+
+/// Two views of one table with different types, to provoke type and NULL errors.
+@Model(table: "conf_strict")
+struct ConfStrict {
+    var id: Int64?
+    var count: Int
+    var label: String
+}
+
+@Model(table: "conf_strict")
+struct ConfLoose {
+    var id: Int64?
+    var count: String
+    var label: String?
+}
+
+/// The first and second version of an evolving model, for additive migration.
+@Model(table: "conf_evolve")
+struct ConfEvolveV1 {
+    var id: Int64?
+    var name: String
+}
+
+@Model(table: "conf_evolve")
+struct ConfEvolveV2 {
+    var id: Int64?
+    var name: String
+    var score = 7
+    var note: String?
+    var seen = false
+}
+
+/// Reads `conf_evolve` with a non-optional note, to provoke a NULL decoding error.
+@Model(table: "conf_evolve")
+struct ConfEvolveNote {
+    var id: Int64?
+    var name: String
+    var note: String
+}
+
+enum Fixtures {
+    /// Every fixture table, children before parents.
+    static let tables = ["conf_user", "conf_group", "conf_account", "conf_value", "conf_strict", "conf_evolve"]
+
+    static func reset(_ db: Database) async throws {
+        try await db.withConnection { tx in
+            for t in tables { try tx.dropTable(t) }
+        }
+    }
+
+    static func migrate(_ db: Database) async throws {
+        try await db.migrate(ConfGroup.self, ConfUser.self, ConfAccount.self, ConfValue.self)
+    }
+
+    /// Six users whose names sort by code point as listed: `Alex Alice Zoe _under bob émile`.
+    static let people: [(name: String, age: Int?, score: Double?, active: Bool)] = [
+        ("Alex", 30, 1.5, true), ("Alice", nil, -2.0, false), ("Zoe", 41, 0.0, true),
+        ("_under", 30, nil, true), ("bob", 25, nil, true), ("émile", 19, 3.25, false),
+    ]
+
+    @discardableResult
+    static func seedUsers(_ db: Database) async throws -> [ConfUser] {
+        try await migrate(db)
+        return try await db.transaction { tx in
+            var saved: [ConfUser] = []
+            for (n, p) in people.enumerated() {
+                var u = ConfUser(name: p.name, email: "user\(n)@x.io", active: p.active, age: p.age, score: p.score,
+                                 joinedAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(n) * 60))
+                try u.save(tx)
+                saved.append(u)
+            }
+            return saved
+        }
+    }
+}
+
+extension Transaction {
+    /// Drops a table if it exists.
+    func dropTable(_ name: String) throws { _ = try execute(.dropTable(name)) }
+}
