@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "StrataSQLite", targets: ["StrataSQLite"]),
         .library(name: "StrataMemory", targets: ["StrataMemory"]),
+        .library(name: "StrataPostgres", targets: ["StrataPostgres"]),
         .library(name: "StrataConformance", targets: ["StrataConformance"]),
         .executable(name: "strata", targets: ["strata"]),
     ],
@@ -32,11 +33,13 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Drivers/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "StrataSQLite", dependencies: ["Strata", "CSQLite"], path: "Drivers/SQLite"),
         .target(name: "StrataMemory", dependencies: ["Strata"], path: "Drivers/Memory"),
+        .systemLibrary(name: "CPostgres", path: "Drivers/CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "StrataPostgres", dependencies: ["Strata", "CPostgres"], path: "Drivers/Postgres"),
         .target(name: "StrataConformance", dependencies: ["Strata"], path: "conformance"),
         .executableTarget(
             name: "strata",
             dependencies: [
-                "Strata", "StrataSQLite", "StrataMemory", "StrataConformance",
+                "Strata", "StrataSQLite", "StrataMemory", "StrataPostgres", "StrataConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -50,5 +53,6 @@ let package = Package(
         .testTarget(name: "StrataTests", dependencies: ["Strata"]),
         .testTarget(name: "StrataSQLiteTests", dependencies: ["StrataSQLite", "StrataConformance"]),
         .testTarget(name: "StrataMemoryTests", dependencies: ["StrataMemory", "StrataConformance"]),
+        .testTarget(name: "StrataPostgresTests", dependencies: ["StrataPostgres", "StrataConformance"]),
     ]
 )

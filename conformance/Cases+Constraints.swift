@@ -5,12 +5,17 @@ extension ConformanceSuite {
     static let constraintCases: [ConformanceCase] = [
         ConformanceCase("unique.violation-keeps-stored-row") { db in
             let users = try await Fixtures.seedUsers(db)
-            guard var second = try await ConfUser.find(users[1].id ?? -1, on: db) else { throw ConformanceFailure(description: "missing") }
+            guard var second = try await ConfUser.find(users[1].id ?? -1, on: db) else {
+                throw ConformanceFailure(description: "missing")
+            }
             second.email = users[0].email
             second.name = "Hijacked"
-            try await checkThrows("unique email", {
-                $0 == .uniqueViolation(table: "conf_user", columns: ["email"])
-            }) { try await second.save(on: db) }
+            try await checkThrows(
+                "unique email",
+                {
+                    $0 == .uniqueViolation(table: "conf_user", columns: ["email"])
+                }
+            ) { try await second.save(on: db) }
             let stored = try await ConfUser.find(users[1].id ?? -1, on: db)
             try checkEqual(stored?.name, "Alice", "stored row unchanged")
             try checkEqual(stored?.email, users[1].email, "stored email unchanged")
@@ -24,48 +29,66 @@ extension ConformanceSuite {
             var b = ConfUser(name: "b", email: "b@x.io")
             try await a.save(on: db)
             try await b.save(on: db)
-            try checkEqual(try await ConfUser.query(on: db).where(\.age == nil).count(), 2, "two NULLs under a unique index")
+            try checkEqual(
+                try await ConfUser.query(on: db).where(\.age == nil).count(), 2, "two NULLs under a unique index")
         },
         ConformanceCase("not-null.violation") { db in
             try await db.migrate(ConfStrict.self)
             var loose = ConfLoose(count: "1", label: nil)
-            try await checkThrows("NULL into NOT NULL", {
-                if case .notNullViolation(table: "conf_strict", column: "label") = $0 { return true }
-                if case .typeMismatch = $0 { return true }  // count is checked first on some backends
-                return false
-            }) { try await loose.save(on: db) }
+            try await checkThrows(
+                "NULL into NOT NULL",
+                {
+                    if case .notNullViolation(table: "conf_strict", column: "label") = $0 { return true }
+                    if case .typeMismatch = $0 { return true }  // count is checked first on some backends
+                    return false
+                }
+            ) { try await loose.save(on: db) }
             var looseTyped = ConfLoose(count: "x", label: "fine")
-            try await checkThrows("text into an integer column", {
-                if case .typeMismatch(table: "conf_strict", column: "count", _) = $0 { return true }
-                return false
-            }) { try await looseTyped.save(on: db) }
+            try await checkThrows(
+                "text into an integer column",
+                {
+                    if case .typeMismatch(table: "conf_strict", column: "count", _) = $0 { return true }
+                    return false
+                }
+            ) { try await looseTyped.save(on: db) }
             try checkEqual(try await ConfStrict.query(on: db).count(), 0, "nothing stored")
         },
         ConformanceCase("decode.wrong-type-is-typed-error") { db in
             try await db.migrate(ConfLoose.self)
             var row = ConfLoose(count: "not a number", label: "l")
             try await row.save(on: db)
-            try await checkThrows("reading text as Int", {
-                if case .decodingFailed(model: "ConfStrict", column: "count", let value, expected: "Int") = $0 {
-                    return value.contains("not a number")
+            try await checkThrows(
+                "reading text as Int",
+                {
+                    if case .decodingFailed(model: "ConfStrict", column: "count", let value, expected: "Int") = $0 {
+                        return value.contains("not a number")
+                    }
+                    return false
                 }
-                return false
-            }) { try await ConfStrict.query(on: db).all() }
+            ) { try await ConfStrict.query(on: db).all() }
             try await db.migrate(ConfEvolveV2.self)
             var withoutNote = ConfEvolveV2(name: "n", note: nil)
             try await withoutNote.save(on: db)
-            try await checkThrows("reading NULL as String", {
-                if case .decodingFailed(model: "ConfEvolveNote", column: "note", "NULL", expected: "String") = $0 { return true }
-                return false
-            }) { try await ConfEvolveNote.query(on: db).all() }
+            try await checkThrows(
+                "reading NULL as String",
+                {
+                    if case .decodingFailed(model: "ConfEvolveNote", column: "note", "NULL", expected: "String") = $0 {
+                        return true
+                    }
+                    return false
+                }
+            ) { try await ConfEvolveNote.query(on: db).all() }
         },
         ConformanceCase("foreign-key.enforced-on-insert") { db in
             try await Fixtures.migrate(db)
             var orphan = ConfUser(name: "o", email: "o@x.io", groupID: 424_242)
-            try await checkThrows("orphan insert", {
-                if case .foreignKeyViolation = $0 { return true }
-                return false
-            }) { try await orphan.save(on: db) }
+            try await checkThrows(
+                "orphan insert",
+                {
+                    if case .foreignKeyViolation = $0 { return true }
+                    return false
+                }
+            ) { try await orphan.save(on: db) }
             try checkEqual(try await ConfUser.query(on: db).count(), 0, "orphan not stored")
         },
         ConformanceCase("foreign-key.blocks-deleting-parent") { db in
@@ -74,10 +97,13 @@ extension ConformanceSuite {
             try await g.save(on: db)
             var u = ConfUser(name: "m", email: "m@x.io", groupID: g.id)
             try await u.save(on: db)
-            try await checkThrows("delete referenced parent", {
-                if case .foreignKeyViolation = $0 { return true }
-                return false
-            }) { try await g.delete(on: db) }
+            try await checkThrows(
+                "delete referenced parent",
+                {
+                    if case .foreignKeyViolation = $0 { return true }
+                    return false
+                }
+            ) { try await g.delete(on: db) }
             try checkEqual(try await ConfGroup.query(on: db).count(), 1, "parent kept")
             try await u.delete(on: db)
             try check(try await g.delete(on: db), "parent deletable once unreferenced")

@@ -6,8 +6,9 @@ extension ConformanceSuite {
         ConformanceCase("migrate.creates-tables") { db in
             try await Fixtures.migrate(db)
             let columns = try await db.withConnection { tx in try tx.columns(of: "conf_user") }
-            try checkEqual(columns, ["id", "name", "email", "active", "age", "score", "joined_at", "tags", "group_id"],
-                           "conf_user columns (transient draft excluded)")
+            try checkEqual(
+                columns, ["id", "name", "email", "active", "age", "score", "joined_at", "tags", "group_id"],
+                "conf_user columns (transient draft excluded)")
             try checkEqual(try await ConfUser.query(on: db).count(), 0, "new table is empty")
         },
         ConformanceCase("migrate.idempotent") { db in
@@ -34,18 +35,25 @@ extension ConformanceSuite {
             try checkEqual(try await ConfEvolveV2.find(b.id ?? -1, on: db)?.score, 9, "new column writable")
         },
         ConformanceCase("migrate.disabled-changes-nothing") { db in
-            try await checkThrows("missing table with migration off", {
-                if case .schemaMismatch(table: "conf_evolve", _) = $0 { return true }
-                return false
-            }) {
+            try await checkThrows(
+                "missing table with migration off",
+                {
+                    if case .schemaMismatch(table: "conf_evolve", _) = $0 { return true }
+                    return false
+                }
+            ) {
                 try await db.withConnection { tx in try tx.migrate([ConfEvolveV1.self], policy: .disabled) }
             }
-            try checkEqual(try await db.withConnection { tx in try tx.columns(of: "conf_evolve") }, nil, "no table created")
+            try checkEqual(
+                try await db.withConnection { tx in try tx.columns(of: "conf_evolve") }, nil, "no table created")
             try await db.migrate(ConfEvolveV1.self)
-            try await checkThrows("missing columns with migration off", {
-                if case .schemaMismatch(table: "conf_evolve", let missing) = $0 { return missing.count == 3 }
-                return false
-            }) {
+            try await checkThrows(
+                "missing columns with migration off",
+                {
+                    if case .schemaMismatch(table: "conf_evolve", let missing) = $0 { return missing.count == 3 }
+                    return false
+                }
+            ) {
                 try await db.withConnection { tx in try tx.migrate([ConfEvolveV2.self], policy: .disabled) }
             }
         },
@@ -54,10 +62,13 @@ extension ConformanceSuite {
             var a = ConfUser(name: "A", email: "same@x.io")
             try await a.save(on: db)
             var b = ConfUser(name: "B", email: "same@x.io")
-            try await checkThrows("duplicate email", {
-                if case .uniqueViolation(table: "conf_user", columns: ["email"]) = $0 { return true }
-                return false
-            }) { try await b.save(on: db) }
+            try await checkThrows(
+                "duplicate email",
+                {
+                    if case .uniqueViolation(table: "conf_user", columns: ["email"]) = $0 { return true }
+                    return false
+                }
+            ) { try await b.save(on: db) }
         },
     ]
 }

@@ -5,7 +5,8 @@ extension ConformanceSuite {
     static let orderingCases: [ConformanceCase] = [
         ConformanceCase("order.several-columns") { db in
             try await Fixtures.seedUsers(db)
-            let rows = try await ConfUser.query(on: db).where(\.age != nil).order(\.age, .descending).order(\.name).all()
+            let rows = try await ConfUser.query(on: db).where(\.age != nil).order(\.age, .descending).order(\.name)
+                .all()
             try checkEqual(rows.map(\.name), ["Zoe", "Alex", "_under", "bob", "émile"], "age desc, then name")
         },
         ConformanceCase("order.nulls-first-ascending") { db in
@@ -21,9 +22,11 @@ extension ConformanceSuite {
         ConformanceCase("order.strings-by-code-point") { db in
             try await Fixtures.seedUsers(db)
             let rows = try await ConfUser.query(on: db).order(\.name, .descending).all()
-            try checkEqual(rows.map(\.name), ["émile", "bob", "_under", "Zoe", "Alice", "Alex"], "binary order, descending")
-            try checkEqual(try await names(ConfUser.query(on: db).where(\.name < "a")), ["Alex", "Alice", "Zoe", "_under"],
-                           "'Z' and '_' sort before 'a'")
+            try checkEqual(
+                rows.map(\.name), ["émile", "bob", "_under", "Zoe", "Alice", "Alex"], "binary order, descending")
+            try checkEqual(
+                try await names(ConfUser.query(on: db).where(\.name < "a")), ["Alex", "Alice", "Zoe", "_under"],
+                "'Z' and '_' sort before 'a'")
         },
         ConformanceCase("limit-and-offset") { db in
             try await Fixtures.seedUsers(db)
@@ -38,14 +41,20 @@ extension ConformanceSuite {
         },
         ConformanceCase("limit-negative-is-typed-error") { db in
             try await Fixtures.seedUsers(db)
-            try await checkThrows("negative limit", {
-                if case .invalidQuery = $0 { return true }
-                return false
-            }) { try await ConfUser.query(on: db).limit(-1).all() }
-            try await checkThrows("negative offset", {
-                if case .invalidQuery = $0 { return true }
-                return false
-            }) { try await ConfUser.query(on: db).offset(-3).all() }
+            try await checkThrows(
+                "negative limit",
+                {
+                    if case .invalidQuery = $0 { return true }
+                    return false
+                }
+            ) { try await ConfUser.query(on: db).limit(-1).all() }
+            try await checkThrows(
+                "negative offset",
+                {
+                    if case .invalidQuery = $0 { return true }
+                    return false
+                }
+            ) { try await ConfUser.query(on: db).offset(-3).all() }
         },
     ]
 }

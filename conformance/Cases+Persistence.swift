@@ -16,8 +16,9 @@ extension ConformanceSuite {
         },
         ConformanceCase("save.round-trip") { db in
             try await Fixtures.migrate(db)
-            var u = ConfUser(name: "Ann", email: "ann@x.io", age: 33, score: 2.5,
-                             joinedAt: Date(timeIntervalSince1970: 1_700_000_000.123456), tags: ["a", "b"])
+            var u = ConfUser(
+                name: "Ann", email: "ann@x.io", age: 33, score: 2.5,
+                joinedAt: Date(timeIntervalSince1970: 1_700_000_000.123456), tags: ["a", "b"])
             try await u.save(on: db)
             let back = try await ConfUser.find(u.id ?? -1, on: db)
             try checkEqual(back, u, "fetched model equals saved model")
@@ -35,7 +36,9 @@ extension ConformanceSuite {
         },
         ConformanceCase("save.unchanged-writes-nothing") { db in
             let users = try await Fixtures.seedUsers(db)
-            guard var u = try await ConfUser.find(users[1].id ?? -1, on: db) else { throw ConformanceFailure(description: "missing") }
+            guard var u = try await ConfUser.find(users[1].id ?? -1, on: db) else {
+                throw ConformanceFailure(description: "missing")
+            }
             try check(!u.hasChanges, "fetched model has no changes")
             let before = db.statementCount
             try await u.save(on: db)
@@ -67,7 +70,9 @@ extension ConformanceSuite {
         ConformanceCase("delete.unsaved-is-typed-error") { db in
             try await Fixtures.migrate(db)
             let u = ConfUser(name: "x", email: "x@x.io")
-            try await checkThrows("delete unsaved", { $0 == .notPersisted(model: "ConfUser") }) { try await u.delete(on: db) }
+            try await checkThrows("delete unsaved", { $0 == .notPersisted(model: "ConfUser") }) {
+                try await u.delete(on: db)
+            }
         },
         ConformanceCase("delete.where") { db in
             try await Fixtures.seedUsers(db)
@@ -78,7 +83,8 @@ extension ConformanceSuite {
         },
         ConformanceCase("update.where-sets-columns") { db in
             try await Fixtures.seedUsers(db)
-            let n = try await ConfUser.query(on: db).where(\.age == 30).set(\.active, to: false).set(\.score, to: nil).update()
+            let n = try await ConfUser.query(on: db).where(\.age == 30).set(\.active, to: false).set(\.score, to: nil)
+                .update()
             try checkEqual(n, 2, "rows updated")
             let rows = try await ConfUser.query(on: db).where(\.age == 30).all()
             try check(rows.allSatisfy { !$0.active && $0.score == nil }, "both columns set on matched rows")
@@ -86,17 +92,21 @@ extension ConformanceSuite {
         },
         ConformanceCase("update.without-set-is-error") { db in
             try await Fixtures.seedUsers(db)
-            try await checkThrows("update without set", {
-                if case .invalidQuery = $0 { return true }
-                return false
-            }) { try await ConfUser.query(on: db).update() }
+            try await checkThrows(
+                "update without set",
+                {
+                    if case .invalidQuery = $0 { return true }
+                    return false
+                }
+            ) { try await ConfUser.query(on: db).update() }
         },
         ConformanceCase("transient.not-stored") { db in
             try await Fixtures.migrate(db)
             var u = ConfUser(name: "T", email: "t@x.io")
             u.draft = "typed but unsaved"
             try await u.save(on: db)
-            try checkEqual(try await ConfUser.find(u.id ?? -1, on: db)?.draft, "unsaved", "transient comes back as its default")
+            try checkEqual(
+                try await ConfUser.find(u.id ?? -1, on: db)?.draft, "unsaved", "transient comes back as its default")
         },
         ConformanceCase("defaults.honoured") { db in
             try await Fixtures.migrate(db)

@@ -100,10 +100,13 @@ extension ConformanceSuite {
         ConformanceCase("transaction.handle-is-scoped") { db in
             try await Fixtures.migrate(db)
             let escaped = try await db.transaction { tx in ObjectIdentifierBox(tx) }
-            try checkThrowsSync("use after scope", {
-                if case .transactionMisuse = $0 { return true }
-                return false
-            }) { try ConfGroup.query(on: escaped.tx).count() }
+            try checkThrowsSync(
+                "use after scope",
+                {
+                    if case .transactionMisuse = $0 { return true }
+                    return false
+                }
+            ) { try ConfGroup.query(on: escaped.tx).count() }
         },
         ConformanceCase("transaction.isolated-until-commit") { db in
             try await Fixtures.migrate(db)
@@ -112,7 +115,8 @@ extension ConformanceSuite {
                 try a.save(tx)
                 try checkEqual(try ConfGroup.query(on: tx).count(), 1, "visible inside the transaction")
             }
-            try checkEqual(try await ConfGroup.query(on: db).where(\.title == "inside").count(), 1, "visible after commit")
+            try checkEqual(
+                try await ConfGroup.query(on: db).where(\.title == "inside").count(), 1, "visible after commit")
         },
     ]
 }

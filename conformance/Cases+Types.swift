@@ -19,21 +19,25 @@ extension ConformanceSuite {
         },
         ConformanceCase("types.integers-at-their-limits") { db in
             try await Fixtures.migrate(db)
-            try await roundTrip(db, ConfValue(i8: .min, i16: .min, i32: .min, i64: .min, int: .min, u8: .max, u32: .max), "minimums")
-            try await roundTrip(db, ConfValue(i8: .max, i16: .max, i32: .max, i64: .max, int: .max, u8: 0, u32: 0), "maximums")
+            try await roundTrip(
+                db, ConfValue(i8: .min, i16: .min, i32: .min, i64: .min, int: .min, u8: .max, u32: .max), "minimums")
+            try await roundTrip(
+                db, ConfValue(i8: .max, i16: .max, i32: .max, i64: .max, int: .max, u8: 0, u32: 0), "maximums")
             let sorted = try await ConfValue.query(on: db).order(\.i64).values(\.i64)
             try checkEqual(sorted, [Int64.min, Int64.max], "Int64 extremes order")
         },
         ConformanceCase("types.floating-point") { db in
             try await Fixtures.migrate(db)
-            try await roundTrip(db, ConfValue(double: .greatestFiniteMagnitude, float: .greatestFiniteMagnitude), "largest")
+            try await roundTrip(
+                db, ConfValue(double: .greatestFiniteMagnitude, float: .greatestFiniteMagnitude), "largest")
             try await roundTrip(db, ConfValue(double: -1.5e-300, float: 1.1), "tiny and inexact float")
             try await roundTrip(db, ConfValue(double: 0.1 + 0.2), "0.1 + 0.2 exactly")
         },
         ConformanceCase("types.strings") { db in
             try await Fixtures.migrate(db)
             try await roundTrip(db, ConfValue(text: ""), "empty string")
-            try await roundTrip(db, ConfValue(text: "👩‍👩‍👧 e\u{301} 中文 \u{10FFFF} 'quote' \"dq\""), "emoji, combining marks, quotes")
+            try await roundTrip(
+                db, ConfValue(text: "👩‍👩‍👧 e\u{301} 中文 \u{10FFFF} 'quote' \"dq\""), "emoji, combining marks, quotes")
             try await roundTrip(db, ConfValue(note: ""), "empty string is not NULL")
             try checkEqual(try await ConfValue.query(on: db).where(\.note == "").count(), 1, "'' matches ''")
             try checkEqual(try await ConfValue.query(on: db).where(\.note == nil).count(), 2, "NULLs stay NULL")
@@ -52,8 +56,9 @@ extension ConformanceSuite {
             var v = ConfValue(date: d)
             try await v.save(on: db)
             let back = try await ConfValue.find(v.id ?? -1, on: db)
-            try check(abs((back?.date.timeIntervalSince1970 ?? 0) - 1_234_567_890.123456) < 0.000_001,
-                      "microseconds kept: \(String(describing: back?.date.timeIntervalSince1970))")
+            try check(
+                abs((back?.date.timeIntervalSince1970 ?? 0) - 1_234_567_890.123456) < 0.000_001,
+                "microseconds kept: \(String(describing: back?.date.timeIntervalSince1970))")
             try await roundTrip(db, ConfValue(date: Date(timeIntervalSince1970: -86_400 * 365 * 30)), "before 1970")
             var later = ConfValue(date: d.addingTimeInterval(0.000_002))
             try await later.save(on: db)
@@ -69,7 +74,8 @@ extension ConformanceSuite {
         ConformanceCase("types.uuid-and-url") { db in
             try await Fixtures.migrate(db)
             let id = UUID()
-            try await roundTrip(db, ConfValue(uuid: id, url: URL(string: "https://example.com/a?b=c#d")), "uuid and url")
+            try await roundTrip(
+                db, ConfValue(uuid: id, url: URL(string: "https://example.com/a?b=c#d")), "uuid and url")
             try checkEqual(try await ConfValue.query(on: db).where(\.uuid == id).count(), 1, "filter on UUID")
         },
         ConformanceCase("types.enums-with-raw-values") { db in

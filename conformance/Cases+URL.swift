@@ -16,24 +16,34 @@ extension ConformanceSuite {
             try checkEqual(pg.port, 6543, "pg port")
             try checkEqual(pg.database, "shop", "pg database")
             try checkEqual(pg.parameters["sslmode"], "require", "pg sslmode")
-            try check(!pg.description.contains("s%40cret") && !pg.description.contains("s@cret"), "description hides the password")
+            try check(
+                !pg.description.contains("s%40cret") && !pg.description.contains("s@cret"),
+                "description hides the password")
         },
         ConformanceCase("url.malformed") { _ in
-            for bad in ["", "no-scheme-here", "sqlite:", "postgres:/nohost", "postgres://h:99999/db", "sqlite:a.db?pool=zero"] {
-                try await checkThrows("URL '\(bad)'", {
-                    if case .invalidURL = $0 { return true }
-                    return false
-                }) { try Database.open(bad, drivers: []) }
+            for bad in [
+                "", "no-scheme-here", "sqlite:", "postgres:/nohost", "postgres://h:99999/db", "sqlite:a.db?pool=zero",
+            ] {
+                try await checkThrows(
+                    "URL '\(bad)'",
+                    {
+                        if case .invalidURL = $0 { return true }
+                        return false
+                    }
+                ) { try Database.open(bad, drivers: []) }
             }
         },
         ConformanceCase("url.unknown-scheme") { _ in
             try await checkThrows("mysql URL", { $0 == .unknownScheme("mysql") }) {
                 try Database.open("mysql://localhost/db", drivers: [])
             }
-            try await checkThrows("unregistered driver", {
-                if case .driverNotRegistered(scheme: "sqlite", _) = $0 { return true }
-                return false
-            }) { try Database.open("sqlite:x.sqlite", drivers: []) }
+            try await checkThrows(
+                "unregistered driver",
+                {
+                    if case .driverNotRegistered(scheme: "sqlite", _) = $0 { return true }
+                    return false
+                }
+            ) { try Database.open("sqlite:x.sqlite", drivers: []) }
         },
     ]
 }

@@ -140,8 +140,9 @@ enum Fixtures {
         return try await db.transaction { tx in
             var saved: [ConfUser] = []
             for (n, p) in people.enumerated() {
-                var u = ConfUser(name: p.name, email: "user\(n)@x.io", active: p.active, age: p.age, score: p.score,
-                                 joinedAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(n) * 60))
+                var u = ConfUser(
+                    name: p.name, email: "user\(n)@x.io", active: p.active, age: p.age, score: p.score,
+                    joinedAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(n) * 60))
                 try u.save(tx)
                 saved.append(u)
             }

@@ -63,7 +63,8 @@ public final class SQLiteConnection: SQLConnection {
         return stmt
     }
 
-    public func run(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void) throws -> Int {
+    public func run(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void) throws -> Int
+    {
         let stmt = try prepared(rendered.sql)
         defer {
             sqlite3_reset(stmt)
@@ -71,7 +72,9 @@ public final class SQLiteConnection: SQLConnection {
         }
         for (i, value) in rendered.binds.enumerated() {
             let rc = bind(value, to: stmt, at: Int32(i + 1))
-            if rc != SQLITE_OK { throw SQLiteErrors.map(rc, message: String(cString: sqlite3_errmsg(handle)), table: nil) }
+            if rc != SQLITE_OK {
+                throw SQLiteErrors.map(rc, message: String(cString: sqlite3_errmsg(handle)), table: nil)
+            }
         }
         let row = SQLiteRow(stmt)
         while true {
@@ -111,14 +114,16 @@ public final class SQLiteConnection: SQLConnection {
         return s.withUTF8 { buf in
             // A non-nil pointer even for "", so the empty string is stored as text, not NULL.
             let base = buf.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(("" as StaticString).utf8Start)
-            return sqlite3_bind_text64(stmt, i, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(buf.count),
-                                       strata_sqlite_transient(), UInt8(SQLITE_UTF8))
+            return sqlite3_bind_text64(
+                stmt, i, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(buf.count),
+                strata_sqlite_transient(), UInt8(SQLITE_UTF8))
         }
     }
 
     public func columns(of table: String) throws -> [String]? {
         var names: [String] = []
-        _ = try run(RenderedSQL(sql: "SELECT name FROM pragma_table_info(?1)", binds: [.text(table)]), statement: nil) { r in
+        _ = try run(RenderedSQL(sql: "SELECT name FROM pragma_table_info(?1)", binds: [.text(table)]), statement: nil) {
+            r in
             if case .text(let n) = r.value(at: 0) { names.append(n) }
         }
         return names.isEmpty ? nil : names

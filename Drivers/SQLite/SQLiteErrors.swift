@@ -7,7 +7,8 @@ enum SQLiteErrors {
     /// The typed error for a failed call; `table` is the statement's table when SQLite's message lacks it.
     static func map(_ code: Int32, message: String, table: String?) -> StrataError {
         switch code {
-        case 2067, 1555:  // SQLITE_CONSTRAINT_UNIQUE, SQLITE_CONSTRAINT_PRIMARYKEY: "UNIQUE constraint failed: t.a, t.b"
+        // SQLITE_CONSTRAINT_UNIQUE, SQLITE_CONSTRAINT_PRIMARYKEY: "UNIQUE constraint failed: t.a, t.b"
+        case 2067, 1555:
             let (t, columns) = qualifiedColumns(after: "constraint failed: ", in: message)
             return .uniqueViolation(table: t ?? table, columns: columns)
         case 1299:  // SQLITE_CONSTRAINT_NOTNULL: "NOT NULL constraint failed: t.c"
@@ -26,7 +27,9 @@ enum SQLiteErrors {
         case SQLITE_BUSY, SQLITE_LOCKED: return .busy
         case SQLITE_ERROR:
             if let t = suffix(after: "no such table: ", in: message) { return .noSuchTable(t) }
-            if let c = suffix(after: "no such column: ", in: message) { return .unknownColumn(model: table ?? "?", column: c) }
+            if let c = suffix(after: "no such column: ", in: message) {
+                return .unknownColumn(model: table ?? "?", column: c)
+            }
             return .database(code: Int(code), message: message)
         default:
             return .database(code: Int(code), message: message)

@@ -63,7 +63,8 @@ extension ModelAnalysis {
     private mutating func isPersisted(_ candidate: Binding) -> Bool {
         let binding = candidate.binding
         if candidate.isID {
-            let valid = binding.isStored && !candidate.isLet && !candidate.isTransient
+            let valid =
+                binding.isStored && !candidate.isLet && !candidate.isTransient
                 && !candidate.variable.isLazy && candidate.type.map(ModelAnalysis.isOptionalInt64) == true
             if !valid {
                 report(.invalidID, at: binding)

@@ -13,7 +13,8 @@ struct DemoCommand: AsyncParsableCommand {
     var url: String?
 
     mutating func run() async throws {
-        let db = try url.map { try Database.open($0, drivers: StrataCommand.drivers) }
+        let db =
+            try url.map { try Database.open($0, drivers: StrataCommand.drivers) }
             ?? Database.fromEnvironment(drivers: StrataCommand.drivers, fallback: "sqlite:strata-demo.sqlite")
         defer { db.close() }
         print("1. Opened a \(db.driverName) database.")
@@ -34,7 +35,9 @@ struct DemoCommand: AsyncParsableCommand {
             default: try await carl.save(on: db)
             }
         }
-        print("3. Saved group #\(students.id ?? 0) and users #\(alex.id ?? 0) Alex, #\(bea.id ?? 0) Bea, #\(carl.id ?? 0) Carl.")
+        print(
+            "3. Saved group #\(students.id ?? 0) and users #\(alex.id ?? 0) Alex, #\(bea.id ?? 0) Bea, #\(carl.id ?? 0) Carl."
+        )
 
         let active = try await User.query(on: db).where(\.active == true && \.name ~~ "%e%").order(\.name).all()
         print("4. Active users whose name contains 'e': \(active.map(\.name))")
@@ -42,7 +45,9 @@ struct DemoCommand: AsyncParsableCommand {
         alex.name = "Alexander"
         let before = db.statementCount
         try await alex.save(on: db)
-        print("5. Renamed Alex with \(db.statementCount - before) statement(s), writing only the changed column; now \(try await User.find(alex.id ?? 0, on: db)?.name ?? "?").")
+        print(
+            "5. Renamed Alex with \(db.statementCount - before) statement(s), writing only the changed column; now \(try await User.find(alex.id ?? 0, on: db)?.name ?? "?")."
+        )
 
         var broken = User(name: "", email: "not-an-email")
         do {
@@ -55,7 +60,8 @@ struct DemoCommand: AsyncParsableCommand {
         do {
             try await twin.save(on: db)
         } catch let StrataError.validationFailed(errors) {
-            print("7. A duplicate email is caught before writing: \(errors.map(\.description).joined(separator: "; ")).")
+            print(
+                "7. A duplicate email is caught before writing: \(errors.map(\.description).joined(separator: "; ")).")
         }
 
         let countBefore = try await User.query(on: db).count()
@@ -70,7 +76,9 @@ struct DemoCommand: AsyncParsableCommand {
             throw Rollback()
         }
         let countAfter = try await User.query(on: db).count()
-        print("8. A transaction saved Ghost (and a savepoint saved Inner), then rolled back: \(countBefore) users before, \(countAfter) after.")
+        print(
+            "8. A transaction saved Ghost (and a savepoint saved Inner), then rolled back: \(countBefore) users before, \(countAfter) after."
+        )
 
         let moved = try await User.query(on: db).where(\.groupID == nil).set(\.active, to: true).update()
         let page = try await User.query(on: db).order(\.joinedAt, .descending).limit(2).all()

@@ -20,16 +20,16 @@ final class ModelMacroDiagnosticsTests: XCTestCase {
             }
             """,
             expandedSource: """
-            class User {
-                var id: Int64?
-            }
-            enum Kind {
-                case a
-            }
-            actor Counter {
-                var id: Int64?
-            }
-            """,
+                class User {
+                    var id: Int64?
+                }
+                enum Kind {
+                    case a
+                }
+                actor Counter {
+                    var id: Int64?
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(message: "@Model can only be applied to a struct", line: 2, column: 1),
                 DiagnosticSpec(message: "@Model can only be applied to a struct", line: 6, column: 1),
@@ -49,11 +49,11 @@ final class ModelMacroDiagnosticsTests: XCTestCase {
             }
             """,
             expandedSource: """
-            struct Note {
-                var text: String
-                static var id: Int64? = nil
-            }
-            """,
+                struct Note {
+                    var text: String
+                    static var id: Int64? = nil
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(message: "@Model requires a primary key property 'var id: Int64?'", line: 2, column: 8)
             ],
@@ -83,19 +83,19 @@ final class ModelMacroDiagnosticsTests: XCTestCase {
             }
             """,
             expandedSource: """
-            struct A {
-                var id: Int
-            }
-            struct B {
-                let id: Int64?
-            }
-            struct C {
-                var id: Int64? { nil }
-            }
-            struct D {
-                var id: Int64?
-            }
-            """,
+                struct A {
+                    var id: Int
+                }
+                struct B {
+                    let id: Int64?
+                }
+                struct C {
+                    var id: Int64? { nil }
+                }
+                struct D {
+                    var id: Int64?
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(message: message, line: 3, column: 9),
                 DiagnosticSpec(message: message, line: 7, column: 9),
@@ -117,12 +117,12 @@ final class ModelMacroDiagnosticsTests: XCTestCase {
             }
             """,
             expandedSource: """
-            struct Post {
-                var id: Int64?
-                let kind = "post"
-                let version = 2
-            }
-            """,
+                struct Post {
+                    var id: Int64?
+                    let kind = "post"
+                    let version = 2
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(
                     message: "a 'let' property with an initial value cannot be stored; "
@@ -147,13 +147,13 @@ final class ModelMacroDiagnosticsTests: XCTestCase {
             }
             """,
             expandedSource: """
-            struct Post {
-                var id: Int64?
-                var cache: String
-                var note: String?
-                let flag: Bool?
-            }
-            """,
+                struct Post {
+                    var id: Int64?
+                    var cache: String
+                    var note: String?
+                    let flag: Bool?
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(message: "a @Transient property needs an initial value", line: 4, column: 20),
                 DiagnosticSpec(message: "a @Transient property needs an initial value", line: 6, column: 20),
@@ -178,16 +178,16 @@ final class ModelMacroDiagnosticsTests: XCTestCase {
             }
             """,
             expandedSource: """
-            struct Widget {
-                var id: Int64?
-                var size: (Int, Int)
-                var onTap: @Sendable () -> Void
-                var shape: any Shape
-                var body: some View
-                var handlers: [(() -> Void)]?
-                var untyped = makeThing()
-            }
-            """,
+                struct Widget {
+                    var id: Int64?
+                    var size: (Int, Int)
+                    var onTap: @Sendable () -> Void
+                    var shape: any Shape
+                    var body: some View
+                    var handlers: [(() -> Void)]?
+                    var untyped = makeThing()
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(message: "'size' has type '(Int, Int)', \(suffix)", line: 4, column: 15),
                 DiagnosticSpec(message: "'onTap' has type '@Sendable () -> Void', \(suffix)", line: 5, column: 16),
@@ -209,11 +209,11 @@ final class ModelMacroDiagnosticsTests: XCTestCase {
             }
             """,
             expandedSource: """
-            struct Box<Value> {
-                var id: Int64?
-                var value: Value
-            }
-            """,
+                struct Box<Value> {
+                    var id: Int64?
+                    var value: Value
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(message: "@Model does not support generic structs", line: 2, column: 11)
             ],
@@ -234,14 +234,14 @@ final class ModelMacroDiagnosticsTests: XCTestCase {
             }
             """,
             expandedSource: """
-            struct Membership {
-                var id: Int64?
-                var first: String
-                var second: String
-                var userID: Int64?
-                var owner: Int64?
-            }
-            """,
+                struct Membership {
+                    var id: Int64?
+                    var first: String
+                    var second: String
+                    var userID: Int64?
+                    var owner: Int64?
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(message: "column 'a' is used by both 'first' and 'second'", line: 5, column: 22),
                 DiagnosticSpec(message: "column 'user_id' is used by both 'userID' and 'owner'", line: 7, column: 28),
@@ -264,14 +264,14 @@ final class ModelMacroDiagnosticsTests: XCTestCase {
             }
             """#,
             expandedSource: #"""
-            struct Item {
-                var id: Int64?
-                var a: Int
-                var b: Int
-                var c: Int
-                var d: Int
-            }
-            """#,
+                struct Item {
+                    var id: Int64?
+                    var a: Int
+                    var b: Int
+                    var c: Int
+                    var d: Int
+                }
+                """#,
             diagnostics: [
                 DiagnosticSpec(message: message, line: 4, column: 13),
                 DiagnosticSpec(message: message, line: 5, column: 13),
@@ -292,11 +292,11 @@ final class ModelMacroDiagnosticsTests: XCTestCase {
             }
             """,
             expandedSource: """
-            struct Pair {
-                var id: Int64?
-                var (left, right): (Int, Int)
-            }
-            """,
+                struct Pair {
+                    var id: Int64?
+                    var (left, right): (Int, Int)
+                }
+                """,
             diagnostics: [
                 DiagnosticSpec(message: "@Model(table:) needs a non-empty string literal", line: 1, column: 15),
                 DiagnosticSpec(

@@ -22,65 +22,65 @@ final class ModelMacroExpansionTests: XCTestCase {
             }
             """#,
             expandedSource: #"""
-            struct User {
-                var id: Int64?
-                var name: String
-                var email: String
-                var active = true
-                var joinedAt = Date()
-                var tags: [String] = []
-                var groupID: Int64?
-                var draft = ""
-                static let group = 5
-                var shout: String { name.uppercased() }
+                struct User {
+                    var id: Int64?
+                    var name: String
+                    var email: String
+                    var active = true
+                    var joinedAt = Date()
+                    var tags: [String] = []
+                    var groupID: Int64?
+                    var draft = ""
+                    static let group = 5
+                    var shout: String { name.uppercased() }
 
-                var _persistence: Strata.PersistenceState<User>? = nil
-            }
+                    var _persistence: Strata.PersistenceState<User>? = nil
+                }
 
-            extension User: Strata.Model {
-                static let schema = Strata.TableSchema(name: "user", columns: [
-                    Strata.TableColumn(\User.id, "id", primaryKey: true),
-                    Strata.TableColumn(\User.name, "name"),
-                    Strata.TableColumn(\User.email, "mail"),
-                    Strata.TableColumn(\User.active, "active", default: true, constant: true),
-                    Strata.TableColumn(\User.joinedAt, "joined_at", default: Date(), constant: false),
-                    Strata.TableColumn(\User.tags, "tags", default: [], constant: true),
-                    Strata.TableColumn(\User.groupID, "group_id"),
-                ])
-                static func columnName(for keyPath: PartialKeyPath<User>) -> String? {
-                    switch keyPath {
-                    case \User.id: return "id"
-                    case \User.name: return "name"
-                    case \User.email: return "mail"
-                    case \User.active: return "active"
-                    case \User.joinedAt: return "joined_at"
-                    case \User.tags: return "tags"
-                    case \User.groupID: return "group_id"
-                    default: return nil
+                extension User: Strata.Model {
+                    static let schema = Strata.TableSchema(name: "user", columns: [
+                        Strata.TableColumn(\User.id, "id", primaryKey: true),
+                        Strata.TableColumn(\User.name, "name"),
+                        Strata.TableColumn(\User.email, "mail"),
+                        Strata.TableColumn(\User.active, "active", default: true, constant: true),
+                        Strata.TableColumn(\User.joinedAt, "joined_at", default: Date(), constant: false),
+                        Strata.TableColumn(\User.tags, "tags", default: [], constant: true),
+                        Strata.TableColumn(\User.groupID, "group_id"),
+                    ])
+                    static func columnName(for keyPath: PartialKeyPath<User>) -> String? {
+                        switch keyPath {
+                        case \User.id: return "id"
+                        case \User.name: return "name"
+                        case \User.email: return "mail"
+                        case \User.active: return "active"
+                        case \User.joinedAt: return "joined_at"
+                        case \User.tags: return "tags"
+                        case \User.groupID: return "group_id"
+                        default: return nil
+                        }
+                    }
+                    init(row: Strata.Row) throws {
+                        self.id = try row.decode(0)
+                        self.name = try row.decode(1)
+                        self.email = try row.decode(2)
+                        self.active = try row.decode(3, default: true)
+                        self.joinedAt = try row.decode(4, default: Date())
+                        self.tags = try row.decode(5, default: [])
+                        self.groupID = try row.decode(6)
+                    }
+                    var databaseValues: [Strata.DatabaseValue] {
+                        [
+                            self.id.databaseValue,
+                            self.name.databaseValue,
+                            self.email.databaseValue,
+                            self.active.databaseValue,
+                            self.joinedAt.databaseValue,
+                            self.tags.databaseValue,
+                            self.groupID.databaseValue,
+                        ]
                     }
                 }
-                init(row: Strata.Row) throws {
-                    self.id = try row.decode(0)
-                    self.name = try row.decode(1)
-                    self.email = try row.decode(2)
-                    self.active = try row.decode(3, default: true)
-                    self.joinedAt = try row.decode(4, default: Date())
-                    self.tags = try row.decode(5, default: [])
-                    self.groupID = try row.decode(6)
-                }
-                var databaseValues: [Strata.DatabaseValue] {
-                    [
-                        self.id.databaseValue,
-                        self.name.databaseValue,
-                        self.email.databaseValue,
-                        self.active.databaseValue,
-                        self.joinedAt.databaseValue,
-                        self.tags.databaseValue,
-                        self.groupID.databaseValue,
-                    ]
-                }
-            }
-            """#,
+                """#,
             macroSpecs: testMacros
         )
     }
@@ -95,37 +95,37 @@ final class ModelMacroExpansionTests: XCTestCase {
             }
             """#,
             expandedSource: #"""
-            struct Person {
-                var id: Int64? = nil
-                let createdAt: Date
+                struct Person {
+                    var id: Int64? = nil
+                    let createdAt: Date
 
-                var _persistence: Strata.PersistenceState<Person>? = nil
-            }
+                    var _persistence: Strata.PersistenceState<Person>? = nil
+                }
 
-            extension Person: Strata.Model {
-                static let schema = Strata.TableSchema(name: "people", columns: [
-                    Strata.TableColumn(\Person.id, "id", primaryKey: true),
-                    Strata.TableColumn(\Person.createdAt, "created_at"),
-                ])
-                static func columnName(for keyPath: PartialKeyPath<Person>) -> String? {
-                    switch keyPath {
-                    case \Person.id: return "id"
-                    case \Person.createdAt: return "created_at"
-                    default: return nil
+                extension Person: Strata.Model {
+                    static let schema = Strata.TableSchema(name: "people", columns: [
+                        Strata.TableColumn(\Person.id, "id", primaryKey: true),
+                        Strata.TableColumn(\Person.createdAt, "created_at"),
+                    ])
+                    static func columnName(for keyPath: PartialKeyPath<Person>) -> String? {
+                        switch keyPath {
+                        case \Person.id: return "id"
+                        case \Person.createdAt: return "created_at"
+                        default: return nil
+                        }
+                    }
+                    init(row: Strata.Row) throws {
+                        self.id = try row.decode(0)
+                        self.createdAt = try row.decode(1)
+                    }
+                    var databaseValues: [Strata.DatabaseValue] {
+                        [
+                            self.id.databaseValue,
+                            self.createdAt.databaseValue,
+                        ]
                     }
                 }
-                init(row: Strata.Row) throws {
-                    self.id = try row.decode(0)
-                    self.createdAt = try row.decode(1)
-                }
-                var databaseValues: [Strata.DatabaseValue] {
-                    [
-                        self.id.databaseValue,
-                        self.createdAt.databaseValue,
-                    ]
-                }
-            }
-            """#,
+                """#,
             macroSpecs: testMacros
         )
     }
@@ -140,37 +140,37 @@ final class ModelMacroExpansionTests: XCTestCase {
             }
             """#,
             expandedSource: #"""
-            public struct HTTPLog {
-                public var id: Optional<Int64>
-                public var statusCode: Int
+                public struct HTTPLog {
+                    public var id: Optional<Int64>
+                    public var statusCode: Int
 
-                public var _persistence: Strata.PersistenceState<HTTPLog>? = nil
-            }
+                    public var _persistence: Strata.PersistenceState<HTTPLog>? = nil
+                }
 
-            extension HTTPLog: Strata.Model {
-                public static let schema = Strata.TableSchema(name: "http_log", columns: [
-                    Strata.TableColumn(\HTTPLog.id, "id", primaryKey: true),
-                    Strata.TableColumn(\HTTPLog.statusCode, "status_code"),
-                ])
-                public static func columnName(for keyPath: PartialKeyPath<HTTPLog>) -> String? {
-                    switch keyPath {
-                    case \HTTPLog.id: return "id"
-                    case \HTTPLog.statusCode: return "status_code"
-                    default: return nil
+                extension HTTPLog: Strata.Model {
+                    public static let schema = Strata.TableSchema(name: "http_log", columns: [
+                        Strata.TableColumn(\HTTPLog.id, "id", primaryKey: true),
+                        Strata.TableColumn(\HTTPLog.statusCode, "status_code"),
+                    ])
+                    public static func columnName(for keyPath: PartialKeyPath<HTTPLog>) -> String? {
+                        switch keyPath {
+                        case \HTTPLog.id: return "id"
+                        case \HTTPLog.statusCode: return "status_code"
+                        default: return nil
+                        }
+                    }
+                    public init(row: Strata.Row) throws {
+                        self.id = try row.decode(0)
+                        self.statusCode = try row.decode(1)
+                    }
+                    public var databaseValues: [Strata.DatabaseValue] {
+                        [
+                            self.id.databaseValue,
+                            self.statusCode.databaseValue,
+                        ]
                     }
                 }
-                public init(row: Strata.Row) throws {
-                    self.id = try row.decode(0)
-                    self.statusCode = try row.decode(1)
-                }
-                public var databaseValues: [Strata.DatabaseValue] {
-                    [
-                        self.id.databaseValue,
-                        self.statusCode.databaseValue,
-                    ]
-                }
-            }
-            """#,
+                """#,
             macroSpecs: testMacros
         )
     }
@@ -185,32 +185,32 @@ final class ModelMacroExpansionTests: XCTestCase {
             }
             """#,
             expandedSource: #"""
-            package struct Tag: Model {
-                package var id: Swift.Int64?
+                package struct Tag: Model {
+                    package var id: Swift.Int64?
 
-                package var _persistence: Strata.PersistenceState<Tag>? = nil
-            }
+                    package var _persistence: Strata.PersistenceState<Tag>? = nil
+                }
 
-            extension Tag {
-                package static let schema = Strata.TableSchema(name: "tag", columns: [
-                    Strata.TableColumn(\Tag.id, "id", primaryKey: true),
-                ])
-                package static func columnName(for keyPath: PartialKeyPath<Tag>) -> String? {
-                    switch keyPath {
-                    case \Tag.id: return "id"
-                    default: return nil
+                extension Tag {
+                    package static let schema = Strata.TableSchema(name: "tag", columns: [
+                        Strata.TableColumn(\Tag.id, "id", primaryKey: true),
+                    ])
+                    package static func columnName(for keyPath: PartialKeyPath<Tag>) -> String? {
+                        switch keyPath {
+                        case \Tag.id: return "id"
+                        default: return nil
+                        }
+                    }
+                    package init(row: Strata.Row) throws {
+                        self.id = try row.decode(0)
+                    }
+                    package var databaseValues: [Strata.DatabaseValue] {
+                        [
+                            self.id.databaseValue,
+                        ]
                     }
                 }
-                package init(row: Strata.Row) throws {
-                    self.id = try row.decode(0)
-                }
-                package var databaseValues: [Strata.DatabaseValue] {
-                    [
-                        self.id.databaseValue,
-                    ]
-                }
-            }
-            """#,
+                """#,
             macros: ["Model": ModelMacro.self, "Column": MarkerMacro.self, "Transient": MarkerMacro.self]
         )
     }
@@ -235,55 +235,55 @@ final class ModelMacroExpansionTests: XCTestCase {
             }
             """#,
             expandedSource: #"""
-            struct Point {
-                var id: Int64?
-                var x, y: Double
-                var label: String = "origin" {
-                    didSet { print(label) }
-                }
-                lazy var cache = [Int]()
-                var length: Double {
-                    get { x + y }
-                    set { x = newValue }
-                }
-                var callback: (@Sendable () -> Void)?
-                func move() {}
+                struct Point {
+                    var id: Int64?
+                    var x, y: Double
+                    var label: String = "origin" {
+                        didSet { print(label) }
+                    }
+                    lazy var cache = [Int]()
+                    var length: Double {
+                        get { x + y }
+                        set { x = newValue }
+                    }
+                    var callback: (@Sendable () -> Void)?
+                    func move() {}
 
-                var _persistence: Strata.PersistenceState<Point>? = nil
-            }
+                    var _persistence: Strata.PersistenceState<Point>? = nil
+                }
 
-            extension Point: Strata.Model {
-                static let schema = Strata.TableSchema(name: "point", columns: [
-                    Strata.TableColumn(\Point.id, "id", primaryKey: true),
-                    Strata.TableColumn(\Point.x, "x"),
-                    Strata.TableColumn(\Point.y, "y"),
-                    Strata.TableColumn(\Point.label, "label", default: "origin", constant: true),
-                ])
-                static func columnName(for keyPath: PartialKeyPath<Point>) -> String? {
-                    switch keyPath {
-                    case \Point.id: return "id"
-                    case \Point.x: return "x"
-                    case \Point.y: return "y"
-                    case \Point.label: return "label"
-                    default: return nil
+                extension Point: Strata.Model {
+                    static let schema = Strata.TableSchema(name: "point", columns: [
+                        Strata.TableColumn(\Point.id, "id", primaryKey: true),
+                        Strata.TableColumn(\Point.x, "x"),
+                        Strata.TableColumn(\Point.y, "y"),
+                        Strata.TableColumn(\Point.label, "label", default: "origin", constant: true),
+                    ])
+                    static func columnName(for keyPath: PartialKeyPath<Point>) -> String? {
+                        switch keyPath {
+                        case \Point.id: return "id"
+                        case \Point.x: return "x"
+                        case \Point.y: return "y"
+                        case \Point.label: return "label"
+                        default: return nil
+                        }
+                    }
+                    init(row: Strata.Row) throws {
+                        self.id = try row.decode(0)
+                        self.x = try row.decode(1)
+                        self.y = try row.decode(2)
+                        self.label = try row.decode(3, default: "origin")
+                    }
+                    var databaseValues: [Strata.DatabaseValue] {
+                        [
+                            self.id.databaseValue,
+                            self.x.databaseValue,
+                            self.y.databaseValue,
+                            self.label.databaseValue,
+                        ]
                     }
                 }
-                init(row: Strata.Row) throws {
-                    self.id = try row.decode(0)
-                    self.x = try row.decode(1)
-                    self.y = try row.decode(2)
-                    self.label = try row.decode(3, default: "origin")
-                }
-                var databaseValues: [Strata.DatabaseValue] {
-                    [
-                        self.id.databaseValue,
-                        self.x.databaseValue,
-                        self.y.databaseValue,
-                        self.label.databaseValue,
-                    ]
-                }
-            }
-            """#,
+                """#,
             macroSpecs: testMacros
         )
     }
@@ -305,72 +305,72 @@ final class ModelMacroExpansionTests: XCTestCase {
             }
             """#,
             expandedSource: #"""
-            struct Settings {
-                var id: Int64?
-                var level = -1
-                var ratio = 0.5
-                var note: String? = nil
-                var limits = ["a": 1, "b": -2]
-                var empty: [String: Int] = [:]
-                var greeting = "hi \(1)"
-                var kind: Kind = .basic
-                var sizes = [1, count]
+                struct Settings {
+                    var id: Int64?
+                    var level = -1
+                    var ratio = 0.5
+                    var note: String? = nil
+                    var limits = ["a": 1, "b": -2]
+                    var empty: [String: Int] = [:]
+                    var greeting = "hi \(1)"
+                    var kind: Kind = .basic
+                    var sizes = [1, count]
 
-                var _persistence: Strata.PersistenceState<Settings>? = nil
-            }
+                    var _persistence: Strata.PersistenceState<Settings>? = nil
+                }
 
-            extension Settings: Strata.Model {
-                static let schema = Strata.TableSchema(name: "settings", columns: [
-                    Strata.TableColumn(\Settings.id, "id", primaryKey: true),
-                    Strata.TableColumn(\Settings.level, "level", default: -1, constant: true),
-                    Strata.TableColumn(\Settings.ratio, "ratio", default: 0.5, constant: true),
-                    Strata.TableColumn(\Settings.note, "note", default: nil, constant: true),
-                    Strata.TableColumn(\Settings.limits, "limits", default: ["a": 1, "b": -2], constant: true),
-                    Strata.TableColumn(\Settings.empty, "empty", default: [:], constant: true),
-                    Strata.TableColumn(\Settings.greeting, "greeting", default: "hi \(1)", constant: false),
-                    Strata.TableColumn(\Settings.kind, "kind", default: .basic, constant: false),
-                    Strata.TableColumn(\Settings.sizes, "sizes", default: [1, count], constant: false),
-                ])
-                static func columnName(for keyPath: PartialKeyPath<Settings>) -> String? {
-                    switch keyPath {
-                    case \Settings.id: return "id"
-                    case \Settings.level: return "level"
-                    case \Settings.ratio: return "ratio"
-                    case \Settings.note: return "note"
-                    case \Settings.limits: return "limits"
-                    case \Settings.empty: return "empty"
-                    case \Settings.greeting: return "greeting"
-                    case \Settings.kind: return "kind"
-                    case \Settings.sizes: return "sizes"
-                    default: return nil
+                extension Settings: Strata.Model {
+                    static let schema = Strata.TableSchema(name: "settings", columns: [
+                        Strata.TableColumn(\Settings.id, "id", primaryKey: true),
+                        Strata.TableColumn(\Settings.level, "level", default: -1, constant: true),
+                        Strata.TableColumn(\Settings.ratio, "ratio", default: 0.5, constant: true),
+                        Strata.TableColumn(\Settings.note, "note", default: nil, constant: true),
+                        Strata.TableColumn(\Settings.limits, "limits", default: ["a": 1, "b": -2], constant: true),
+                        Strata.TableColumn(\Settings.empty, "empty", default: [:], constant: true),
+                        Strata.TableColumn(\Settings.greeting, "greeting", default: "hi \(1)", constant: false),
+                        Strata.TableColumn(\Settings.kind, "kind", default: .basic, constant: false),
+                        Strata.TableColumn(\Settings.sizes, "sizes", default: [1, count], constant: false),
+                    ])
+                    static func columnName(for keyPath: PartialKeyPath<Settings>) -> String? {
+                        switch keyPath {
+                        case \Settings.id: return "id"
+                        case \Settings.level: return "level"
+                        case \Settings.ratio: return "ratio"
+                        case \Settings.note: return "note"
+                        case \Settings.limits: return "limits"
+                        case \Settings.empty: return "empty"
+                        case \Settings.greeting: return "greeting"
+                        case \Settings.kind: return "kind"
+                        case \Settings.sizes: return "sizes"
+                        default: return nil
+                        }
+                    }
+                    init(row: Strata.Row) throws {
+                        self.id = try row.decode(0)
+                        self.level = try row.decode(1, default: -1)
+                        self.ratio = try row.decode(2, default: 0.5)
+                        self.note = try row.decode(3, default: nil)
+                        self.limits = try row.decode(4, default: ["a": 1, "b": -2])
+                        self.empty = try row.decode(5, default: [:])
+                        self.greeting = try row.decode(6, default: "hi \(1)")
+                        self.kind = try row.decode(7, default: .basic)
+                        self.sizes = try row.decode(8, default: [1, count])
+                    }
+                    var databaseValues: [Strata.DatabaseValue] {
+                        [
+                            self.id.databaseValue,
+                            self.level.databaseValue,
+                            self.ratio.databaseValue,
+                            self.note.databaseValue,
+                            self.limits.databaseValue,
+                            self.empty.databaseValue,
+                            self.greeting.databaseValue,
+                            self.kind.databaseValue,
+                            self.sizes.databaseValue,
+                        ]
                     }
                 }
-                init(row: Strata.Row) throws {
-                    self.id = try row.decode(0)
-                    self.level = try row.decode(1, default: -1)
-                    self.ratio = try row.decode(2, default: 0.5)
-                    self.note = try row.decode(3, default: nil)
-                    self.limits = try row.decode(4, default: ["a": 1, "b": -2])
-                    self.empty = try row.decode(5, default: [:])
-                    self.greeting = try row.decode(6, default: "hi \(1)")
-                    self.kind = try row.decode(7, default: .basic)
-                    self.sizes = try row.decode(8, default: [1, count])
-                }
-                var databaseValues: [Strata.DatabaseValue] {
-                    [
-                        self.id.databaseValue,
-                        self.level.databaseValue,
-                        self.ratio.databaseValue,
-                        self.note.databaseValue,
-                        self.limits.databaseValue,
-                        self.empty.databaseValue,
-                        self.greeting.databaseValue,
-                        self.kind.databaseValue,
-                        self.sizes.databaseValue,
-                    ]
-                }
-            }
-            """#,
+                """#,
             macroSpecs: testMacros
         )
     }
@@ -388,43 +388,43 @@ final class ModelMacroExpansionTests: XCTestCase {
             }
             """#,
             expandedSource: #"""
-            struct Entry {
-                var id: Int64?
-                @Strata.Column("body_text") var body: String
-                var `default`: Bool
-                @Strata.Transient var scratch = 0
+                struct Entry {
+                    var id: Int64?
+                    @Strata.Column("body_text") var body: String
+                    var `default`: Bool
+                    @Strata.Transient var scratch = 0
 
-                var _persistence: Strata.PersistenceState<Entry>? = nil
-            }
+                    var _persistence: Strata.PersistenceState<Entry>? = nil
+                }
 
-            extension Entry: Strata.Model {
-                static let schema = Strata.TableSchema(name: "entry", columns: [
-                    Strata.TableColumn(\Entry.id, "id", primaryKey: true),
-                    Strata.TableColumn(\Entry.body, "body_text"),
-                    Strata.TableColumn(\Entry.`default`, "default"),
-                ])
-                static func columnName(for keyPath: PartialKeyPath<Entry>) -> String? {
-                    switch keyPath {
-                    case \Entry.id: return "id"
-                    case \Entry.body: return "body_text"
-                    case \Entry.`default`: return "default"
-                    default: return nil
+                extension Entry: Strata.Model {
+                    static let schema = Strata.TableSchema(name: "entry", columns: [
+                        Strata.TableColumn(\Entry.id, "id", primaryKey: true),
+                        Strata.TableColumn(\Entry.body, "body_text"),
+                        Strata.TableColumn(\Entry.`default`, "default"),
+                    ])
+                    static func columnName(for keyPath: PartialKeyPath<Entry>) -> String? {
+                        switch keyPath {
+                        case \Entry.id: return "id"
+                        case \Entry.body: return "body_text"
+                        case \Entry.`default`: return "default"
+                        default: return nil
+                        }
+                    }
+                    init(row: Strata.Row) throws {
+                        self.id = try row.decode(0)
+                        self.body = try row.decode(1)
+                        self.`default` = try row.decode(2)
+                    }
+                    var databaseValues: [Strata.DatabaseValue] {
+                        [
+                            self.id.databaseValue,
+                            self.body.databaseValue,
+                            self.`default`.databaseValue,
+                        ]
                     }
                 }
-                init(row: Strata.Row) throws {
-                    self.id = try row.decode(0)
-                    self.body = try row.decode(1)
-                    self.`default` = try row.decode(2)
-                }
-                var databaseValues: [Strata.DatabaseValue] {
-                    [
-                        self.id.databaseValue,
-                        self.body.databaseValue,
-                        self.`default`.databaseValue,
-                    ]
-                }
-            }
-            """#,
+                """#,
             macroSpecs: testMacros
         )
     }

@@ -28,26 +28,36 @@ struct SQLiteDriverTests {
 
     @Test("the SQLite dialect renders a full query")
     func goldenSelect() throws {
-        let select = Select(table: "user", selection: .columns(["id", "name"]),
-                            filter: .and([.compare(.equal, .column("active"), .value(.bool(true))),
-                                          .like(.column("name"), "Al%")]),
-                            order: [Ordering("name"), Ordering("joined_at", .descending)], limit: 10, offset: 20)
+        let select = Select(
+            table: "user", selection: .columns(["id", "name"]),
+            filter: .and([
+                .compare(.equal, .column("active"), .value(.bool(true))),
+                .like(.column("name"), "Al%"),
+            ]),
+            order: [Ordering("name"), Ordering("joined_at", .descending)], limit: 10, offset: 20)
         let r = try SQLRenderer.render(.select(select), dialect: SQLiteDialect())
-        #expect(r.sql == #"SELECT "id", "name" FROM "user" WHERE (("active" = ?1) AND ("name" LIKE ?2 ESCAPE '\')) "#
-            + #"ORDER BY "name" ASC NULLS FIRST, "joined_at" DESC NULLS LAST LIMIT ?3 OFFSET ?4"#)
+        #expect(
+            r.sql == #"SELECT "id", "name" FROM "user" WHERE (("active" = ?1) AND ("name" LIKE ?2 ESCAPE '\')) "#
+                + #"ORDER BY "name" ASC NULLS FIRST, "joined_at" DESC NULLS LAST LIMIT ?3 OFFSET ?4"#)
         #expect(r.binds == [.bool(true), .text("Al%"), .integer(10), .integer(20)])
     }
 
     @Test("tables are STRICT, booleans checked, offset alone gets LIMIT -1")
     func goldenDDL() throws {
-        let schema = TableSchema(name: "t", columns: [
-            TableColumn(name: "id", type: .integer, isNullable: true, isPrimaryKey: true),
-            TableColumn(name: "ok", type: .bool, isNullable: false, schemaDefault: .bool(true)),
-        ])
+        let schema = TableSchema(
+            name: "t",
+            columns: [
+                TableColumn(name: "id", type: .integer, isNullable: true, isPrimaryKey: true),
+                TableColumn(name: "ok", type: .bool, isNullable: false, schemaDefault: .bool(true)),
+            ])
         let ddl = try SQLRenderer.render(.createTable(schema), dialect: SQLiteDialect())
-        #expect(ddl.sql == #"CREATE TABLE IF NOT EXISTS "t" ("id" INTEGER PRIMARY KEY, "ok" INTEGER DEFAULT TRUE NOT NULL CHECK ("ok" IN (0, 1))) STRICT"#)
-        let page = try SQLRenderer.render(.select(Select(table: "t", selection: .columns(["id"]), offset: 3)),
-                                          dialect: SQLiteDialect())
+        #expect(
+            ddl.sql
+                == #"CREATE TABLE IF NOT EXISTS "t" ("id" INTEGER PRIMARY KEY, "ok" INTEGER DEFAULT TRUE NOT NULL CHECK ("ok" IN (0, 1))) STRICT"#
+        )
+        let page = try SQLRenderer.render(
+            .select(Select(table: "t", selection: .columns(["id"]), offset: 3)),
+            dialect: SQLiteDialect())
         #expect(page.sql == #"SELECT "id" FROM "t" LIMIT -1 OFFSET ?1"#)
     }
 
@@ -77,7 +87,8 @@ struct SQLiteDriverTests {
         let file = TemporarySQLiteFile()
         // One connection, so the raw BEGIN below stays open on the connection the pool hands back.
         let holder = try Database.open("sqlite:\(file.path)?pool=1", drivers: [.sqlite])
-        let waiter = try Database.open("sqlite:\(file.path)", drivers: [.sqlite], configuration: Configuration(timeout: 0.05))
+        let waiter = try Database.open(
+            "sqlite:\(file.path)", drivers: [.sqlite], configuration: Configuration(timeout: 0.05))
         try await holder.migrate(SQItem.self)
         try await holder.unsafeRawExecute("BEGIN IMMEDIATE")
         try await holder.unsafeRawExecute("INSERT INTO sq_item (name) VALUES ('held')")

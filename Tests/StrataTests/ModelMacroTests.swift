@@ -46,10 +46,11 @@ struct ModelMacroTests {
 
     @Test("a typed predicate renders through the key path's column")
     func predicate() throws {
-        let p: Predicate<Person> = \.isAdmin == true && \.email ~~ "%@x.io"
+        let p: Condition<Person> = \.isAdmin == true && \.email ~~ "%@x.io"
         let e = try p.result.get()
-        #expect(e == .and([.compare(.equal, .column("is_admin"), .value(.bool(true))), .like(.column("mail"), "%@x.io")]))
-        let bad: Predicate<Person> = \.cache == 1
+        #expect(
+            e == .and([.compare(.equal, .column("is_admin"), .value(.bool(true))), .like(.column("mail"), "%@x.io")]))
+        let bad: Condition<Person> = \.cache == 1
         #expect(throws: StrataError.self) { try bad.result.get() }
     }
 }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Strata
 
-/// A dialect unlike any real one: backtick quotes, `&n` placeholders, ILIKE, a collation, a tiny bind limit.
+/// A dialect unlike any real one: backtick quotes, `&n` placeholders, ILIKE, a tiny bind limit.
 struct OddDialect: Dialect {
     var name: String { "odd" }
     var identifierQuote: Character { "`" }
@@ -13,7 +13,6 @@ struct OddDialect: Dialect {
     func placeholder(_ index: Int) -> String { "&\(index)" }
     var offsetWithoutLimit: OffsetWithoutLimit { .offsetAlone }
     var caseInsensitiveLike: CaseInsensitiveLike { .ilike }
-    var binaryCollation: String? { "C" }
     func sqlType(_ type: ColumnType) -> String { "T_" + type.rawValue.uppercased() }
     var autoIncrementPrimaryKey: String { "SERIAL KEY" }
     func literal(_ value: Bool) -> String { value ? "YES" : "NO" }
@@ -23,15 +22,19 @@ struct OddDialect: Dialect {
 struct RendererTests {
     let odd = OddDialect()
 
-    @Test("SELECT renders placeholders, quotes, collation, NULL ordering from the dialect")
+    @Test("SELECT renders placeholders, quotes, ILIKE and NULL ordering from the dialect")
     func select() throws {
-        let s = Select(table: "user", selection: .columns(["id", "name"]),
-                       filter: .and([.compare(.greater, .column("age"), .value(.integer(3))),
-                                     .like(.column("name"), "a%", caseInsensitive: true)]),
-                       order: [Ordering("name", .descending)], offset: 7)
+        let s = Select(
+            table: "user", selection: .columns(["id", "name"]),
+            filter: .and([
+                .compare(.greater, .column("age"), .value(.integer(3))),
+                .like(.column("name"), "a%", caseInsensitive: true),
+            ]),
+            order: [Ordering("name", .descending)], offset: 7)
         let r = try SQLRenderer.render(.select(s), dialect: odd)
-        #expect(r.sql == "SELECT `id`, `name` FROM `user` WHERE ((`age` COLLATE `C` > &1) AND (`name` COLLATE `C` ILIKE &2 ESCAPE '\\')) "
-            + "ORDER BY `name` COLLATE `C` DESC NULLS LAST OFFSET &3")
+        #expect(
+            r.sql == "SELECT `id`, `name` FROM `user` WHERE ((`age` > &1) AND (`name` ILIKE &2 ESCAPE '\\')) "
+                + "ORDER BY `name` DESC NULLS LAST OFFSET &3")
         #expect(r.binds == [.integer(3), .text("a%"), .integer(7)])
     }
 
@@ -44,17 +47,20 @@ struct RendererTests {
 
     @Test("empty IN is false and empty NOT IN is true, with no parameters")
     func emptyIn() throws {
-        let inEmpty = try SQLRenderer.render(.delete(Delete(table: "t", filter: .inList(.column("a"), []))), dialect: odd)
+        let inEmpty = try SQLRenderer.render(
+            .delete(Delete(table: "t", filter: .inList(.column("a"), []))), dialect: odd)
         #expect(inEmpty.sql == "DELETE FROM `t` WHERE NO")
-        let notIn = try SQLRenderer.render(.delete(Delete(table: "t", filter: .inList(.column("a"), [], negated: true))), dialect: odd)
+        let notIn = try SQLRenderer.render(
+            .delete(Delete(table: "t", filter: .inList(.column("a"), [], negated: true))), dialect: odd)
         #expect(notIn.sql == "DELETE FROM `t` WHERE YES")
         #expect(notIn.binds.isEmpty)
     }
 
     @Test("comparing with NULL becomes IS NULL")
     func nullComparison() throws {
-        let r = try SQLRenderer.render(.delete(Delete(table: "t", filter: .compare(.notEqual, .column("a"), .value(.null)))),
-                                       dialect: odd)
+        let r = try SQLRenderer.render(
+            .delete(Delete(table: "t", filter: .compare(.notEqual, .column("a"), .value(.null)))),
+            dialect: odd)
         #expect(r.sql == "DELETE FROM `t` WHERE (`a` IS NOT NULL)")
     }
 
@@ -80,8 +86,8 @@ struct RendererTests {
 
     @Test("long generated index names are shortened deterministically and stay distinct")
     func shortenedIndexName() throws {
-        let a = Index(columns: ["first_long_column", "second"])
-        let b = Index(columns: ["first_long_column", "third"])
+        let a = Index(columns: ["first_col", "second"])
+        let b = Index(columns: ["first_col", "third"])
         let ra = try SQLRenderer.render(.createIndex(table: "tbl", a), dialect: odd)
         let rb = try SQLRenderer.render(.createIndex(table: "tbl", b), dialect: odd)
         #expect(ra != rb)
@@ -106,8 +112,9 @@ struct RendererTests {
 
     @Test("raw fragments bind their values and skip ? inside quotes")
     func rawFragment() throws {
-        let r = try SQLRenderer.render(.delete(Delete(table: "t", filter: .unsafeRaw("a = ? AND b <> '?' AND c = ?", [.integer(1), .text("x")]))),
-                                       dialect: odd)
+        let r = try SQLRenderer.render(
+            .delete(Delete(table: "t", filter: .unsafeRaw("a = ? AND b <> '?' AND c = ?", [.integer(1), .text("x")]))),
+            dialect: odd)
         #expect(r.sql == "DELETE FROM `t` WHERE (a = &1 AND b <> '?' AND c = &2)")
         #expect(throws: StrataError.self) {
             try SQLRenderer.render(.delete(Delete(table: "t", filter: .unsafeRaw("a = ?", []))), dialect: odd)
@@ -116,16 +123,23 @@ struct RendererTests {
 
     @Test("CREATE TABLE and ADD COLUMN use dialect types, defaults and foreign keys")
     func ddl() throws {
-        let schema = TableSchema(name: "pet", columns: [
-            TableColumn(name: "id", type: .integer, isNullable: true, isPrimaryKey: true),
-            TableColumn(name: "name", type: .text, isNullable: false, schemaDefault: .text("it's")),
-            TableColumn(name: "owner", type: .integer, isNullable: true),
-        ], foreignKeys: [ForeignKey(column: "owner", references: "person", onDelete: .setNull)])
+        let schema = TableSchema(
+            name: "pet",
+            columns: [
+                TableColumn(name: "id", type: .integer, isNullable: true, isPrimaryKey: true),
+                TableColumn(name: "name", type: .text, isNullable: false, schemaDefault: .text("it's")),
+                TableColumn(name: "owner", type: .integer, isNullable: true),
+            ], foreignKeys: [ForeignKey(column: "owner", references: "person", onDelete: .setNull)])
         let create = try SQLRenderer.render(.createTable(schema), dialect: odd)
-        #expect(create.sql == "CREATE TABLE IF NOT EXISTS `pet` (`id` SERIAL KEY, `name` T_TEXT DEFAULT 'it''s' NOT NULL, "
-            + "`owner` T_INTEGER, FOREIGN KEY (`owner`) REFERENCES `person` (`id`) ON DELETE SET NULL)")
-        let add = try SQLRenderer.render(.addColumn(table: "pet", TableColumn(name: "age", type: .integer, isNullable: false,
-                                                                              backfill: .integer(0))), dialect: odd)
+        #expect(
+            create.sql == "CREATE TABLE IF NOT EXISTS `pet` (`id` SERIAL KEY, `name` T_TEXT DEFAULT 'it''s' NOT NULL, "
+                + "`owner` T_INTEGER, FOREIGN KEY (`owner`) REFERENCES `person` (`id`) ON DELETE SET NULL)")
+        let add = try SQLRenderer.render(
+            .addColumn(
+                table: "pet",
+                TableColumn(
+                    name: "age", type: .integer, isNullable: false,
+                    backfill: .integer(0))), dialect: odd)
         #expect(add.sql == "ALTER TABLE `pet` ADD COLUMN `age` T_INTEGER DEFAULT 0 NOT NULL")
     }
 }

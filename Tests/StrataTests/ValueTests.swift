@@ -37,14 +37,16 @@ struct ValueTests {
         #expect(try [String: Int](databaseValue: value) == ["a": 2, "b": 1])
     }
 
-    @Test("database URLs", arguments: [
-        ("sqlite:app.sqlite", "sqlite", "app.sqlite"),
-        ("sqlite:///var/db/app.sqlite", "sqlite", "/var/db/app.sqlite"),
-        ("sqlite://rel/app.sqlite", "sqlite", "rel/app.sqlite"),
-        ("SQLITE::memory:", "sqlite", ":memory:"),
-        ("memory:", "memory", ""),
-        ("memory:shared", "memory", "shared"),
-    ])
+    @Test(
+        "database URLs",
+        arguments: [
+            ("sqlite:app.sqlite", "sqlite", "app.sqlite"),
+            ("sqlite:///var/db/app.sqlite", "sqlite", "/var/db/app.sqlite"),
+            ("sqlite://rel/app.sqlite", "sqlite", "rel/app.sqlite"),
+            ("SQLITE::memory:", "sqlite", ":memory:"),
+            ("memory:", "memory", ""),
+            ("memory:shared", "memory", "shared"),
+        ])
     func urls(_ input: String, _ scheme: String, _ path: String) throws {
         let url = try DatabaseURL(input)
         #expect(url.scheme == scheme)

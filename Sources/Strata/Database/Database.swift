@@ -51,12 +51,16 @@ public final class Database: Sendable {
     ///   - drivers: the drivers to choose from; by default those passed to ``register(_:)``.
     /// - Throws: ``StrataError/invalidURL(_:reason:)``, ``StrataError/unknownScheme(_:)``,
     ///   ``StrataError/driverNotRegistered(scheme:module:)``, or the driver's connection errors.
-    public static func open(_ url: String, drivers: [DriverFactory]? = nil,
-                            configuration: Configuration = Configuration()) throws -> Database {
+    public static func open(
+        _ url: String, drivers: [DriverFactory]? = nil,
+        configuration: Configuration = Configuration()
+    ) throws -> Database {
         let parsed = try DatabaseURL(url)
         var config = configuration
         if let pool = parsed.parameters["pool"] {
-            guard let n = Int(pool), n > 0 else { throw StrataError.invalidURL(url, reason: "pool must be a positive integer") }
+            guard let n = Int(pool), n > 0 else {
+                throw StrataError.invalidURL(url, reason: "pool must be a positive integer")
+            }
             config.maxConnections = n
         }
         if let m = parsed.parameters["migrate"] {
@@ -68,15 +72,18 @@ public final class Database: Sendable {
         }
         let candidates = drivers ?? registry.withLock { $0 }
         guard let factory = candidates.first(where: { $0.schemes.contains(parsed.scheme) }) else {
-            let module = ["sqlite": "StrataSQLite", "postgres": "StrataPostgres", "memory": "StrataMemory"][parsed.scheme]
+            let module = ["sqlite": "StrataSQLite", "postgres": "StrataPostgres", "memory": "StrataMemory"][
+                parsed.scheme]
             throw StrataError.driverNotRegistered(scheme: parsed.scheme, module: module ?? "its driver module")
         }
         return Database(driver: try factory.make(parsed, config), configuration: config)
     }
 
     /// Opens the database named by the `DATABASE_URL` environment variable, or `fallback` when unset.
-    public static func fromEnvironment(drivers: [DriverFactory]? = nil, fallback: String = "sqlite:strata.sqlite",
-                                       configuration: Configuration = Configuration()) throws -> Database {
+    public static func fromEnvironment(
+        drivers: [DriverFactory]? = nil, fallback: String = "sqlite:strata.sqlite",
+        configuration: Configuration = Configuration()
+    ) throws -> Database {
         let env = ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         return try open(env ?? fallback, drivers: drivers, configuration: configuration)
     }
@@ -85,7 +92,8 @@ public final class Database: Sendable {
 
     /// Runs `body` on one connection in autocommit mode: each statement commits on its own.
     nonisolated(nonsending)
-    public func withConnection<T>(_ body: (Transaction) throws -> T) async throws -> T {
+        public func withConnection<T>(_ body: (Transaction) throws -> T) async throws -> T
+    {
         let lease = try await pool.acquire()
         defer { pool.release(lease) }
         let tx = Transaction(connection: lease.connection, database: self, depth: 0)
@@ -105,14 +113,17 @@ public final class Database: Sendable {
     /// }
     /// ```
     nonisolated(nonsending)
-    public func transaction<T>(_ body: (Transaction) throws -> T) async throws -> T {
+        public func transaction<T>(_ body: (Transaction) throws -> T) async throws -> T
+    {
         try await withConnection { tx in try tx.savepoint(body) }
     }
 
     /// Runs raw SQL with bound values (see ``Transaction/unsafeRawExecute(_:_:)``).
     @discardableResult
     nonisolated(nonsending)
-    public func unsafeRawExecute(_ sql: String, _ binds: [any DatabaseValueConvertible] = []) async throws -> [[DatabaseValue]] {
+        public func unsafeRawExecute(_ sql: String, _ binds: [any DatabaseValueConvertible] = []) async throws
+        -> [[DatabaseValue]]
+    {
         try await withConnection { tx in try tx.unsafeRawExecute(sql, binds) }
     }
 

@@ -40,8 +40,10 @@ public struct DriverFactory: Sendable {
     public var module: String
     public var make: @Sendable (DatabaseURL, Configuration) throws -> any Driver
 
-    public init(schemes: [String], module: String,
-                make: @escaping @Sendable (DatabaseURL, Configuration) throws -> any Driver) {
+    public init(
+        schemes: [String], module: String,
+        make: @escaping @Sendable (DatabaseURL, Configuration) throws -> any Driver
+    ) {
         self.schemes = schemes
         self.module = module
         self.make = make

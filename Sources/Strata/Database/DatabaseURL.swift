@@ -34,7 +34,8 @@ public struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
             throw .invalidURL(string, reason: "missing scheme (expected e.g. sqlite:app.sqlite or memory:)")
         }
         let scheme = trimmed[..<colon].lowercased()
-        guard !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) else {
+        guard !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." })
+        else {
             throw .invalidURL(string, reason: "malformed scheme '\(trimmed[..<colon])'")
         }
         var rest = String(trimmed[trimmed.index(after: colon)...])
@@ -92,11 +93,16 @@ public struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
         }
         var hostPart = authority
         if hostPart.hasPrefix("[") {  // IPv6 literal
-            guard let close = hostPart.firstIndex(of: "]") else { throw .invalidURL(string, reason: "unclosed '[' in host") }
+            guard let close = hostPart.firstIndex(of: "]") else {
+                throw .invalidURL(string, reason: "unclosed '[' in host")
+            }
             host = String(hostPart[hostPart.index(after: hostPart.startIndex)..<close])
             hostPart = String(hostPart[hostPart.index(after: close)...])
-            if hostPart.hasPrefix(":") { try parsePort(String(hostPart.dropFirst()), string) }
-            else if !hostPart.isEmpty { throw .invalidURL(string, reason: "unexpected text after host") }
+            if hostPart.hasPrefix(":") {
+                try parsePort(String(hostPart.dropFirst()), string)
+            } else if !hostPart.isEmpty {
+                throw .invalidURL(string, reason: "unexpected text after host")
+            }
         } else if let c = hostPart.lastIndex(of: ":") {
             host = String(hostPart[..<c]).removingPercentEncoding
             try parsePort(String(hostPart[hostPart.index(after: c)...]), string)

@@ -16,7 +16,8 @@ extension SQLConnection {
         return try run(rendered, statement: statement, onRow: onRow)
     }
 
-    public func executeRaw(_ sql: String, _ binds: [DatabaseValue], onRow: (any RowReader) throws -> Void) throws -> Int {
+    public func executeRaw(_ sql: String, _ binds: [DatabaseValue], onRow: (any RowReader) throws -> Void) throws -> Int
+    {
         let rendered = try SQLRenderer.renderRaw(sql, binds, dialect: dialect)
         return try run(rendered, statement: nil, onRow: onRow)
     }

@@ -24,11 +24,8 @@ public protocol Dialect: Sendable {
     /// How a case-insensitive LIKE is written.
     var caseInsensitiveLike: CaseInsensitiveLike { get }
 
-    /// A collation applied to text comparisons and ORDER BY so strings compare by code point,
-    /// e.g. `"C"` on PostgreSQL. Default nil (the backend's default is already binary).
-    var binaryCollation: String? { get }
-
-    /// The SQL type of a column.
+    /// The SQL type of a column. Text must compare and sort by code point, so a backend whose
+    /// default collation is not binary names one here (PostgreSQL: `TEXT COLLATE "C"`).
     func sqlType(_ type: ColumnType) -> String
 
     /// A CHECK expression that keeps a column's values in the type's domain (SQLite booleans).
@@ -68,7 +65,6 @@ extension Dialect {
     public var identifierQuote: Character { "\"" }
     public var maxIdentifierLength: Int? { nil }
     public var maxBindParameters: Int { 32766 }
-    public var binaryCollation: String? { nil }
     public func typeCheck(_ type: ColumnType, column: String) -> String? { nil }
     public var tableSuffix: String { "" }
     public var beginTransaction: String { "BEGIN" }
@@ -104,7 +100,8 @@ extension Dialect {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01b3
         }
-        let suffix = "_" + String(hash, radix: 16)
+        let hex = String(hash >> 24, radix: 16)  // 40 bits, zero-padded to 10 digits
+        let suffix = "_" + String(repeating: "0", count: Swift.max(0, 10 - hex.count)) + hex
         var prefix = ""
         for scalar in name.unicodeScalars {
             if prefix.utf8.count + String(scalar).utf8.count + suffix.utf8.count > max { break }

@@ -27,7 +27,9 @@ public struct SQLRenderer {
     /// Renders a raw SQL text whose `?` markers (outside quotes) take `binds` in order.
     ///
     /// - Throws: ``StrataError/invalidQuery(_:)`` when the markers and values do not match.
-    public static func renderRaw(_ sql: String, _ binds: [DatabaseValue], dialect: any Dialect) throws(StrataError) -> RenderedSQL {
+    public static func renderRaw(_ sql: String, _ binds: [DatabaseValue], dialect: any Dialect) throws(StrataError)
+        -> RenderedSQL
+    {
         var r = SQLRenderer(dialect: dialect)
         try r.raw(sql, binds)
         if r.binds.count > dialect.maxBindParameters {
@@ -59,7 +61,9 @@ public struct SQLRenderer {
         case .createIndex(let table, let index):
             let name = dialect.shortened(index.resolvedName(table: table))
             sql += "CREATE " + (index.isUnique ? "UNIQUE " : "") + "INDEX IF NOT EXISTS " + (try q(name)) + " ON "
-            sql += try q(table) + " (" + (try index.columns.map { c throws(StrataError) in try q(c) }.joined(separator: ", ")) + ")"
+            sql +=
+                try q(table) + " ("
+                + (try index.columns.map { c throws(StrataError) in try q(c) }.joined(separator: ", ")) + ")"
         case .dropTable(let t): sql += "DROP TABLE IF EXISTS " + (try q(t))
         case .begin: sql += dialect.beginTransaction
         case .commit: sql += "COMMIT"
@@ -105,7 +109,6 @@ public struct SQLRenderer {
             for (n, o) in s.order.enumerated() {
                 if n > 0 { sql += ", " }
                 sql += try q(o.column)
-                if let c = dialect.binaryCollation { sql += " COLLATE " + (try q(c)) }
                 sql += o.direction == .ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"
             }
         }
@@ -200,10 +203,8 @@ public struct SQLRenderer {
         }
     }
 
-    /// A comparison operand: text columns compare under the dialect's binary collation.
     private mutating func operand(_ node: Expression.Node) throws(StrataError) {
         try expression(node)
-        if case .column = node, let c = dialect.binaryCollation { sql += " COLLATE " + (try q(c)) }
     }
 
     private mutating func list(_ items: [Expression.Node], separator: String, empty: Bool) throws(StrataError) {
@@ -254,9 +255,12 @@ public struct SQLRenderer {
             guard i.rows.count == 1 else { throw .invalidQuery("multi-row INSERT without columns") }
             sql += " DEFAULT VALUES"
         } else {
-            sql += " (" + (try i.columns.map { c throws(StrataError) in try q(c) }.joined(separator: ", ")) + ") VALUES "
+            sql +=
+                " (" + (try i.columns.map { c throws(StrataError) in try q(c) }.joined(separator: ", ")) + ") VALUES "
             for (n, row) in i.rows.enumerated() {
-                guard row.count == i.columns.count else { throw .invalidQuery("INSERT row has \(row.count) values for \(i.columns.count) columns") }
+                guard row.count == i.columns.count else {
+                    throw .invalidQuery("INSERT row has \(row.count) values for \(i.columns.count) columns")
+                }
                 sql += n > 0 ? ", (" : "("
                 for (k, v) in row.enumerated() {
                     if k > 0 { sql += ", " }

@@ -70,13 +70,17 @@ public struct Expression: Sendable, Hashable {
 
     /// `e LIKE pattern ESCAPE '\'`: `%` any run, `_` one character, `\` escapes; case-sensitive
     /// unless `caseInsensitive` (which folds ASCII letters only, the same on every backend).
-    public static func like(_ e: Expression, _ pattern: String, caseInsensitive: Bool = false,
-                            negated: Bool = false) -> Expression {
+    public static func like(
+        _ e: Expression, _ pattern: String, caseInsensitive: Bool = false,
+        negated: Bool = false
+    ) -> Expression {
         Expression(.like(e.node, pattern: pattern, caseInsensitive: caseInsensitive, negated: negated))
     }
 
-    public static func between(_ e: Expression, _ low: Expression, _ high: Expression,
-                               negated: Bool = false) -> Expression {
+    public static func between(
+        _ e: Expression, _ low: Expression, _ high: Expression,
+        negated: Bool = false
+    ) -> Expression {
         Expression(.between(e.node, low: low.node, high: high.node, negated: negated))
     }
 

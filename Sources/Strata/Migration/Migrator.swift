@@ -19,7 +19,9 @@ extension Transaction {
 
     /// The column names of a table, or nil when it does not exist.
     public func columns(of table: String) throws -> [String]? {
-        guard isOpen else { throw StrataError.transactionMisuse("the transaction handle is used after its scope ended") }
+        guard isOpen else {
+            throw StrataError.transactionMisuse("the transaction handle is used after its scope ended")
+        }
         return try connection.columns(of: table)
     }
 
@@ -29,7 +31,9 @@ extension Transaction {
         if policy == .disabled {
             guard let existing else { throw StrataError.schemaMismatch(table: schema.name, missing: ["the table"]) }
             let missing = schema.columns.map(\.name).filter { !existing.contains($0) }
-            if !missing.isEmpty { throw StrataError.schemaMismatch(table: schema.name, missing: missing.map { "column \($0)" }) }
+            if !missing.isEmpty {
+                throw StrataError.schemaMismatch(table: schema.name, missing: missing.map { "column \($0)" })
+            }
             return
         }
         if let existing {
@@ -48,13 +52,15 @@ extension Transaction {
 extension Database {
     /// Migrates the models' tables in one transaction (see ``Transaction/migrate(_:policy:)``).
     nonisolated(nonsending)
-    public func migrate(_ models: any Model.Type...) async throws {
+        public func migrate(_ models: any Model.Type...) async throws
+    {
         try await transaction { tx in try tx.migrate(models) }
     }
 
     /// Drops the models' tables if they exist (for tests and tools; it destroys data).
     nonisolated(nonsending)
-    public func dropTables(_ models: any Model.Type...) async throws {
+        public func dropTables(_ models: any Model.Type...) async throws
+    {
         try await withConnection { tx in
             for model in models { _ = try tx.execute(.dropTable(model.schema.name)) }
         }

@@ -14,8 +14,9 @@
 ///
 /// - Parameter table: the table name; by default the type name in snake_case (`UserGroup` → `user_group`).
 @attached(member, names: named(_persistence))
-@attached(extension, conformances: Model,
-          names: named(schema), named(columnName), named(init), named(databaseValues))
+@attached(
+    extension, conformances: Model,
+    names: named(schema), named(columnName), named(init), named(databaseValues))
 public macro Model(table: String? = nil) = #externalMacro(module: "StrataMacros", type: "ModelMacro")
 
 /// Stores the property under an explicit column name instead of its snake_case name.

@@ -11,7 +11,9 @@ extension Model {
     public mutating func save(_ tx: Transaction) throws {
         try validate(tx)
         let schema = Self.schema
-        guard let pk = schema.primaryKeyIndex else { throw StrataError.invalidQuery("\(Self.modelName) has no primary key") }
+        guard let pk = schema.primaryKeyIndex else {
+            throw StrataError.invalidQuery("\(Self.modelName) has no primary key")
+        }
         let values = databaseValues
         if let id {
             let original = _persistence?.original
@@ -43,7 +45,9 @@ extension Model {
                 row.append(values[i])
             }
             var newID: Int64?
-            _ = try tx.execute(.insert(Insert(table: schema.name, columns: columns, rows: [row], returning: schema.columns[pk].name))) { r in
+            _ = try tx.execute(
+                .insert(Insert(table: schema.name, columns: columns, rows: [row], returning: schema.columns[pk].name))
+            ) { r in
                 if case .integer(let v) = r.value(at: 0) { newID = v }
             }
             guard let newID else { throw StrataError.database(code: 0, message: "INSERT returned no id") }
@@ -54,13 +58,17 @@ extension Model {
 
     private func update(_ changes: [Assignment], id: Int64, _ tx: Transaction) throws -> Int {
         let pkName = Self.schema.columns[Self.schema.primaryKeyIndex ?? 0].name
-        return try tx.execute(.update(Update(table: Self.schema.name, assignments: changes,
-                                             filter: .compare(.equal, .column(pkName), .value(.integer(id))))))
+        return try tx.execute(
+            .update(
+                Update(
+                    table: Self.schema.name, assignments: changes,
+                    filter: .compare(.equal, .column(pkName), .value(.integer(id))))))
     }
 
     /// Saves the model in its own connection lease (see ``save(_:)``).
     nonisolated(nonsending)
-    public mutating func save(on db: Database) async throws {
+        public mutating func save(on db: Database) async throws
+    {
         var copy = self
         try await db.withConnection { tx in try copy.save(tx) }
         self = copy
@@ -96,7 +104,8 @@ extension Model {
     /// Deletes the model's row in its own connection lease.
     @discardableResult
     nonisolated(nonsending)
-    public func delete(on db: Database) async throws -> Bool {
+        public func delete(on db: Database) async throws -> Bool
+    {
         try await db.withConnection { tx in try self.delete(tx) }
     }
 
@@ -107,7 +116,8 @@ extension Model {
 
     /// Fetches the model with this id, or nil.
     nonisolated(nonsending)
-    public static func find(_ id: Int64, on db: Database) async throws -> Self? {
+        public static func find(_ id: Int64, on db: Database) async throws -> Self?
+    {
         try await db.withConnection { tx in try find(id, tx) }
     }
 

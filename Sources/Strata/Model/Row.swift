@@ -38,14 +38,17 @@ public struct Row {
         do {
             return try T(databaseValue: value)
         } catch {
-            throw .decodingFailed(model: context.model, column: context.columnName(column), value: value.summary,
-                                  expected: error.expected)
+            throw .decodingFailed(
+                model: context.model, column: context.columnName(column), value: value.summary,
+                expected: error.expected)
         }
     }
 
     /// Reads model column `column`, or returns `default` when the query did not select it.
     @inline(__always)
-    public func decode<T: DatabaseValueConvertible>(_ column: Int, default: @autoclosure () -> T) throws(StrataError) -> T {
+    public func decode<T: DatabaseValueConvertible>(_ column: Int, default: @autoclosure () -> T) throws(StrataError)
+        -> T
+    {
         guard context.resultIndex(column) != nil else { return `default`() }
         return try decode(column)
     }

@@ -33,7 +33,9 @@ extension QueryBuilder where Executor == Transaction {
 
     /// The values of one column of the matching rows.
     public func values<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V>) throws -> [V] {
-        guard let name = M.columnName(for: kp) else { throw StrataError.unknownColumn(model: M.modelName, column: "\(kp)") }
+        guard let name = M.columnName(for: kp) else {
+            throw StrataError.unknownColumn(model: M.modelName, column: "\(kp)")
+        }
         var select = try selectStatement()
         select.selection = .columns([name])
         var out: [V] = []
@@ -42,7 +44,8 @@ extension QueryBuilder where Executor == Transaction {
             do {
                 out.append(try V(databaseValue: v))
             } catch let error as ValueConversionError {
-                throw StrataError.decodingFailed(model: M.modelName, column: name, value: v.summary, expected: error.expected)
+                throw StrataError.decodingFailed(
+                    model: M.modelName, column: name, value: v.summary, expected: error.expected)
             }
         }
         return out
@@ -84,14 +87,18 @@ extension QueryBuilder where Executor == Transaction {
     @discardableResult
     public func update() throws -> Int {
         guard !assignments.isEmpty else { throw StrataError.invalidQuery("update() without set(_:to:)") }
-        return try executor.execute(.update(Update(table: M.schema.name, assignments: assignments,
-                                                   filter: try writeFilter("update"))))
+        return try executor.execute(
+            .update(
+                Update(
+                    table: M.schema.name, assignments: assignments,
+                    filter: try writeFilter("update"))))
     }
 }
 
 extension QueryBuilder where Executor == Database {
     nonisolated(nonsending)
-    private func on<T>(_ body: (QueryBuilder<M, Transaction>) throws -> T) async throws -> T {
+        private func on<T>(_ body: (QueryBuilder<M, Transaction>) throws -> T) async throws -> T
+    {
         try await executor.withConnection { tx in
             var q = QueryBuilder<M, Transaction>(executor: tx)
             q.filters = filters
@@ -114,7 +121,9 @@ extension QueryBuilder where Executor == Database {
     /// Whether any row matches.
     nonisolated(nonsending) public func exists() async throws -> Bool { try await on { try $0.exists() } }
     /// The values of one column of the matching rows.
-    nonisolated(nonsending) public func values<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V> & Sendable) async throws -> [V] {
+    nonisolated(nonsending) public func values<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V> & Sendable) async throws
+        -> [V]
+    {
         try await on { try $0.values(kp) }
     }
     /// Deletes the matching rows; returns how many.

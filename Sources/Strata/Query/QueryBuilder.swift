@@ -27,7 +27,7 @@ public struct QueryBuilder<M: Model, Executor> {
 
     init(executor: Executor) { self.executor = executor }
 
-    private func adding(_ p: Predicate<M>) -> Self {
+    private func adding(_ p: Condition<M>) -> Self {
         var copy = self
         switch p.result {
         case .success(let e): copy.filters.append(e)
@@ -44,10 +44,12 @@ public struct QueryBuilder<M: Model, Executor> {
     }
 
     /// Keeps rows matching the predicate (several `where` calls are joined with AND).
-    public func `where`(_ predicate: Predicate<M>) -> Self { adding(predicate) }
+    public func `where`(_ predicate: Condition<M>) -> Self { adding(predicate) }
 
     /// Keeps rows whose column is one of `values`; an empty list keeps none.
-    public func `where`<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V>, in values: [V]) -> Self { adding(.in(kp, values)) }
+    public func `where`<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V>, in values: [V]) -> Self {
+        adding(.in(kp, values))
+    }
 
     /// Keeps rows whose column is none of `values`; an empty list keeps all.
     public func `where`<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V>, notIn values: [V]) -> Self {
@@ -55,17 +57,23 @@ public struct QueryBuilder<M: Model, Executor> {
     }
 
     /// Keeps rows whose column lies in the closed range.
-    public func `where`<V: DatabaseValueConvertible & Comparable>(_ kp: KeyPath<M, V>, between range: ClosedRange<V>) -> Self {
+    public func `where`<V: DatabaseValueConvertible & Comparable>(_ kp: KeyPath<M, V>, between range: ClosedRange<V>)
+        -> Self
+    {
         adding(.between(kp, range))
     }
 
     /// Keeps rows whose optional column lies in the closed range (NULL never does).
-    public func `where`<V: DatabaseValueConvertible & Comparable>(_ kp: KeyPath<M, V?>, between range: ClosedRange<V>) -> Self {
+    public func `where`<V: DatabaseValueConvertible & Comparable>(_ kp: KeyPath<M, V?>, between range: ClosedRange<V>)
+        -> Self
+    {
         adding(.between(kp, range))
     }
 
     /// Keeps rows whose column matches a LIKE pattern (`%`, `_`, `\` escape), case-sensitive unless asked.
-    public func `where`<V: StringColumn>(_ kp: KeyPath<M, V>, like pattern: String, caseInsensitive: Bool = false) -> Self {
+    public func `where`<V: StringColumn>(_ kp: KeyPath<M, V>, like pattern: String, caseInsensitive: Bool = false)
+        -> Self
+    {
         adding(.like(kp, pattern, caseInsensitive: caseInsensitive))
     }
 
@@ -144,8 +152,9 @@ public struct QueryBuilder<M: Model, Executor> {
     func selectStatement(limit: Int? = nil) throws -> Select {
         if let error { throw error }
         let columns = selected ?? M.schema.columns.map(\.name)
-        return Select(table: M.schema.name, selection: .columns(columns), filter: filter, order: order,
-                      limit: limit ?? self.limit, offset: offset)
+        return Select(
+            table: M.schema.name, selection: .columns(columns), filter: filter, order: order,
+            limit: limit ?? self.limit, offset: offset)
     }
 
     func writeFilter(_ verb: String) throws -> Expression? {

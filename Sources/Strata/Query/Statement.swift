@@ -35,8 +35,10 @@ public struct Select: Sendable, Hashable {
     public var limit: Int?
     public var offset: Int?
 
-    public init(table: String, selection: Selection, filter: Expression? = nil, order: [Ordering] = [],
-                limit: Int? = nil, offset: Int? = nil) {
+    public init(
+        table: String, selection: Selection, filter: Expression? = nil, order: [Ordering] = [],
+        limit: Int? = nil, offset: Int? = nil
+    ) {
         self.table = table
         self.selection = selection
         self.filter = filter

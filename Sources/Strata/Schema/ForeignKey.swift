@@ -19,7 +19,9 @@ public struct ForeignKey: Sendable, Hashable {
     public var referencedColumn: String
     public var onDelete: Action
 
-    public init(column: String, references table: String, column referenced: String = "id", onDelete: Action = .noAction) {
+    public init(
+        column: String, references table: String, column referenced: String = "id", onDelete: Action = .noAction
+    ) {
         self.column = column
         self.referencedTable = table
         self.referencedColumn = referenced
@@ -31,10 +33,13 @@ public struct ForeignKey: Sendable, Hashable {
     /// ```swift
     /// static var foreignKeys: [ForeignKey] { [.from(\User.groupID, to: Group.self)] }
     /// ```
-    public static func from<M: Model, V, Target: Model>(_ kp: KeyPath<M, V>, to target: Target.Type,
-                                                         onDelete: Action = .noAction) -> ForeignKey {
+    public static func from<M: Model, V, Target: Model>(
+        _ kp: KeyPath<M, V>, to target: Target.Type,
+        onDelete: Action = .noAction
+    ) -> ForeignKey {
         let pk = Target.schema.primaryKeyIndex.map { Target.schema.columns[$0].name } ?? "id"
-        return ForeignKey(column: M.columnName(for: kp) ?? "\(kp)", references: Target.schema.name, column: pk,
-                          onDelete: onDelete)
+        return ForeignKey(
+            column: M.columnName(for: kp) ?? "\(kp)", references: Target.schema.name, column: pk,
+            onDelete: onDelete)
     }
 }

@@ -22,8 +22,10 @@ public struct TableColumn: Sendable, Hashable {
     /// The value that fills existing rows when a migration adds this column to a table.
     public var backfill: DatabaseValue?
 
-    public init(name: String, type: ColumnType, isNullable: Bool, isPrimaryKey: Bool = false,
-                schemaDefault: DatabaseValue? = nil, backfill: DatabaseValue? = nil) {
+    public init(
+        name: String, type: ColumnType, isNullable: Bool, isPrimaryKey: Bool = false,
+        schemaDefault: DatabaseValue? = nil, backfill: DatabaseValue? = nil
+    ) {
         self.name = name
         self.type = type
         self.isNullable = isNullable || isPrimaryKey
@@ -42,10 +44,13 @@ public struct TableColumn: Sendable, Hashable {
     /// - Parameters:
     ///   - default: the property's default; evaluated once, when the schema is built.
     ///   - constant: whether the default is a literal, so it can also be the schema's `DEFAULT`.
-    public init<M, V: DatabaseValueConvertible>(_ keyPath: KeyPath<M, V>, _ name: String, default: V,
-                                                constant: Bool) {
+    public init<M, V: DatabaseValueConvertible>(
+        _ keyPath: KeyPath<M, V>, _ name: String, default: V,
+        constant: Bool
+    ) {
         let value = `default`.databaseValue
-        self.init(name: name, type: V.columnType, isNullable: V.isNullable,
-                  schemaDefault: constant && !value.isNull ? value : nil, backfill: value.isNull ? nil : value)
+        self.init(
+            name: name, type: V.columnType, isNullable: V.isNullable,
+            schemaDefault: constant && !value.isNull ? value : nil, backfill: value.isNull ? nil : value)
     }
 }

@@ -24,7 +24,9 @@ public final class Transaction {
 
     /// Runs one statement on the connection.
     package func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void = { _ in }) throws -> Int {
-        guard isOpen else { throw StrataError.transactionMisuse("the transaction handle is used after its scope ended") }
+        guard isOpen else {
+            throw StrataError.transactionMisuse("the transaction handle is used after its scope ended")
+        }
         database.statementCounter.add(1, ordering: .relaxed)
         return try connection.execute(statement, onRow: onRow)
     }
@@ -74,8 +76,12 @@ public final class Transaction {
     /// The one raw-SQL door: values are still bound, never pasted. The memory driver throws
     /// ``StrataError/unsupported(feature:driver:)``.
     @discardableResult
-    public func unsafeRawExecute(_ sql: String, _ binds: [any DatabaseValueConvertible] = []) throws -> [[DatabaseValue]] {
-        guard isOpen else { throw StrataError.transactionMisuse("the transaction handle is used after its scope ended") }
+    public func unsafeRawExecute(_ sql: String, _ binds: [any DatabaseValueConvertible] = []) throws
+        -> [[DatabaseValue]]
+    {
+        guard isOpen else {
+            throw StrataError.transactionMisuse("the transaction handle is used after its scope ended")
+        }
         database.statementCounter.add(1, ordering: .relaxed)
         var rows: [[DatabaseValue]] = []
         _ = try connection.executeRaw(sql, binds.map(\.databaseValue)) { r in

@@ -22,7 +22,9 @@ public struct Validations<M: Model> {
 
     public init() {}
 
-    private mutating func add<V>(_ kp: KeyPath<M, V>, _ name: String, _ check: @escaping (V, M, Transaction) throws -> Bool) {
+    private mutating func add<V>(
+        _ kp: KeyPath<M, V>, _ name: String, _ check: @escaping (V, M, Transaction) throws -> Bool
+    ) {
         let field = M.columnName(for: kp) ?? "\(kp)"
         rules.append(Rule(field: field, name: name) { m, tx in try check(m[keyPath: kp], m, tx) })
     }
@@ -56,10 +58,10 @@ public struct Validations<M: Model> {
         add(kp, "uniqueness") { v, m, tx in
             let value = v.databaseValue
             if value.isNull { return true }
-            var q = M.query(on: tx).where(Predicate(.compare(.equal, .column(column), .value(value))))
+            var q = M.query(on: tx).where(Condition(.compare(.equal, .column(column), .value(value))))
             if let id = m.id {
                 let pk = M.schema.columns[M.schema.primaryKeyIndex ?? 0].name
-                q = q.where(Predicate(.compare(.notEqual, .column(pk), .value(.integer(id)))))
+                q = q.where(Condition(.compare(.notEqual, .column(pk), .value(.integer(id)))))
             }
             return try !q.exists()
         }

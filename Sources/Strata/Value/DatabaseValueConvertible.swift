@@ -70,7 +70,9 @@ extension Int64: DatabaseValueConvertible {
     public static var columnType: ColumnType { .integer }
     public var databaseValue: DatabaseValue { .integer(self) }
     public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
-        guard case .integer(let i) = databaseValue else { throw ValueConversionError(databaseValue, expected: Int64.self) }
+        guard case .integer(let i) = databaseValue else {
+            throw ValueConversionError(databaseValue, expected: Int64.self)
+        }
         self = i
     }
 }
@@ -121,7 +123,9 @@ extension String: DatabaseValueConvertible {
     public static var columnType: ColumnType { .text }
     public var databaseValue: DatabaseValue { .text(self) }
     public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
-        guard case .text(let s) = databaseValue else { throw ValueConversionError(databaseValue, expected: String.self) }
+        guard case .text(let s) = databaseValue else {
+            throw ValueConversionError(databaseValue, expected: String.self)
+        }
         self = s
     }
 }
@@ -179,7 +183,10 @@ extension UUID: DatabaseValueConvertible {
             self = u
         case .blob(let d) where d.count == 16:
             let b = [UInt8](d)
-            self = UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+            self = UUID(
+                uuid: (
+                    b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]
+                ))
         default: throw ValueConversionError(databaseValue, expected: UUID.self)
         }
     }

@@ -1,0 +1,2 @@
+// CPostgres: exposes the system libpq to Swift.
+#include <libpq-fe.h>
