@@ -45,9 +45,9 @@ struct DemoCommand: AsyncParsableCommand {
         alex.name = "Alexander"
         let before = db.statementCount
         try await alex.save(on: db)
-        print(
-            "5. Renamed Alex with \(db.statementCount - before) statement(s), writing only the changed column; now \(try await User.find(alex.id ?? 0, on: db)?.name ?? "?")."
-        )
+        let renamed = try await User.find(alex.id ?? 0, on: db)?.name ?? "?"
+        print("5. Renamed Alex to \(renamed) in \(db.statementCount - before) statements: the email uniqueness check,")
+        print("   then an UPDATE of the one changed column (name).")
 
         var broken = User(name: "", email: "not-an-email")
         do {
@@ -81,7 +81,7 @@ struct DemoCommand: AsyncParsableCommand {
         )
 
         let moved = try await User.query(on: db).where(\.groupID == nil).set(\.active, to: true).update()
-        let page = try await User.query(on: db).order(\.joinedAt, .descending).limit(2).all()
+        let page = try await User.query(on: db).order(\.id, .descending).limit(2).all()
         print("9. Reactivated \(moved) user(s) without a group; newest two: \(page.map(\.name)).")
         print("Done: \(db.statementCount) statements on \(db.driverName).")
     }
