@@ -45,8 +45,9 @@ struct DemoCommand: AsyncParsableCommand {
         alex.name = "Alexander"
         let before = db.statementCount
         try await alex.save(on: db)
+        let used = db.statementCount - before
         let renamed = try await User.find(alex.id ?? 0, on: db)?.name ?? "?"
-        print("5. Renamed Alex to \(renamed) in \(db.statementCount - before) statements: the email uniqueness check,")
+        print("5. Renamed Alex to \(renamed) in \(used) statements: the email uniqueness check,")
         print("   then an UPDATE of the one changed column (name).")
 
         var broken = User(name: "", email: "not-an-email")
