@@ -50,6 +50,24 @@ struct ConfAddress: Codable, Equatable, DatabaseValueConvertible {
     var flags: [String: Bool]
 }
 
+/// A user type stored through the custom-type protocol: money as integer cents.
+struct ConfMoney: DatabaseValueConvertible, Comparable {
+    var cents: Int64
+
+    init(cents: Int64) { self.cents = cents }
+
+    static var columnType: ColumnType { .integer }
+    var databaseValue: DatabaseValue { .integer(cents) }
+    init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+        guard case .integer(let c) = databaseValue else {
+            throw ValueConversionError(databaseValue, expected: ConfMoney.self)
+        }
+        cents = c
+    }
+
+    static func < (a: ConfMoney, b: ConfMoney) -> Bool { a.cents < b.cents }
+}
+
 @Model(table: "conf_value")
 struct ConfValue: Equatable {
     var id: Int64?
@@ -73,6 +91,8 @@ struct ConfValue: Equatable {
     var level = ConfLevel.low
     var address: ConfAddress?
     var note: String?
+    var price = ConfMoney(cents: 0)
+    var measure: Double?
 }
 
 /// Two views of one table with different types, to provoke type and NULL errors.

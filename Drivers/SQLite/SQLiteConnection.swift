@@ -24,6 +24,7 @@ public final class SQLiteConnection: SQLConnection {
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, Int32(max(0, timeout) * 1000))
         _ = strata_sqlite_disable_dqs(db)
+        SQLiteDecimalCollation.register(on: db)
         do {
             if path != ":memory:" { try exec("PRAGMA journal_mode = WAL") }
             try exec("PRAGMA synchronous = NORMAL")

@@ -4,8 +4,8 @@ import Strata
 /// The SQLite dialect.
 ///
 /// Tables are `STRICT` so a value of the wrong type is an error, as on PostgreSQL; booleans are
-/// `INTEGER` with a CHECK; dates are fixed-width UTC text with microseconds; decimals, UUIDs and
-/// JSON are text. Transactions open with `BEGIN IMMEDIATE` so writers queue on the busy timeout.
+/// `INTEGER` with a CHECK; dates are fixed-width UTC text with microseconds; UUIDs and JSON are text;
+/// decimals are exact text under a numeric collation, so they compare and sort as numbers. Transactions open with `BEGIN IMMEDIATE` so writers queue on the busy timeout.
 public struct SQLiteDialect: Dialect {
     public init() {}
     public var name: String { "sqlite" }
@@ -20,7 +20,8 @@ public struct SQLiteDialect: Dialect {
         switch type {
         case .integer, .bool: return "INTEGER"
         case .double: return "REAL"
-        case .text, .date, .decimal, .uuid, .json: return "TEXT"
+        case .text, .date, .uuid, .json: return "TEXT"
+        case .decimal: return "TEXT COLLATE \"\(SQLiteDecimalCollation.name)\""
         case .blob: return "BLOB"
         }
     }

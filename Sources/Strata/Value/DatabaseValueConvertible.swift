@@ -101,7 +101,11 @@ extension UInt32: DatabaseInteger {}
 
 extension Double: DatabaseValueConvertible {
     public static var columnType: ColumnType { .double }
-    public var databaseValue: DatabaseValue { .double(self) }
+    /// `-0.0` is stored as `0.0` and NaN as NULL on every driver, because SQLite cannot keep either.
+    public var databaseValue: DatabaseValue {
+        if isNaN { return .null }
+        return .double(self == 0 ? 0 : self)
+    }
     public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         switch databaseValue {
         case .double(let d): self = d
@@ -113,7 +117,7 @@ extension Double: DatabaseValueConvertible {
 
 extension Float: DatabaseValueConvertible {
     public static var columnType: ColumnType { .double }
-    public var databaseValue: DatabaseValue { .double(Double(self)) }
+    public var databaseValue: DatabaseValue { Double(self).databaseValue }
     public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         self = Float(try Double(databaseValue: databaseValue))
     }

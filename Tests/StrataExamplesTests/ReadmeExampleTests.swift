@@ -66,8 +66,10 @@ struct Note: Model {
 struct ReadmeExampleTests {
     @Test("the quick tour runs on SQLite and on memory", arguments: ["sqlite", "memory"])
     func quickTour(_ driver: String) async throws {
-        let file = TemporarySQLiteFile()
-        let url = driver == "sqlite" ? "sqlite:\(file.path)" : "memory:"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString).sqlite")
+            .path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let url = driver == "sqlite" ? "sqlite:\(path)" : "memory:"
 
         // README: "Open, migrate, save, query"
         let db = try Database.open(url, drivers: [.sqlite, .memory])
