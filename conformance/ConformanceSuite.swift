@@ -38,7 +38,7 @@ public enum ConformanceSuite {
     /// Every case, in a stable order.
     public static let cases: [ConformanceCase] =
         urlCases + migrationCases + persistenceCases + queryCases + orderingCases + constraintCases
-        + validationCases + transactionCases + typeCases
+        + validationCases + transactionCases + typeCases + associationCases + eagerLoadingCases
 
     /// The names of every case.
     public static var caseNames: [String] { cases.map(\.name) }

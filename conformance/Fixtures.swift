@@ -140,7 +140,7 @@ enum Fixtures {
 
     static func reset(_ db: Database) async throws {
         try await db.withConnection { tx in
-            for t in tables { try tx.dropTable(t) }
+            for t in associationTables + tables { try tx.dropTable(t) }
         }
     }
 

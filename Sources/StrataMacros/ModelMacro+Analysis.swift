@@ -20,6 +20,8 @@ struct ModelAnalysis {
     /// `"public "`, `"package "` or empty; prefixed to every generated member.
     var accessPrefix = ""
     var properties: [PersistedProperty] = []
+    /// Static properties initialised with `hasMany(…)`, `hasOne(…)` or `belongsTo(…)`, in declaration order.
+    var associations: [String] = []
     var diagnostics: [Diagnostic] = []
 
     var hasErrors: Bool { !diagnostics.isEmpty }
@@ -41,6 +43,29 @@ struct ModelAnalysis {
         }
         tableName = resolveTableName(attribute: attribute, typeName: typeName)
         collectProperties(of: structDecl)
+        collectAssociations(of: structDecl)
+    }
+
+    /// Finds `static let name = hasMany(…)` (also `Self.hasMany`, `hasOne`, `belongsTo`).
+    private mutating func collectAssociations(of structDecl: StructDeclSyntax) {
+        let kinds: Set<String> = ["hasMany", "hasOne", "belongsTo"]
+        for member in structDecl.memberBlock.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self), variable.isStatic else { continue }
+            for binding in variable.bindings {
+                guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self),
+                    let call = binding.initializer?.value.as(FunctionCallExprSyntax.self)
+                else { continue }
+                let callee: String?
+                if let ref = call.calledExpression.as(DeclReferenceExprSyntax.self) {
+                    callee = ref.baseName.text
+                } else if let member = call.calledExpression.as(MemberAccessExprSyntax.self) {
+                    callee = member.declName.baseName.text
+                } else {
+                    callee = nil
+                }
+                if let callee, kinds.contains(callee) { associations.append(pattern.identifier.text) }
+            }
+        }
     }
 
     mutating func report(_ message: ModelDiagnostic, at node: some SyntaxProtocol) {

@@ -20,6 +20,20 @@ extension ModelAnalysis {
         lines.append("        }")
         lines.append("    }")
 
+        lines.append("    \(access)static func keyPath(forColumn column: String) -> PartialKeyPath<\(type)>? {")
+        lines.append("        switch column {")
+        for property in properties {
+            lines.append("        case \"\(property.column)\": return \\\(type).\(property.name)")
+        }
+        lines.append("        default: return nil")
+        lines.append("        }")
+        lines.append("    }")
+
+        if !associations.isEmpty {
+            let list = associations.map { "\(type).\($0)" }.joined(separator: ", ")
+            lines.append("    \(access)static var associations: [any Strata.ModelAssociation<\(type)>] { [\(list)] }")
+        }
+
         lines.append("    \(access)init(row: Strata.Row) throws {")
         for (index, property) in properties.enumerated() {
             let defaultArgument = property.defaultValue.map { ", default: \($0.trimmedDescription)" } ?? ""

@@ -59,6 +59,18 @@ final class ModelMacroExpansionTests: XCTestCase {
                         default: return nil
                         }
                     }
+                    static func keyPath(forColumn column: String) -> PartialKeyPath<User>? {
+                        switch column {
+                        case "id": return \User.id
+                        case "name": return \User.name
+                        case "mail": return \User.email
+                        case "active": return \User.active
+                        case "joined_at": return \User.joinedAt
+                        case "tags": return \User.tags
+                        case "group_id": return \User.groupID
+                        default: return nil
+                        }
+                    }
                     init(row: Strata.Row) throws {
                         self.id = try row.decode(0)
                         self.name = try row.decode(1)
@@ -114,6 +126,13 @@ final class ModelMacroExpansionTests: XCTestCase {
                         default: return nil
                         }
                     }
+                    static func keyPath(forColumn column: String) -> PartialKeyPath<Person>? {
+                        switch column {
+                        case "id": return \Person.id
+                        case "created_at": return \Person.createdAt
+                        default: return nil
+                        }
+                    }
                     init(row: Strata.Row) throws {
                         self.id = try row.decode(0)
                         self.createdAt = try row.decode(1)
@@ -159,6 +178,13 @@ final class ModelMacroExpansionTests: XCTestCase {
                         default: return nil
                         }
                     }
+                    public static func keyPath(forColumn column: String) -> PartialKeyPath<HTTPLog>? {
+                        switch column {
+                        case "id": return \HTTPLog.id
+                        case "status_code": return \HTTPLog.statusCode
+                        default: return nil
+                        }
+                    }
                     public init(row: Strata.Row) throws {
                         self.id = try row.decode(0)
                         self.statusCode = try row.decode(1)
@@ -198,6 +224,12 @@ final class ModelMacroExpansionTests: XCTestCase {
                     package static func columnName(for keyPath: PartialKeyPath<Tag>) -> String? {
                         switch keyPath {
                         case \Tag.id: return "id"
+                        default: return nil
+                        }
+                    }
+                    package static func keyPath(forColumn column: String) -> PartialKeyPath<Tag>? {
+                        switch column {
+                        case "id": return \Tag.id
                         default: return nil
                         }
                     }
@@ -265,6 +297,15 @@ final class ModelMacroExpansionTests: XCTestCase {
                         case \Point.x: return "x"
                         case \Point.y: return "y"
                         case \Point.label: return "label"
+                        default: return nil
+                        }
+                    }
+                    static func keyPath(forColumn column: String) -> PartialKeyPath<Point>? {
+                        switch column {
+                        case "id": return \Point.id
+                        case "x": return \Point.x
+                        case "y": return \Point.y
+                        case "label": return \Point.label
                         default: return nil
                         }
                     }
@@ -345,6 +386,20 @@ final class ModelMacroExpansionTests: XCTestCase {
                         default: return nil
                         }
                     }
+                    static func keyPath(forColumn column: String) -> PartialKeyPath<Settings>? {
+                        switch column {
+                        case "id": return \Settings.id
+                        case "level": return \Settings.level
+                        case "ratio": return \Settings.ratio
+                        case "note": return \Settings.note
+                        case "limits": return \Settings.limits
+                        case "empty": return \Settings.empty
+                        case "greeting": return \Settings.greeting
+                        case "kind": return \Settings.kind
+                        case "sizes": return \Settings.sizes
+                        default: return nil
+                        }
+                    }
                     init(row: Strata.Row) throws {
                         self.id = try row.decode(0)
                         self.level = try row.decode(1, default: -1)
@@ -411,6 +466,14 @@ final class ModelMacroExpansionTests: XCTestCase {
                         default: return nil
                         }
                     }
+                    static func keyPath(forColumn column: String) -> PartialKeyPath<Entry>? {
+                        switch column {
+                        case "id": return \Entry.id
+                        case "body_text": return \Entry.body
+                        case "default": return \Entry.`default`
+                        default: return nil
+                        }
+                    }
                     init(row: Strata.Row) throws {
                         self.id = try row.decode(0)
                         self.body = try row.decode(1)
@@ -425,6 +488,60 @@ final class ModelMacroExpansionTests: XCTestCase {
                     }
                 }
                 """#,
+            macroSpecs: testMacros
+        )
+    }
+}
+
+final class ModelMacroAssociationTests: XCTestCase {
+    func testAssociationDeclarationsAreListed() {
+        assertMacroExpansion(
+            """
+            @Model
+            struct Group {
+                var id: Int64?
+                static let users = hasMany(User.self, onDelete: .destroy)
+                static let owner = Self.belongsTo(User.self, key: \\.ownerID)
+                static let other = 5
+            }
+            """,
+            expandedSource: """
+                struct Group {
+                    var id: Int64?
+                    static let users = hasMany(User.self, onDelete: .destroy)
+                    static let owner = Self.belongsTo(User.self, key: \\.ownerID)
+                    static let other = 5
+
+                    var _persistence: Strata.PersistenceState<Group>? = nil
+                }
+
+                extension Group: Strata.Model {
+                    static let schema = Strata.TableSchema(name: "group", columns: [
+                        Strata.TableColumn(\\Group.id, "id", primaryKey: true),
+                    ])
+                    static func columnName(for keyPath: PartialKeyPath<Group>) -> String? {
+                        switch keyPath {
+                        case \\Group.id: return "id"
+                        default: return nil
+                        }
+                    }
+                    static func keyPath(forColumn column: String) -> PartialKeyPath<Group>? {
+                        switch column {
+                        case "id": return \\Group.id
+                        default: return nil
+                        }
+                    }
+                    static var associations: [any Strata.ModelAssociation<Group>] { [Group.users, Group.owner] }
+                    init(row: Strata.Row) throws {
+                        self.id = try row.decode(0)
+                    }
+                    var databaseValues: [Strata.DatabaseValue] {
+                        [
+                            self.id.databaseValue,
+                        ]
+                    }
+                }
+                """,
             macroSpecs: testMacros
         )
     }

@@ -18,6 +18,13 @@ public protocol DatabaseConnection: AnyObject {
 
     /// Whether the connection broke and must not be reused.
     var isBroken: Bool { get }
+
+    /// The most values one statement may bind; eager loading chunks its key lists under it.
+    var maxBindParameters: Int { get }
+}
+
+extension DatabaseConnection {
+    public var maxBindParameters: Int { 32766 }
 }
 
 /// A storage backend: it makes connections and says how many may be open.

@@ -11,6 +11,8 @@ public protocol SQLConnection: DatabaseConnection {
 }
 
 extension SQLConnection {
+    public var maxBindParameters: Int { dialect.maxBindParameters }
+
     public func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void) throws -> Int {
         let rendered = try SQLRenderer.render(statement, dialect: dialect)
         return try run(rendered, statement: statement, onRow: onRow)

@@ -21,6 +21,12 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case notPersisted(model: String)
     /// The query asked for something no backend can do the same way (a negative limit, say).
     case invalidQuery(String)
+    /// An association is declared in a way Strata cannot use (a foreign key it cannot find).
+    case invalidAssociation(String)
+    /// An association was read with `loaded(_:)` but the query did not include it.
+    case associationNotLoaded(model: String, association: String)
+    /// Deleting the model is refused by a `restrict` association that still has rows.
+    case deleteRestricted(model: String, association: String)
 
     // Rendering
     /// An identifier that cannot be quoted safely (empty, NUL, too long).
@@ -69,6 +75,10 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownColumn(let m, let c): return "\(m) has no column '\(c)'"
         case .notPersisted(let m): return "\(m) has not been saved yet (its id is nil)"
         case .invalidQuery(let r): return "invalid query: \(r)"
+        case .invalidAssociation(let r): return "invalid association: \(r)"
+        case .associationNotLoaded(let m, let a):
+            return "\(m).\(a) was not loaded; add including(…) to the query or fetch it"
+        case .deleteRestricted(let m, let a): return "cannot delete \(m): its \(a) still has rows (restrict)"
         case .invalidIdentifier(let i, let r): return "invalid identifier '\(i)': \(r)"
         case .tooManyBindings(let c, let l): return "statement binds \(c) values; the limit is \(l)"
         case .uniqueViolation(let t, let c):

@@ -12,7 +12,10 @@ extension Transaction {
         for model in models {
             var schema = model.schema
             schema.indexes += model.indexes
-            schema.foreignKeys += model.foreignKeys
+            for fk in model.foreignKeys + model.associations.flatMap(\.foreignKeys)
+            where !schema.foreignKeys.contains(where: { $0.column == fk.column }) {
+                schema.foreignKeys.append(fk)
+            }
             try migrate(schema, policy: policy ?? database.configuration.migration)
         }
     }

@@ -16,7 +16,8 @@
 @attached(member, names: named(_persistence))
 @attached(
     extension, conformances: Model,
-    names: named(schema), named(columnName), named(init), named(databaseValues))
+    names: named(schema), named(columnName), named(keyPath), named(associations), named(init),
+    named(databaseValues))
 public macro Model(table: String? = nil) = #externalMacro(module: "StrataMacros", type: "ModelMacro")
 
 /// Stores the property under an explicit column name instead of its snake_case name.

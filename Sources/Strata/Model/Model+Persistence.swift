@@ -91,17 +91,24 @@ extension Model {
         try v.run(self, tx)
     }
 
-    /// Deletes the model's row.
+    /// Deletes the model's row after applying the delete rules of its associations (nullify, destroy
+    /// through several levels, restrict), all inside one savepoint: a refused delete changes nothing.
     ///
     /// - Returns: whether a row was deleted.
-    /// - Throws: ``StrataError/notPersisted(model:)`` when the model has no id.
+    /// - Throws: ``StrataError/notPersisted(model:)`` when the model has no id,
+    ///   ``StrataError/deleteRestricted(model:association:)``, ``StrataError/foreignKeyViolation(table:)``.
     @discardableResult
     public func delete(_ tx: Transaction) throws -> Bool {
         guard let id else { throw StrataError.notPersisted(model: Self.modelName) }
-        return try Self.query(on: tx).filter(id: id).delete() > 0
+        let associations = Self.associations
+        if associations.isEmpty { return try Self.query(on: tx).filter(id: id).delete() > 0 }
+        return try tx.savepoint { tx in
+            for association in associations { try association.beforeDeleting(ownerID: id, tx) }
+            return try Self.query(on: tx).filter(id: id).delete() > 0
+        }
     }
 
-    /// Deletes the model's row in its own connection lease.
+    /// Deletes the model's row (and applies its delete rules) in its own connection lease.
     @discardableResult
     nonisolated(nonsending)
         public func delete(on db: Database) async throws -> Bool

@@ -20,6 +20,11 @@ public protocol Model: Sendable {
     var _persistence: PersistenceState<Self>? { get set }
     /// Declares the model's validations; the default has none.
     static func validations(_ v: inout Validations<Self>)
+    /// The stored property a column maps to, or nil (`@Model` writes it; used to set foreign keys).
+    static func keyPath(forColumn column: String) -> PartialKeyPath<Self>?
+    /// The model's associations, so deleting it can apply their delete rules (`@Model` lists the
+    /// `static let` declared with `hasMany`, `hasOne` or `belongsTo`).
+    static var associations: [any ModelAssociation<Self>] { get }
     /// Indexes the migration creates besides the table; none by default.
     static var indexes: [Index] { get }
     /// Foreign keys the migration declares when it creates the table; none by default.
@@ -33,6 +38,10 @@ extension Model {
     }
 
     public static func validations(_ v: inout Validations<Self>) {}
+
+    public static func keyPath(forColumn column: String) -> PartialKeyPath<Self>? { nil }
+
+    public static var associations: [any ModelAssociation<Self>] { [] }
 
     /// The model's name for messages.
     public static var modelName: String { String(describing: Self.self) }
@@ -55,11 +64,19 @@ extension Model {
 public final class PersistenceState<M: Model>: Sendable, Hashable, Codable {
     /// The model as last read or written; nil only for a state decoded from `Codable`.
     public let original: M?
+    /// Associations loaded by `including(…)`, by association key.
+    let loaded: [String: any Sendable]
 
     public init(original: M) {
         var copy = original
         copy._persistence = nil
         self.original = copy
+        self.loaded = [:]
+    }
+
+    init(original: M?, loaded: [String: any Sendable]) {
+        self.original = original
+        self.loaded = loaded
     }
 
     public static func == (lhs: PersistenceState, rhs: PersistenceState) -> Bool { true }
@@ -68,5 +85,8 @@ public final class PersistenceState<M: Model>: Sendable, Hashable, Codable {
         var c = encoder.singleValueContainer()
         try c.encodeNil()
     }
-    public init(from decoder: any Decoder) throws { original = nil }
+    public init(from decoder: any Decoder) throws {
+        original = nil
+        loaded = [:]
+    }
 }

@@ -4,6 +4,9 @@ import Foundation
 extension QueryBuilder where Executor == Transaction {
     /// Streams matching models one at a time, in constant memory.
     public func forEach(_ body: (M) throws -> Void) throws {
+        guard includes.isEmpty else {
+            throw StrataError.invalidQuery("including(…) needs all() or first(), not forEach")
+        }
         try fetch(try selectStatement(), body)
     }
 
@@ -20,15 +23,17 @@ extension QueryBuilder where Executor == Transaction {
     /// All matching models.
     public func all() throws -> [M] {
         var out: [M] = []
-        try forEach { out.append($0) }
+        try fetch(try selectStatement()) { out.append($0) }
+        for load in includes { try load(&out, executor) }
         return out
     }
 
     /// The first matching model, or nil.
     public func first() throws -> M? {
-        var out: M?
-        try fetch(try selectStatement(limit: min(limit ?? 1, 1))) { out = $0 }
-        return out
+        var out: [M] = []
+        try fetch(try selectStatement(limit: min(limit ?? 1, 1))) { out.append($0) }
+        for load in includes { try load(&out, executor) }
+        return out.first
     }
 
     /// The values of one column of the matching rows.
@@ -108,6 +113,7 @@ extension QueryBuilder where Executor == Database {
             q.selected = selected
             q.assignments = assignments
             q.error = error
+            q.includes = includes
             return try body(q)
         }
     }

@@ -22,6 +22,8 @@ public struct QueryBuilder<M: Model, Executor> {
     var offset: Int?
     var selected: [String]?
     var assignments: [Assignment] = []
+    /// Associations to load for the fetched models, one query per association level.
+    var includes: [@Sendable (inout [M], Transaction) throws -> Void] = []
     /// The first error met while building (a key path with no column); thrown when the query runs.
     var error: StrataError?
 
@@ -135,6 +137,19 @@ public struct QueryBuilder<M: Model, Executor> {
             if let name { skip.insert(name) }
         }
         copy.selected = M.schema.columns.map(\.name).filter { !skip.contains($0) }
+        return copy
+    }
+
+    /// Loads an association for every fetched model with one extra query per association (two for
+    /// `through`), never one per row; nest with `Group.users.including(User.projects)`.
+    ///
+    /// ```swift
+    /// let groups = try await Group.query(on: db).including(Group.users).all()
+    /// let users = try groups[0].loaded(Group.users)
+    /// ```
+    public func including(_ association: some EagerLoadable<M>) -> Self {
+        var copy = self
+        copy.includes.append { owners, tx in try association.load(into: &owners, tx) }
         return copy
     }
 

@@ -1,0 +1,76 @@
+// EagerLoadable: an association that can load itself for many owners in one query (no N+1).
+
+/// An association `including(…)` can load for a whole page of owners at once.
+public protocol EagerLoadable<Owner>: ModelAssociation {
+    /// Loads the association for every owner with one query per association level (chunked by the
+    /// backend's bind limit) and attaches the result to each owner.
+    func load(into owners: inout [Owner], _ tx: Transaction) throws
+}
+
+/// Nested loads run on the loaded targets; kept as closures so an association value stays Sendable.
+typealias NestedLoad<Target> = @Sendable (inout [Target], Transaction) throws -> Void
+
+extension Model {
+    /// Attaches a loaded association value under `key`.
+    mutating func attachLoaded(_ key: String, _ value: any Sendable) {
+        var loaded = _persistence?.loaded ?? [:]
+        loaded[key] = value
+        _persistence = PersistenceState(original: _persistence?.original, loaded: loaded)
+    }
+
+    /// A value attached by eager loading, or ``StrataError/associationNotLoaded(model:association:)``.
+    func loadedValue<T>(_ key: String, as: T.Type) throws -> T {
+        guard let value = _persistence?.loaded[key] as? T else {
+            throw StrataError.associationNotLoaded(model: Self.modelName, association: key)
+        }
+        return value
+    }
+
+    /// The integer stored in a column of this model (a foreign key), read without encoding every column.
+    func integer(inColumn column: String) -> Int64? {
+        let kp = Self.keyPath(forColumn: column)
+        if let optional = kp.flatMap({ $0 as? KeyPath<Self, Int64?> }) { return self[keyPath: optional] }
+        if let required = kp.flatMap({ $0 as? KeyPath<Self, Int64> }) { return self[keyPath: required] }
+        guard let i = Self.schema.index(of: column), case .integer(let v) = databaseValues[i] else { return nil }
+        return v
+    }
+}
+
+extension Transaction {
+    /// Runs `SELECT … WHERE column IN (ids)` for model `T`, chunked under the backend's bind limit.
+    func fetchAll<T: Model>(_ type: T.Type, where column: String, in ids: [Int64]) throws -> [T] {
+        var out: [T] = []
+        let chunk = Swift.max(1, connection.maxBindParameters - 16)
+        var start = 0
+        while start < ids.count {
+            let slice = ids[start..<Swift.min(start + chunk, ids.count)]
+            out += try T.query(on: self).where(Condition(.inList(.column(column), slice.map { .integer($0) }))).all()
+            start += chunk
+        }
+        return out
+    }
+
+    /// The values of one integer column of the rows of `table` where `column` is in `ids`, as pairs.
+    func integerPairs(table: String, key: String, value: String, in ids: [Int64]) throws -> [(Int64, Int64)] {
+        var pairs: [(Int64, Int64)] = []
+        let chunk = Swift.max(1, connection.maxBindParameters - 16)
+        var start = 0
+        while start < ids.count {
+            let slice = ids[start..<Swift.min(start + chunk, ids.count)]
+            let select = Select(
+                table: table, selection: .columns([key, value]),
+                filter: .inList(.column(key), slice.map { .integer($0) }))
+            _ = try execute(.select(select)) { r in
+                if case .integer(let k) = r.value(at: 0), case .integer(let v) = r.value(at: 1) { pairs.append((k, v)) }
+            }
+            start += chunk
+        }
+        return pairs
+    }
+}
+
+/// Unique ids in first-seen order.
+func uniqueIDs(_ ids: [Int64?]) -> [Int64] {
+    var seen = Set<Int64>()
+    return ids.compactMap { $0 }.filter { seen.insert($0).inserted }
+}

@@ -1,0 +1,60 @@
+// HasManyThrough: targets reached through rows of an explicit join model.
+
+/// `static let projects = hasMany(Project.self, through: Membership.self)`: the projects whose id
+/// appears with this user's id in a membership row.
+///
+/// Deleting the owner applies `onDelete` to the join rows (by default `.destroy`: the memberships go,
+/// the projects stay).
+public struct HasManyThrough<Owner: Model, Target: Model, Join: Model>: EagerLoadable {
+    /// The join model's column pointing at the owner (`user_id`).
+    let ownerKey: ResolvedKey
+    /// The join model's column pointing at the target (`project_id`).
+    let targetKey: ResolvedKey
+    public let onDelete: DeleteRule
+    var nested: [NestedLoad<Target>] = []
+
+    public var key: String {
+        "hasManyThrough \(Join.schema.name).\(ownerKey.column ?? "?")->\(targetKey.column ?? "?")"
+    }
+
+    /// The same association, also loading `next` on every loaded target.
+    public func including(_ next: some EagerLoadable<Target>) -> Self {
+        var copy = self
+        copy.nested.append { targets, tx in try next.load(into: &targets, tx) }
+        return copy
+    }
+
+    func joinRows(of id: Int64, _ tx: Transaction) throws -> QueryBuilder<Join, Transaction> {
+        Join.query(on: tx).where(Condition(.compare(.equal, .column(try ownerKey.get()), .value(.integer(id)))))
+    }
+
+    public func beforeDeleting(ownerID: Int64, _ tx: Transaction) throws {
+        try applyDeleteRule(
+            onDelete, foreignKey: ownerKey.get(), table: Join.schema.name, ownerID: ownerID,
+            children: joinRows(of: ownerID, tx), key: key, tx)
+    }
+
+    public func deleteRule(forTable table: String, column: String) -> DeleteRule? {
+        table == Join.schema.name && column == ownerKey.column ? onDelete : nil
+    }
+
+    /// The targets of the given owners, keyed by owner id, in two queries (join rows, then targets).
+    func targets(of ownerIDs: [Int64], _ tx: Transaction) throws -> [Int64: [Target]] {
+        let pairs = try tx.integerPairs(
+            table: Join.schema.name, key: ownerKey.get(), value: targetKey.get(), in: ownerIDs)
+        var targets = try tx.fetchAll(Target.self, where: Target.primaryKeyColumn, in: uniqueIDs(pairs.map(\.1)))
+        for next in nested { try next(&targets, tx) }
+        var byID: [Int64: Target] = [:]
+        for t in targets { if let id = t.id { byID[id] = t } }
+        var out: [Int64: [Target]] = [:]
+        for (owner, target) in pairs { if let t = byID[target] { out[owner, default: []].append(t) } }
+        return out
+    }
+
+    public func load(into owners: inout [Owner], _ tx: Transaction) throws {
+        let byOwner = try targets(of: uniqueIDs(owners.map(\.id)), tx)
+        for i in owners.indices {
+            owners[i].attachLoaded(key, owners[i].id.flatMap { byOwner[$0] } ?? [])
+        }
+    }
+}

@@ -1,0 +1,64 @@
+// Model+AssociationDeclarations: hasMany, hasOne, belongsTo and hasMany(through:), as a model declares them.
+
+extension Model {
+    /// The children of `target` type pointing at this model by the conventional key (`Group` → `group_id`).
+    ///
+    /// ```swift
+    /// static let users = hasMany(User.self, onDelete: .destroy)
+    /// ```
+    public static func hasMany<T: Model>(_ target: T.Type, onDelete: DeleteRule = .none) -> HasMany<Self, T> {
+        HasMany(foreignKey: .conventional(parent: Self.self, in: T.self), onDelete: onDelete)
+    }
+
+    /// The children pointing at this model by an explicit key: `hasMany(User.self, key: \.managerID)`.
+    public static func hasMany<T: Model, V>(_ target: T.Type, key: KeyPath<T, V>, onDelete: DeleteRule = .none)
+        -> HasMany<Self, T>
+    {
+        HasMany(foreignKey: .explicit(key), onDelete: onDelete)
+    }
+
+    /// The single child pointing at this model by the conventional key.
+    public static func hasOne<T: Model>(_ target: T.Type, onDelete: DeleteRule = .none) -> HasOne<Self, T> {
+        HasOne(foreignKey: .conventional(parent: Self.self, in: T.self), onDelete: onDelete)
+    }
+
+    /// The single child pointing at this model by an explicit key.
+    public static func hasOne<T: Model, V>(_ target: T.Type, key: KeyPath<T, V>, onDelete: DeleteRule = .none)
+        -> HasOne<Self, T>
+    {
+        HasOne(foreignKey: .explicit(key), onDelete: onDelete)
+    }
+
+    /// The parent this model points at by the conventional key (`Group` → this model's `group_id`).
+    public static func belongsTo<T: Model>(_ target: T.Type) -> BelongsTo<Self, T> {
+        BelongsTo(foreignKey: .conventional(parent: T.self, in: Self.self))
+    }
+
+    /// The parent this model points at by an explicit key: `belongsTo(User.self, key: \.managerID)`.
+    public static func belongsTo<T: Model, V>(_ target: T.Type, key: KeyPath<Self, V>) -> BelongsTo<Self, T> {
+        BelongsTo(foreignKey: .explicit(key))
+    }
+
+    /// Targets reached through a join model with conventional keys (`user_id`, `project_id`).
+    ///
+    /// ```swift
+    /// static let projects = hasMany(Project.self, through: Membership.self)
+    /// ```
+    public static func hasMany<T: Model, J: Model>(
+        _ target: T.Type, through join: J.Type,
+        onDelete: DeleteRule = .destroy
+    ) -> HasManyThrough<Self, T, J> {
+        HasManyThrough(
+            ownerKey: .conventional(parent: Self.self, in: J.self),
+            targetKey: .conventional(parent: T.self, in: J.self), onDelete: onDelete)
+    }
+
+    /// Targets reached through a join model with explicit keys on the join model.
+    public static func hasMany<T: Model, J: Model, A, B>(
+        _ target: T.Type, through join: J.Type,
+        ownerKey: KeyPath<J, A>, targetKey: KeyPath<J, B>,
+        onDelete: DeleteRule = .destroy
+    ) -> HasManyThrough<Self, T, J> {
+        HasManyThrough(ownerKey: .explicit(ownerKey), targetKey: .explicit(targetKey), onDelete: onDelete)
+    }
+}

@@ -1,0 +1,152 @@
+// Model+Associations: reading, adding and removing associated models, in a transaction or one-shot.
+
+extension Model {
+    // MARK: hasMany
+
+    /// The children, fetched now.
+    public func fetch<T>(_ association: HasMany<Self, T>, _ tx: Transaction) throws -> [T] {
+        try association.children(of: requireID(), tx).all()
+    }
+
+    /// The children loaded by `including(…)`; throws ``StrataError/associationNotLoaded(model:association:)``
+    /// when the query did not include them.
+    public func loaded<T>(_ association: HasMany<Self, T>) throws -> [T] {
+        try loadedValue(association.key, as: [T].self)
+    }
+
+    /// Makes `child` one of this model's children and saves it; an unsaved owner is saved first.
+    public mutating func add<T>(_ child: inout T, to association: HasMany<Self, T>, _ tx: Transaction) throws {
+        if id == nil { try save(tx) }
+        try child.setForeignKey(association.foreignKey.get(), to: requireID())
+        try child.save(tx)
+    }
+
+    /// Detaches `child` (its foreign key becomes nil) and saves it.
+    public func remove<T>(_ child: inout T, from association: HasMany<Self, T>, _ tx: Transaction) throws {
+        let fk = try association.foreignKey.get()
+        guard child.integer(inColumn: fk) == id else { return }
+        try child.setForeignKey(fk, to: nil)
+        try child.save(tx)
+    }
+
+    // MARK: hasOne
+
+    /// The child, fetched now.
+    public func fetch<T>(_ association: HasOne<Self, T>, _ tx: Transaction) throws -> T? {
+        try association.child(of: requireID(), tx).first()
+    }
+
+    /// The child loaded by `including(…)`.
+    public func loaded<T>(_ association: HasOne<Self, T>) throws -> T? {
+        try loadedValue(association.key, as: T?.self)
+    }
+
+    /// Makes `child` this model's child and saves it; an unsaved owner is saved first.
+    public mutating func set<T>(_ child: inout T, as association: HasOne<Self, T>, _ tx: Transaction) throws {
+        if id == nil { try save(tx) }
+        try child.setForeignKey(association.foreignKey.get(), to: requireID())
+        try child.save(tx)
+    }
+
+    // MARK: belongsTo
+
+    /// The parent, fetched now (nil when the key is nil).
+    public func fetch<T>(_ association: BelongsTo<Self, T>, _ tx: Transaction) throws -> T? {
+        guard let parentID = integer(inColumn: try association.foreignKey.get()) else { return nil }
+        return try T.find(parentID, tx)
+    }
+
+    /// The parent loaded by `including(…)`.
+    public func loaded<T>(_ association: BelongsTo<Self, T>) throws -> T? {
+        try loadedValue(association.key, as: T?.self)
+    }
+
+    /// Points this model at `parent` (or at nothing); save the model to store it.
+    ///
+    /// - Throws: ``StrataError/notPersisted(model:)`` for an unsaved parent.
+    public mutating func set<T>(_ association: BelongsTo<Self, T>, to parent: T?) throws {
+        let parentID = try parent.map { try $0.requireID() }
+        try setForeignKey(association.foreignKey.get(), to: parentID)
+    }
+
+    // MARK: hasMany(through:)
+
+    /// The targets, fetched now (two queries).
+    public func fetch<T, J>(_ association: HasManyThrough<Self, T, J>, _ tx: Transaction) throws -> [T] {
+        let id = try requireID()
+        return try association.targets(of: [id], tx)[id] ?? []
+    }
+
+    /// The targets loaded by `including(…)`.
+    public func loaded<T, J>(_ association: HasManyThrough<Self, T, J>) throws -> [T] {
+        try loadedValue(association.key, as: [T].self)
+    }
+
+    /// Links `target` to this model with a new join row; unsaved models are saved first. The join row
+    /// is inserted with only its two keys, so the join model's other columns need defaults.
+    public mutating func add<T, J>(_ target: inout T, to association: HasManyThrough<Self, T, J>, _ tx: Transaction)
+        throws
+    {
+        if id == nil { try save(tx) }
+        if target.id == nil { try target.save(tx) }
+        let insert = Insert(
+            table: J.schema.name, columns: [try association.ownerKey.get(), try association.targetKey.get()],
+            rows: [[.integer(try requireID()), .integer(try target.requireID())]])
+        _ = try tx.execute(.insert(insert))
+    }
+
+    /// Deletes the join rows linking `target` to this model; the target itself stays.
+    public func remove<T, J>(_ target: T, from association: HasManyThrough<Self, T, J>, _ tx: Transaction) throws {
+        let filter = Expression.and([
+            .compare(.equal, .column(try association.ownerKey.get()), .value(.integer(try requireID()))),
+            .compare(.equal, .column(try association.targetKey.get()), .value(.integer(try target.requireID()))),
+        ])
+        _ = try tx.execute(.delete(Delete(table: J.schema.name, filter: filter)))
+    }
+
+    // MARK: One-shot async
+
+    /// Fetches associated models in their own connection lease.
+    nonisolated(nonsending)
+        public func fetch<T>(_ association: HasMany<Self, T>, on db: Database) async throws -> [T]
+    {
+        try await db.withConnection { tx in try fetch(association, tx) }
+    }
+
+    /// Fetches the parent in its own connection lease.
+    nonisolated(nonsending)
+        public func fetch<T>(_ association: BelongsTo<Self, T>, on db: Database) async throws -> T?
+    {
+        try await db.withConnection { tx in try fetch(association, tx) }
+    }
+
+    /// Fetches the targets through the join model in their own connection lease.
+    nonisolated(nonsending)
+        public func fetch<T, J>(_ association: HasManyThrough<Self, T, J>, on db: Database) async throws -> [T]
+    {
+        try await db.withConnection { tx in try fetch(association, tx) }
+    }
+
+    /// Adds a child in one transaction (see ``add(_:to:_:)-(_,HasMany<Self,T>,_)``).
+    nonisolated(nonsending)
+        public mutating func add<T>(_ child: inout T, to association: HasMany<Self, T>, on db: Database) async throws
+    {
+        var owner = self
+        var copy = child
+        try await db.transaction { tx in try owner.add(&copy, to: association, tx) }
+        self = owner
+        child = copy
+    }
+
+    /// Links a target in one transaction.
+    nonisolated(nonsending)
+        public mutating func add<T, J>(_ target: inout T, to association: HasManyThrough<Self, T, J>, on db: Database)
+        async throws
+    {
+        var owner = self
+        var copy = target
+        try await db.transaction { tx in try owner.add(&copy, to: association, tx) }
+        self = owner
+        target = copy
+    }
+}

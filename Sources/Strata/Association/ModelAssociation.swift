@@ -1,0 +1,110 @@
+// ModelAssociation: what every association kind offers the core: a key, delete rules, foreign keys.
+
+/// What happens to associated rows when their owner is deleted.
+public enum DeleteRule: String, Sendable, Hashable {
+    /// Nothing in the ORM; the database's foreign key (NO ACTION) refuses orphans.
+    case none
+    /// Set the children's foreign key to NULL.
+    case nullify
+    /// Delete the children too, each running its own rules (cascades through several levels).
+    case destroy
+    /// Refuse to delete the owner while it has children: ``StrataError/deleteRestricted(model:association:)``.
+    case restrict
+
+    /// The matching `ON DELETE` action SQL backends declare.
+    var foreignKeyAction: ForeignKey.Action {
+        switch self {
+        case .none: return .noAction
+        case .nullify: return .setNull
+        case .destroy: return .cascade
+        case .restrict: return .restrict
+        }
+    }
+}
+
+/// An association declared on a model (`static let users = hasMany(User.self)`), seen by the core.
+public protocol ModelAssociation<Owner>: Sendable {
+    associatedtype Owner: Model
+    /// A name unique within the owner, e.g. `hasMany user.group_id`.
+    var key: String { get }
+    /// Applies the delete rule before the owner row with this id is deleted.
+    func beforeDeleting(ownerID: Int64, _ tx: Transaction) throws
+    /// The delete rule this association applies to rows of `table` through `column`, if it does.
+    func deleteRule(forTable table: String, column: String) -> DeleteRule?
+    /// Foreign keys this association puts on the owner's table (belongsTo only).
+    var foreignKeys: [ForeignKey] { get }
+}
+
+extension ModelAssociation {
+    public func deleteRule(forTable table: String, column: String) -> DeleteRule? { nil }
+    public var foreignKeys: [ForeignKey] { [] }
+}
+
+/// A foreign-key column resolved when an association is declared; a bad declaration is kept as an
+/// error and thrown when the association is used, since a `static let` cannot throw.
+struct ResolvedKey: Sendable, Hashable {
+    let column: String?
+    let problem: String?
+
+    /// The column, or the typed error explaining the declaration.
+    func get() throws -> String {
+        guard let column else { throw StrataError.invalidAssociation(problem ?? "unresolved foreign key") }
+        return column
+    }
+
+    /// The conventional foreign key for `owner` in `table`: `Group` → `group_id`.
+    static func conventional<Parent: Model, Child: Model>(parent: Parent.Type, in child: Child.Type) -> ResolvedKey {
+        let column = SnakeCase.convert(String(describing: Parent.self)) + "_id"
+        if Child.schema.index(of: column) != nil { return ResolvedKey(column: column, problem: nil) }
+        return ResolvedKey(
+            column: nil,
+            problem: "\(Child.modelName) has no column '\(column)' for its \(Parent.modelName); "
+                + "name the key explicitly (key: \\.yourKey)")
+    }
+
+    static func explicit<Child: Model, V>(_ kp: KeyPath<Child, V>) -> ResolvedKey {
+        if let column = Child.columnName(for: kp) { return ResolvedKey(column: column, problem: nil) }
+        return ResolvedKey(column: nil, problem: "\(kp) is not a stored column of \(Child.modelName)")
+    }
+}
+
+/// snake_case, the same rule the `@Model` macro uses for column and table names.
+enum SnakeCase {
+    static func convert(_ name: String) -> String {
+        let chars = Array(name)
+        var out = ""
+        for (i, c) in chars.enumerated() {
+            if c.isUppercase, i > 0 {
+                let prev = chars[i - 1]
+                let nextIsLower = i + 1 < chars.count && chars[i + 1].isLowercase
+                if prev.isLowercase || prev.isNumber || (prev.isUppercase && nextIsLower) { out.append("_") }
+            }
+            out += c.lowercased()
+        }
+        return out
+    }
+}
+
+extension Model {
+    /// Sets a foreign-key property through the column it maps to.
+    mutating func setForeignKey(_ column: String, to value: Int64?) throws {
+        let kp = Self.keyPath(forColumn: column)
+        if let optional = kp as? WritableKeyPath<Self, Int64?> {
+            self[keyPath: optional] = value
+        } else if let required = kp as? WritableKeyPath<Self, Int64>, let value {
+            self[keyPath: required] = value
+        } else {
+            throw StrataError.invalidAssociation(
+                "\(Self.modelName).\(column) cannot be set to \(value.map(String.init) ?? "nil") "
+                    + "(it must be a stored 'var' of type Int64? or Int64)")
+        }
+    }
+
+    /// The saved id, or ``StrataError/notPersisted(model:)``.
+    func requireID() throws -> Int64 {
+        guard let id else { throw StrataError.notPersisted(model: Self.modelName) }
+        return id
+    }
+
+    static var primaryKeyColumn: String { schema.columns[schema.primaryKeyIndex ?? 0].name }
+}
