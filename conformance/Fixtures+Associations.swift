@@ -54,6 +54,15 @@ struct ConfMembership {
     static let project = belongsTo(ConfProject.self)
 }
 
+/// The member table read without associations, to join by explicit columns.
+@Model(table: "conf_member")
+struct ConfBadgeless {
+    var id: Int64?
+    var name: String
+    var confTeamID: Int64?
+    var managerID: Int64?
+}
+
 /// A team's single badge (hasOne).
 @Model(table: "conf_badge")
 struct ConfBadge: Equatable {

@@ -153,3 +153,33 @@ struct SQLiteLikeDialect: Dialect {
     func sqlType(_ type: ColumnType) -> String { "ANY" }
     var autoIncrementPrimaryKey: String { "INTEGER PRIMARY KEY" }
 }
+
+@Suite("SQL renderer: joins")
+struct JoinRendererTests {
+    @Test("joins qualify main-table columns and alias joined tables, even a table joined to itself")
+    func selfJoin() throws {
+        let s = Select(
+            table: "user", selection: .refs([ColumnRef("id"), ColumnRef("name", table: "j1")]),
+            joins: [
+                Join(
+                    .left, table: "user", alias: "j1",
+                    on: .compare(.equal, .column("manager_id"), .column("id", table: "j1")))
+            ],
+            filter: .compare(.equal, .column("name", table: "j1"), .value(.text("Ann"))),
+            order: [Ordering("name"), Ordering("name", .descending, table: "j1")])
+        let r = try SQLRenderer.render(.select(s), dialect: SQLiteLikeDialect())
+        #expect(
+            r.sql
+                == #"SELECT "user"."id", "j1"."name" FROM "user" LEFT JOIN "user" AS "j1" ON ("user"."manager_id" = "j1"."id") "#
+                + #"WHERE ("j1"."name" = ?) ORDER BY "user"."name" ASC NULLS FIRST, "j1"."name" DESC NULLS LAST"#)
+    }
+
+    @Test("a joined column outside a join is a typed error")
+    func joinedColumnOutsideJoin() {
+        #expect(throws: StrataError.self) {
+            try SQLRenderer.render(
+                .delete(Delete(table: "t", filter: .compare(.equal, .column("a", table: "j1"), .value(.null)))),
+                dialect: SQLiteLikeDialect())
+        }
+    }
+}

@@ -8,6 +8,8 @@ public struct SQLRenderer {
     public let dialect: any Dialect
     private var sql = ""
     private var binds: [DatabaseValue] = []
+    /// The main table's name while rendering a SELECT with joins: its columns are then qualified.
+    private var qualifier: String?
 
     private init(dialect: any Dialect) { self.dialect = dialect }
 
@@ -84,22 +86,52 @@ public struct SQLRenderer {
     // MARK: SELECT
 
     private mutating func select(_ s: Select) throws(StrataError) {
+        qualifier = s.joins.isEmpty ? nil : s.table
+        defer { qualifier = nil }
         switch s.selection {
         case .columns(let columns):
             guard !columns.isEmpty else { throw .invalidQuery("SELECT without columns") }
-            sql += "SELECT " + (try columns.map { c throws(StrataError) in try q(c) }.joined(separator: ", "))
-            sql += " FROM " + (try q(s.table))
+            sql +=
+                "SELECT "
+                + (try columns.map { c throws(StrataError) in try column(c, table: nil) }.joined(separator: ", "))
+            try from(s)
+            try selectTail(s)
+        case .refs(let refs):
+            guard !refs.isEmpty else { throw .invalidQuery("SELECT without columns") }
+            sql +=
+                "SELECT "
+                + (try refs.map { r throws(StrataError) in try column(r.name, table: r.table) }.joined(separator: ", "))
+            try from(s)
             try selectTail(s)
         case .count:
             if s.limit == nil && s.offset == nil {
-                sql += "SELECT COUNT(*) FROM " + (try q(s.table))
+                sql += "SELECT COUNT(*)"
+                try from(s)
                 try whereClause(s.filter)
             } else {
-                sql += "SELECT COUNT(*) FROM (SELECT 1 FROM " + (try q(s.table))
+                sql += "SELECT COUNT(*) FROM (SELECT 1"
+                try from(s)
                 try selectTail(s)
                 sql += ") AS " + (try q("strata_count"))
             }
         }
+    }
+
+    private mutating func from(_ s: Select) throws(StrataError) {
+        sql += " FROM " + (try q(s.table))
+        for join in s.joins {
+            guard join.alias != s.table else {
+                throw .invalidQuery("join alias '\(join.alias)' is the main table's name")
+            }
+            sql += " " + join.kind.rawValue + " JOIN " + (try q(join.table)) + " AS " + (try q(join.alias)) + " ON "
+            try expression(join.on.node)
+        }
+    }
+
+    /// A column reference: qualified by its table when the SELECT has joins.
+    private func column(_ name: String, table: String?) throws(StrataError) -> String {
+        if let table = table ?? qualifier { return try q(table) + "." + (try q(name)) }
+        return try q(name)
     }
 
     private mutating func selectTail(_ s: Select) throws(StrataError) {
@@ -108,7 +140,7 @@ public struct SQLRenderer {
             sql += " ORDER BY "
             for (n, o) in s.order.enumerated() {
                 if n > 0 { sql += ", " }
-                sql += try q(o.column)
+                sql += try column(o.column, table: o.table)
                 sql += o.direction == .ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"
             }
         }
@@ -136,7 +168,10 @@ public struct SQLRenderer {
 
     private mutating func expression(_ node: Expression.Node) throws(StrataError) {
         switch node {
-        case .column(let c): sql += try q(c)
+        case .column(let c): sql += try column(c, table: nil)
+        case .joinedColumn(let t, let c):
+            guard qualifier != nil else { throw .invalidQuery("column \(t).\(c) of a joined table outside a join") }
+            sql += try column(c, table: t)
         case .value(let v): bind(v)
         case .constant(let b): sql += dialect.literal(b)
         case .compare(let op, let l, let r):

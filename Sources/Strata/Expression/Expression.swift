@@ -7,6 +7,8 @@
 public struct Expression: Sendable, Hashable {
     package indirect enum Node: Sendable, Hashable {
         case column(String)
+        /// A column of a joined table, by its alias.
+        case joinedColumn(table: String, name: String)
         case value(DatabaseValue)
         case constant(Bool)
         case compare(ComparisonOperator, Node, Node)
@@ -26,6 +28,13 @@ public struct Expression: Sendable, Hashable {
 
     /// A column of the queried table.
     public static func column(_ name: String) -> Expression { Expression(.column(name)) }
+    /// A column of a joined table (`table` is the join's alias), or of the main table when `table` is nil.
+    public static func column(_ name: String, table: String?) -> Expression {
+        Expression(table.map { .joinedColumn(table: $0, name: name) } ?? .column(name))
+    }
+
+    /// The same expression with every main-table column moved to the joined table `alias`.
+    package func qualified(as alias: String) -> Expression { Expression(node.qualified(as: alias)) }
     /// A value, always bound as a parameter.
     public static func value(_ value: DatabaseValue) -> Expression { Expression(.value(value)) }
     /// TRUE or FALSE.
@@ -108,4 +117,25 @@ public enum ComparisonOperator: String, Sendable, Hashable {
     case lessOrEqual = "<="
     case greater = ">"
     case greaterOrEqual = ">="
+}
+
+extension Expression.Node {
+    func qualified(as alias: String) -> Self {
+        switch self {
+        case .column(let name): return .joinedColumn(table: alias, name: name)
+        case .joinedColumn, .value, .constant, .unsafeRaw: return self
+        case .compare(let op, let l, let r): return .compare(op, l.qualified(as: alias), r.qualified(as: alias))
+        case .and(let items): return .and(items.map { $0.qualified(as: alias) })
+        case .or(let items): return .or(items.map { $0.qualified(as: alias) })
+        case .not(let e): return .not(e.qualified(as: alias))
+        case .isNull(let e, let negated): return .isNull(e.qualified(as: alias), negated: negated)
+        case .inList(let e, let values, let negated): return .inList(e.qualified(as: alias), values, negated: negated)
+        case .like(let e, let pattern, let ci, let negated):
+            return .like(e.qualified(as: alias), pattern: pattern, caseInsensitive: ci, negated: negated)
+        case .between(let e, let low, let high, let negated):
+            return .between(
+                e.qualified(as: alias), low: low.qualified(as: alias), high: high.qualified(as: alias),
+                negated: negated)
+        }
+    }
 }

@@ -72,6 +72,14 @@ final class RowContext {
     }
 
     @inline(__always)
+    /// The columns of a model that start at `offset` in a joined row.
+    init(model: String, columns: [TableColumn], offset: Int) {
+        self.model = model
+        self.columns = columns
+        layout = offset == 0 ? nil : columns.indices.map { $0 + offset }
+    }
+
+    @inline(__always)
     func resultIndex(_ column: Int) -> Int? {
         guard let layout else { return column }
         let i = layout[column]

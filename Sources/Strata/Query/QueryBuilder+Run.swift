@@ -102,7 +102,7 @@ extension QueryBuilder where Executor == Transaction {
 
 extension QueryBuilder where Executor == Database {
     nonisolated(nonsending)
-        private func on<T>(_ body: (QueryBuilder<M, Transaction>) throws -> T) async throws -> T
+        func on<T>(_ body: (QueryBuilder<M, Transaction>) throws -> T) async throws -> T
     {
         try await executor.withConnection { tx in
             var q = QueryBuilder<M, Transaction>(executor: tx)
@@ -114,6 +114,7 @@ extension QueryBuilder where Executor == Database {
             q.assignments = assignments
             q.error = error
             q.includes = includes
+            q.joins = joins
             return try body(q)
         }
     }

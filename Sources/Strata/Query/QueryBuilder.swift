@@ -24,6 +24,8 @@ public struct QueryBuilder<M: Model, Executor> {
     var assignments: [Assignment] = []
     /// Associations to load for the fetched models, one query per association level.
     var includes: [@Sendable (inout [M], Transaction) throws -> Void] = []
+    /// Tables joined to the main one.
+    var joins: [JoinSpec] = []
     /// The first error met while building (a key path with no column); thrown when the query runs.
     var error: StrataError?
 
@@ -168,12 +170,13 @@ public struct QueryBuilder<M: Model, Executor> {
         if let error { throw error }
         let columns = selected ?? M.schema.columns.map(\.name)
         return Select(
-            table: M.schema.name, selection: .columns(columns), filter: filter, order: order,
-            limit: limit ?? self.limit, offset: offset)
+            table: M.schema.name, selection: .columns(columns), joins: joins.flatMap(\.joins), filter: filter,
+            order: order, limit: limit ?? self.limit, offset: offset)
     }
 
     func writeFilter(_ verb: String) throws -> Expression? {
         if let error { throw error }
+        guard joins.isEmpty else { throw StrataError.invalidQuery("\(verb) does not take joins") }
         guard limit == nil, offset == nil else {
             throw StrataError.invalidQuery("\(verb) does not take a limit or offset")
         }

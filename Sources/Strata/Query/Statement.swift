@@ -26,21 +26,26 @@ public struct Select: Sendable, Hashable {
         case columns([String])
         /// One row with one integer: the number of matching rows (limit and offset respected).
         case count
+        /// Columns of the main table and of joined tables, in order.
+        case refs([ColumnRef])
     }
 
     public var table: String
     public var selection: Selection
+    /// Joined tables; when there are any, unqualified columns belong to the main table.
+    public var joins: [Join]
     public var filter: Expression?
     public var order: [Ordering]
     public var limit: Int?
     public var offset: Int?
 
     public init(
-        table: String, selection: Selection, filter: Expression? = nil, order: [Ordering] = [],
+        table: String, selection: Selection, joins: [Join] = [], filter: Expression? = nil, order: [Ordering] = [],
         limit: Int? = nil, offset: Int? = nil
     ) {
         self.table = table
         self.selection = selection
+        self.joins = joins
         self.filter = filter
         self.order = order
         self.limit = limit
@@ -53,10 +58,13 @@ public struct Ordering: Sendable, Hashable {
     public enum Direction: Sendable, Hashable { case ascending, descending }
     public var column: String
     public var direction: Direction
+    /// The joined table's alias, or nil for the main table.
+    public var table: String?
 
-    public init(_ column: String, _ direction: Direction = .ascending) {
+    public init(_ column: String, _ direction: Direction = .ascending, table: String? = nil) {
         self.column = column
         self.direction = direction
+        self.table = table
     }
 }
 

@@ -1,0 +1,101 @@
+// CompiledCondition: an Expression compiled against one table: columns resolved to positions, LIKE patterns parsed.
+import Strata
+
+/// An expression of the query AST, ready to evaluate over rows of one table.
+///
+/// Only `NOT` is boxed; comparisons take ``Operand``s, so the common shapes (`column op value`,
+/// `column IN (…)`, `column LIKE …`) evaluate without touching the heap.
+enum CompiledCondition: Sendable {
+    /// A value used as a condition (a bool column, a bound bool).
+    case operand(Operand)
+    case constant(Bool)
+    case compare(ComparisonOperator, Operand, Operand)
+    case and([CompiledCondition])
+    case or([CompiledCondition])
+    indirect case not(CompiledCondition)
+    case isNull(Operand, negated: Bool)
+    case inList(Operand, ValueList, negated: Bool)
+    case like(Operand, LikeMatcher, negated: Bool)
+    case between(Operand, low: Operand, high: Operand, negated: Bool)
+
+    /// Compiles `node` for `table`.
+    ///
+    /// - Throws: ``StrataError/unknownColumn(model:column:)`` for a column the table lacks (even when
+    ///   it has no rows, as SQL fails at prepare time); ``StrataError/unsupported(feature:driver:)``
+    ///   for raw SQL.
+    init(_ node: Expression.Node, table: MemoryTable) throws(StrataError) {
+        switch node {
+        case .column, .value: self = .operand(try Operand(node, table: table))
+        case .constant(let b): self = .constant(b)
+        case .compare(let op, let l, let r):
+            self = .compare(op, try Operand(l, table: table), try Operand(r, table: table))
+        case .and(let items):
+            var out: [CompiledCondition] = []
+            for item in items { out.append(try CompiledCondition(item, table: table)) }
+            self = .and(out)
+        case .or(let items):
+            var out: [CompiledCondition] = []
+            for item in items { out.append(try CompiledCondition(item, table: table)) }
+            self = .or(out)
+        case .not(let e): self = .not(try CompiledCondition(e, table: table))
+        case .isNull(let e, let negated): self = .isNull(try Operand(e, table: table), negated: negated)
+        case .inList(let e, let values, let negated):
+            self = .inList(try Operand(e, table: table), ValueList(values), negated: negated)
+        case .like(let e, let pattern, let caseInsensitive, let negated):
+            self = .like(try Operand(e, table: table), LikeMatcher(pattern: pattern, caseInsensitive: caseInsensitive),
+                         negated: negated)
+        case .between(let e, let low, let high, let negated):
+            self = .between(try Operand(e, table: table), low: try Operand(low, table: table),
+                            high: try Operand(high, table: table), negated: negated)
+        case .unsafeRaw:
+            throw .unsupported(feature: "raw SQL", driver: "memory")
+        case .joinedColumn:
+            throw .unsupported(feature: "joins", driver: "memory")
+        }
+    }
+}
+
+/// A scalar inside a condition: a column of the row, a bound value, or a nested condition's truth.
+enum Operand: Sendable {
+    case column(Int)
+    case value(DatabaseValue)
+    /// A boolean expression used as a value: TRUE, FALSE or NULL (unknown).
+    case condition(NestedCondition)
+
+    init(_ node: Expression.Node, table: MemoryTable) throws(StrataError) {
+        switch node {
+        case .column(let name): self = .column(try table.position(of: name))
+        case .value(let v): self = .value(v)
+        default: self = .condition(NestedCondition(try CompiledCondition(node, table: table)))
+        }
+    }
+}
+
+/// A boxed condition, for the rare boolean expression used as an operand.
+final class NestedCondition: Sendable {
+    let condition: CompiledCondition
+    init(_ condition: CompiledCondition) { self.condition = condition }
+}
+
+/// The values of an `IN (…)` list, with a hash set of its integers for long lists.
+struct ValueList: Sendable {
+    let values: [DatabaseValue]
+    let containsNull: Bool
+    /// Set when every non-NULL value is an integer and the list is long enough to be worth hashing.
+    let integers: Set<Int64>?
+
+    init(_ values: [DatabaseValue]) {
+        self.values = values
+        containsNull = values.contains(where: \.isNull)
+        var ints: Set<Int64> = []
+        var allIntegers = values.count >= 8
+        for v in values where allIntegers {
+            switch v {
+            case .integer(let i): ints.insert(i)
+            case .null: continue
+            default: allIntegers = false
+            }
+        }
+        integers = allIntegers ? ints : nil
+    }
+}

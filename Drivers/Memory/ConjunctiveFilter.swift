@@ -1,0 +1,100 @@
+// ConjunctiveFilter: the common WHERE shape (an AND of simple column tests) evaluated in place, without copies.
+import Strata
+
+/// A condition that is an AND of simple tests on columns (`column op value`, `column IS [NOT] NULL`).
+///
+/// Such a condition selects a row exactly when every test is TRUE, so three-valued logic reduces to
+/// "NULL fails the test"; testing reads the row's storage through a pointer, copying nothing.
+/// Any other condition shape yields nil and runs on the general evaluator.
+struct ConjunctiveFilter {
+    enum Test {
+        case integer(column: Int, op: ComparisonOperator, value: Int64)
+        case bool(column: Int, op: ComparisonOperator, value: Bool)
+        case text(column: Int, op: ComparisonOperator, value: String)
+        case other(column: Int, op: ComparisonOperator, value: DatabaseValue)
+        case isNull(column: Int, negated: Bool)
+        case never
+    }
+
+    let tests: [Test]
+
+    init?(_ condition: CompiledCondition) {
+        var tests: [Test] = []
+        guard Self.collect(condition, into: &tests) else { return nil }
+        self.tests = tests
+    }
+
+    private static func collect(_ condition: CompiledCondition, into tests: inout [Test]) -> Bool {
+        switch condition {
+        case .and(let items):
+            for item in items where !collect(item, into: &tests) { return false }
+            return true
+        case .compare(let op, .column(let c), .value(let v)):
+            tests.append(test(op, c, v))
+            return true
+        case .compare(let op, .value(let v), .column(let c)):
+            tests.append(test(op.mirrored, c, v))
+            return true
+        case .isNull(.column(let c), let negated):
+            tests.append(.isNull(column: c, negated: negated))
+            return true
+        case .constant(true):
+            return true
+        case .constant(false):
+            tests.append(.never)
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static func test(_ op: ComparisonOperator, _ c: Int, _ v: DatabaseValue) -> Test {
+        switch v {
+        case .null: .never  // a comparison with NULL is never TRUE
+        case .integer(let i): .integer(column: c, op: op, value: i)
+        case .bool(let b): .bool(column: c, op: op, value: b)
+        case .text(let s): .text(column: c, op: op, value: s)
+        default: .other(column: c, op: op, value: v)
+        }
+    }
+
+    /// Whether every test is TRUE for the row.
+    @inline(__always)
+    func matches(_ row: UnsafeBufferPointer<DatabaseValue>) -> Bool {
+        tests.withUnsafeBufferPointer { tests in
+            for t in tests.indices {
+                switch tests[t] {
+                case .integer(let c, let op, let value):
+                    if case .integer(let x) = row[c] {
+                        if !CompiledCondition.holds(op, x < value ? -1 : (x == value ? 0 : 1)) { return false }
+                    } else if !Self.general(op, row[c], .integer(value)) {
+                        return false
+                    }
+                case .bool(let c, let op, let value):
+                    if case .bool(let x) = row[c] {
+                        if !CompiledCondition.holds(op, x == value ? 0 : (x ? 1 : -1)) { return false }
+                    } else if !Self.general(op, row[c], .bool(value)) {
+                        return false
+                    }
+                case .text(let c, let op, let value):
+                    if case .text(let x) = row[c] {
+                        if !CompiledCondition.holds(op, ValueOrder.compareUTF8(x, value)) { return false }
+                    } else if !Self.general(op, row[c], .text(value)) {
+                        return false
+                    }
+                case .other(let c, let op, let value):
+                    if !Self.general(op, row[c], value) { return false }
+                case .isNull(let c, let negated):
+                    if row[c].isNull == negated { return false }
+                case .never:
+                    return false
+                }
+            }
+            return true
+        }
+    }
+
+    private static func general(_ op: ComparisonOperator, _ x: DatabaseValue, _ v: DatabaseValue) -> Bool {
+        !x.isNull && CompiledCondition.holds(op, ValueOrder.compare(x, v))
+    }
+}

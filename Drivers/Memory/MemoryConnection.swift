@@ -1,0 +1,37 @@
+// MemoryConnection: a DatabaseConnection that evaluates statements over a shared MemoryStore.
+import Strata
+
+/// A connection to a memory store.
+///
+/// Each statement runs under the store's lock; result rows are handed to `onRow` after the lock
+/// is released, so a row callback may run further statements on the same connection.
+final class MemoryConnection: DatabaseConnection {
+    private let store: MemoryStore
+    private let id: Int
+
+    init(store: MemoryStore) {
+        self.store = store
+        self.id = store.connect()
+    }
+
+    deinit { store.disconnect(id) }
+
+    func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void) throws -> Int {
+        let outcome = try store.execute(statement, connection: id)
+        for row in outcome.rows {
+            try onRow(MemoryRow(values: row, projection: outcome.projection))
+        }
+        return outcome.changes
+    }
+
+    /// The memory driver has no SQL.
+    ///
+    /// - Throws: ``StrataError/unsupported(feature:driver:)`` always.
+    func executeRaw(_ sql: String, _ binds: [DatabaseValue], onRow: (any RowReader) throws -> Void) throws -> Int {
+        throw StrataError.unsupported(feature: "raw SQL", driver: "memory")
+    }
+
+    func columns(of table: String) throws -> [String]? { store.columns(of: table) }
+
+    var isBroken: Bool { false }
+}

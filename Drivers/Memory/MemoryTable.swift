@@ -1,0 +1,182 @@
+// MemoryTable: one table's columns, rows in insertion order, primary-key map and unique indexes.
+import Strata
+
+/// A table of the memory store: a value type, so a copy (an undo snapshot) is cheap until one side changes.
+///
+/// Rows live in *slots* in insertion order; deleting leaves an empty slot (an empty array: every
+/// table has a column, so no row is empty) that a later ``compact()`` removes, so slot numbers stay
+/// valid while an undo journal refers to them. Empty arrays rather than optionals let scans pass each
+/// row straight from storage to the evaluator without copying it.
+struct MemoryTable: Sendable {
+    let name: String
+    private(set) var columns: [TableColumn]
+    private(set) var positions: [String: Int]
+    /// The position of the integer primary key, if the table has one.
+    let primaryKey: Int?
+    /// Rows by slot; an empty array is a deleted row.
+    private(set) var slots: [[DatabaseValue]] = []
+    private(set) var liveCount = 0
+    /// Primary key → slot.
+    private(set) var slotByID: [Int64: Int] = [:]
+    /// The largest id ever inserted; auto-assigned ids continue after it, so ids are never reused.
+    var lastID: Int64 = 0
+    private(set) var indexes: [MemoryIndex] = []
+    /// The table's foreign keys, each from one of its columns to a column of another (or this) table.
+    let foreignKeys: [MemoryForeignKey]
+
+    /// A table for a schema.
+    ///
+    /// - Throws: ``StrataError/unknownColumn(model:column:)`` for a foreign key on a missing column.
+    init(schema: TableSchema) throws(StrataError) {
+        name = schema.name
+        columns = schema.columns
+        positions = Dictionary(schema.columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        primaryKey = schema.primaryKeyIndex
+        var keys: [MemoryForeignKey] = []
+        for fk in schema.foreignKeys {
+            guard let p = positions[fk.column] else { throw .unknownColumn(model: schema.name, column: fk.column) }
+            keys.append(MemoryForeignKey(column: p, definition: fk))
+        }
+        foreignKeys = keys
+    }
+
+    /// The position of a column.
+    ///
+    /// - Throws: ``StrataError/unknownColumn(model:column:)``.
+    func position(of column: String) throws(StrataError) -> Int {
+        guard let p = positions[column] else { throw .unknownColumn(model: name, column: column) }
+        return p
+    }
+
+    /// The row in a slot, nil when it was deleted.
+    @inline(__always)
+    func row(at slot: Int) -> [DatabaseValue]? { slots[slot].isEmpty ? nil : slots[slot] }
+
+    /// Whether a slot holds a row.
+    @inline(__always)
+    func isLive(_ slot: Int) -> Bool { !slots[slot].isEmpty }
+
+    // MARK: Constraints
+
+    /// The columns of the first unique constraint `row` would violate, ignoring the row in `slot`
+    /// (the row being updated), or nil.
+    func conflict(for row: [DatabaseValue], ignoring slot: Int?) -> [String]? {
+        if let pk = primaryKey, case .integer(let id) = row[pk], let other = slotByID[id], other != slot {
+            return [columns[pk].name]
+        }
+        for index in indexes where index.isUnique {
+            if let key = IndexKey(row: row, columns: index.columns), let other = index.slots[key], other != slot {
+                return index.columnNames
+            }
+        }
+        return nil
+    }
+
+    // MARK: Changing slots
+
+    /// Puts `row` in `slot` (appending when `slot` is one past the end), keeping the primary-key
+    /// map and unique indexes in step. Constraints must have been checked (or be known to hold).
+    mutating func put(_ row: [DatabaseValue]?, at slot: Int) {
+        if slot == slots.count {
+            slots.append([])
+        } else if !slots[slot].isEmpty {
+            unindex(slots[slot], slot: slot)
+            liveCount -= 1
+        }
+        if let row {
+            index(row, slot: slot)
+            liveCount += 1
+            slots[slot] = row
+        } else {
+            slots[slot] = []
+        }
+    }
+
+    /// Undoes one change of a slot: puts back what it held, and drops a trailing empty slot that an
+    /// undone insert leaves, so the table ends exactly as it was.
+    mutating func restore(_ previous: [DatabaseValue]?, at slot: Int) {
+        put(previous, at: slot)
+        if previous == nil && slot == slots.count - 1 { slots.removeLast() }
+    }
+
+    private mutating func index(_ row: [DatabaseValue], slot: Int) {
+        if let pk = primaryKey, case .integer(let id) = row[pk] { slotByID[id] = slot }
+        for i in indexes.indices where indexes[i].isUnique {
+            if let key = IndexKey(row: row, columns: indexes[i].columns) { indexes[i].slots[key] = slot }
+        }
+    }
+
+    private mutating func unindex(_ row: [DatabaseValue], slot: Int) {
+        if let pk = primaryKey, case .integer(let id) = row[pk], slotByID[id] == slot { slotByID[id] = nil }
+        for i in indexes.indices where indexes[i].isUnique {
+            if let key = IndexKey(row: row, columns: indexes[i].columns), indexes[i].slots[key] == slot {
+                indexes[i].slots[key] = nil
+            }
+        }
+    }
+
+    /// Drops empty slots once they outnumber the rows. Only when no undo journal refers to slots.
+    mutating func compact() {
+        let empty = slots.count - liveCount
+        guard empty > 32 && empty > liveCount else { return }
+        let rows = slots.filter { !$0.isEmpty }
+        slots = []
+        slots.reserveCapacity(rows.count)
+        liveCount = 0
+        slotByID.removeAll(keepingCapacity: true)
+        for i in indexes.indices { indexes[i].slots.removeAll(keepingCapacity: true) }
+        for row in rows { put(row, at: slots.count) }
+    }
+
+    // MARK: Schema changes
+
+    /// Appends a column, filling every row with `fill` (already normalized and checked).
+    mutating func addColumn(_ column: TableColumn, fill: DatabaseValue) {
+        positions[column.name] = columns.count
+        columns.append(column)
+        for slot in slots.indices where !slots[slot].isEmpty {
+            slots[slot].append(fill)
+        }
+    }
+
+    /// Adds an index; a unique one is built over the existing rows first.
+    ///
+    /// - Throws: ``StrataError/uniqueViolation(table:columns:)`` when existing rows collide; the table is unchanged.
+    mutating func addIndex(name indexName: String, columns names: [String], unique: Bool) throws(StrataError) {
+        var columnPositions: [Int] = []
+        for c in names { columnPositions.append(try position(of: c)) }
+        var index = MemoryIndex(name: indexName, columnNames: names, columns: columnPositions, isUnique: unique)
+        if unique {
+            for (slot, row) in slots.enumerated() where !row.isEmpty {
+                guard let key = IndexKey(row: row, columns: columnPositions) else { continue }
+                if index.slots.updateValue(slot, forKey: key) != nil {
+                    throw .uniqueViolation(table: name, columns: names)
+                }
+            }
+        }
+        indexes.append(index)
+    }
+
+    /// Whether the table has an index of this name.
+    func hasIndex(named indexName: String) -> Bool { indexes.contains { $0.name == indexName } }
+
+    /// Whether a live row has `value` in `column` (`=` semantics; the caller passes a non-NULL value).
+    func contains(_ value: DatabaseValue, in column: Int) -> Bool {
+        if column == primaryKey, case .integer(let id) = value { return slotByID[id] != nil }
+        if Self.sameKind(value, columns[column].type), case .some(let slot) = lookup(column: column, key: IndexKey(value)) {
+            return slot != nil
+        }
+        for slot in slots.indices where !slots[slot].isEmpty && ValueOrder.equal(slots[slot][column], value) { return true }
+        return false
+    }
+
+    /// The slot holding the row whose unique single column `column` equals `key`, if such an index exists.
+    ///
+    /// - Returns: nil when no unique index covers exactly that column; `.some(nil)` when none matches.
+    func lookup(column: Int, key: IndexKey) -> Int?? {
+        for index in indexes where index.isUnique && index.columns.count == 1 && index.columns[0] == column {
+            return .some(index.slots[key])
+        }
+        return nil
+    }
+}

@@ -1,0 +1,106 @@
+// StoreState+ForeignKeys: foreign keys enforced at the end of each statement, with ON DELETE actions.
+import Strata
+
+extension StoreState {
+    /// A foreign key that references a given table: the referencing table and its key.
+    struct Reference {
+        let table: String
+        let key: MemoryForeignKey
+    }
+
+    /// Every foreign key, in any table, that references `table`.
+    func references(to table: String) -> [Reference] {
+        var out: [Reference] = []
+        for (name, t) in tables {
+            for key in t.foreignKeys where key.definition.referencedTable == table {
+                out.append(Reference(table: name, key: key))
+            }
+        }
+        return out
+    }
+
+    /// Checks that every non-NULL foreign key value of `rows` (new or changed rows of `table`) names an
+    /// existing row of the referenced table, as SQLite and PostgreSQL do at the end of the statement.
+    ///
+    /// - Throws: ``StrataError/foreignKeyViolation(table:)`` naming `table`, or
+    ///   ``StrataError/noSuchTable(_:)`` when the referenced table does not exist.
+    func checkParents(of rows: [[DatabaseValue]], in table: String) throws(StrataError) {
+        guard let child = tables[table] else { return }
+        for key in child.foreignKeys {
+            let parent = try self.table(key.definition.referencedTable)
+            let referenced = try parent.position(of: key.definition.referencedColumn)
+            for row in rows {
+                let value = row[key.column]
+                if value.isNull { continue }
+                if !parent.contains(value, in: referenced) { throw .foreignKeyViolation(table: table) }
+            }
+        }
+    }
+
+    /// Applies the foreign keys that reference rows of `table` which `removed` (deleted or
+    /// changed rows, as they were) no longer provide: ON DELETE CASCADE deletes the referencing rows,
+    /// SET NULL clears their column, NO ACTION and RESTRICT refuse. A changed key is always NO ACTION
+    /// (Strata declares no ON UPDATE action, and that is SQL's default).
+    mutating func applyReferences(to table: String, removed: [[DatabaseValue]], deleted: Bool) throws(StrataError) {
+        if removed.isEmpty { return }
+        for reference in references(to: table) {
+            guard let parent = tables[table] else { return }
+            let referenced = try parent.position(of: reference.key.definition.referencedColumn)
+            var gone: Set<IndexKey> = []
+            for row in removed where !row[referenced].isNull && !parent.contains(row[referenced], in: referenced) {
+                gone.insert(IndexKey(row[referenced]))
+            }
+            if gone.isEmpty { continue }
+            guard let child = tables[reference.table] else { continue }
+            let column = reference.key.column
+            var orphans: [Int] = []
+            for (slot, row) in child.slots.enumerated() where !row.isEmpty {
+                guard !row[column].isNull, gone.contains(IndexKey(row[column])) else { continue }
+                orphans.append(slot)
+            }
+            if orphans.isEmpty { continue }
+            switch deleted ? reference.key.definition.onDelete : .noAction {
+            case .noAction, .restrict:
+                throw .foreignKeyViolation(table: reference.table)
+            case .cascade:
+                let rows = try removeRows(orphans, from: reference.table)
+                try applyReferences(to: reference.table, removed: rows, deleted: true)
+            case .setNull:
+                let columnName = child.columns[column].name
+                if !child.columns[column].isNullable { throw .notNullViolation(table: reference.table, column: columnName) }
+                let changed = try setNull(column, in: orphans, of: reference.table)
+                try applyReferences(to: reference.table, removed: changed, deleted: false)
+            }
+        }
+    }
+
+    /// Deletes the rows in `slots` of `table`, journaled; returns them as they were.
+    mutating func removeRows(_ slots: [Int], from table: String) throws(StrataError) -> [[DatabaseValue]] {
+        try changing(table) { t, journal throws(StrataError) in
+            var removed: [[DatabaseValue]] = []
+            for slot in slots {
+                guard let old = t.row(at: slot) else { continue }
+                journal.append(.slot(table: t.name, slot: slot, previous: old))
+                t.put(nil, at: slot)
+                removed.append(old)
+            }
+            return removed
+        }
+    }
+
+    /// Sets `column` to NULL in the rows in `slots` of `table`, journaled; returns the rows as they were.
+    private mutating func setNull(_ column: Int, in slots: [Int], of table: String) throws(StrataError) -> [[DatabaseValue]] {
+        try changing(table) { t, journal throws(StrataError) in
+            var changed: [[DatabaseValue]] = []
+            for slot in slots {
+                guard let old = t.row(at: slot) else { continue }
+                var row = old
+                row[column] = .null
+                journal.append(.slot(table: t.name, slot: slot, previous: old))
+                t.put(row, at: slot)
+                changed.append(old)
+            }
+            return changed
+        }
+    }
+}

@@ -1,0 +1,86 @@
+// StoreState+Schema: CREATE TABLE / ADD COLUMN / CREATE INDEX / DROP TABLE, each journaled as a table snapshot.
+import Strata
+
+extension StoreState {
+    /// Creates the table unless it exists (CREATE TABLE IF NOT EXISTS). Indexes in the schema are
+    /// left to `createIndex`, as the SQL renderer does.
+    mutating func createTable(_ schema: TableSchema) throws(StrataError) {
+        try Self.checkIdentifier(schema.name)
+        if tables[schema.name] != nil { return }
+        var seen: Set<String> = []
+        for c in schema.columns {
+            try Self.checkIdentifier(c.name)
+            guard seen.insert(c.name).inserted else { throw .invalidQuery("duplicate column name: \(c.name)") }
+            if c.isPrimaryKey && c.type != .integer { throw .invalidQuery("primary key \(c.name) must be an integer") }
+            if let d = c.schemaDefault, !c.isPrimaryKey { _ = try c.storedValue(d, table: schema.name) }
+        }
+        guard schema.columns.filter(\.isPrimaryKey).count <= 1 else {
+            throw .invalidQuery("table \(schema.name) has more than one primary key")
+        }
+        let table = try MemoryTable(schema: schema)
+        journal.append(.table(name: schema.name, previous: nil))
+        tables[schema.name] = table
+    }
+
+    /// Adds a column, filling existing rows with its backfill value (or NULL). The backfill also
+    /// becomes the column's default for later inserts, as the rendered `ADD COLUMN … DEFAULT` does.
+    ///
+    /// - Throws: ``StrataError/notNullViolation(table:column:)`` for a NOT NULL column without a
+    ///   backfill on a table that has rows.
+    mutating func addColumn(_ column: TableColumn, to name: String) throws(StrataError) {
+        let table = try table(name)
+        try Self.checkIdentifier(column.name)
+        if table.positions[column.name] != nil { throw .database(code: 1, message: "duplicate column name: \(column.name)") }
+        if column.isPrimaryKey { throw .invalidQuery("cannot add a PRIMARY KEY column") }
+        var added = column
+        if let backfill = column.backfill { added.schemaDefault = backfill }
+        var fill = DatabaseValue.null
+        if let backfill = column.backfill, !backfill.isNull {
+            fill = try added.storedValue(backfill, table: name)
+        } else if !column.isNullable && table.liveCount > 0 {
+            throw .notNullViolation(table: name, column: column.name)
+        }
+        journal.append(.table(name: name, previous: table))
+        var changed = table
+        changed.addColumn(added, fill: fill)
+        tables[name] = changed
+    }
+
+    /// Creates an index unless one of that name exists (CREATE INDEX IF NOT EXISTS).
+    ///
+    /// - Throws: ``StrataError/uniqueViolation(table:columns:)`` when a unique index meets duplicate
+    ///   rows; nothing is created then.
+    mutating func createIndex(_ index: Index, on name: String) throws(StrataError) {
+        let indexName = index.resolvedName(table: name)
+        try Self.checkIdentifier(indexName)
+        var table = try table(name)
+        if tables.values.contains(where: { $0.hasIndex(named: indexName) }) { return }
+        guard !index.columns.isEmpty else { throw .invalidQuery("index \(indexName) has no columns") }
+        let before = table
+        try table.addIndex(name: indexName, columns: index.columns, unique: index.isUnique)
+        journal.append(.table(name: name, previous: before))
+        tables[name] = table
+    }
+
+    /// Drops the table if it exists (DROP TABLE IF EXISTS), with its indexes.
+    ///
+    /// Like SQLite with foreign keys on, it first deletes every row, so foreign keys of other tables
+    /// that reference them cascade, set NULL, or refuse the drop.
+    mutating func dropTable(_ name: String) throws(StrataError) {
+        guard let table = tables[name] else { return }
+        if !references(to: name).contains(where: { $0.table != name }) {
+            tables[name] = nil
+            journal.append(.table(name: name, previous: table))
+            return
+        }
+        let removed = try removeRows(Array(table.slots.indices), from: name)
+        try applyReferences(to: name, removed: removed, deleted: true)
+        if let emptied = tables.removeValue(forKey: name) { journal.append(.table(name: name, previous: emptied)) }
+    }
+
+    /// Rejects the identifiers SQL could not quote: empty, or containing NUL.
+    private static func checkIdentifier(_ name: String) throws(StrataError) {
+        if name.isEmpty { throw .invalidIdentifier(name, reason: "empty") }
+        if name.unicodeScalars.contains("\0") { throw .invalidIdentifier(name, reason: "contains NUL") }
+    }
+}

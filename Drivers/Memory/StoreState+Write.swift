@@ -1,0 +1,155 @@
+// StoreState+Write: INSERT (with auto ids and RETURNING), UPDATE and DELETE, journaled so a failure undoes all.
+import Strata
+
+extension StoreState {
+    /// Takes a table out of the dictionary so it is uniquely referenced while it changes (no
+    /// copy-on-write of its rows), runs `body`, and puts it back, also when `body` throws. Every change
+    /// `body` makes must be journaled before it is made, so the caller can undo a failed statement.
+    mutating func changing<R>(_ name: String, _ body: (inout MemoryTable, inout [UndoStep]) throws(StrataError) -> R)
+        throws(StrataError) -> R {
+        guard var table = tables.removeValue(forKey: name) else { throw .noSuchTable(name) }
+        defer { tables[name] = table }
+        return try body(&table, &journal)
+    }
+
+    /// Inserts the rows; returns them through `RETURNING` when asked.
+    ///
+    /// Omitted columns take their schema default, or NULL; an omitted (or NULL) integer primary key
+    /// takes the next id: one past the largest id ever inserted, so ids are never reused.
+    mutating func insert(_ i: Insert) throws(StrataError) -> Outcome {
+        var inserted: [[DatabaseValue]] = []
+        let outcome = try changing(i.table) { table, journal throws(StrataError) in
+            guard !i.rows.isEmpty else { throw .invalidQuery("INSERT without rows") }
+            if i.columns.isEmpty && i.rows.count != 1 { throw .invalidQuery("multi-row INSERT without columns") }
+            var given = [Int?](repeating: nil, count: table.columns.count)
+            for (k, name) in i.columns.enumerated() {
+                let p = try table.position(of: name)
+                if given[p] != nil { throw .invalidQuery("column \(name) is given twice in INSERT") }
+                given[p] = k
+            }
+            let returned = try i.returning.map { r throws(StrataError) in try table.position(of: r) }
+            // A row of defaults for the omitted columns, checked once.
+            var template: [DatabaseValue] = []
+            template.reserveCapacity(table.columns.count)
+            for (p, column) in table.columns.enumerated() {
+                if given[p] != nil || p == table.primaryKey {
+                    template.append(.null)
+                } else {
+                    template.append(try column.storedValue(column.schemaDefault ?? .null, table: table.name))
+                }
+            }
+            var outcome = Outcome(changes: i.rows.count, projection: returned.map { [$0] } ?? [])
+            if returned != nil { outcome.rows.reserveCapacity(i.rows.count) }
+            var counterJournaled = false
+            for values in i.rows {
+                guard values.count == i.columns.count else {
+                    throw .invalidQuery("INSERT row has \(values.count) values for \(i.columns.count) columns")
+                }
+                var row = template
+                for (p, column) in table.columns.enumerated() {
+                    guard let k = given[p] else { continue }
+                    if p == table.primaryKey && values[k].isNull { continue }
+                    row[p] = try column.storedValue(values[k], table: table.name)
+                }
+                if let pk = table.primaryKey {
+                    let id: Int64
+                    if case .integer(let explicit) = row[pk] {
+                        id = explicit
+                    } else {
+                        guard table.lastID < Int64.max else {
+                            throw .database(code: 13, message: "no more ids for \(table.name)")
+                        }
+                        id = table.lastID + 1
+                        row[pk] = .integer(id)
+                    }
+                    if let columns = table.conflict(for: row, ignoring: nil) {
+                        throw .uniqueViolation(table: table.name, columns: columns)
+                    }
+                    if id > table.lastID {
+                        if !counterJournaled {
+                            journal.append(.lastID(table: table.name, previous: table.lastID))
+                            counterJournaled = true
+                        }
+                        table.lastID = id
+                    }
+                } else if let columns = table.conflict(for: row, ignoring: nil) {
+                    throw .uniqueViolation(table: table.name, columns: columns)
+                }
+                journal.append(.slot(table: table.name, slot: table.slots.count, previous: nil))
+                table.put(row, at: table.slots.count)
+                if returned != nil { outcome.rows.append(row) }
+                if !table.foreignKeys.isEmpty { inserted.append(row) }
+            }
+            return outcome
+        }
+        try checkParents(of: inserted, in: i.table)
+        return outcome
+    }
+
+    /// Sets the assignments on the matching rows; returns how many rows matched.
+    mutating func update(_ u: Update) throws(StrataError) -> Int {
+        let referenced = !references(to: u.table).isEmpty
+        var before: [[DatabaseValue]] = []
+        var after: [[DatabaseValue]] = []
+        let count = try changing(u.table) { table, journal throws(StrataError) in
+            guard !u.assignments.isEmpty else { throw .invalidQuery("UPDATE without any column to set") }
+            var assignments: [(position: Int, value: DatabaseValue)] = []
+            for a in u.assignments {
+                let p = try table.position(of: a.column)
+                let column = table.columns[p]
+                // A type error is raised even when no row matches (PostgreSQL checks the bound value's
+                // type up front); NOT NULL only when a row is actually updated.
+                var value = a.value
+                if !value.isNull {
+                    switch ColumnCoercion.normalize(value, to: column.type) {
+                    case .success(let v): value = v
+                    case .failure(let m): throw .typeMismatch(table: table.name, column: column.name, detail: m.detail)
+                    }
+                }
+                assignments.append((p, value))
+            }
+            let condition = try u.filter.map { f throws(StrataError) in try CompiledCondition(f.node, table: table) }
+            let slots = try table.matchingSlots(condition)
+            if slots.isEmpty { return 0 }
+            for a in assignments where a.value.isNull && (!table.columns[a.position].isNullable || a.position == table.primaryKey) {
+                throw .notNullViolation(table: table.name, column: table.columns[a.position].name)
+            }
+            var counterJournaled = false
+            for slot in slots {
+                guard let old = table.row(at: slot) else { continue }
+                var row = old
+                for a in assignments { row[a.position] = a.value }
+                if let columns = table.conflict(for: row, ignoring: slot) {
+                    throw .uniqueViolation(table: table.name, columns: columns)
+                }
+                if let pk = table.primaryKey, case .integer(let id) = row[pk], id > table.lastID {
+                    if !counterJournaled {
+                        journal.append(.lastID(table: table.name, previous: table.lastID))
+                        counterJournaled = true
+                    }
+                    table.lastID = id
+                }
+                journal.append(.slot(table: table.name, slot: slot, previous: old))
+                table.put(row, at: slot)
+                if referenced { before.append(old) }
+                if !table.foreignKeys.isEmpty { after.append(row) }
+            }
+            return slots.count
+        }
+        try checkParents(of: after, in: u.table)
+        try applyReferences(to: u.table, removed: before, deleted: false)
+        return count
+    }
+
+    /// Deletes the matching rows; returns how many. Foreign keys that reference them cascade, set
+    /// NULL, or refuse the delete.
+    mutating func delete(_ d: Delete) throws(StrataError) -> Int {
+        guard let table = tables[d.table] else { throw .noSuchTable(d.table) }
+        let condition = try d.filter.map { f throws(StrataError) in try CompiledCondition(f.node, table: table) }
+        let slots = try table.matchingSlots(condition)
+        if slots.isEmpty { return 0 }
+        let removed = try removeRows(slots, from: d.table)
+        try applyReferences(to: d.table, removed: removed, deleted: true)
+        return slots.count
+    }
+}

@@ -1,0 +1,105 @@
+// StoreState: everything a memory store holds (tables, open transaction, undo journal) and statement dispatch.
+import Strata
+
+/// What one statement produced: its change count and the rows it returns.
+struct Outcome {
+    var changes = 0
+    /// Result rows as stored; `projection` picks and orders the returned columns.
+    var rows: [[DatabaseValue]] = []
+    var projection: [Int] = []
+}
+
+/// The state behind a store's mutex. A value type: all of it changes only under the lock.
+struct StoreState: Sendable {
+    var tables: [String: MemoryTable] = [:]
+    var transaction: OpenTransaction?
+    /// Undo steps since the transaction began (or since the statement began, outside one).
+    var journal: [UndoStep] = []
+    private var connectionCount = 0
+
+    /// A new connection's id.
+    mutating func newConnectionID() -> Int {
+        connectionCount += 1
+        return connectionCount
+    }
+
+    /// Runs one statement for `connection`: all of it or, when it throws, none of it.
+    ///
+    /// - Throws: ``StrataError/busy`` while another connection holds a transaction open.
+    mutating func execute(_ statement: Statement, connection: Int) throws(StrataError) -> Outcome {
+        if let t = transaction, t.owner != connection { throw .busy }
+        switch statement {
+        case .begin:
+            try begin(connection)
+            return Outcome()
+        case .commit:
+            try commit()
+            return Outcome()
+        case .rollback:
+            try rollback()
+            return Outcome()
+        case .savepoint(let name):
+            try savepoint(name)
+            return Outcome()
+        case .releaseSavepoint(let name):
+            try release(name)
+            return Outcome()
+        case .rollbackToSavepoint(let name):
+            try rollback(to: name)
+            return Outcome()
+        default:
+            break
+        }
+        let mark = journal.count
+        do {
+            let (outcome, touched) = try run(statement)
+            if transaction == nil { settle(touched) }
+            return outcome
+        } catch {
+            undo(to: mark)
+            if transaction == nil { journal.removeAll(keepingCapacity: true) }
+            throw error
+        }
+    }
+
+    /// Runs a statement that is not transaction control; returns what it produced and the table
+    /// it changed (for compaction).
+    private mutating func run(_ statement: Statement) throws(StrataError) -> (Outcome, String?) {
+        switch statement {
+        case .select(let s): return (try select(s), nil)
+        case .insert(let i): return (try insert(i), i.table)
+        case .update(let u): return (Outcome(changes: try update(u)), u.table)
+        case .delete(let d): return (Outcome(changes: try delete(d)), d.table)
+        case .createTable(let schema):
+            try createTable(schema)
+            return (Outcome(), nil)
+        case .addColumn(let table, let column):
+            try addColumn(column, to: table)
+            return (Outcome(), nil)
+        case .createIndex(let table, let index):
+            try createIndex(index, on: table)
+            return (Outcome(), nil)
+        case .dropTable(let name):
+            try dropTable(name)
+            return (Outcome(), nil)
+        case .begin, .commit, .rollback, .savepoint, .releaseSavepoint, .rollbackToSavepoint:
+            return (Outcome(), nil)
+        }
+    }
+
+    /// The table named `name`.
+    ///
+    /// - Throws: ``StrataError/noSuchTable(_:)``.
+    func table(_ name: String) throws(StrataError) -> MemoryTable {
+        guard let t = tables[name] else { throw .noSuchTable(name) }
+        return t
+    }
+
+    /// Rolls back a transaction its connection left open (the connection went away).
+    mutating func abandon(_ connection: Int) {
+        guard let t = transaction, t.owner == connection else { return }
+        undo(to: 0)
+        transaction = nil
+        settle(nil)
+    }
+}

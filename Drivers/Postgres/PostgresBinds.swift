@@ -1,0 +1,111 @@
+// PostgresBinds: lays out a statement's bound values the way libpq takes them: OIDs, bytes, lengths, formats.
+import CPostgres
+import Foundation
+import Strata
+
+/// The parameters of one statement. Every value carries an explicit type OID so PostgreSQL checks
+/// it against the column (a text into a bigint column is a typed error naming the column); NULL
+/// goes as OID 0 so PostgreSQL infers it. Values travel as text, except bytea, which goes binary.
+struct PostgresBinds {
+    private(set) var types: [Oid] = []
+    private var formats: [Int32] = []
+    private var lengths: [Int32] = []
+    /// Where each value starts in `bytes`, or -1 for NULL.
+    private var offsets: [Int] = []
+    /// Every value back to back; starts with one spare byte so that no value's address is nil.
+    private var bytes: [UInt8] = [0]
+
+    var count: Int { types.count }
+
+    /// - Throws: ``StrataError/typeMismatch(table:column:detail:)`` for text containing NUL, which
+    ///   PostgreSQL cannot store.
+    init(_ values: [DatabaseValue], table: String?) throws(StrataError) {
+        types.reserveCapacity(values.count)
+        formats.reserveCapacity(values.count)
+        lengths.reserveCapacity(values.count)
+        offsets.reserveCapacity(values.count)
+        for value in values {
+            switch value {
+            case .null:
+                types.append(0)
+                formats.append(0)
+                lengths.append(0)
+                offsets.append(-1)
+            case .bool(let b): text(b ? "t" : "f", oid: PostgresOID.bool)
+            case .integer(let i): text(String(i), oid: PostgresOID.int8)
+            case .double(let d): text(Self.doubleText(d), oid: PostgresOID.float8)
+            case .text(let s):
+                guard !s.utf8.contains(0) else {
+                    throw .typeMismatch(table: table, column: nil, detail: "PostgreSQL text cannot contain NUL characters")
+                }
+                text(s, oid: PostgresOID.text)
+            case .json(let s):
+                guard !s.utf8.contains(0) else {
+                    throw .typeMismatch(table: table, column: nil, detail: "PostgreSQL JSON cannot contain NUL characters")
+                }
+                text(s, oid: PostgresOID.jsonb)
+            case .date(let d): text(DateText.format(d) + "+00", oid: PostgresOID.timestamptz)
+            case .decimal(let d): text(d.description, oid: PostgresOID.numeric)
+            case .uuid(let u): text(u.uuidString.lowercased(), oid: PostgresOID.uuid)
+            case .blob(let data):
+                types.append(PostgresOID.bytea)
+                formats.append(1)
+                lengths.append(Int32(clamping: data.count))
+                offsets.append(bytes.count)
+                bytes.append(contentsOf: data)
+            }
+        }
+    }
+
+    private mutating func text(_ s: String, oid: Oid) {
+        types.append(oid)
+        formats.append(0)
+        lengths.append(0)  // ignored for text: libpq reads up to the NUL
+        offsets.append(bytes.count)
+        bytes.append(contentsOf: s.utf8)
+        bytes.append(0)
+    }
+
+    /// The shortest text that reads back as the same double; PostgreSQL's spellings for the rest.
+    static func doubleText(_ d: Double) -> String {
+        if d.isNaN { return "NaN" }
+        if d.isInfinite { return d < 0 ? "-Infinity" : "Infinity" }
+        return d.description
+    }
+
+    /// Calls `body` with libpq's parameter arrays (values, lengths, formats), valid for the call.
+    func withParameters<R>(
+        _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> R
+    ) -> R {
+        bytes.withUnsafeBufferPointer { buffer in
+            let base = UnsafeRawPointer(buffer.baseAddress)
+            let values: [UnsafePointer<CChar>?] = offsets.map { offset in
+                offset < 0 ? nil : base.map { ($0 + offset).assumingMemoryBound(to: CChar.self) }
+            }
+            return body(values, lengths, formats)
+        }
+    }
+}
+
+/// The type OIDs Strata binds and reads (from `pg_type`; fixed since PostgreSQL 9.4).
+enum PostgresOID {
+    static let bool: Oid = 16
+    static let bytea: Oid = 17
+    static let name: Oid = 19
+    static let int8: Oid = 20
+    static let int2: Oid = 21
+    static let int4: Oid = 23
+    static let text: Oid = 25
+    static let oid: Oid = 26
+    static let json: Oid = 114
+    static let float4: Oid = 700
+    static let float8: Oid = 701
+    static let bpchar: Oid = 1042
+    static let varchar: Oid = 1043
+    static let date: Oid = 1082
+    static let timestamp: Oid = 1114
+    static let timestamptz: Oid = 1184
+    static let numeric: Oid = 1700
+    static let uuid: Oid = 2950
+    static let jsonb: Oid = 3802
+}

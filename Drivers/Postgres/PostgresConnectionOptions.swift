@@ -1,0 +1,127 @@
+// PostgresConnectionOptions: turns a postgres:// URL and the configuration into libpq connection keywords.
+import CPostgres
+import Strata
+
+/// What a PostgreSQL connection is opened with.
+///
+/// A part the URL leaves out is not sent to libpq, so libpq's environment applies: `PGHOST`,
+/// `PGPORT`, `PGUSER`, `PGPASSWORD`, `PGDATABASE` (and `PGSSLMODE`, `~/.pgpass`, …). A host that
+/// starts with `/` is a unix-socket directory.
+///
+/// URL parameters: any libpq connection keyword (`sslmode`, `sslrootcert`, `application_name`,
+/// `connect_timeout`, `options`, `target_session_attrs`, …), plus `search_path` (the schemas the
+/// connection uses, e.g. `?search_path=tenant_1`). Strata's own `pool` and `migrate` are read by
+/// ``Database/open(_:drivers:configuration:)``. Any other parameter is an ``StrataError/invalidURL(_:reason:)``.
+public struct PostgresConnectionOptions: Sendable, Hashable {
+    public var host: String?
+    public var port: Int?
+    public var user: String?
+    public var password: String?
+    public var database: String?
+    /// Seconds libpq waits for a connection; libpq's minimum is 2.
+    public var connectTimeout: Int
+    /// Milliseconds a statement waits for a lock before failing with ``StrataError/busy``; 0 waits forever.
+    public var lockTimeoutMilliseconds: Int
+    /// The schema search path set on each connection, or nil for the server's default.
+    public var searchPath: String?
+    /// Further libpq keywords and their values (`sslmode`, `application_name`, …).
+    public var extra: [String: String]
+
+    /// Options given part by part; nil parts fall back to libpq's environment variables.
+    public init(host: String? = nil, port: Int? = nil, user: String? = nil, password: String? = nil,
+                database: String? = nil, timeout: Double = 5, searchPath: String? = nil, extra: [String: String] = [:]) {
+        self.host = host
+        self.port = port
+        self.user = user
+        self.password = password
+        self.database = database
+        self.connectTimeout = Self.wholeSeconds(timeout)
+        self.lockTimeoutMilliseconds = timeout.isFinite && timeout > 0 ? Int(min(timeout, 86_400) * 1000) : 0
+        self.searchPath = searchPath
+        self.extra = extra
+    }
+
+    /// Options from a parsed `postgres://` URL.
+    ///
+    /// - Throws: ``StrataError/invalidURL(_:reason:)`` for an unknown parameter or a bad `sslmode`
+    ///   or `connect_timeout` value.
+    public init(url: DatabaseURL, configuration: Configuration = Configuration()) throws(StrataError) {
+        self.init(host: url.host, port: url.port, user: url.user, password: url.password, database: url.database,
+                  timeout: configuration.timeout)
+        for (key, value) in url.parameters.sorted(by: { $0.key < $1.key }) {
+            switch key {
+            case "pool", "migrate", "host":  // read by Database.open, or already in `host` by DatabaseURL
+                continue
+            case "search_path":
+                searchPath = value
+            case "connect_timeout":
+                guard let seconds = Int(value), seconds > 0 else {
+                    throw .invalidURL(url.original, reason: "connect_timeout must be a positive number of seconds")
+                }
+                connectTimeout = max(2, seconds)
+            case "sslmode":
+                let modes = ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"]
+                guard modes.contains(value) else {
+                    throw .invalidURL(url.original, reason: "sslmode must be one of \(modes.joined(separator: ", "))")
+                }
+                extra[key] = value
+            case "port" where port == nil:
+                guard let p = Int(value), (1...65535).contains(p) else {
+                    throw .invalidURL(url.original, reason: "port '\(value)' is not a number from 1 to 65535")
+                }
+                port = p
+            case "user" where user == nil: user = value
+            case "password" where password == nil: password = value
+            case "dbname" where database == nil: database = value
+            case "user", "password", "dbname", "port":
+                continue  // the URL's authority or path already names it
+            default:
+                guard Self.libpqKeywords.contains(key) else {
+                    throw .invalidURL(url.original, reason: "unknown parameter '\(key)' for PostgreSQL")
+                }
+                extra[key] = value
+            }
+        }
+    }
+
+    /// The keyword/value pairs for `PQconnectdbParams`.
+    var libpqParameters: [(String, String)] {
+        var pairs: [(String, String)] = []
+        if let host { pairs.append(("host", host)) }
+        if let port { pairs.append(("port", String(port))) }
+        if let user { pairs.append(("user", user)) }
+        if let password { pairs.append(("password", password)) }
+        if let database { pairs.append(("dbname", database)) }
+        pairs.append(("connect_timeout", String(connectTimeout)))
+        if extra["application_name"] == nil { pairs.append(("application_name", "strata")) }
+        for (key, value) in extra.sorted(by: { $0.key < $1.key }) { pairs.append((key, value)) }
+        return pairs
+    }
+
+    private static func wholeSeconds(_ timeout: Double) -> Int {
+        guard timeout.isFinite, timeout > 0 else { return 2 }
+        return max(2, Int(min(timeout, 86_400).rounded(.up)))  // 0 would mean "wait forever" to libpq
+    }
+
+    /// Every connection keyword the linked libpq knows.
+    static let libpqKeywords: Set<String> = {
+        var names: Set<String> = []
+        guard let defaults = PQconndefaults() else { return names }
+        defer { PQconninfoFree(defaults) }
+        var option = defaults
+        while let keyword = option.pointee.keyword {
+            names.insert(String(cString: keyword))
+            option += 1
+        }
+        return names
+    }()
+}
+
+extension PostgresConnectionOptions: CustomStringConvertible {
+    /// `user@host:port/database`, with `$PG…` for parts left to the environment; never the password.
+    public var description: String {
+        let h = host.map { $0.hasPrefix("/") ? "[\($0)]" : $0 } ?? "$PGHOST"
+        let p = port.map(String.init) ?? "$PGPORT"
+        return "\(user ?? "$PGUSER")@\(h):\(p)/\(database ?? "$PGDATABASE")"
+    }
+}

@@ -1,0 +1,56 @@
+// PostgresDriver: opens libpq connections to one PostgreSQL database, and the postgres:// URL factory.
+import CPostgres
+import Strata
+
+/// The PostgreSQL driver: `postgres://user:password@host:port/database?sslmode=…` (`postgresql://` too).
+///
+/// Parts the URL leaves out come from libpq's environment (`PGHOST`, `PGPORT`, `PGUSER`,
+/// `PGPASSWORD`, `PGDATABASE`), so `postgres://` alone connects where `psql` would. A host that
+/// starts with `/` (or `?host=/var/run/postgresql`) is a unix-socket directory.
+///
+/// ```swift
+/// let db = try Database.open("postgres://app@db.internal/shop?sslmode=require&pool=8", drivers: [.postgres])
+/// ```
+///
+/// Each connection runs in UTC, waits at most `Configuration.timeout` seconds to connect and for a
+/// lock (then ``StrataError/busy``), and caches its prepared statements.
+public struct PostgresDriver: Driver {
+    public let options: PostgresConnectionOptions
+    public let maxConnections: Int
+    public var name: String { "postgres" }
+
+    /// A driver for the given options; `configuration.maxConnections` (default 4) sizes the pool.
+    public init(options: PostgresConnectionOptions, configuration: Configuration = Configuration()) {
+        self.options = options
+        self.maxConnections = configuration.maxConnections ?? 4
+    }
+
+    /// A driver for a `postgres://` URL.
+    ///
+    /// - Throws: ``StrataError/invalidURL(_:reason:)`` for a malformed URL or an unknown parameter.
+    public init(url: String, configuration: Configuration = Configuration()) throws(StrataError) {
+        let parsed = try DatabaseURL(url)
+        guard parsed.scheme == "postgres" else { throw .invalidURL(url, reason: "expected a postgres:// URL") }
+        self.init(options: try PostgresConnectionOptions(url: parsed, configuration: configuration), configuration: configuration)
+    }
+
+    public func connect() throws -> any DatabaseConnection {
+        try PostgresConnection(options: options)
+    }
+
+    /// The version of the linked libpq, e.g. 150018 for 15.18.
+    public static var libraryVersion: Int { Int(PQlibVersion()) }
+}
+
+extension DriverFactory {
+    /// The PostgreSQL driver, for ``Database/open(_:drivers:configuration:)``.
+    ///
+    /// It connects once at open time (and closes that connection), so a bad password, a missing
+    /// database or an unreachable server fails `Database.open` with a typed error within the timeout.
+    public static let postgres = DriverFactory(schemes: ["postgres"], module: "StrataPostgres") { url, config in
+        let driver = PostgresDriver(options: try PostgresConnectionOptions(url: url, configuration: config),
+                                    configuration: config)
+        _ = try driver.connect()
+        return driver
+    }
+}

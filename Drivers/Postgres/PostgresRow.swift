@@ -1,0 +1,134 @@
+// PostgresRow: reads one row of a text-format PGresult, decoding each value by its column's type OID.
+import CPostgres
+import Foundation
+import Strata
+
+/// A row of a buffered result; the connection moves `row` along and hands the same reader out.
+final class PostgresRow: RowReader {
+    private let result: OpaquePointer
+    private let types: [Oid]
+    var row: Int32 = 0
+
+    init(_ result: OpaquePointer) {
+        self.result = result
+        types = (0..<PQnfields(result)).map { PQftype(result, $0) }
+    }
+
+    var columnCount: Int { types.count }
+
+    func value(at index: Int) -> DatabaseValue {
+        guard index >= 0, index < types.count else { return .null }
+        let column = Int32(index)
+        guard PQgetisnull(result, row, column) == 0, let start = PQgetvalue(result, row, column) else { return .null }
+        let count = Int(PQgetlength(result, row, column))
+        return start.withMemoryRebound(to: UInt8.self, capacity: count) { p in
+            PostgresText.decode(UnsafeBufferPointer(start: p, count: count), type: types[index])
+        }
+    }
+}
+
+/// PostgreSQL's text output forms, read back into values.
+enum PostgresText {
+    private static let posix = Locale(identifier: "en_US_POSIX")
+
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, type: Oid) -> DatabaseValue {
+        switch type {
+        case PostgresOID.bool:
+            return .bool(bytes.first == UInt8(ascii: "t"))
+        case PostgresOID.int8, PostgresOID.int4, PostgresOID.int2, PostgresOID.oid:
+            if let i = integer(bytes) { return .integer(i) }
+        case PostgresOID.float8, PostgresOID.float4:
+            if let d = double(string(bytes)) { return .double(d) }
+        case PostgresOID.numeric:
+            let s = string(bytes)
+            if s == "NaN" { return .decimal(.nan) }
+            if let d = Decimal(string: s, locale: posix) { return .decimal(d) }
+        case PostgresOID.bytea:
+            if let data = hex(bytes) { return .blob(data) }
+        case PostgresOID.timestamptz, PostgresOID.timestamp, PostgresOID.date:
+            if let d = date(string(bytes)) { return .date(d) }
+        case PostgresOID.uuid:
+            if let u = UUID(uuidString: string(bytes)) { return .uuid(u) }
+        case PostgresOID.json, PostgresOID.jsonb:
+            return .json(string(bytes))
+        default:
+            break
+        }
+        return .text(string(bytes))
+    }
+
+    @inline(__always)
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A decimal integer, without going through String.
+    static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard !bytes.isEmpty else { return nil }
+        let negative = bytes[0] == UInt8(ascii: "-")
+        var i = negative ? 1 : 0
+        guard i < bytes.count else { return nil }
+        var v: Int64 = 0
+        while i < bytes.count {
+            let digit = Int64(bytes[i]) - 48
+            guard digit >= 0, digit <= 9 else { return nil }
+            let (times, o1) = v.multipliedReportingOverflow(by: 10)
+            let (next, o2) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+            guard !o1, !o2 else { return nil }
+            v = next
+            i += 1
+        }
+        return v
+    }
+
+    static func double(_ s: String) -> Double? {
+        switch s {
+        case "Infinity": return .infinity
+        case "-Infinity": return -.infinity
+        case "NaN": return .nan
+        default: return Double(s)
+        }
+    }
+
+    /// bytea's hex output, `\x0aff…`.
+    static func hex(_ bytes: UnsafeBufferPointer<UInt8>) -> Data? {
+        guard bytes.count >= 2, bytes[0] == UInt8(ascii: "\\"), bytes[1] == UInt8(ascii: "x"), bytes.count % 2 == 0 else {
+            return nil
+        }
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 48...57: return c - 48
+            case 97...102: return c - 87
+            case 65...70: return c - 55
+            default: return nil
+            }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count - 2) / 2)
+        var i = 2
+        while i < bytes.count {
+            guard let hi = nibble(bytes[i]), let lo = nibble(bytes[i + 1]) else { return nil }
+            out.append(hi << 4 | lo)
+            i += 2
+        }
+        return Data(out)
+    }
+
+    /// `2023-11-14 22:13:20.123456+00` (any `±HH[:MM[:SS]]` offset), a zone-less timestamp, or a date.
+    static func date(_ s: String) -> Date? {
+        var text = Substring(s)
+        var offset = 0
+        let utf8 = Array(s.utf8)
+        // The zone starts at the last + or - after the time of day (position 19 onwards).
+        if utf8.count > 19, let sign = utf8[19...].lastIndex(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }) {
+            let parts = utf8[(sign + 1)...].split(separator: UInt8(ascii: ":")).map { String(decoding: $0, as: UTF8.self) }
+            let numbers = parts.compactMap { Int($0) }
+            guard numbers.count == parts.count, (1...3).contains(numbers.count) else { return nil }
+            let magnitude = numbers[0] * 3600 + (numbers.count > 1 ? numbers[1] * 60 : 0) + (numbers.count > 2 ? numbers[2] : 0)
+            offset = utf8[sign] == UInt8(ascii: "-") ? -magnitude : magnitude
+            text = Substring(String(decoding: utf8[..<sign], as: UTF8.self))
+        }
+        guard let local = DateText.parse(String(text)) else { return nil }
+        return offset == 0 ? local : local.addingTimeInterval(TimeInterval(-offset))
+    }
+}

@@ -1,0 +1,47 @@
+// JoinableAssociation: an association the query builder can JOIN on (belongsTo, hasOne, hasMany, through).
+
+/// An association that can become JOIN clauses from its owner's table.
+public protocol JoinableAssociation<Owner>: ModelAssociation {
+    associatedtype Target: Model
+    /// The joins reaching `Target` under `alias` from the owner's (main) table.
+    func joins(_ kind: Join.Kind, alias: String) throws -> [Join]
+}
+
+extension BelongsTo: JoinableAssociation {
+    public func joins(_ kind: Join.Kind, alias: String) throws -> [Join] {
+        let on = Expression.compare(
+            .equal, .column(try foreignKey.get()), .column(Target.primaryKeyColumn, table: alias))
+        return [Join(kind, table: Target.schema.name, alias: alias, on: on)]
+    }
+}
+
+extension HasMany: JoinableAssociation {
+    public func joins(_ kind: Join.Kind, alias: String) throws -> [Join] {
+        let on = Expression.compare(
+            .equal, .column(Owner.primaryKeyColumn), .column(try foreignKey.get(), table: alias))
+        return [Join(kind, table: Target.schema.name, alias: alias, on: on)]
+    }
+}
+
+extension HasOne: JoinableAssociation {
+    public func joins(_ kind: Join.Kind, alias: String) throws -> [Join] {
+        let on = Expression.compare(
+            .equal, .column(Owner.primaryKeyColumn), .column(try foreignKey.get(), table: alias))
+        return [Join(kind, table: Target.schema.name, alias: alias, on: on)]
+    }
+}
+
+extension HasManyThrough: JoinableAssociation {
+    /// Two joins: the join model (as `alias_via`), then the target (as `alias`).
+    public func joins(_ kind: Strata.Join.Kind, alias: String) throws -> [Strata.Join] {
+        let via = alias + "_via"
+        let first = Expression.compare(.equal, .column(Owner.primaryKeyColumn), .column(try ownerKey.get(), table: via))
+        let second = Expression.compare(
+            .equal, .column(try targetKey.get(), table: via),
+            .column(Target.primaryKeyColumn, table: alias))
+        return [
+            Strata.Join(kind, table: Join.schema.name, alias: via, on: first),
+            Strata.Join(kind, table: Target.schema.name, alias: alias, on: second),
+        ]
+    }
+}

@@ -1,0 +1,160 @@
+// QueryBuilder+Join: joins on associations or explicit columns, filters and order on joined columns.
+
+/// A join the builder added: its key (to find it again), the target table and alias, its clauses.
+struct JoinSpec {
+    let key: String
+    let table: String
+    let alias: String
+    let joins: [Join]
+}
+
+extension QueryBuilder {
+    private func adding(_ key: String, table: String, _ make: (String) throws -> [Join]) -> Self {
+        var copy = self
+        let alias = "j\(joins.count + 1)"
+        do {
+            copy.joins.append(JoinSpec(key: key, table: table, alias: alias, joins: try make(alias)))
+        } catch let error as StrataError {
+            copy.error = copy.error ?? error
+        } catch {
+            copy.error = copy.error ?? .invalidAssociation("\(error)")
+        }
+        return copy
+    }
+
+    /// Joins an association's table (inner by default); rows repeat per match, as in SQL.
+    ///
+    /// ```swift
+    /// let students = try await User.query(on: db).join(User.group).where(User.group, \.title == "Students").all()
+    /// ```
+    public func join<A: JoinableAssociation>(_ association: A, _ kind: Join.Kind = .inner) -> Self where A.Owner == M {
+        adding(association.key, table: A.Target.schema.name) { try association.joins(kind, alias: $0) }
+    }
+
+    /// Joins another model's table on explicit columns: `left` of this model equals `right` of `T`.
+    public func join<T: Model, V, W>(
+        _ type: T.Type, on left: KeyPath<M, V>, equals right: KeyPath<T, W>,
+        _ kind: Join.Kind = .inner
+    ) -> Self {
+        adding("join \(T.schema.name)", table: T.schema.name) { alias in
+            let l = try M.column(left)
+            let r = try T.column(right)
+            return [
+                Join(
+                    kind, table: T.schema.name, alias: alias, on: .compare(.equal, .column(l), .column(r, table: alias))
+                )
+            ]
+        }
+    }
+
+    private func alias(forKey key: String) -> String? { joins.first { $0.key == key }?.alias }
+
+    private func alias(forTable table: String) -> String? { joins.first { $0.table == table }?.alias }
+
+    private func qualified<T>(_ condition: Condition<T>, alias: String?, what: String) -> Self {
+        var copy = self
+        guard let alias else {
+            copy.error = copy.error ?? .invalidQuery("\(what) is not joined; call join(…) first")
+            return copy
+        }
+        switch condition.result {
+        case .success(let e): copy.filters.append(e.qualified(as: alias))
+        case .failure(let e): copy.error = copy.error ?? e
+        }
+        return copy
+    }
+
+    /// Keeps rows whose joined association matches `condition`.
+    public func `where`<A: JoinableAssociation>(_ association: A, _ condition: Condition<A.Target>) -> Self
+    where A.Owner == M {
+        qualified(condition, alias: alias(forKey: association.key), what: association.key)
+    }
+
+    /// Keeps rows whose joined model (joined by type with ``join(_:on:equals:_:)``) matches `condition`.
+    public func `where`<T: Model>(_ type: T.Type, _ condition: Condition<T>) -> Self {
+        qualified(condition, alias: alias(forTable: T.schema.name), what: T.modelName)
+    }
+
+    /// Sorts by a column of a joined association.
+    public func order<A: JoinableAssociation, V>(
+        _ association: A, _ kp: KeyPath<A.Target, V>,
+        _ direction: Ordering.Direction = .ascending
+    ) -> Self where A.Owner == M {
+        ordering(alias(forKey: association.key), A.Target.columnName(for: kp), direction, what: association.key)
+    }
+
+    /// Sorts by a column of a model joined by type.
+    public func order<T: Model, V>(_ type: T.Type, _ kp: KeyPath<T, V>, _ direction: Ordering.Direction = .ascending)
+        -> Self
+    {
+        ordering(alias(forTable: T.schema.name), T.columnName(for: kp), direction, what: T.modelName)
+    }
+
+    private func ordering(_ alias: String?, _ column: String?, _ direction: Ordering.Direction, what: String) -> Self {
+        var copy = self
+        guard let alias, let column else {
+            copy.error = copy.error ?? .invalidQuery("cannot order by \(what): not joined, or not a column")
+            return copy
+        }
+        copy.order.append(Ordering(column, direction, table: alias))
+        return copy
+    }
+}
+
+extension QueryBuilder where Executor == Transaction {
+    /// Each joined row as a pair: this model and the joined association's model (nil where an outer
+    /// join found none; the left side is nil only for right and full joins).
+    public func allJoined<A: JoinableAssociation>(_ association: A) throws -> [(M?, A.Target?)] where A.Owner == M {
+        try pairs(A.Target.self, alias: alias(forKey: association.key))
+    }
+
+    /// Each joined row as a pair with the model joined by type.
+    public func allJoined<T: Model>(_ type: T.Type) throws -> [(M?, T?)] {
+        try pairs(T.self, alias: alias(forTable: T.schema.name))
+    }
+
+    private func pairs<T: Model>(_ type: T.Type, alias: String?) throws -> [(M?, T?)] {
+        guard let alias else { throw StrataError.invalidQuery("\(T.modelName) is not joined; call join(…) first") }
+        var select = try selectStatement()
+        let left = M.schema.columns.map { ColumnRef($0.name) }
+        let right = T.schema.columns.map { ColumnRef($0.name, table: alias) }
+        select.selection = .refs(left + right)
+        let leftContext = RowContext(model: M.modelName, columns: M.schema.columns, selected: nil)
+        let rightContext = RowContext(model: T.modelName, columns: T.schema.columns, offset: left.count)
+        let leftKey = M.schema.primaryKeyIndex ?? 0
+        let rightKey = left.count + (T.schema.primaryKeyIndex ?? 0)
+        var out: [(M?, T?)] = []
+        _ = try executor.execute(.select(select)) { reader in
+            var m: M?
+            var t: T?
+            if !reader.value(at: leftKey).isNull {
+                var model = try M(row: Row(reader: reader, context: leftContext))
+                model._persistence = PersistenceState(original: model)
+                m = model
+            }
+            if !reader.value(at: rightKey).isNull {
+                var model = try T(row: Row(reader: reader, context: rightContext))
+                model._persistence = PersistenceState(original: model)
+                t = model
+            }
+            out.append((m, t))
+        }
+        return out
+    }
+}
+
+extension QueryBuilder where Executor == Database {
+    /// Each joined row as a pair (see the synchronous ``allJoined(_:)``).
+    nonisolated(nonsending)
+        public func allJoined<A: JoinableAssociation>(_ association: A) async throws -> [(M?, A.Target?)]
+    where A.Owner == M {
+        try await on { try $0.allJoined(association) }
+    }
+
+    /// Each joined row as a pair with the model joined by type.
+    nonisolated(nonsending)
+        public func allJoined<T: Model>(_ type: T.Type) async throws -> [(M?, T?)]
+    {
+        try await on { try $0.allJoined(type) }
+    }
+}

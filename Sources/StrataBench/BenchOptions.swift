@@ -1,0 +1,44 @@
+// BenchOptions: what `strata bench` was asked to run: backends, workloads, scale, repetitions, outputs.
+
+/// The options of one benchmark run.
+public struct BenchOptions: Sendable {
+    /// The backends to measure, in this order.
+    public var backends: [Backend]
+    /// The workloads to run; all by default.
+    public var workloads: [Workload]
+    /// Counts are divided by this (a quick smoke run uses 100).
+    public var scale: Int
+    /// Timed runs per side for each workload; the large ones (bulk, stream) run about half as often.
+    public var iterations: Int
+    /// The PostgreSQL URL (libpq's environment fills what it leaves out).
+    public var postgresURL: String
+    /// The directory for the SQLite file; a fresh temporary directory by default.
+    public var directory: String?
+    /// Where to write the figures as JSON.
+    public var jsonPath: String?
+    /// Where to write the SVG chart of the ratios.
+    public var chartPath: String?
+    /// The command line that produced the run, recorded in the JSON and the chart.
+    public var commandLine: String
+
+    public init(
+        backends: [Backend] = Backend.allCases, workloads: [Workload] = Workload.allCases, scale: Int = 1,
+        iterations: Int = 5, postgresURL: String = "postgres://", directory: String? = nil,
+        jsonPath: String? = nil, chartPath: String? = nil, commandLine: String = "strata bench"
+    ) {
+        self.backends = backends
+        self.workloads = workloads
+        self.scale = max(1, scale)
+        self.iterations = max(1, iterations)
+        self.postgresURL = postgresURL
+        self.directory = directory
+        self.jsonPath = jsonPath
+        self.chartPath = chartPath
+        self.commandLine = commandLine
+    }
+
+    /// Timed runs per side for a workload.
+    func runs(for workload: Workload) -> Int {
+        workload.isLarge ? max(1, (iterations + 1) / 2) : iterations
+    }
+}

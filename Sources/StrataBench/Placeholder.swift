@@ -1,2 +1,0 @@
-// Placeholder.
-import Strata

@@ -1,0 +1,65 @@
+// Workload: the benchmark's workloads, their names on the command line and their sizes.
+
+/// One measured workload. The raw-value names are what `--only` accepts.
+public enum Workload: String, CaseIterable, Sendable, Codable {
+    /// Peak memory is process-wide, so the stream runs first on every backend (see ``PeakMemory``).
+    case stream
+    case insert
+    case bulk
+    case fetch
+    case lookupTx = "lookup-tx"
+    case lookupAsync = "lookup-async"
+    case query
+
+    /// What the workload does, at full scale.
+    public var summary: String {
+        switch self {
+        case .insert: return "insert 20,000 records one by one in one transaction"
+        case .fetch: return "fetch 100,000 rows into model values"
+        case .lookupTx: return "5,000 lookups by id inside one transaction"
+        case .lookupAsync: return "5,000 lookups by id as one-shot async calls"
+        case .query: return "1,000 runs of where i1 > ? order by d1 limit 100, in one read transaction"
+        case .bulk: return "bulk insert of 100,000 records"
+        case .stream: return "stream 1,000,000 rows through a cursor"
+        }
+    }
+
+    /// The short label used in tables and the chart.
+    public var label: String {
+        switch self {
+        case .insert: return "insert 20k one by one"
+        case .fetch: return "fetch 100k rows"
+        case .lookupTx: return "5k lookups in a tx"
+        case .lookupAsync: return "5k one-shot async lookups"
+        case .query: return "1k filtered queries"
+        case .bulk: return "bulk insert 100k"
+        case .stream: return "stream 1M rows"
+        }
+    }
+
+    /// Whether the workload is large enough to run fewer times (see ``BenchOptions/iterations``).
+    var isLarge: Bool { self == .bulk || self == .stream }
+}
+
+/// The counts behind the workloads, divided by `--scale` (never below 1).
+public struct WorkloadSizes: Sendable, Codable {
+    public var insert: Int
+    public var fetch: Int
+    public var lookups: Int
+    public var queries: Int
+    public var bulk: Int
+    public var stream: Int
+    /// Rows a filtered query returns at most.
+    public var queryLimit: Int
+
+    public init(scale: Int) {
+        let s = max(1, scale)
+        insert = max(1, 20_000 / s)
+        fetch = max(1, 100_000 / s)
+        lookups = max(1, 5_000 / s)
+        queries = max(1, 1_000 / s)
+        bulk = max(1, 100_000 / s)
+        stream = max(1, 1_000_000 / s)
+        queryLimit = 100
+    }
+}

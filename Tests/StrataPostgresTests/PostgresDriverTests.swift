@@ -1,0 +1,155 @@
+// PostgresDriverTests: what only the PostgreSQL driver does: value encoding, statement cache, savepoints, names.
+import Foundation
+import Strata
+import StrataPostgres
+import Testing
+
+extension PostgresServerTests {
+    @Suite("PostgreSQL driver")
+    struct PostgresDriverTests {
+        @Test("every bound value comes back as itself, typed by its OID")
+        func boundValues() async throws {
+            let db = try PostgresTestServer.open()
+            defer { db.close() }
+            let date = Date(timeIntervalSince1970: 1_234_567_890.123456)
+            let uuid = UUID()
+            let values: [any DatabaseValueConvertible] = [
+                true, Int64.min, Int64.max, 1.5, Double.infinity, -Double.infinity, "é\u{301} 'q' \"d\"", "",
+                Data([0, 255, 0]), Data(), date, Decimal(string: "12345678901234567.89") ?? 0, uuid,
+            ]
+            let rows = try await db.unsafeRawExecute(
+                "SELECT " + Array(repeating: "?", count: values.count).joined(separator: ", "), values)
+            #expect(rows == [values.map(\.databaseValue)])
+            #expect(try await db.unsafeRawExecute("SELECT ?", [String?.none]) == [[.null]])
+        }
+
+        @Test("server types decode by OID: int2/4/8, float4/8, numeric, bytea, timestamps, uuid, json, text kinds")
+        func serverTypes() async throws {
+            let db = try PostgresTestServer.open()
+            defer { db.close() }
+            let rows = try await db.unsafeRawExecute("""
+                SELECT 1::int2, 2::int4, 3::int8, 1.5::float4, 'NaN'::float8, 1.50::numeric, '\\x00ff'::bytea,
+                       '2009-02-13 23:31:30.123456+00'::timestamptz, '2009-02-13 23:31:30.5'::timestamp, '2020-01-02'::date,
+                       'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid, '{"b": 1, "a": [true]}'::jsonb, 'x'::varchar, 'c'::char(2),
+                       'n'::name, true, false, NULL
+                """)
+            let r = try #require(rows.first)
+            #expect(r[0] == .integer(1) && r[1] == .integer(2) && r[2] == .integer(3))
+            #expect(r[3] == .double(1.5))
+            if case .double(let nan) = r[4] { #expect(nan.isNaN) } else { Issue.record("NaN: \(r[4])") }
+            #expect(r[5] == .decimal(Decimal(string: "1.5") ?? 0))
+            #expect(r[6] == .blob(Data([0, 255])))
+            #expect(r[7] == .date(Date(timeIntervalSince1970: 1_234_567_890.123456)))
+            #expect(r[8] == .date(Date(timeIntervalSince1970: 1_234_567_890.5)))
+            #expect(r[9] == .date(Date(timeIntervalSince1970: 1_577_923_200)))
+            #expect(r[10] == .uuid(UUID(uuidString: "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11") ?? UUID()))
+            #expect(r[11] == .json(#"{"a": [true], "b": 1}"#))
+            #expect(r[12] == .text("x") && r[13] == .text("c ") && r[14] == .text("n"))
+            #expect(r[15] == .bool(true) && r[16] == .bool(false) && r[17] == .null)
+        }
+
+        @Test("the same SQL bound with NULL and with a value runs from two cached statements")
+        func nullThenValue() async throws {
+            let db = try await PostgresTestServer.freshSchema("strata_drv_null", "pool=1")
+            defer { db.close() }
+            try await db.migrate(PGItem.self)
+            var item = PGItem(name: "n", rank: 1, note: "x")
+            try await item.save(on: db)
+            for note: String? in [nil, "y", nil, "z"] {
+                try await PGItem.query(on: db).filter(id: item.id ?? -1).set(\.note, to: note).update()
+                #expect(try await PGItem.find(item.id ?? -1, on: db)?.note == note)
+            }
+        }
+
+        @Test("a table whose column types changed under a cached statement is prepared again")
+        func stalePlan() async throws {
+            let db = try await PostgresTestServer.freshSchema("strata_drv_stale", "pool=1")
+            defer { db.close() }
+            try await db.unsafeRawExecute(#"CREATE TABLE "pgt_shape" ("v" BIGINT)"#)
+            try await db.unsafeRawExecute(#"INSERT INTO "pgt_shape" ("v") VALUES (?)"#, [7])
+            #expect(try await db.unsafeRawExecute(#"SELECT "v" FROM "pgt_shape""#) == [[.integer(7)]])
+            try await db.unsafeRawExecute(#"DROP TABLE "pgt_shape""#)
+            try await db.unsafeRawExecute(#"CREATE TABLE "pgt_shape" ("v" TEXT)"#)
+            try await db.unsafeRawExecute(#"INSERT INTO "pgt_shape" ("v") VALUES (?)"#, ["seven"])
+            #expect(try await db.unsafeRawExecute(#"SELECT "v" FROM "pgt_shape""#) == [[.text("seven")]])
+        }
+
+        @Test("a failed write inside a transaction is undone alone; raw transaction control is not wrapped")
+        func savepointWrapping() async throws {
+            let db = try await PostgresTestServer.freshSchema("strata_drv_savepoint", "pool=1")
+            defer { db.close() }
+            try await db.migrate(PGItem.self)
+            try await db.transaction { tx in
+                var a = PGItem(name: "a")
+                try a.save(tx)
+                var dup = PGItem(name: "a")
+                #expect(throws: StrataError.uniqueViolation(table: "pgt_item", columns: ["name"])) { try dup.save(tx) }
+                try tx.unsafeRawExecute(#"INSERT INTO "pgt_item" ("name") VALUES (?)"#, ["b"])
+                #expect(throws: StrataError.self) { try tx.unsafeRawExecute(#"INSERT INTO "pgt_item" ("name") VALUES (?)"#, ["b"]) }
+                var c = PGItem(name: "c")
+                try c.save(tx)
+            }
+            #expect(try await PGItem.query(on: db).order(\.name).all().map(\.name) == ["a", "b", "c"])
+            try await db.unsafeRawExecute("BEGIN")
+            try await db.unsafeRawExecute(#"INSERT INTO "pgt_item" ("name") VALUES (?)"#, ["d"])
+            try await db.unsafeRawExecute("SAVEPOINT mine")
+            try await db.unsafeRawExecute(#"INSERT INTO "pgt_item" ("name") VALUES (?)"#, ["e"])
+            try await db.unsafeRawExecute("ROLLBACK TO SAVEPOINT mine")
+            try await db.unsafeRawExecute("COMMIT")
+            #expect(try await PGItem.query(on: db).order(\.name).all().map(\.name) == ["a", "b", "c", "d"])
+        }
+
+        @Test("a long index name is shortened within 63 bytes, deterministically, and the index works")
+        func longIndexName() async throws {
+            let db = try await PostgresTestServer.freshSchema("strata_drv_names")
+            defer { db.close() }
+            try await db.migrate(PGLongNames.self)
+            try await db.migrate(PGLongNames.self)  // idempotent: the shortened name is found again
+            let table = PGLongNames.schema.name
+            let index = try #require(PGLongNames.indexes.first)
+            let full = index.resolvedName(table: table)
+            let expected = PostgresDialect().shortened(full)
+            #expect(full.utf8.count > 63)
+            #expect(expected.utf8.count <= 63)
+            let names = try await db.unsafeRawExecute(
+                "SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ? AND indexname <> ?",
+                [table, table + "_pkey"])
+            #expect(names == [[.text(expected)]])
+            var a = PGLongNames(aColumnWhoseNameIsAlsoQuiteLong: "x", anotherColumnWithAVeryLongName: "y")
+            try await a.save(on: db)
+            var b = PGLongNames(aColumnWhoseNameIsAlsoQuiteLong: "x", anotherColumnWithAVeryLongName: "y")
+            await expectError(.uniqueViolation(table: table, columns: ["a_column_whose_name_is_also_quite_long",
+                                                                       "another_column_with_a_very_long_name"])) {
+                try await b.save(on: db)
+            }
+        }
+
+        @Test("columns(of:) sees the connection's schema only")
+        func columnsOfCurrentSchema() async throws {
+            let db = try await PostgresTestServer.freshSchema("strata_drv_columns")
+            defer { db.close() }
+            #expect(try await db.withConnection { tx in try tx.columns(of: "pgt_item") } == nil)
+            try await db.migrate(PGItem.self)
+            #expect(try await db.withConnection { tx in try tx.columns(of: "pgt_item") } == ["id", "name", "rank", "note"])
+        }
+
+        @Test("a backend the server terminated gives connectionLost once, then the pool replaces it")
+        func terminatedBackend() async throws {
+            let db = try PostgresTestServer.open("pool=1")
+            defer { db.close() }
+            let admin = try PostgresTestServer.open()
+            defer { admin.close() }
+            let pid = try #require(try await db.unsafeRawExecute("SELECT pg_backend_pid()").first?.first)
+            guard case .integer(let backend) = pid else { throw StrataError.invalidQuery("pid is \(pid)") }
+            #expect(try await admin.unsafeRawExecute("SELECT pg_terminate_backend(?::int4)", [backend]) == [[.bool(true)]])
+            try await Task.sleep(for: .milliseconds(100))
+            do {
+                _ = try await db.unsafeRawExecute("SELECT 1")
+                Issue.record("a terminated backend answered")
+            } catch StrataError.connectionLost(let message) {
+                #expect(!message.isEmpty)
+            }
+            #expect(try await db.unsafeRawExecute("SELECT 1") == [[.integer(1)]])
+        }
+    }
+}
