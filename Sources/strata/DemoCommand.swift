@@ -19,9 +19,9 @@ struct DemoCommand: AsyncParsableCommand {
         defer { db.close() }
         print("1. Opened a \(db.driverName) database.")
 
-        try await db.dropTables(User.self, Group.self)
-        try await db.migrate(Group.self, User.self)
-        print("2. Migrated: tables \(Group.schema.name) and \(User.schema.name) created.")
+        try await db.dropTables(Membership.self, Project.self, User.self, Group.self)
+        try await db.migrate(Group.self, User.self, Project.self, Membership.self)
+        print("2. Migrated: tables group, user, project and membership created.")
 
         var students = Group(title: "Students")
         try await students.save(on: db)
@@ -84,6 +84,48 @@ struct DemoCommand: AsyncParsableCommand {
         let moved = try await User.query(on: db).where(\.groupID == nil).set(\.active, to: true).update()
         let page = try await User.query(on: db).order(\.id, .descending).limit(2).all()
         print("9. Reactivated \(moved) user(s) without a group; newest two: \(page.map(\.name)).")
+
+        try await associations(db, students: students, alex: &alex, bea: &bea)
         print("Done: \(db.statementCount) statements on \(db.driverName).")
+    }
+
+    /// The second half of the story: associations, eager loading, a join, a cascading delete.
+    private func associations(_ db: Database, students: Group, alex: inout User, bea: inout User) async throws {
+        var apollo = Project(name: "Apollo")
+        var gemini = Project(name: "Gemini")
+        try await db.transaction { [alex, bea] tx in
+            var a = alex
+            var b = bea
+            try a.add(&apollo, to: User.projects, tx)
+            try b.add(&apollo, to: User.projects, tx)
+            try b.add(&gemini, to: User.projects, tx)
+        }
+        let projects = try await bea.fetch(User.projects, on: db).map(\.name)
+        print("10. Bea works on \(projects) (through memberships).")
+
+        let before = db.statementCount
+        let groups = try await Group.query(on: db).including(Group.users.including(User.projects)).all()
+        let loaded = try groups.flatMap { try $0.loaded(Group.users) }
+            .map { "\($0.name) on \(try $0.loaded(User.projects).map(\.name).joined(separator: " and "))" }
+        print("11. Eager-loaded groups, their users and their projects in \(db.statementCount - before) queries:")
+        print("    \(loaded.joined(separator: "; ")).")
+
+        do {
+            let pairs = try await User.query(on: db).join(User.group, .left).order(\.name).allJoined(User.group)
+            print(
+                "12. Users with their group (left join): \(pairs.map { "\($0.0?.name ?? "-")/\($0.1?.title ?? "none")" })"
+            )
+        } catch let StrataError.unsupported(feature, driver) {
+            print("12. The \(driver) driver does not support \(feature) yet; skipped.")
+        }
+
+        try await students.delete(on: db)
+        let users = try await User.query(on: db).count()
+        let memberships = try await Membership.query(on: db).count()
+        let kept = try await Project.query(on: db).count()
+        print(
+            "13. Deleted the group: its users and their memberships went with it (\(users) user, \(memberships) memberships left);"
+        )
+        print("    the \(kept) projects stay.")
     }
 }

@@ -6,6 +6,23 @@ import Strata
 struct Group {
     var id: Int64?
     var title: String
+    static let users = hasMany(User.self, onDelete: .destroy)  // foreign key users.group_id
+}
+
+@Model
+struct Project {
+    var id: Int64?
+    var name: String
+}
+
+@Model
+struct Membership {
+    var id: Int64?
+    var userID: Int64?
+    var projectID: Int64?
+    var role = "member"
+    static let user = belongsTo(User.self)
+    static let project = belongsTo(Project.self)
 }
 
 @Model
@@ -19,8 +36,10 @@ struct User {
     var groupID: Int64?
     @Transient var draft = ""
 
+    static let group = belongsTo(Group.self)
+    static let projects = hasMany(Project.self, through: Membership.self)
+
     static var indexes: [Index] { [.on(\User.email, unique: true)] }
-    static var foreignKeys: [ForeignKey] { [.from(\User.groupID, to: Group.self)] }
 
     static func validations(_ v: inout Validations<Self>) {
         v.presence(\.name)
