@@ -36,10 +36,14 @@ let package = Package(
         .systemLibrary(name: "CPostgres", path: "Drivers/CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "StrataPostgres", dependencies: ["Strata", "CPostgres"], path: "Drivers/Postgres"),
         .target(name: "StrataConformance", dependencies: ["Strata"], path: "conformance"),
+        .target(
+            name: "StrataBench",
+            dependencies: ["Strata", "StrataSQLite", "StrataMemory", "StrataPostgres", "CSQLite", "CPostgres"]
+        ),
         .executableTarget(
             name: "strata",
             dependencies: [
-                "Strata", "StrataSQLite", "StrataMemory", "StrataPostgres", "StrataConformance",
+                "Strata", "StrataSQLite", "StrataMemory", "StrataPostgres", "StrataConformance", "StrataBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

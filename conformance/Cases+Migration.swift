@@ -57,6 +57,23 @@ extension ConformanceSuite {
                 try await db.withConnection { tx in try tx.migrate([ConfEvolveV2.self], policy: .disabled) }
             }
         },
+        ConformanceCase("migrate.refuses-required-column-without-default") { db in
+            try await db.migrate(ConfEvolveV1.self)
+            var a = ConfEvolveV1(name: "kept")
+            try await a.save(on: db)
+            try await checkThrows(
+                "adding 'rank: Int' to a table with rows",
+                {
+                    if case .schemaMismatch(table: "conf_evolve", let missing) = $0 {
+                        return missing.first?.contains("rank") == true
+                    }
+                    return false
+                }
+            ) { try await db.migrate(ConfEvolveV3.self) }
+            let columns = try await db.withConnection { tx in try tx.columns(of: "conf_evolve") }
+            try checkEqual(columns, ["id", "name"], "nothing added")
+            try checkEqual(try await ConfEvolveV1.query(on: db).count(), 1, "rows kept")
+        },
         ConformanceCase("migrate.creates-unique-index") { db in
             try await Fixtures.migrate(db)
             var a = ConfUser(name: "A", email: "same@x.io")

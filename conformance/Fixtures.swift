@@ -126,6 +126,14 @@ struct ConfEvolveV2 {
     var seen = false
 }
 
+/// A third version adding a non-optional column without a default: existing rows could not be filled.
+@Model(table: "conf_evolve")
+struct ConfEvolveV3 {
+    var id: Int64?
+    var name: String
+    var rank: Int
+}
+
 /// Reads `conf_evolve` with a non-optional note, to provoke a NULL decoding error.
 @Model(table: "conf_evolve")
 struct ConfEvolveNote {

@@ -11,7 +11,7 @@ enum ColumnCoercion {
         switch (type, value) {
         case (_, .null): return .success(.null)
         case (.integer, .integer), (.double, .double), (.text, .text), (.blob, .blob), (.bool, .bool),
-             (.decimal, .decimal), (.uuid, .uuid):
+            (.decimal, .decimal), (.uuid, .uuid):
             return .success(value)
         case (.double, .integer(let i)): return .success(.double(Double(i)))
         case (.decimal, .integer(let i)): return .success(.decimal(Decimal(i)))

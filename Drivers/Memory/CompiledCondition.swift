@@ -24,33 +24,38 @@ enum CompiledCondition: Sendable {
     ///   it has no rows, as SQL fails at prepare time); ``StrataError/unsupported(feature:driver:)``
     ///   for raw SQL.
     init(_ node: Expression.Node, table: MemoryTable) throws(StrataError) {
+        try self.init(node, scope: ColumnScope(table))
+    }
+
+    /// Compiles `node` over the rows of `scope` (a table, or a table and its joins).
+    init(_ node: Expression.Node, scope: ColumnScope) throws(StrataError) {
         switch node {
-        case .column, .value: self = .operand(try Operand(node, table: table))
+        case .column, .joinedColumn, .value: self = .operand(try Operand(node, scope: scope))
         case .constant(let b): self = .constant(b)
         case .compare(let op, let l, let r):
-            self = .compare(op, try Operand(l, table: table), try Operand(r, table: table))
+            self = .compare(op, try Operand(l, scope: scope), try Operand(r, scope: scope))
         case .and(let items):
             var out: [CompiledCondition] = []
-            for item in items { out.append(try CompiledCondition(item, table: table)) }
+            for item in items { out.append(try CompiledCondition(item, scope: scope)) }
             self = .and(out)
         case .or(let items):
             var out: [CompiledCondition] = []
-            for item in items { out.append(try CompiledCondition(item, table: table)) }
+            for item in items { out.append(try CompiledCondition(item, scope: scope)) }
             self = .or(out)
-        case .not(let e): self = .not(try CompiledCondition(e, table: table))
-        case .isNull(let e, let negated): self = .isNull(try Operand(e, table: table), negated: negated)
+        case .not(let e): self = .not(try CompiledCondition(e, scope: scope))
+        case .isNull(let e, let negated): self = .isNull(try Operand(e, scope: scope), negated: negated)
         case .inList(let e, let values, let negated):
-            self = .inList(try Operand(e, table: table), ValueList(values), negated: negated)
+            self = .inList(try Operand(e, scope: scope), ValueList(values), negated: negated)
         case .like(let e, let pattern, let caseInsensitive, let negated):
-            self = .like(try Operand(e, table: table), LikeMatcher(pattern: pattern, caseInsensitive: caseInsensitive),
-                         negated: negated)
+            self = .like(
+                try Operand(e, scope: scope), LikeMatcher(pattern: pattern, caseInsensitive: caseInsensitive),
+                negated: negated)
         case .between(let e, let low, let high, let negated):
-            self = .between(try Operand(e, table: table), low: try Operand(low, table: table),
-                            high: try Operand(high, table: table), negated: negated)
+            self = .between(
+                try Operand(e, scope: scope), low: try Operand(low, scope: scope),
+                high: try Operand(high, scope: scope), negated: negated)
         case .unsafeRaw:
             throw .unsupported(feature: "raw SQL", driver: "memory")
-        case .joinedColumn:
-            throw .unsupported(feature: "joins", driver: "memory")
         }
     }
 }
@@ -62,11 +67,12 @@ enum Operand: Sendable {
     /// A boolean expression used as a value: TRUE, FALSE or NULL (unknown).
     case condition(NestedCondition)
 
-    init(_ node: Expression.Node, table: MemoryTable) throws(StrataError) {
+    init(_ node: Expression.Node, scope: ColumnScope) throws(StrataError) {
         switch node {
-        case .column(let name): self = .column(try table.position(of: name))
+        case .column(let name): self = .column(try scope.position(of: name))
+        case .joinedColumn(let alias, let name): self = .column(try scope.position(of: name, in: alias))
         case .value(let v): self = .value(v)
-        default: self = .condition(NestedCondition(try CompiledCondition(node, table: table)))
+        default: self = .condition(NestedCondition(try CompiledCondition(node, scope: scope)))
         }
     }
 }

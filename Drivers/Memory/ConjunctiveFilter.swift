@@ -13,6 +13,8 @@ struct ConjunctiveFilter {
         case text(column: Int, op: ComparisonOperator, value: String)
         case other(column: Int, op: ComparisonOperator, value: DatabaseValue)
         case isNull(column: Int, negated: Bool)
+        /// Any other test of one condition on the row (IN, LIKE, BETWEEN, a bool column).
+        case condition(CompiledCondition)
         case never
     }
 
@@ -38,6 +40,10 @@ struct ConjunctiveFilter {
         case .isNull(.column(let c), let negated):
             tests.append(.isNull(column: c, negated: negated))
             return true
+        case .inList(.column, _, _), .like(.column, _, _), .operand(.column),
+            .between(.column, .value, .value, _):
+            tests.append(.condition(condition))
+            return true
         case .constant(true):
             return true
         case .constant(false):
@@ -58,34 +64,39 @@ struct ConjunctiveFilter {
         }
     }
 
-    /// Whether every test is TRUE for the row.
+    /// Whether every test is TRUE for the row in `rows[slot]` (read in place: no copy, no retain).
     @inline(__always)
-    func matches(_ row: UnsafeBufferPointer<DatabaseValue>) -> Bool {
-        tests.withUnsafeBufferPointer { tests in
-            for t in tests.indices {
+    func matches(_ rows: UnsafeBufferPointer<[DatabaseValue]>, _ slot: Int) throws(StrataError) -> Bool {
+        try tests.withUnsafeBufferPointer { tests throws(StrataError) in
+            // A while loop over Ints: no generic iteration calls in unoptimized (debug) builds either.
+            var t = 0
+            while t < tests.count {
+                defer { t += 1 }
                 switch tests[t] {
                 case .integer(let c, let op, let value):
-                    if case .integer(let x) = row[c] {
+                    if case .integer(let x) = rows[slot][c] {
                         if !CompiledCondition.holds(op, x < value ? -1 : (x == value ? 0 : 1)) { return false }
-                    } else if !Self.general(op, row[c], .integer(value)) {
+                    } else if !Self.general(op, rows[slot][c], .integer(value)) {
                         return false
                     }
                 case .bool(let c, let op, let value):
-                    if case .bool(let x) = row[c] {
+                    if case .bool(let x) = rows[slot][c] {
                         if !CompiledCondition.holds(op, x == value ? 0 : (x ? 1 : -1)) { return false }
-                    } else if !Self.general(op, row[c], .bool(value)) {
+                    } else if !Self.general(op, rows[slot][c], .bool(value)) {
                         return false
                     }
                 case .text(let c, let op, let value):
-                    if case .text(let x) = row[c] {
+                    if case .text(let x) = rows[slot][c] {
                         if !CompiledCondition.holds(op, ValueOrder.compareUTF8(x, value)) { return false }
-                    } else if !Self.general(op, row[c], .text(value)) {
+                    } else if !Self.general(op, rows[slot][c], .text(value)) {
                         return false
                     }
                 case .other(let c, let op, let value):
-                    if !Self.general(op, row[c], value) { return false }
+                    if !Self.general(op, rows[slot][c], value) { return false }
                 case .isNull(let c, let negated):
-                    if row[c].isNull == negated { return false }
+                    if rows[slot][c].isNull == negated { return false }
+                case .condition(let condition):
+                    if try condition.truth(rows[slot]) != .yes { return false }
                 case .never:
                     return false
                 }

@@ -56,7 +56,9 @@ extension CompiledCondition {
 
     /// `l op r`: unknown when either side is NULL.
     @inline(__always)
-    private static func compare(_ op: ComparisonOperator, _ l: Operand, _ r: Operand, _ row: [DatabaseValue]) throws(StrataError) -> Truth {
+    private static func compare(_ op: ComparisonOperator, _ l: Operand, _ r: Operand, _ row: [DatabaseValue])
+        throws(StrataError) -> Truth
+    {
         switch l {
         case .column(let i):
             switch r {
@@ -116,7 +118,8 @@ extension CompiledCondition {
         case .bool(let b): return Truth(b)
         case .integer(let i): return Truth(i != 0)
         default:
-            throw .typeMismatch(table: nil, column: nil, detail: "a condition must be boolean, got \(ColumnCoercion.kindName(x))")
+            throw .typeMismatch(
+                table: nil, column: nil, detail: "a condition must be boolean, got \(ColumnCoercion.kindName(x))")
         }
     }
 }

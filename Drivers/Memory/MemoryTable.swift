@@ -30,7 +30,8 @@ struct MemoryTable: Sendable {
     init(schema: TableSchema) throws(StrataError) {
         name = schema.name
         columns = schema.columns
-        positions = Dictionary(schema.columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        positions = Dictionary(
+            schema.columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         primaryKey = schema.primaryKeyIndex
         var keys: [MemoryForeignKey] = []
         for fk in schema.foreignKeys {
@@ -163,10 +164,14 @@ struct MemoryTable: Sendable {
     /// Whether a live row has `value` in `column` (`=` semantics; the caller passes a non-NULL value).
     func contains(_ value: DatabaseValue, in column: Int) -> Bool {
         if column == primaryKey, case .integer(let id) = value { return slotByID[id] != nil }
-        if Self.sameKind(value, columns[column].type), case .some(let slot) = lookup(column: column, key: IndexKey(value)) {
+        if Self.sameKind(value, columns[column].type),
+            case .some(let slot) = lookup(column: column, key: IndexKey(value))
+        {
             return slot != nil
         }
-        for slot in slots.indices where !slots[slot].isEmpty && ValueOrder.equal(slots[slot][column], value) { return true }
+        for slot in slots.indices where !slots[slot].isEmpty && ValueOrder.equal(slots[slot][column], value) {
+            return true
+        }
         return false
     }
 

@@ -7,51 +7,11 @@ extension MemoryTable {
     /// `pk = v` and `pk IN (…)`, alone or as a term of an AND, read the primary-key map in O(1);
     /// so does equality on the single column of a unique index. Anything else scans.
     func matchingSlots(_ condition: CompiledCondition?, limit: Int? = nil) throws(StrataError) -> [Int] {
-        if let limit, limit <= 0 { return [] }
-        let limit = limit ?? Int.max
-        var out: [Int] = []
-        guard let condition else {
-            for slot in slots.indices where isLive(slot) {
-                out.append(slot)
-                if out.count == limit { break }
-            }
-            return out
-        }
-        let candidates = candidateSlots(condition)
-        if let filter = ConjunctiveFilter(condition) {
-            slots.withUnsafeBufferPointer { rows in
-                func visit(_ slot: Int) -> Bool {
-                    guard rows[slot].withUnsafeBufferPointer({ row in !row.isEmpty && filter.matches(row) }) else { return true }
-                    out.append(slot)
-                    return out.count < limit
-                }
-                if let candidates {
-                    for slot in candidates where !visit(slot) { break }
-                } else {
-                    for slot in rows.indices where !visit(slot) { break }
-                }
-            }
-            return out
-        }
-        let predicate = RowPredicate(condition).evaluate
-        if let candidates {
-            for slot in candidates where isLive(slot) {
-                guard try predicate(slots[slot]) == .yes else { continue }
-                out.append(slot)
-                if out.count == limit { break }
-            }
-            return out
-        }
-        for slot in slots.indices where isLive(slot) {
-            guard try predicate(slots[slot]) == .yes else { continue }
-            out.append(slot)
-            if out.count == limit { break }
-        }
-        return out
+        try RowScan.matching(slots, condition, candidates: condition.flatMap(candidateSlots), limit: limit)
     }
 
     /// Slots that may match, in insertion order, or nil when the condition needs a scan.
-    private func candidateSlots(_ condition: CompiledCondition) -> [Int]? {
+    func candidateSlots(_ condition: CompiledCondition) -> [Int]? {
         switch condition {
         case .compare(.equal, .column(let c), .value(let v)), .compare(.equal, .value(let v), .column(let c)):
             return lookup(c, v)
@@ -94,10 +54,67 @@ extension MemoryTable {
     static func sameKind(_ v: DatabaseValue, _ type: ColumnType) -> Bool {
         switch (type, v) {
         case (.integer, .integer), (.text, .text), (.blob, .blob), (.bool, .bool), (.date, .date),
-             (.decimal, .decimal), (.uuid, .uuid), (.json, .json):
+            (.decimal, .decimal), (.uuid, .uuid), (.json, .json):
             return true
         case (.double, .double(let d)): return !d.isNaN
         default: return false
         }
+    }
+}
+
+/// Scans rows (a table's slots, or joined rows) for those a condition selects.
+enum RowScan {
+    /// The indices of the non-empty rows `condition` selects (all when nil), in order, at most `limit`;
+    /// only `candidates` are looked at when given.
+    static func matching(
+        _ rows: [[DatabaseValue]], _ condition: CompiledCondition?, candidates: [Int]? = nil,
+        limit: Int? = nil
+    ) throws(StrataError) -> [Int] {
+        if let limit, limit <= 0 { return [] }
+        let limit = limit ?? Int.max
+        // Plain loops in one scope: a nested function capturing `out` would box it and pay dynamic
+        // exclusivity checks on every row.
+        guard let condition else {
+            let order = candidates ?? Array(rows.indices)
+            var out: [Int] = []
+            for i in order where !rows[i].isEmpty {
+                out.append(i)
+                if out.count == limit { break }
+            }
+            return out
+        }
+        if let filter = ConjunctiveFilter(condition) {
+            return try rows.withUnsafeBufferPointer { rows throws(StrataError) -> [Int] in
+                // While loops over Ints keep unoptimized (debug) builds, where app tests run, quick too.
+                var out: [Int] = []
+                if let candidates {
+                    for i in candidates where !rows[i].isEmpty {
+                        guard try filter.matches(rows, i) else { continue }
+                        out.append(i)
+                        if out.count == limit { break }
+                    }
+                    return out
+                }
+                var i = 0
+                let n = rows.count
+                while i < n {
+                    if !rows[i].isEmpty, try filter.matches(rows, i) {
+                        out.append(i)
+                        if out.count == limit { break }
+                    }
+                    i += 1
+                }
+                return out
+            }
+        }
+        let predicate = RowPredicate(condition).evaluate
+        let order = candidates ?? Array(rows.indices)
+        var out: [Int] = []
+        for i in order where !rows[i].isEmpty {
+            guard try predicate(rows[i]) == .yes else { continue }
+            out.append(i)
+            if out.count == limit { break }
+        }
+        return out
     }
 }

@@ -46,12 +46,16 @@ struct RowPredicate {
             return { _ in .unknown }
         case .integer(let c):
             return { row in
-                if case .integer(let x) = row[i] { return Truth(CompiledCondition.holds(op, x < c ? -1 : (x == c ? 0 : 1))) }
+                if case .integer(let x) = row[i] {
+                    return Truth(CompiledCondition.holds(op, x < c ? -1 : (x == c ? 0 : 1)))
+                }
                 return general(op, row[i], v)
             }
         case .text(let c):
             return { row in
-                if case .text(let x) = row[i] { return Truth(CompiledCondition.holds(op, ValueOrder.compareUTF8(x, c))) }
+                if case .text(let x) = row[i] {
+                    return Truth(CompiledCondition.holds(op, ValueOrder.compareUTF8(x, c)))
+                }
                 return general(op, row[i], v)
             }
         case .bool(let c):

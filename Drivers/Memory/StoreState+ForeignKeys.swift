@@ -11,9 +11,10 @@ extension StoreState {
     /// Every foreign key, in any table, that references `table`.
     func references(to table: String) -> [Reference] {
         var out: [Reference] = []
-        for (name, t) in tables {
-            for key in t.foreignKeys where key.definition.referencedTable == table {
-                out.append(Reference(table: name, key: key))
+        // By index, reading each table in place: copying the table structs out would retain their storage.
+        for i in tables.indices where !tables.values[i].foreignKeys.isEmpty {
+            for key in tables.values[i].foreignKeys where key.definition.referencedTable == table {
+                out.append(Reference(table: tables.keys[i], key: key))
             }
         }
         return out
@@ -25,6 +26,7 @@ extension StoreState {
     /// - Throws: ``StrataError/foreignKeyViolation(table:)`` naming `table`, or
     ///   ``StrataError/noSuchTable(_:)`` when the referenced table does not exist.
     func checkParents(of rows: [[DatabaseValue]], in table: String) throws(StrataError) {
+        if rows.isEmpty { return }
         guard let child = tables[table] else { return }
         for key in child.foreignKeys {
             let parent = try self.table(key.definition.referencedTable)
@@ -67,7 +69,9 @@ extension StoreState {
                 try applyReferences(to: reference.table, removed: rows, deleted: true)
             case .setNull:
                 let columnName = child.columns[column].name
-                if !child.columns[column].isNullable { throw .notNullViolation(table: reference.table, column: columnName) }
+                if !child.columns[column].isNullable {
+                    throw .notNullViolation(table: reference.table, column: columnName)
+                }
                 let changed = try setNull(column, in: orphans, of: reference.table)
                 try applyReferences(to: reference.table, removed: changed, deleted: false)
             }
@@ -89,7 +93,9 @@ extension StoreState {
     }
 
     /// Sets `column` to NULL in the rows in `slots` of `table`, journaled; returns the rows as they were.
-    private mutating func setNull(_ column: Int, in slots: [Int], of table: String) throws(StrataError) -> [[DatabaseValue]] {
+    private mutating func setNull(_ column: Int, in slots: [Int], of table: String) throws(StrataError)
+        -> [[DatabaseValue]]
+    {
         try changing(table) { t, journal throws(StrataError) in
             var changed: [[DatabaseValue]] = []
             for slot in slots {

@@ -30,7 +30,9 @@ extension StoreState {
     mutating func addColumn(_ column: TableColumn, to name: String) throws(StrataError) {
         let table = try table(name)
         try Self.checkIdentifier(column.name)
-        if table.positions[column.name] != nil { throw .database(code: 1, message: "duplicate column name: \(column.name)") }
+        if table.positions[column.name] != nil {
+            throw .database(code: 1, message: "duplicate column name: \(column.name)")
+        }
         if column.isPrimaryKey { throw .invalidQuery("cannot add a PRIMARY KEY column") }
         var added = column
         if let backfill = column.backfill { added.schemaDefault = backfill }

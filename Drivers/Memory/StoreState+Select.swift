@@ -3,89 +3,117 @@ import Strata
 
 extension StoreState {
     func select(_ s: Select) throws(StrataError) -> Outcome {
-        guard s.joins.isEmpty else { throw .unsupported(feature: "joins", driver: "memory") }
-        if case .refs = s.selection { throw .unsupported(feature: "joins", driver: "memory") }
-        let table = try table(s.table)
+        // Read the table in place in the dictionary: copying the struct out costs a retain per field.
+        guard let i = tables.index(forKey: s.table) else { throw .noSuchTable(s.table) }
+        if s.joins.isEmpty { return try Self.select(s, from: tables.values[i]) }
+        let (scope, rows) = try joinedRows(s, main: tables.values[i])
+        let condition = try s.filter.map { f throws(StrataError) in try CompiledCondition(f.node, scope: scope) }
+        return try Self.finish(s, scope: scope, rows: rows, condition: condition, candidates: nil, total: nil)
+    }
+
+    private static func select(_ s: Select, from table: MemoryTable) throws(StrataError) -> Outcome {
+        let scope = ColumnScope(table)
+        let condition = try s.filter.map { f throws(StrataError) in try CompiledCondition(f.node, scope: scope) }
+        return try finish(
+            s, scope: scope, rows: table.slots, condition: condition,
+            candidates: condition.flatMap(table.candidateSlots), total: table.liveCount)
+    }
+
+    /// Filters, sorts, pages and projects `rows` (a table's slots, empty ones skipped, or joined rows).
+    ///
+    /// - Parameters:
+    ///   - candidates: the only rows that may match (from a key lookup), or nil to scan.
+    ///   - total: the number of non-empty rows, for a COUNT without a filter.
+    private static func finish(
+        _ s: Select, scope: ColumnScope, rows: [[DatabaseValue]], condition: CompiledCondition?,
+        candidates: [Int]?, total: Int?
+    ) throws(StrataError) -> Outcome {
         var projection: [Int] = []
-        if case .columns(let names) = s.selection {
+        switch s.selection {
+        case .columns(let names):
             guard !names.isEmpty else { throw .invalidQuery("SELECT without columns") }
             projection.reserveCapacity(names.count)
-            for name in names { projection.append(try table.position(of: name)) }
+            for name in names { projection.append(try scope.position(of: name)) }
+        case .refs(let refs):
+            guard !refs.isEmpty else { throw .invalidQuery("SELECT without columns") }
+            projection.reserveCapacity(refs.count)
+            for r in refs { projection.append(try scope.position(of: r.name, in: r.table)) }
+        case .count:
+            break
         }
-        let condition = try s.filter.map { f throws(StrataError) in try CompiledCondition(f.node, table: table) }
         var terms: [(column: Int, descending: Bool)] = []
-        for o in s.order { terms.append((try table.position(of: o.column), o.direction == .descending)) }
+        for o in s.order { terms.append((try scope.position(of: o.column, in: o.table), o.direction == .descending)) }
         if let l = s.limit, l < 0 { throw .invalidQuery("negative limit \(l)") }
         if let o = s.offset, o < 0 { throw .invalidQuery("negative offset \(o)") }
         let offset = s.offset ?? 0
+        let counting = s.selection == .count
 
-        if s.selection == .count && condition == nil {
-            let total = table.liveCount
+        if counting && condition == nil && candidates == nil, let total {
             let start = min(offset, total)
             let n = s.limit.map { min($0, total - start) } ?? total - start
             return Outcome(rows: [[.integer(Int64(n))]], projection: [0])
         }
-        let sorted = !terms.isEmpty && s.selection != .count
+        let sorted = !terms.isEmpty && !counting
         // Without ORDER BY, stop scanning once the page is full.
         let enough = s.limit.map { offset.addingReportingOverflow($0).partialValue }
-        var slots = try table.matchingSlots(condition, limit: sorted ? nil : enough)
-        if sorted { slots = Self.sort(slots, of: table, by: terms, keeping: enough) }
+        var matched = try RowScan.matching(rows, condition, candidates: candidates, limit: sorted ? nil : enough)
+        if sorted { matched = sort(matched, of: rows, by: terms, keeping: enough) }
 
-        let start = min(offset, slots.count)
-        let end = s.limit.map { min(slots.count, start + min($0, slots.count - start)) } ?? slots.count
-        if s.selection == .count {
+        let start = min(offset, matched.count)
+        let end = s.limit.map { min(matched.count, start + min($0, matched.count - start)) } ?? matched.count
+        if counting {
             return Outcome(rows: [[.integer(Int64(end - start))]], projection: [0])
         }
-        var rows: [[DatabaseValue]] = []
-        rows.reserveCapacity(end - start)
-        for slot in slots[start..<end] {
-            if let row = table.row(at: slot) { rows.append(row) }
-        }
-        return Outcome(rows: rows, projection: projection)
+        var out: [[DatabaseValue]] = []
+        out.reserveCapacity(end - start)
+        for i in matched[start..<end] { out.append(rows[i]) }
+        return Outcome(rows: out, projection: projection)
     }
 
-    /// Sorts slots by the ORDER BY terms; NULLs come first ascending and last descending (NULL is the
-    /// least value); ties keep insertion order. With `keeping`, only that many first rows are kept,
-    /// found in one pass without sorting the rest.
-    private static func sort(_ slots: [Int], of table: MemoryTable, by terms: [(column: Int, descending: Bool)],
-                             keeping: Int?) -> [Int] {
-        // The sort keys, copied once, row-major: key(i, t) = keys[i * width + t].
-        let width = terms.count
-        var keys: [DatabaseValue] = []
-        keys.reserveCapacity(slots.count * width)
-        for slot in slots {
-            for term in terms { keys.append(table.slots[slot][term.column]) }
-        }
-        /// Whether the i-th matched row sorts before the j-th (i < j breaks ties: insertion order).
-        func before(_ i: Int, _ j: Int) -> Bool {
-            for t in 0..<width {
-                let order = ValueOrder.compare(keys[i * width + t], keys[j * width + t])
-                if order != 0 { return terms[t].descending ? order > 0 : order < 0 }
+    /// Sorts row indices by the ORDER BY terms; NULLs come first ascending and last descending (NULL
+    /// is the least value); ties keep the rows' order. With `keeping`, only that many first rows are
+    /// kept, found in one pass without sorting the rest. Rows are compared in place, never copied.
+    private static func sort(
+        _ matched: [Int], of rows: [[DatabaseValue]], by terms: [(column: Int, descending: Bool)],
+        keeping: Int?
+    ) -> [Int] {
+        let columns = terms.map(\.column)
+        let descending = terms.map(\.descending)
+        return rows.withUnsafeBufferPointer { rows in
+            /// Whether row a sorts before row b (a < b, their order in `rows`, breaks ties).
+            func before(_ a: Int, _ b: Int) -> Bool {
+                var t = 0
+                while t < columns.count {
+                    let order = ValueOrder.compare(rows[a][columns[t]], rows[b][columns[t]])
+                    if order != 0 { return descending[t] ? order > 0 : order < 0 }
+                    t += 1
+                }
+                return a < b
             }
-            return i < j
-        }
-        var order: [Int]
-        if let k = keeping, k < slots.count / 4 {
-            // Top k: a sorted window, each candidate placed by binary search.
-            order = []
-            order.reserveCapacity(k + 1)
-            if k > 0 {
-                for i in slots.indices {
-                    if order.count == k, let last = order.last, !before(i, last) { continue }
+            if let k = keeping, k < matched.count / 4 {
+                // Top k: a sorted window, each candidate placed by binary search.
+                var best: [Int] = []
+                best.reserveCapacity(k + 1)
+                guard k > 0 else { return best }
+                var m = 0
+                while m < matched.count {
+                    let i = matched[m]
+                    m += 1
+                    if best.count == k, let last = best.last, !before(i, last) { continue }
                     var lo = 0
-                    var hi = order.count
+                    var hi = best.count
                     while lo < hi {
                         let mid = (lo + hi) / 2
-                        if before(order[mid], i) { lo = mid + 1 } else { hi = mid }
+                        if before(best[mid], i) { lo = mid + 1 } else { hi = mid }
                     }
-                    order.insert(i, at: lo)
-                    if order.count > k { order.removeLast() }
+                    best.insert(i, at: lo)
+                    if best.count > k { best.removeLast() }
                 }
+                return best
             }
-        } else {
-            order = Array(slots.indices)
+            var order = matched
             order.sort(by: before)
+            return order
         }
-        return order.map { slots[$0] }
     }
 }

@@ -6,7 +6,8 @@ extension StoreState {
     /// copy-on-write of its rows), runs `body`, and puts it back, also when `body` throws. Every change
     /// `body` makes must be journaled before it is made, so the caller can undo a failed statement.
     mutating func changing<R>(_ name: String, _ body: (inout MemoryTable, inout [UndoStep]) throws(StrataError) -> R)
-        throws(StrataError) -> R {
+        throws(StrataError) -> R
+    {
         guard var table = tables.removeValue(forKey: name) else { throw .noSuchTable(name) }
         defer { tables[name] = table }
         return try body(&table, &journal)
@@ -111,7 +112,8 @@ extension StoreState {
             let condition = try u.filter.map { f throws(StrataError) in try CompiledCondition(f.node, table: table) }
             let slots = try table.matchingSlots(condition)
             if slots.isEmpty { return 0 }
-            for a in assignments where a.value.isNull && (!table.columns[a.position].isNullable || a.position == table.primaryKey) {
+            for a in assignments
+            where a.value.isNull && (!table.columns[a.position].isNullable || a.position == table.primaryKey) {
                 throw .notNullViolation(table: table.name, column: table.columns[a.position].name)
             }
             var counterJournaled = false
@@ -144,12 +146,17 @@ extension StoreState {
     /// Deletes the matching rows; returns how many. Foreign keys that reference them cascade, set
     /// NULL, or refuse the delete.
     mutating func delete(_ d: Delete) throws(StrataError) -> Int {
-        guard let table = tables[d.table] else { throw .noSuchTable(d.table) }
-        let condition = try d.filter.map { f throws(StrataError) in try CompiledCondition(f.node, table: table) }
-        let slots = try table.matchingSlots(condition)
+        guard let i = tables.index(forKey: d.table) else { throw .noSuchTable(d.table) }
+        let slots = try Self.matching(d.filter, in: tables.values[i])
         if slots.isEmpty { return 0 }
         let removed = try removeRows(slots, from: d.table)
         try applyReferences(to: d.table, removed: removed, deleted: true)
         return slots.count
+    }
+
+    /// The slots of `table` that `filter` selects.
+    private static func matching(_ filter: Expression?, in table: MemoryTable) throws(StrataError) -> [Int] {
+        let condition = try filter.map { f throws(StrataError) in try CompiledCondition(f.node, table: table) }
+        return try table.matchingSlots(condition)
     }
 }

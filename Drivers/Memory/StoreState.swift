@@ -53,7 +53,7 @@ struct StoreState: Sendable {
         let mark = journal.count
         do {
             let (outcome, touched) = try run(statement)
-            if transaction == nil { settle(touched) }
+            if transaction == nil && !journal.isEmpty { settle(touched) }
             return outcome
         } catch {
             undo(to: mark)

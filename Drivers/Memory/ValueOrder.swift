@@ -138,12 +138,15 @@ enum ValueOrder {
     /// UTF-8 byte order, which is code point order.
     static func compareUTF8(_ x: String, _ y: String) -> Int {
         let fast = x.utf8.withContiguousStorageIfAvailable { a in
-            y.utf8.withContiguousStorageIfAvailable { b in compareBytes(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b)) }
+            y.utf8.withContiguousStorageIfAvailable { b in
+                compareBytes(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b))
+            }
         }
         if let fast, let order = fast { return order }
         var x = x
         var y = y
-        return x.withUTF8 { a in y.withUTF8 { b in compareBytes(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b)) } }
+        return x.withUTF8 { a in y.withUTF8 { b in compareBytes(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b)) }
+        }
     }
 
     private static func compareUUIDs(_ x: UUID, _ y: UUID) -> Int {

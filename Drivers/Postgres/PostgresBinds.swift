@@ -36,12 +36,14 @@ struct PostgresBinds {
             case .double(let d): text(Self.doubleText(d), oid: PostgresOID.float8)
             case .text(let s):
                 guard !s.utf8.contains(0) else {
-                    throw .typeMismatch(table: table, column: nil, detail: "PostgreSQL text cannot contain NUL characters")
+                    throw .typeMismatch(
+                        table: table, column: nil, detail: "PostgreSQL text cannot contain NUL characters")
                 }
                 text(s, oid: PostgresOID.text)
             case .json(let s):
                 guard !s.utf8.contains(0) else {
-                    throw .typeMismatch(table: table, column: nil, detail: "PostgreSQL JSON cannot contain NUL characters")
+                    throw .typeMismatch(
+                        table: table, column: nil, detail: "PostgreSQL JSON cannot contain NUL characters")
                 }
                 text(s, oid: PostgresOID.jsonb)
             case .date(let d): text(DateText.format(d) + "+00", oid: PostgresOID.timestamptz)

@@ -5,20 +5,21 @@ import Strata
 /// A connection to a PostgreSQL server. Used by one task at a time (the pool sees to it).
 ///
 /// Every statement is prepared once per connection (`PQprepare`, named `strata_1`, `strata_2`, …)
-/// and run with `PQexecPrepared`; values are always parameters. When the server goes away the
-/// connection marks itself broken, throws ``StrataError/connectionLost(_:)``, and the pool
-/// replaces it.
+/// and run with `PQsendQueryPrepared` in single-row mode, so rows stream; values are always
+/// parameters. A write inside a transaction runs in its own savepoint, pipelined into the same round
+/// trip. When the server goes away the connection marks itself broken, throws
+/// ``StrataError/connectionLost(_:)``, and the pool replaces it.
 public final class PostgresConnection: SQLConnection {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     public let dialect: any Dialect = PostgresDialect()
-    public private(set) var isBroken = false
+    public internal(set) var isBroken = false
 
     /// Prepared statements: the same SQL bound with different types (NULL vs text) is prepared apart.
-    private struct Key: Hashable {
+    struct Key: Hashable {
         var sql: String
         var types: [Oid]
     }
-    private var cache: [Key: String] = [:]
+    var cache: [Key: String] = [:]
     private var prepareCount = 0
     private static let cacheLimit = 512
 
@@ -35,69 +36,92 @@ public final class PostgresConnection: SQLConnection {
     /// The server's version number, e.g. 150018 for 15.18.
     public var serverVersion: Int { Int(PQserverVersion(handle)) }
 
-    public func run(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void) throws -> Int {
-        let guarded = PQtransactionStatus(handle) == PQTRANS_INTRANS
+    public func run(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void) throws -> Int
+    {
+        let guarded =
+            PQtransactionStatus(handle) == PQTRANS_INTRANS
             && StatementSavepoints.needed(for: statement, sql: rendered.sql)
-        var retried = false
-        while true {
-            if guarded { try control("SAVEPOINT strata_stmt", statement) }
+        func attempt() throws -> Int {
+            guarded
+                ? try performGuarded(rendered, statement: statement, onRow: onRow)
+                : try perform(rendered, statement: statement, onRow: onRow)
+        }
+        do {
+            return try attempt()
+        } catch let stale as StalePlan {
+            // A table changed under a cached statement: prepare it afresh, once, when nothing else was undone.
+            guard guarded || PQtransactionStatus(handle) == PQTRANS_IDLE else { throw stale.error }
             do {
-                let changed = try perform(rendered, statement: statement, onRow: onRow)
-                if guarded { try control("RELEASE SAVEPOINT strata_stmt", statement) }
-                return changed
-            } catch {
-                if guarded && !isBroken {
-                    try control("ROLLBACK TO SAVEPOINT strata_stmt", statement)
-                    try control("RELEASE SAVEPOINT strata_stmt", statement)
-                }
-                if let stale = error as? StalePlan {
-                    // A table changed under a cached statement: prepare it afresh, once, when nothing else was undone.
-                    if !retried && (guarded || PQtransactionStatus(handle) == PQTRANS_IDLE) {
-                        retried = true
-                        continue
-                    }
-                    throw stale.error
-                }
-                throw error
+                return try attempt()
+            } catch let again as StalePlan {
+                throw again.error
             }
         }
     }
 
-    /// Prepares (or finds) and runs one statement, handing each row to `onRow`.
-    private func perform(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void) throws -> Int {
+    /// Prepares (or finds) and runs one statement, streaming its rows to `onRow` one at a time
+    /// (libpq's single-row mode), so a large result never sits in memory whole.
+    private func perform(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void) throws
+        -> Int
+    {
         try checkUsable()
         let binds = try PostgresBinds(rendered.binds, table: statement?.postgresTable)
         let key = Key(sql: rendered.sql, types: binds.types)
         let name = try prepared(key, statement)
-        let result = binds.withParameters { values, lengths, formats in
-            PQexecPrepared(handle, name, Int32(binds.count), values, lengths, formats, 0)
+        let sent = binds.withParameters { values, lengths, formats in
+            PQsendQueryPrepared(handle, name, Int32(binds.count), values, lengths, formats, 0)
         }
-        defer { PQclear(result) }
-        guard let result, [PGRES_TUPLES_OK, PGRES_COMMAND_OK].contains(PQresultStatus(result)) else {
-            let failure = PostgresFailure(result: result, connection: handle)
-            if failure.isStalePlan {
+        guard sent == 1 else {
+            isBroken = true
+            throw StrataError.connectionLost(PostgresConnector.tidy(String(cString: PQerrorMessage(handle))))
+        }
+        _ = PQsetSingleRowMode(handle)  // when refused, the rows arrive buffered and are read below all the same
+        // Read to the end even after a failure or a throwing onRow, so the connection stays in step
+        // (cancelling instead would abort an enclosing transaction).
+        var reader: PostgresRow?
+        var failure: PostgresFailure?
+        var rowError: (any Error)?
+        var changed: Int?
+        while let result = PQgetResult(handle) {
+            defer { PQclear(result) }
+            switch PQresultStatus(result) {
+            case PGRES_SINGLE_TUPLE, PGRES_TUPLES_OK, PGRES_COMMAND_OK:
+                let rows = PQntuples(result)
+                if PQresultStatus(result) != PGRES_SINGLE_TUPLE { changed = Self.changedRows(result) }
+                guard rows > 0, failure == nil, rowError == nil else { continue }
+                let row = reader ?? PostgresRow(result)
+                reader = row
+                row.use(result)
+                do {
+                    for r in 0..<rows {
+                        row.row = r
+                        try onRow(row)
+                    }
+                } catch {
+                    rowError = error
+                }
+            default:
+                if failure == nil { failure = PostgresFailure(result: result, connection: handle) }
+            }
+        }
+        if let failure {
+            if failure.isStalePlan && reader == nil {
                 cache[key] = nil
                 throw StalePlan(error: PostgresErrors.map(failure, table: statement?.postgresTable))
             }
             throw fail(failure, statement)
         }
-        let rows = PQntuples(result)
-        if rows > 0 {
-            let reader = PostgresRow(result)
-            for r in 0..<rows {
-                reader.row = r
-                try onRow(reader)
-            }
+        guard let changed, PQstatus(handle) == CONNECTION_OK else {
+            throw fail(PostgresFailure(result: nil, connection: handle), statement)
         }
-        return Self.changedRows(result)
+        if let rowError { throw rowError }
+        return changed
     }
 
     /// The name of the prepared statement for `key`, preparing it on first use.
     private func prepared(_ key: Key, _ statement: Statement?) throws -> String {
         if let name = cache[key] { return name }
-        if cache.count >= Self.cacheLimit { evictAll() }
-        prepareCount += 1
-        let name = "strata_\(prepareCount)"
+        let name = newStatementName()
         let result = key.types.withUnsafeBufferPointer { types in
             PQprepare(handle, name, key.sql, Int32(key.types.count), types.baseAddress)
         }
@@ -107,6 +131,13 @@ public final class PostgresConnection: SQLConnection {
         }
         cache[key] = name
         return name
+    }
+
+    /// A fresh name for a statement about to be prepared (making room in the cache first).
+    func newStatementName() -> String {
+        if cache.count >= Self.cacheLimit { evictAll() }
+        prepareCount += 1
+        return "strata_\(prepareCount)"
     }
 
     /// Forgets every prepared statement, on the server too (when the transaction state allows it).
@@ -119,7 +150,7 @@ public final class PostgresConnection: SQLConnection {
     }
 
     /// Runs constant SQL (savepoint control; never user data) with the simple protocol.
-    private func control(_ sql: StaticString, _ statement: Statement?) throws {
+    func control(_ sql: StaticString, _ statement: Statement?) throws {
         try checkUsable()
         let result = PQexec(handle, sql.description)
         defer { PQclear(result) }
@@ -128,7 +159,7 @@ public final class PostgresConnection: SQLConnection {
         }
     }
 
-    private func checkUsable() throws {
+    func checkUsable() throws {
         if isBroken || PQstatus(handle) != CONNECTION_OK {
             isBroken = true
             throw StrataError.connectionLost("the connection to the server is closed")
@@ -136,7 +167,7 @@ public final class PostgresConnection: SQLConnection {
     }
 
     /// The typed error for a failure; a lost connection is marked broken so the pool drops it.
-    private func fail(_ failure: PostgresFailure, _ statement: Statement?) -> StrataError {
+    func fail(_ failure: PostgresFailure, _ statement: Statement?) -> StrataError {
         if failure.losesConnection || PQstatus(handle) != CONNECTION_OK {
             isBroken = true
             return .connectionLost(PostgresConnector.tidy(failure.message))
@@ -145,17 +176,19 @@ public final class PostgresConnection: SQLConnection {
     }
 
     /// Rows an INSERT, UPDATE, DELETE or MERGE changed; 0 for queries and DDL.
-    private static func changedRows(_ result: OpaquePointer) -> Int {
+    static func changedRows(_ result: OpaquePointer) -> Int {
         guard let status = PQcmdStatus(result) else { return 0 }
         let tag = String(cString: status)
         guard ["INSERT", "UPDATE", "DELETE", "MERGE"].contains(where: { tag.hasPrefix($0 + " ") }),
-              let tuples = PQcmdTuples(result) else { return 0 }
+            let tuples = PQcmdTuples(result)
+        else { return 0 }
         return Int(String(cString: tuples)) ?? 0
     }
 
     public func columns(of table: String) throws -> [String]? {
         var names: [String] = []
-        let sql = "SELECT column_name::text FROM information_schema.columns "
+        let sql =
+            "SELECT column_name::text FROM information_schema.columns "
             + "WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position"
         _ = try run(RenderedSQL(sql: sql, binds: [.text(table)]), statement: nil) { r in
             if case .text(let n) = r.value(at: 0) { names.append(n) }
@@ -165,6 +198,6 @@ public final class PostgresConnection: SQLConnection {
 }
 
 /// A cached statement whose result type changed; `run` prepares it again once.
-private struct StalePlan: Error {
+struct StalePlan: Error {
     let error: StrataError
 }

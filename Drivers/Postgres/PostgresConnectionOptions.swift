@@ -28,8 +28,10 @@ public struct PostgresConnectionOptions: Sendable, Hashable {
     public var extra: [String: String]
 
     /// Options given part by part; nil parts fall back to libpq's environment variables.
-    public init(host: String? = nil, port: Int? = nil, user: String? = nil, password: String? = nil,
-                database: String? = nil, timeout: Double = 5, searchPath: String? = nil, extra: [String: String] = [:]) {
+    public init(
+        host: String? = nil, port: Int? = nil, user: String? = nil, password: String? = nil,
+        database: String? = nil, timeout: Double = 5, searchPath: String? = nil, extra: [String: String] = [:]
+    ) {
         self.host = host
         self.port = port
         self.user = user
@@ -46,8 +48,9 @@ public struct PostgresConnectionOptions: Sendable, Hashable {
     /// - Throws: ``StrataError/invalidURL(_:reason:)`` for an unknown parameter or a bad `sslmode`
     ///   or `connect_timeout` value.
     public init(url: DatabaseURL, configuration: Configuration = Configuration()) throws(StrataError) {
-        self.init(host: url.host, port: url.port, user: url.user, password: url.password, database: url.database,
-                  timeout: configuration.timeout)
+        self.init(
+            host: url.host, port: url.port, user: url.user, password: url.password, database: url.database,
+            timeout: configuration.timeout)
         for (key, value) in url.parameters.sorted(by: { $0.key < $1.key }) {
             switch key {
             case "pool", "migrate", "host":  // read by Database.open, or already in `host` by DatabaseURL

@@ -30,8 +30,10 @@ enum PostgresConnector {
     }
 
     /// Session settings every connection shares: UTC ISO dates, hex bytea, exact float text, the lock timeout.
-    private static func configure(_ connection: OpaquePointer, _ options: PostgresConnectionOptions) throws(StrataError) {
-        var sql = "SELECT set_config('TimeZone', 'UTC', false), set_config('DateStyle', 'ISO, YMD', false), "
+    private static func configure(_ connection: OpaquePointer, _ options: PostgresConnectionOptions) throws(StrataError)
+    {
+        var sql =
+            "SELECT set_config('TimeZone', 'UTC', false), set_config('DateStyle', 'ISO, YMD', false), "
             + "set_config('IntervalStyle', 'iso_8601', false), set_config('client_min_messages', 'warning', false), "
             + "set_config('bytea_output', 'hex', false), set_config('extra_float_digits', '1', false), "
             + "set_config('standard_conforming_strings', 'on', false), set_config('lock_timeout', $1, false)"
@@ -45,7 +47,8 @@ enum PostgresConnector {
         }
         defer { PQclear(result) }
         guard let result, PQresultStatus(result) == PGRES_TUPLES_OK else {
-            let message = result.flatMap { strata_pq_message($0) }.map { String(cString: $0) }
+            let message =
+                result.flatMap { strata_pq_message($0) }.map { String(cString: $0) }
                 ?? String(cString: PQerrorMessage(connection))
             throw .connectionFailed("cannot configure the session on \(target(connection, options)): \(tidy(message))")
         }
@@ -58,16 +61,19 @@ enum PostgresConnector {
         let user = String(cString: PQuser(connection))
         let lower = message.lowercased()
         if PQconnectionNeedsPassword(connection) != 0 || lower.contains("no password supplied") {
-            return .connectionFailed("authentication failed: \(place) wants a password for user '\(user)' and none was given")
+            return .connectionFailed(
+                "authentication failed: \(place) wants a password for user '\(user)' and none was given")
         }
         if lower.contains("authentication failed") || lower.contains("password") || lower.contains("scram") {
             return .connectionFailed("authentication failed for user '\(user)' at \(place): \(message)")
         }
         if lower.contains("database") && lower.contains("does not exist") {
-            return .connectionFailed("database '\(String(cString: PQdb(connection)))' does not exist at \(place): \(message)")
+            return .connectionFailed(
+                "database '\(String(cString: PQdb(connection)))' does not exist at \(place): \(message)")
         }
         if lower.contains("timeout expired") {
-            return .connectionFailed("could not connect to \(place): timed out after \(options.connectTimeout) s: \(message)")
+            return .connectionFailed(
+                "could not connect to \(place): timed out after \(options.connectTimeout) s: \(message)")
         }
         return .connectionFailed("could not connect to \(place): \(message)")
     }

@@ -31,7 +31,9 @@ public struct PostgresDriver: Driver {
     public init(url: String, configuration: Configuration = Configuration()) throws(StrataError) {
         let parsed = try DatabaseURL(url)
         guard parsed.scheme == "postgres" else { throw .invalidURL(url, reason: "expected a postgres:// URL") }
-        self.init(options: try PostgresConnectionOptions(url: parsed, configuration: configuration), configuration: configuration)
+        self.init(
+            options: try PostgresConnectionOptions(url: parsed, configuration: configuration),
+            configuration: configuration)
     }
 
     public func connect() throws -> any DatabaseConnection {
@@ -48,8 +50,9 @@ extension DriverFactory {
     /// It connects once at open time (and closes that connection), so a bad password, a missing
     /// database or an unreachable server fails `Database.open` with a typed error within the timeout.
     public static let postgres = DriverFactory(schemes: ["postgres"], module: "StrataPostgres") { url, config in
-        let driver = PostgresDriver(options: try PostgresConnectionOptions(url: url, configuration: config),
-                                    configuration: config)
+        let driver = PostgresDriver(
+            options: try PostgresConnectionOptions(url: url, configuration: config),
+            configuration: config)
         _ = try driver.connect()
         return driver
     }

@@ -53,10 +53,12 @@ enum PostgresErrors {
             // The table the statement touched, as on SQLite (PostgreSQL names the referencing table).
             return .foreignKeyViolation(table: table ?? f.table)
         case "23514":
-            return .checkViolation(table: f.table ?? table, detail: f.constraint.map { "constraint \($0)" } ?? f.message)
+            return .checkViolation(
+                table: f.table ?? table, detail: f.constraint.map { "constraint \($0)" } ?? f.message)
         case "42804":  // "column "count" is of type bigint but expression is of type text"
-            return .typeMismatch(table: f.table ?? table, column: f.column ?? quoted(after: "column ", in: f.message),
-                                 detail: f.message)
+            return .typeMismatch(
+                table: f.table ?? table, column: f.column ?? quoted(after: "column ", in: f.message),
+                detail: f.message)
         case "42883" where f.message.hasPrefix("operator does not exist"):
             return .typeMismatch(table: table, column: nil, detail: f.message)
         case "22P02", "22003", "22007", "22008", "22001", "22021", "22P05", "2202E", "22023":
@@ -65,10 +67,13 @@ enum PostgresErrors {
             return .serializationFailure
         case "55P03":
             return .busy
+        case "25P02":  // a read failed earlier in this transaction (only writes run in their own savepoint)
+            return .transactionMisuse("the transaction was aborted by an earlier failed statement; roll it back")
         case "42P01":
             return .noSuchTable(quoted(after: "relation ", in: f.message) ?? table ?? "?")
         case "42703":
-            return .unknownColumn(model: table ?? f.table ?? "?", column: quoted(after: "column ", in: f.message) ?? f.message)
+            return .unknownColumn(
+                model: table ?? f.table ?? "?", column: quoted(after: "column ", in: f.message) ?? f.message)
         default:
             let message = state.hasPrefix("22") ? redacted(f.message) : f.message
             return .database(code: 0, message: "SQLSTATE \(state): \(message)")
@@ -77,7 +82,8 @@ enum PostgresErrors {
 
     /// The columns of `Key (a, b)=(…) already exists.`, without their values.
     static func keyColumns(_ detail: String?) -> [String] {
-        guard let detail, let open = detail.range(of: "Key ("), let close = detail.range(of: ")=(", range: open.upperBound..<detail.endIndex)
+        guard let detail, let open = detail.range(of: "Key ("),
+            let close = detail.range(of: ")=(", range: open.upperBound..<detail.endIndex)
         else { return [] }
         return detail[open.upperBound..<close.lowerBound].split(separator: ",").map { part in
             let name = part.trimmingCharacters(in: .whitespaces)

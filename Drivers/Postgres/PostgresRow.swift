@@ -3,15 +3,22 @@ import CPostgres
 import Foundation
 import Strata
 
-/// A row of a buffered result; the connection moves `row` along and hands the same reader out.
+/// The current row of a result: a single-row result while streaming (``use(_:)`` moves to the
+/// next one), or a row of a buffered result (``row`` moves along). Column types are read once.
 final class PostgresRow: RowReader {
-    private let result: OpaquePointer
+    private var result: OpaquePointer
     private let types: [Oid]
     var row: Int32 = 0
 
     init(_ result: OpaquePointer) {
         self.result = result
         types = (0..<PQnfields(result)).map { PQftype(result, $0) }
+    }
+
+    /// Moves to the one row of the next single-row result of the same query.
+    func use(_ next: OpaquePointer) {
+        result = next
+        row = 0
     }
 
     var columnCount: Int { types.count }
@@ -92,7 +99,8 @@ enum PostgresText {
 
     /// bytea's hex output, `\x0aff…`.
     static func hex(_ bytes: UnsafeBufferPointer<UInt8>) -> Data? {
-        guard bytes.count >= 2, bytes[0] == UInt8(ascii: "\\"), bytes[1] == UInt8(ascii: "x"), bytes.count % 2 == 0 else {
+        guard bytes.count >= 2, bytes[0] == UInt8(ascii: "\\"), bytes[1] == UInt8(ascii: "x"), bytes.count % 2 == 0
+        else {
             return nil
         }
         func nibble(_ c: UInt8) -> UInt8? {
@@ -120,11 +128,16 @@ enum PostgresText {
         var offset = 0
         let utf8 = Array(s.utf8)
         // The zone starts at the last + or - after the time of day (position 19 onwards).
-        if utf8.count > 19, let sign = utf8[19...].lastIndex(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }) {
-            let parts = utf8[(sign + 1)...].split(separator: UInt8(ascii: ":")).map { String(decoding: $0, as: UTF8.self) }
+        if utf8.count > 19,
+            let sign = utf8[19...].lastIndex(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") })
+        {
+            let parts = utf8[(sign + 1)...].split(separator: UInt8(ascii: ":")).map {
+                String(decoding: $0, as: UTF8.self)
+            }
             let numbers = parts.compactMap { Int($0) }
             guard numbers.count == parts.count, (1...3).contains(numbers.count) else { return nil }
-            let magnitude = numbers[0] * 3600 + (numbers.count > 1 ? numbers[1] * 60 : 0) + (numbers.count > 2 ? numbers[2] : 0)
+            let magnitude =
+                numbers[0] * 3600 + (numbers.count > 1 ? numbers[1] * 60 : 0) + (numbers.count > 2 ? numbers[2] : 0)
             offset = utf8[sign] == UInt8(ascii: "-") ? -magnitude : magnitude
             text = Substring(String(decoding: utf8[..<sign], as: UTF8.self))
         }

@@ -16,7 +16,8 @@ enum StatementSavepoints {
     }
 
     private static let rawWriteKeywords: Set<String> = [
-        "INSERT", "UPDATE", "DELETE", "MERGE", "WITH", "CREATE", "ALTER", "DROP", "TRUNCATE", "COMMENT", "GRANT", "REVOKE",
+        "INSERT", "UPDATE", "DELETE", "MERGE", "WITH", "CREATE", "ALTER", "DROP", "TRUNCATE", "COMMENT", "GRANT",
+        "REVOKE",
     ]
 
     /// The first word of a SQL text, upper-cased, after whitespace, comments and opening parentheses.

@@ -24,17 +24,24 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         }
     }
 
-    /// The short label used in tables and the chart.
-    public var label: String {
+    /// The short label used in tables and the chart, with the counts actually run.
+    public func label(_ sizes: WorkloadSizes) -> String {
         switch self {
-        case .insert: return "insert 20k one by one"
-        case .fetch: return "fetch 100k rows"
-        case .lookupTx: return "5k lookups in a tx"
-        case .lookupAsync: return "5k one-shot async lookups"
-        case .query: return "1k filtered queries"
-        case .bulk: return "bulk insert 100k"
-        case .stream: return "stream 1M rows"
+        case .insert: return "insert \(Self.count(sizes.insert)) one by one"
+        case .fetch: return "fetch \(Self.count(sizes.fetch)) rows"
+        case .lookupTx: return "\(Self.count(sizes.lookups)) lookups in a tx"
+        case .lookupAsync: return "\(Self.count(sizes.lookups)) one-shot async lookups"
+        case .query: return "\(Self.count(sizes.queries)) filtered queries"
+        case .bulk: return "bulk insert \(Self.count(sizes.bulk))"
+        case .stream: return "stream \(Self.count(sizes.stream)) rows"
         }
+    }
+
+    /// `20k`, `1M`, `250`.
+    static func count(_ n: Int) -> String {
+        if n >= 1_000_000, n % 1_000_000 == 0 { return "\(n / 1_000_000)M" }
+        if n >= 1_000, n % 1_000 == 0 { return "\(n / 1_000)k" }
+        return "\(n)"
     }
 
     /// Whether the workload is large enough to run fewer times (see ``BenchOptions/iterations``).

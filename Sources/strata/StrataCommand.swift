@@ -9,7 +9,7 @@ struct StrataCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata",
         abstract: "Strata, an ActiveRecord-style ORM for Swift: demo and conformance tools.",
-        subcommands: [DemoCommand.self, ConformanceCommand.self]
+        subcommands: [DemoCommand.self, ConformanceCommand.self, BenchCommand.self]
     )
 
     /// Every driver this tool can open by URL.

@@ -20,8 +20,10 @@ func connectionFailure(_ body: () throws -> Void) -> String? {
 struct PostgresConnectOfflineTests {
     @Test("a malformed URL or an unknown parameter is invalidURL, before any connection")
     func malformed() {
-        for bad in ["postgres:/nohost", "postgres://h:99999/db", "postgres://h/db?sslmod=require",
-                    "postgres://h/db?sslmode=sometimes", "postgres://h/db?connect_timeout=soon", "postgres://h/db?pool=0"] {
+        for bad in [
+            "postgres:/nohost", "postgres://h:99999/db", "postgres://h/db?sslmod=require",
+            "postgres://h/db?sslmode=sometimes", "postgres://h/db?connect_timeout=soon", "postgres://h/db?pool=0",
+        ] {
             #expect("\(bad) is rejected") {
                 try Database.open(bad, drivers: [.postgres])
             } throws: { error in
@@ -37,8 +39,9 @@ struct PostgresConnectOfflineTests {
         var message: String?
         let elapsed = clock.measure {
             message = connectionFailure {
-                _ = try Database.open("postgres://nobody@127.0.0.1:1/x", drivers: [.postgres],
-                                      configuration: Configuration(timeout: 2))
+                _ = try Database.open(
+                    "postgres://nobody@127.0.0.1:1/x", drivers: [.postgres],
+                    configuration: Configuration(timeout: 2))
             }
         }
         #expect(message?.hasPrefix("could not connect to 127.0.0.1:1/x") == true, "\(message ?? "")")
@@ -51,8 +54,9 @@ struct PostgresConnectOfflineTests {
         var message: String?
         let elapsed = clock.measure {
             message = connectionFailure {
-                _ = try Database.open("postgres://nobody@10.255.255.1:5432/x", drivers: [.postgres],
-                                      configuration: Configuration(timeout: 2))
+                _ = try Database.open(
+                    "postgres://nobody@10.255.255.1:5432/x", drivers: [.postgres],
+                    configuration: Configuration(timeout: 2))
             }
         }
         #expect(message?.hasPrefix("could not connect to 10.255.255.1:5432/x") == true, "\(message ?? "")")
@@ -61,10 +65,12 @@ struct PostgresConnectOfflineTests {
 
     @Test("URL parts, libpq parameters and search_path become connection options")
     func options() throws {
-        let url = try DatabaseURL("postgres://ann:s%40cret@db.local:6543/shop?sslmode=require&search_path=tenant_1"
-            + "&application_name=billing&pool=3")
+        let url = try DatabaseURL(
+            "postgres://ann:s%40cret@db.local:6543/shop?sslmode=require&search_path=tenant_1"
+                + "&application_name=billing&pool=3")
         let o = try PostgresConnectionOptions(url: url, configuration: Configuration(timeout: 7.5))
-        #expect(o.host == "db.local" && o.port == 6543 && o.user == "ann" && o.password == "s@cret" && o.database == "shop")
+        #expect(
+            o.host == "db.local" && o.port == 6543 && o.user == "ann" && o.password == "s@cret" && o.database == "shop")
         #expect(o.searchPath == "tenant_1")
         #expect(o.extra == ["sslmode": "require", "application_name": "billing"])
         #expect(o.connectTimeout == 8)
@@ -73,14 +79,17 @@ struct PostgresConnectOfflineTests {
         let socket = try PostgresConnectionOptions(url: DatabaseURL("postgres:///shop?host=/var/run/postgresql"))
         #expect(socket.host == "/var/run/postgresql" && socket.database == "shop" && socket.port == nil)
         let bare = try PostgresConnectionOptions(url: DatabaseURL("postgres://"))
-        #expect(bare.host == nil && bare.port == nil && bare.user == nil && bare.password == nil && bare.database == nil,
-                "left to PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE")
+        #expect(
+            bare.host == nil && bare.port == nil && bare.user == nil && bare.password == nil && bare.database == nil,
+            "left to PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE")
     }
 
     @Test("the driver takes its pool size from the configuration, 4 by default")
     func poolSize() throws {
         #expect(try PostgresDriver(url: "postgres://h/db").maxConnections == 4)
-        #expect(try PostgresDriver(url: "postgres://h/db", configuration: Configuration(maxConnections: 9)).maxConnections == 9)
+        #expect(
+            try PostgresDriver(url: "postgres://h/db", configuration: Configuration(maxConnections: 9)).maxConnections
+                == 9)
         #expect(try PostgresDriver(url: "postgres://h/db").name == "postgres")
     }
 }
@@ -97,7 +106,8 @@ extension PostgresServerTests {
         func environmentFallback() async throws {
             let db = try PostgresTestServer.open()
             defer { db.close() }
-            let rows = try await db.unsafeRawExecute("SELECT current_setting('TimeZone'), current_setting('application_name')")
+            let rows = try await db.unsafeRawExecute(
+                "SELECT current_setting('TimeZone'), current_setting('application_name')")
             #expect(rows == [[.text("UTC"), .text("strata")]])
         }
 
@@ -106,7 +116,9 @@ extension PostgresServerTests {
             var options = try serverOptions()
             options.password = "definitely-not-the-password"
             if (try? PostgresConnection(options: options)) != nil {
-                print("!! PostgresConnectTests.badPassword: the server does not check passwords (trust auth); nothing to test")
+                print(
+                    "!! PostgresConnectTests.badPassword: the server does not check passwords (trust auth); nothing to test"
+                )
                 return
             }
             let clock = ContinuousClock()
@@ -133,8 +145,9 @@ extension PostgresServerTests {
             defer { admin.close() }
             let dirs = try await admin.unsafeRawExecute("SHOW unix_socket_directories")
             guard case .text(let list)? = dirs.first?.first,
-                  let dir = list.split(separator: ",").first.map({ $0.trimmingCharacters(in: .whitespaces) }),
-                  dir.hasPrefix("/") else {
+                let dir = list.split(separator: ",").first.map({ $0.trimmingCharacters(in: .whitespaces) }),
+                dir.hasPrefix("/")
+            else {
                 print("!! PostgresConnectTests.unixSocket: the server listens on no socket directory; nothing to test")
                 return
             }

@@ -9,27 +9,38 @@ struct PostgresDialectTests {
 
     @Test("a full query: $n placeholders, explicit NULLS FIRST/LAST, LIMIT and OFFSET bound")
     func goldenSelect() throws {
-        let select = Select(table: "user", selection: .columns(["id", "name"]),
-                            filter: .and([.compare(.equal, .column("active"), .value(.bool(true))),
-                                          .like(.column("name"), "Al%")]),
-                            order: [Ordering("name"), Ordering("joined_at", .descending)], limit: 10, offset: 20)
+        let select = Select(
+            table: "user", selection: .columns(["id", "name"]),
+            filter: .and([
+                .compare(.equal, .column("active"), .value(.bool(true))),
+                .like(.column("name"), "Al%"),
+            ]),
+            order: [Ordering("name"), Ordering("joined_at", .descending)], limit: 10, offset: 20)
         let r = try SQLRenderer.render(.select(select), dialect: dialect)
-        #expect(r.sql == #"SELECT "id", "name" FROM "user" WHERE (("active" = $1) AND ("name" LIKE $2 ESCAPE '\')) "#
-            + #"ORDER BY "name" ASC NULLS FIRST, "joined_at" DESC NULLS LAST LIMIT $3 OFFSET $4"#)
+        #expect(
+            r.sql == #"SELECT "id", "name" FROM "user" WHERE (("active" = $1) AND ("name" LIKE $2 ESCAPE '\')) "#
+                + #"ORDER BY "name" ASC NULLS FIRST, "joined_at" DESC NULLS LAST LIMIT $3 OFFSET $4"#)
         #expect(r.binds == [.bool(true), .text("Al%"), .integer(10), .integer(20)])
     }
 
     @Test("OFFSET alone, ILIKE, and empty IN lists as constants")
     func goldenPredicates() throws {
-        let page = try SQLRenderer.render(.select(Select(table: "t", selection: .columns(["id"]), offset: 3)), dialect: dialect)
+        let page = try SQLRenderer.render(
+            .select(Select(table: "t", selection: .columns(["id"]), offset: 3)), dialect: dialect)
         #expect(page.sql == #"SELECT "id" FROM "t" OFFSET $1"#)
         let ilike = try SQLRenderer.render(
-            .select(Select(table: "t", selection: .columns(["id"]),
-                           filter: .like(.column("name"), "al%", caseInsensitive: true))), dialect: dialect)
+            .select(
+                Select(
+                    table: "t", selection: .columns(["id"]),
+                    filter: .like(.column("name"), "al%", caseInsensitive: true))), dialect: dialect)
         #expect(ilike.sql == #"SELECT "id" FROM "t" WHERE ("name" ILIKE $1 ESCAPE '\')"#)
         let empty = try SQLRenderer.render(
-            .select(Select(table: "t", selection: .columns(["id"]),
-                           filter: .and([.inList(.column("id"), [], negated: false), .inList(.column("id"), [], negated: true)]))),
+            .select(
+                Select(
+                    table: "t", selection: .columns(["id"]),
+                    filter: .and([
+                        .inList(.column("id"), [], negated: false), .inList(.column("id"), [], negated: true),
+                    ]))),
             dialect: dialect)
         #expect(empty.sql == #"SELECT "id" FROM "t" WHERE (FALSE AND TRUE)"#)
         #expect(empty.binds.isEmpty)
@@ -37,23 +48,27 @@ struct PostgresDialectTests {
 
     @Test("CREATE TABLE: identity id, C-collated text, native types")
     func goldenDDL() throws {
-        let schema = TableSchema(name: "t", columns: [
-            TableColumn(name: "id", type: .integer, isNullable: true, isPrimaryKey: true),
-            TableColumn(name: "ok", type: .bool, isNullable: false, schemaDefault: .bool(true)),
-            TableColumn(name: "name", type: .text, isNullable: false),
-            TableColumn(name: "at", type: .date, isNullable: true),
-            TableColumn(name: "amount", type: .decimal, isNullable: true),
-            TableColumn(name: "key", type: .uuid, isNullable: true),
-            TableColumn(name: "doc", type: .json, isNullable: true),
-            TableColumn(name: "bytes", type: .blob, isNullable: true),
-            TableColumn(name: "ratio", type: .double, isNullable: true),
-        ])
+        let schema = TableSchema(
+            name: "t",
+            columns: [
+                TableColumn(name: "id", type: .integer, isNullable: true, isPrimaryKey: true),
+                TableColumn(name: "ok", type: .bool, isNullable: false, schemaDefault: .bool(true)),
+                TableColumn(name: "name", type: .text, isNullable: false),
+                TableColumn(name: "at", type: .date, isNullable: true),
+                TableColumn(name: "amount", type: .decimal, isNullable: true),
+                TableColumn(name: "key", type: .uuid, isNullable: true),
+                TableColumn(name: "doc", type: .json, isNullable: true),
+                TableColumn(name: "bytes", type: .blob, isNullable: true),
+                TableColumn(name: "ratio", type: .double, isNullable: true),
+            ])
         let ddl = try SQLRenderer.render(.createTable(schema), dialect: dialect)
-        #expect(ddl.sql == #"CREATE TABLE IF NOT EXISTS "t" ("id" BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, "#
-            + #""ok" BOOLEAN DEFAULT TRUE NOT NULL, "name" TEXT COLLATE "C" NOT NULL, "at" TIMESTAMPTZ, "amount" NUMERIC, "#
-            + #""key" UUID, "doc" JSONB, "bytes" BYTEA, "ratio" DOUBLE PRECISION)"#)
+        #expect(
+            ddl.sql == #"CREATE TABLE IF NOT EXISTS "t" ("id" BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, "#
+                + #""ok" BOOLEAN DEFAULT TRUE NOT NULL, "name" TEXT COLLATE "C" NOT NULL, "at" TIMESTAMPTZ, "amount" NUMERIC, "#
+                + #""key" UUID, "doc" JSONB, "bytes" BYTEA, "ratio" DOUBLE PRECISION)"#)
         let insert = try SQLRenderer.render(
-            .insert(Insert(table: "t", columns: ["name"], rows: [[.text("a")], [.text("b")]], returning: "id")), dialect: dialect)
+            .insert(Insert(table: "t", columns: ["name"], rows: [[.text("a")], [.text("b")]], returning: "id")),
+            dialect: dialect)
         #expect(insert.sql == #"INSERT INTO "t" ("name") VALUES ($1), ($2) RETURNING "id""#)
     }
 

@@ -27,7 +27,8 @@ extension PostgresServerTests {
         func serverTypes() async throws {
             let db = try PostgresTestServer.open()
             defer { db.close() }
-            let rows = try await db.unsafeRawExecute("""
+            let rows = try await db.unsafeRawExecute(
+                """
                 SELECT 1::int2, 2::int4, 3::int8, 1.5::float4, 'NaN'::float8, 1.50::numeric, '\\x00ff'::bytea,
                        '2009-02-13 23:31:30.123456+00'::timestamptz, '2009-02-13 23:31:30.5'::timestamp, '2020-01-02'::date,
                        'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid, '{"b": 1, "a": [true]}'::jsonb, 'x'::varchar, 'c'::char(2),
@@ -72,6 +73,15 @@ extension PostgresServerTests {
             try await db.unsafeRawExecute(#"CREATE TABLE "pgt_shape" ("v" TEXT)"#)
             try await db.unsafeRawExecute(#"INSERT INTO "pgt_shape" ("v") VALUES (?)"#, ["seven"])
             #expect(try await db.unsafeRawExecute(#"SELECT "v" FROM "pgt_shape""#) == [[.text("seven")]])
+            // Inside a transaction, a write whose cached plan went stale is prepared again within its savepoint.
+            try await db.unsafeRawExecute(#"CREATE TABLE "pgt_shape2" ("k" TEXT, "v" TEXT DEFAULT 'x')"#)
+            let insert = #"INSERT INTO "pgt_shape2" ("k") VALUES (?) RETURNING "v""#
+            #expect(try await db.unsafeRawExecute(insert, ["a"]) == [[.text("x")]])
+            try await db.unsafeRawExecute(
+                #"ALTER TABLE "pgt_shape2" ALTER COLUMN "v" DROP DEFAULT, "#
+                    + #"ALTER COLUMN "v" TYPE BIGINT USING 0, ALTER COLUMN "v" SET DEFAULT 5"#)
+            let rows = try await db.transaction { tx in try tx.unsafeRawExecute(insert, ["b"]) }
+            #expect(rows == [[.integer(5)]])
         }
 
         @Test("a failed write inside a transaction is undone alone; raw transaction control is not wrapped")
@@ -85,7 +95,17 @@ extension PostgresServerTests {
                 var dup = PGItem(name: "a")
                 #expect(throws: StrataError.uniqueViolation(table: "pgt_item", columns: ["name"])) { try dup.save(tx) }
                 try tx.unsafeRawExecute(#"INSERT INTO "pgt_item" ("name") VALUES (?)"#, ["b"])
-                #expect(throws: StrataError.self) { try tx.unsafeRawExecute(#"INSERT INTO "pgt_item" ("name") VALUES (?)"#, ["b"]) }
+                #expect(throws: StrataError.self) {
+                    try tx.unsafeRawExecute(#"INSERT INTO "pgt_item" ("name") VALUES (?)"#, ["b"])
+                }
+                // Failing when prepared (text into a bigint column) and when executed (a duplicate):
+                // both undone alone, on a statement prepared in the same round trip and on a cached one.
+                for _ in 0..<2 {
+                    #expect(throws: StrataError.self) {
+                        try tx.unsafeRawExecute(
+                            #"INSERT INTO "pgt_item" ("name", "rank") VALUES (?, ?)"#, ["r", "twelve"])
+                    }
+                }
                 var c = PGItem(name: "c")
                 try c.save(tx)
             }
@@ -118,10 +138,52 @@ extension PostgresServerTests {
             var a = PGLongNames(aColumnWhoseNameIsAlsoQuiteLong: "x", anotherColumnWithAVeryLongName: "y")
             try await a.save(on: db)
             var b = PGLongNames(aColumnWhoseNameIsAlsoQuiteLong: "x", anotherColumnWithAVeryLongName: "y")
-            await expectError(.uniqueViolation(table: table, columns: ["a_column_whose_name_is_also_quite_long",
-                                                                       "another_column_with_a_very_long_name"])) {
+            await expectError(
+                .uniqueViolation(
+                    table: table,
+                    columns: [
+                        "a_column_whose_name_is_also_quite_long",
+                        "another_column_with_a_very_long_name",
+                    ])
+            ) {
                 try await b.save(on: db)
             }
+        }
+
+        @Test("rows stream one at a time; a throwing body or a mid-stream error leaves the connection in step")
+        func streaming() async throws {
+            let db = try await PostgresTestServer.freshSchema("strata_drv_stream", "pool=1")
+            defer { db.close() }
+            try await db.migrate(PGItem.self)
+            try await db.unsafeRawExecute(
+                #"INSERT INTO "pgt_item" ("name", "rank") SELECT 'n' || g, g FROM generate_series(1, ?) g"#, [20_000])
+            let seen = try await db.withConnection { tx in
+                var n = 0
+                try PGItem.query(on: tx).forEach { _ in n += 1 }
+                return n
+            }
+            #expect(seen == 20_000)
+            struct Enough: Error {}
+            try await db.transaction { tx in
+                var n = 0
+                #expect(throws: Enough.self) {
+                    try PGItem.query(on: tx).order(\.rank).forEach { _ in
+                        n += 1
+                        if n == 10 { throw Enough() }
+                    }
+                }
+                #expect(n == 10)
+                var after = PGItem(name: "after the early stop")
+                try after.save(tx)
+            }
+            #expect(try await PGItem.query(on: db).count() == 20_001, "the transaction was not aborted")
+            do {
+                try await db.unsafeRawExecute("SELECT 1 / (g - 15000) FROM generate_series(1, 20000) g")
+                Issue.record("division by zero passed")
+            } catch StrataError.database(_, let message) {
+                #expect(message.hasPrefix("SQLSTATE 22012"), "\(message)")
+            }
+            #expect(try await db.unsafeRawExecute("SELECT 2") == [[.integer(2)]])
         }
 
         @Test("columns(of:) sees the connection's schema only")
@@ -130,7 +192,8 @@ extension PostgresServerTests {
             defer { db.close() }
             #expect(try await db.withConnection { tx in try tx.columns(of: "pgt_item") } == nil)
             try await db.migrate(PGItem.self)
-            #expect(try await db.withConnection { tx in try tx.columns(of: "pgt_item") } == ["id", "name", "rank", "note"])
+            #expect(
+                try await db.withConnection { tx in try tx.columns(of: "pgt_item") } == ["id", "name", "rank", "note"])
         }
 
         @Test("a backend the server terminated gives connectionLost once, then the pool replaces it")
@@ -141,7 +204,8 @@ extension PostgresServerTests {
             defer { admin.close() }
             let pid = try #require(try await db.unsafeRawExecute("SELECT pg_backend_pid()").first?.first)
             guard case .integer(let backend) = pid else { throw StrataError.invalidQuery("pid is \(pid)") }
-            #expect(try await admin.unsafeRawExecute("SELECT pg_terminate_backend(?::int4)", [backend]) == [[.bool(true)]])
+            #expect(
+                try await admin.unsafeRawExecute("SELECT pg_terminate_backend(?::int4)", [backend]) == [[.bool(true)]])
             try await Task.sleep(for: .milliseconds(100))
             do {
                 _ = try await db.unsafeRawExecute("SELECT 1")

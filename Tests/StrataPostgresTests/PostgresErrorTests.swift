@@ -5,7 +5,9 @@ import StrataPostgres
 import Testing
 
 /// Expects `body` to throw exactly `expected`.
-func expectError<T>(_ expected: StrataError, _ body: () async throws -> T, sourceLocation: SourceLocation = #_sourceLocation) async {
+func expectError<T>(
+    _ expected: StrataError, _ body: () async throws -> T, sourceLocation: SourceLocation = #_sourceLocation
+) async {
     do {
         _ = try await body()
         Issue.record("expected \(expected), nothing was thrown", sourceLocation: sourceLocation)
@@ -56,7 +58,8 @@ extension PostgresServerTests {
             try await child.save(on: db)
             await expectError(.foreignKeyViolation(table: "pgt_parent")) { try await parent.delete(on: db) }
             do {
-                try await db.unsafeRawExecute(#"INSERT INTO "pgt_item" ("name", "rank") VALUES (?, ?)"#, ["n", "twelve"])
+                try await db.unsafeRawExecute(
+                    #"INSERT INTO "pgt_item" ("name", "rank") VALUES (?, ?)"#, ["n", "twelve"])
                 Issue.record("text accepted into a bigint column")
             } catch StrataError.typeMismatch(let table, let column, let detail) {
                 #expect(table == nil, "raw SQL names no table")
@@ -76,7 +79,9 @@ extension PostgresServerTests {
                 #expect(detail.contains("invalid input syntax for type bigint"), "\(detail)")
                 #expect(!detail.contains("hidden-input"))
             }
-            await expectError(.typeMismatch(table: nil, column: nil, detail: "PostgreSQL text cannot contain NUL characters")) {
+            await expectError(
+                .typeMismatch(table: nil, column: nil, detail: "PostgreSQL text cannot contain NUL characters")
+            ) {
                 try await db.unsafeRawExecute("SELECT ?", ["a\u{0}b"])
             }
         }
@@ -96,8 +101,9 @@ extension PostgresServerTests {
         func busy() async throws {
             let holder = try await PostgresTestServer.freshSchema("strata_err_busy", "pool=1")
             defer { holder.close() }
-            let waiter = try Database.open(PostgresTestServer.url("search_path=strata_err_busy"), drivers: [.postgres],
-                                           configuration: Configuration(timeout: 0.2))
+            let waiter = try Database.open(
+                PostgresTestServer.url("search_path=strata_err_busy"), drivers: [.postgres],
+                configuration: Configuration(timeout: 0.2))
             defer { waiter.close() }
             try await holder.migrate(PGItem.self)
             var item = PGItem(name: "held")
@@ -116,7 +122,8 @@ extension PostgresServerTests {
         func serialization() async throws {
             let a = try await PostgresTestServer.freshSchema("strata_err_serial", "pool=1")
             defer { a.close() }
-            let b = try Database.open(PostgresTestServer.url("search_path=strata_err_serial", "pool=1"), drivers: [.postgres])
+            let b = try Database.open(
+                PostgresTestServer.url("search_path=strata_err_serial", "pool=1"), drivers: [.postgres])
             defer { b.close() }
             try await a.migrate(PGItem.self)
             try await a.unsafeRawExecute("BEGIN ISOLATION LEVEL SERIALIZABLE")

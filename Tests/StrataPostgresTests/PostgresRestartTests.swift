@@ -16,7 +16,7 @@ struct ServerControl {
             return ServerControl(command: custom)
         }
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pg_ctlcluster"),
-              case .text(let path)? = try await db.unsafeRawExecute("SHOW config_file").first?.first
+            case .text(let path)? = try await db.unsafeRawExecute("SHOW config_file").first?.first
         else { return nil }
         // …/<version>/<cluster>/postgresql.conf
         let parts = path.split(separator: "/")
@@ -24,16 +24,31 @@ struct ServerControl {
         return ServerControl(command: "/usr/bin/pg_ctlcluster \(parts[parts.count - 3]) \(parts[parts.count - 2])")
     }
 
-    /// Runs `command action` and waits for it without blocking a thread.
+    /// Runs `command action` on its own thread (posix_spawn and waitpid) and waits without blocking a task.
     func run(_ action: String) async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "\(command) \(action)"]
-        let status: Int32 = try await withCheckedThrowingContinuation { c in
-            process.terminationHandler = { c.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { c.resume(throwing: error) }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "strata-pgctl-\(UUID().uuidString).log"
+        ).path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let argv = ["/bin/sh", "-c", "\(command) \(action) > '\(output)' 2>&1"]
+        let status: Int32 = await withCheckedContinuation { c in
+            Thread.detachNewThread {
+                let args: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+                defer { for a in args { free(a) } }
+                var pid: pid_t = 0
+                guard posix_spawn(&pid, "/bin/sh", nil, nil, args, environ) == 0 else {
+                    c.resume(returning: -1)
+                    return
+                }
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+                c.resume(returning: status)
+            }
         }
-        guard status == 0 else { throw StrataError.database(code: Int(status), message: "'\(command) \(action)' failed") }
+        guard status == 0 else {
+            let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            throw StrataError.database(code: Int(status), message: "'\(command) \(action)' failed: \(text)")
+        }
     }
 }
 
@@ -78,20 +93,26 @@ extension PostgresServerTests {
             }
         }
 
-        @Test("stop and start the server mid-run: typed errors while it is away, then queries succeed again",
-              .timeLimit(.minutes(2)))
+        @Test(
+            "stop and start the server mid-run: typed errors while it is away, then queries succeed again",
+            .timeLimit(.minutes(2)))
         func restart() async throws {
             let admin = try PostgresTestServer.open()
             defer { admin.close() }
             guard let control = try await ServerControl.find(admin) else {
                 let message = "no way to restart the server: set STRATA_POSTGRES_CTL or run under pg_virtualenv"
-                if PostgresTestServer.isCI { Issue.record("\(message)") } else { print("!! PostgresRestartTests: SKIPPED: \(message)") }
+                if PostgresTestServer.isCI {
+                    Issue.record("\(message)")
+                } else {
+                    print("!! PostgresRestartTests: SKIPPED: \(message)")
+                }
                 return
             }
             let schema = try await PostgresTestServer.freshSchema("strata_restart")
             schema.close()
-            let db = try Database.open(PostgresTestServer.url("search_path=strata_restart", "pool=2"), drivers: [.postgres],
-                                       configuration: Configuration(timeout: Self.timeout))
+            let db = try Database.open(
+                PostgresTestServer.url("search_path=strata_restart", "pool=2"), drivers: [.postgres],
+                configuration: Configuration(timeout: Self.timeout))
             defer { db.close() }
             try await db.migrate(PGItem.self)
             var item = PGItem(name: "before")
@@ -113,15 +134,21 @@ extension PostgresServerTests {
             let deadline = ContinuousClock.now + .seconds(30)
             while ContinuousClock.now < deadline {
                 let tail = log.outcomes.dropFirst(afterStart)
-                if tail.suffix(6).count == 6 && tail.suffix(6).allSatisfy({ if case .success = $0 { true } else { false } }) { break }
+                if tail.suffix(6).count == 6
+                    && tail.suffix(6).allSatisfy({ if case .success = $0 { true } else { false } })
+                {
+                    break
+                }
                 try await Task.sleep(for: .milliseconds(100))
             }
             log.stop()
             await loop.value
 
             let outcomes = log.outcomes
-            #expect(beforeStop >= 2 && outcomes.prefix(beforeStop).allSatisfy { if case .success = $0 { true } else { false } },
-                    "queries succeed before the stop")
+            #expect(
+                beforeStop >= 2
+                    && outcomes.prefix(beforeStop).allSatisfy { if case .success = $0 { true } else { false } },
+                "queries succeed before the stop")
             var lost = 0
             var failed = 0
             for o in outcomes {
@@ -139,8 +166,9 @@ extension PostgresServerTests {
             }
             print("restart: \(outcomes.count) queries, \(lost) connectionLost, \(failed) connectionFailed")
             #expect(lost >= 1, "the queries that hit the dropped connections got connectionLost")
-            #expect(outcomes.suffix(6).allSatisfy { if case .success = $0 { true } else { false } },
-                    "queries succeed again through the same Database")
+            #expect(
+                outcomes.suffix(6).allSatisfy { if case .success = $0 { true } else { false } },
+                "queries succeed again through the same Database")
             var after = PGItem(name: "after")
             try await after.save(on: db)
             #expect(try await PGItem.query(on: db).order(\.name).all().map(\.name) == ["after", "before"])

@@ -23,7 +23,8 @@ enum PostgresTestServer {
             return true
         } catch {
             let banner = String(repeating: "!", count: 78)
-            print("""
+            print(
+                """
                 \(banner)
                 !! StrataPostgres tests: no PostgreSQL server at \(baseURL) (\(error)).
                 !! \(isCI ? "CI=true, so they run and FAIL." : "SKIPPING them. Run them with: pg_virtualenv -t -v 15 swift test")
@@ -41,7 +42,9 @@ enum PostgresTestServer {
 
     /// Opens the server's database with `parameters` appended to the URL.
     static func open(_ parameters: String..., timeout: Double = 5) throws -> Database {
-        let u = parameters.isEmpty ? baseURL : baseURL + (baseURL.contains("?") ? "&" : "?") + parameters.joined(separator: "&")
+        let u =
+            parameters.isEmpty
+            ? baseURL : baseURL + (baseURL.contains("?") ? "&" : "?") + parameters.joined(separator: "&")
         return try Database.open(u, drivers: [.postgres], configuration: Configuration(timeout: timeout))
     }
 

@@ -33,14 +33,24 @@ extension Transaction {
         let existing = try columns(of: schema.name)
         if policy == .disabled {
             guard let existing else { throw StrataError.schemaMismatch(table: schema.name, missing: ["the table"]) }
-            let missing = schema.columns.map(\.name).filter { !existing.contains($0) }
+            let missing = schema.columnNames.filter { !existing.contains($0) }
             if !missing.isEmpty {
                 throw StrataError.schemaMismatch(table: schema.name, missing: missing.map { "column \($0)" })
             }
             return
         }
         if let existing {
-            for column in schema.columns where !existing.contains(column.name) {
+            let added = schema.columns.filter { !existing.contains($0.name) }
+            // Checked before any DDL, so a refused migration changes nothing.
+            if let column = added.first(where: { !$0.isNullable && $0.backfill == nil }) {
+                throw StrataError.schemaMismatch(
+                    table: schema.name,
+                    missing: [
+                        "column \(column.name) (non-optional without a default: give the property a default "
+                            + "value or make it optional, so existing rows can be filled)"
+                    ])
+            }
+            for column in added {
                 _ = try execute(.addColumn(table: schema.name, column))
             }
         } else {

@@ -36,7 +36,7 @@ extension Model {
                 }
             }
             // No such row yet: insert it with its explicit id.
-            _ = try tx.execute(.insert(Insert(table: schema.name, columns: schema.columns.map(\.name), rows: [values])))
+            _ = try tx.execute(.insert(Insert(table: schema.name, columns: schema.columnNames, rows: [values])))
         } else {
             var columns: [String] = []
             var row: [DatabaseValue] = []

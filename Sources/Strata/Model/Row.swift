@@ -54,17 +54,20 @@ public struct Row {
     }
 }
 
-/// What every row of one query shares: the model's name and columns and the result layout.
+/// What every row of one query shares: the model's type and columns and the result layout.
 final class RowContext {
-    let model: String
+    let modelType: Any.Type
     let columns: [TableColumn]
     /// For each model column, its index in the result, or -1; nil when the result is the whole model.
     let layout: [Int]?
 
-    init(model: String, columns: [TableColumn], selected: [String]?) {
-        self.model = model
-        self.columns = columns
-        if let selected, selected != columns.map(\.name) {
+    /// The model's name, for error messages only (computed when needed, not per query).
+    var model: String { String(describing: modelType) }
+
+    init(model: Any.Type, schema: TableSchema, selected: [String]?) {
+        self.modelType = model
+        self.columns = schema.columns
+        if let selected, selected != schema.columnNames {
             layout = columns.map { c in selected.firstIndex(of: c.name) ?? -1 }
         } else {
             layout = nil
@@ -73,8 +76,8 @@ final class RowContext {
 
     @inline(__always)
     /// The columns of a model that start at `offset` in a joined row.
-    init(model: String, columns: [TableColumn], offset: Int) {
-        self.model = model
+    init(model: Any.Type, columns: [TableColumn], offset: Int) {
+        self.modelType = model
         self.columns = columns
         layout = offset == 0 ? nil : columns.indices.map { $0 + offset }
     }

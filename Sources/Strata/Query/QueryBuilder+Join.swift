@@ -119,8 +119,8 @@ extension QueryBuilder where Executor == Transaction {
         let left = M.schema.columns.map { ColumnRef($0.name) }
         let right = T.schema.columns.map { ColumnRef($0.name, table: alias) }
         select.selection = .refs(left + right)
-        let leftContext = RowContext(model: M.modelName, columns: M.schema.columns, selected: nil)
-        let rightContext = RowContext(model: T.modelName, columns: T.schema.columns, offset: left.count)
+        let leftContext = RowContext(model: M.self, schema: M.schema, selected: nil)
+        let rightContext = RowContext(model: T.self, columns: T.schema.columns, offset: left.count)
         let leftKey = M.schema.primaryKeyIndex ?? 0
         let rightKey = left.count + (T.schema.primaryKeyIndex ?? 0)
         var out: [(M?, T?)] = []

@@ -12,7 +12,7 @@ extension QueryBuilder where Executor == Transaction {
 
     private func fetch(_ select: Select, _ body: (M) throws -> Void) throws {
         guard case .columns(let columns) = select.selection else { return }
-        let context = RowContext(model: M.modelName, columns: M.schema.columns, selected: columns)
+        let context = RowContext(model: M.self, schema: M.schema, selected: columns)
         _ = try executor.execute(.select(select)) { reader in
             var model = try M(row: Row(reader: reader, context: context))
             model._persistence = PersistenceState(original: model)

@@ -138,7 +138,7 @@ public struct QueryBuilder<M: Model, Executor> {
             copy = next
             if let name { skip.insert(name) }
         }
-        copy.selected = M.schema.columns.map(\.name).filter { !skip.contains($0) }
+        copy.selected = M.schema.columnNames.filter { !skip.contains($0) }
         return copy
     }
 
@@ -168,7 +168,7 @@ public struct QueryBuilder<M: Model, Executor> {
 
     func selectStatement(limit: Int? = nil) throws -> Select {
         if let error { throw error }
-        let columns = selected ?? M.schema.columns.map(\.name)
+        let columns = selected ?? M.schema.columnNames
         return Select(
             table: M.schema.name, selection: .columns(columns), joins: joins.flatMap(\.joins), filter: filter,
             order: order, limit: limit ?? self.limit, offset: offset)

@@ -5,19 +5,26 @@
 public struct TableSchema: Sendable, Hashable {
     public var name: String
     /// Columns in the order the model's `init(row:)` reads them and `databaseValues` writes them.
-    public var columns: [TableColumn]
+    public var columns: [TableColumn] { didSet { derive() } }
     public var indexes: [Index]
     public var foreignKeys: [ForeignKey]
+    /// The column names, in order (kept with the columns, so queries need not rebuild the list).
+    public private(set) var columnNames: [String] = []
+    /// The position of the primary key column in `columns`, if there is one.
+    public private(set) var primaryKeyIndex: Int?
 
     public init(name: String, columns: [TableColumn], indexes: [Index] = [], foreignKeys: [ForeignKey] = []) {
         self.name = name
         self.columns = columns
         self.indexes = indexes
         self.foreignKeys = foreignKeys
+        derive()
     }
 
-    /// The position of the primary key column in `columns`, if there is one.
-    public var primaryKeyIndex: Int? { columns.firstIndex(where: \.isPrimaryKey) }
+    private mutating func derive() {
+        columnNames = columns.map(\.name)
+        primaryKeyIndex = columns.firstIndex(where: \.isPrimaryKey)
+    }
 
     /// The position of a column by name.
     public func index(of column: String) -> Int? { columns.firstIndex { $0.name == column } }

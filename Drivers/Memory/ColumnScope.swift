@@ -1,0 +1,74 @@
+// ColumnScope: which tables a statement's rows span, and where each column sits in a (joined) row.
+import Strata
+
+/// The tables whose columns a condition, an ORDER BY or a selection may name: the main table and,
+/// in a SELECT with joins, each joined table by its alias. A joined row is the main row followed by
+/// each joined table's row, so a column's position is its table's offset plus its own position.
+struct ColumnScope {
+    /// What the scope needs of a table (not the table itself, whose copy would retain all its storage).
+    private struct Part {
+        let name: String
+        let alias: String
+        let positions: [String: Int]
+        let columns: [TableColumn]
+        let offset: Int
+
+        init(_ table: MemoryTable, alias: String, offset: Int) {
+            name = table.name
+            self.alias = alias
+            positions = table.positions
+            columns = table.columns
+            self.offset = offset
+        }
+
+        func position(of column: String) throws(StrataError) -> Int {
+            guard let p = positions[column] else { throw .unknownColumn(model: name, column: column) }
+            return offset + p
+        }
+    }
+
+    private let main: Part
+    private var joined: [Part] = []
+    /// Whether `.joinedColumn` is allowed (a SELECT with joins).
+    private let allowsJoins: Bool
+    /// The number of columns in a row of the scope.
+    private(set) var width: Int
+
+    /// The scope of a statement on one table.
+    init(_ table: MemoryTable, joins: Bool = false) {
+        main = Part(table, alias: table.name, offset: 0)
+        allowsJoins = joins
+        width = table.columns.count
+    }
+
+    /// Adds a joined table under `alias`, after the columns already in scope.
+    mutating func join(_ table: MemoryTable, as alias: String) throws(StrataError) {
+        guard alias != main.name else { throw .invalidQuery("join alias '\(alias)' is the main table's name") }
+        guard !joined.contains(where: { $0.alias == alias }) else {
+            throw .invalidQuery("join alias '\(alias)' is used twice")
+        }
+        joined.append(Part(table, alias: alias, offset: width))
+        width += table.columns.count
+    }
+
+    /// The position of a main-table column.
+    func position(of column: String) throws(StrataError) -> Int { try main.position(of: column) }
+
+    /// The position of a column of the table `alias` (nil or the main table's name: the main table).
+    func position(of column: String, in alias: String?) throws(StrataError) -> Int {
+        guard let alias else { return try main.position(of: column) }
+        if let part = joined.last(where: { $0.alias == alias }) { return try part.position(of: column) }
+        if alias == main.name { return try main.position(of: column) }
+        guard allowsJoins else { throw .invalidQuery("column \(alias).\(column) of a joined table outside a join") }
+        throw .invalidQuery("no joined table named \(alias)")
+    }
+
+    /// The type of the column at a position of the scope's rows.
+    func type(at position: Int) -> ColumnType {
+        if position < main.columns.count { return main.columns[position].type }
+        for part in joined where position >= part.offset && position < part.offset + part.columns.count {
+            return part.columns[position - part.offset].type
+        }
+        return .text
+    }
+}

@@ -1,0 +1,96 @@
+// PostgresConnection+GuardedWrite: a write inside a transaction, in its own savepoint, in one round trip.
+import CPostgres
+import Strata
+
+extension PostgresConnection {
+    /// What each query of the pipeline is, in the order its results come back.
+    private enum Stage { case savepoint, prepare, execute, release }
+
+    /// Runs a write between `SAVEPOINT strata_stmt` and `RELEASE`, pipelined with the statement
+    /// (and its PREPARE on first use) so that it costs one round trip; on failure rolls back to the
+    /// savepoint, leaving the transaction usable as on SQLite (see ``StatementSavepoints``).
+    func performGuarded(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void) throws
+        -> Int
+    {
+        try checkUsable()
+        let binds = try PostgresBinds(rendered.binds, table: statement?.postgresTable)
+        let key = Key(sql: rendered.sql, types: binds.types)
+        let cached = cache[key]
+        let name = cached ?? newStatementName()
+        let stages: [Stage] =
+            cached == nil ? [.savepoint, .prepare, .execute, .release] : [.savepoint, .execute, .release]
+
+        guard PQenterPipelineMode(handle) == 1 else {
+            throw fail(PostgresFailure(result: nil, connection: handle), statement)
+        }
+        var sent = PQsendQueryParams(handle, "SAVEPOINT strata_stmt", 0, nil, nil, nil, nil, 0) == 1
+        if cached == nil {
+            sent =
+                sent
+                && key.types.withUnsafeBufferPointer { types in
+                    PQsendPrepare(handle, name, key.sql, Int32(key.types.count), types.baseAddress) == 1
+                }
+        }
+        sent =
+            sent
+            && binds.withParameters { values, lengths, formats in
+                PQsendQueryPrepared(handle, name, Int32(binds.count), values, lengths, formats, 0) == 1
+            }
+        sent = sent && PQsendQueryParams(handle, "RELEASE SAVEPOINT strata_stmt", 0, nil, nil, nil, nil, 0) == 1
+        sent = sent && PQpipelineSync(handle) == 1
+        guard sent else {
+            isBroken = true
+            throw StrataError.connectionLost(PostgresConnector.tidy(String(cString: PQerrorMessage(handle))))
+        }
+
+        // Read every result, even after a failure or a throwing onRow, so the connection stays in step.
+        var failure: (Stage, PostgresFailure)?
+        var rowError: (any Error)?
+        var changed = 0
+        for stage in stages {
+            while let result = PQgetResult(handle) {
+                defer { PQclear(result) }
+                switch PQresultStatus(result) {
+                case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
+                    if stage == .prepare { cache[key] = name }
+                    guard stage == .execute else { continue }
+                    changed = Self.changedRows(result)
+                    let rows = PQntuples(result)
+                    guard rows > 0, rowError == nil else { continue }
+                    let reader = PostgresRow(result)
+                    do {
+                        for r in 0..<rows {
+                            reader.row = r
+                            try onRow(reader)
+                        }
+                    } catch {
+                        rowError = error
+                    }
+                case PGRES_PIPELINE_ABORTED:
+                    continue
+                default:
+                    if failure == nil { failure = (stage, PostgresFailure(result: result, connection: handle)) }
+                }
+            }
+            if PQstatus(handle) != CONNECTION_OK { break }
+        }
+        if PQstatus(handle) == CONNECTION_OK, let sync = PQgetResult(handle) {
+            PQclear(sync)  // PGRES_PIPELINE_SYNC
+        }
+        if PQstatus(handle) != CONNECTION_OK || PQexitPipelineMode(handle) != 1 {
+            throw fail(failure?.1 ?? PostgresFailure(result: nil, connection: handle), statement)
+        }
+        if let (stage, f) = failure {
+            if stage != .savepoint {
+                try control("ROLLBACK TO SAVEPOINT strata_stmt; RELEASE SAVEPOINT strata_stmt", statement)
+            }
+            if f.isStalePlan {
+                cache[key] = nil
+                throw StalePlan(error: PostgresErrors.map(f, table: statement?.postgresTable))
+            }
+            throw fail(f, statement)
+        }
+        if let rowError { throw rowError }
+        return changed
+    }
+}
