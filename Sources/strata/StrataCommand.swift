@@ -2,6 +2,7 @@
 import ArgumentParser
 import Strata
 import StrataMemory
+import StrataPostgres
 import StrataSQLite
 
 @main
@@ -13,5 +14,5 @@ struct StrataCommand: AsyncParsableCommand {
     )
 
     /// Every driver this tool can open by URL.
-    static let drivers: [DriverFactory] = [.sqlite, .memory]
+    static let drivers: [DriverFactory] = [.sqlite, .memory, .postgres]
 }
