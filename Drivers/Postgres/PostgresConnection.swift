@@ -25,7 +25,7 @@ public final class PostgresConnection: SQLConnection {
 
     /// Opens a connection; see ``PostgresConnectionOptions`` for what it falls back on.
     ///
-    /// - Throws: ``StrataError/connectionFailed(_:)`` saying whether authentication failed, the database
+    /// - Throws: ``StrataError/authenticationFailed(_:)``, or ``StrataError/connectionFailed(_:)`` saying whether the database
     ///   is missing, the attempt timed out, or the server could not be reached.
     public init(options: PostgresConnectionOptions) throws {
         handle = try PostgresConnector.open(options)

@@ -6,8 +6,9 @@ import Strata
 enum PostgresConnector {
     /// Opens a connection (blocking, bounded by `connect_timeout`) and sets the session up.
     ///
-    /// - Throws: ``StrataError/connectionFailed(_:)`` whose message starts with what went wrong:
-    ///   `authentication failed`, `database … does not exist`, `timed out` or `could not connect`.
+    /// - Throws: ``StrataError/authenticationFailed(_:)`` for refused credentials, else
+    ///   ``StrataError/connectionFailed(_:)`` whose message starts with what went wrong:
+    ///   `database … does not exist`, `timed out` or `could not connect`.
     static func open(_ options: PostgresConnectionOptions) throws(StrataError) -> OpaquePointer {
         let pairs = options.libpqParameters
         let connection = withCStringArray(pairs.map(\.0)) { keywords in
@@ -61,11 +62,10 @@ enum PostgresConnector {
         let user = String(cString: PQuser(connection))
         let lower = message.lowercased()
         if PQconnectionNeedsPassword(connection) != 0 || lower.contains("no password supplied") {
-            return .connectionFailed(
-                "authentication failed: \(place) wants a password for user '\(user)' and none was given")
+            return .authenticationFailed("\(place) wants a password for user '\(user)' and none was given")
         }
         if lower.contains("authentication failed") || lower.contains("password") || lower.contains("scram") {
-            return .connectionFailed("authentication failed for user '\(user)' at \(place): \(message)")
+            return .authenticationFailed("user '\(user)' at \(place): \(message)")
         }
         if lower.contains("database") && lower.contains("does not exist") {
             return .connectionFailed(

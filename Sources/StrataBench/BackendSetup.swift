@@ -83,7 +83,8 @@ enum BackendSetup {
             try await db.dropTables(BenchRecord.self)
             try await db.migrate(BenchRecord.self)
         } catch {
-            throw BenchError("no PostgreSQL server at \(options.postgresURL) (\(error))")
+            let shown = (try? DatabaseURL(options.postgresURL).description) ?? "the given URL"
+            throw BenchError("no PostgreSQL server at \(shown) (\(error))")
         }
         let raw = try PostgresRawContender(url: options.postgresURL)
         let server = try raw.serverVersion()

@@ -2,6 +2,7 @@
 
 /// A failure of the benchmark itself, with the message to print.
 public struct BenchError: Error, CustomStringConvertible {
+    /// What went wrong.
     public var description: String
 
     init(_ description: String) { self.description = description }

@@ -21,6 +21,7 @@ public struct BenchOptions: Sendable {
     /// The command line that produced the run, recorded in the JSON and the chart.
     public var commandLine: String
 
+    /// Options for a run; by default every backend and workload at full scale, five runs per side.
     public init(
         backends: [Backend] = Backend.allCases, workloads: [Workload] = Workload.allCases, scale: Int = 1,
         iterations: Int = 5, postgresURL: String = "postgres://", directory: String? = nil,

@@ -2,23 +2,29 @@
 
 /// One workload on one backend: Strata's and the baseline's medians, their ratio and the target.
 public struct WorkloadResult: Sendable, Codable {
+    /// Which workload.
     public var workload: Workload
+    /// Its label with the counts actually run (`insert 20k one by one`).
     public var label: String
     /// Timed runs per side.
     public var runs: Int
-    /// Median milliseconds.
+    /// Strata's median, in milliseconds.
     public var strataMs: Double
+    /// The baseline's median, in milliseconds.
     public var baselineMs: Double
     /// Strata's median over the baseline's: below 1 is faster.
     public var ratio: Double
-    /// Every run, in milliseconds, in the order run.
+    /// Every Strata run, in milliseconds, in the order run.
     public var strataRunsMs: [Double]
+    /// Every baseline run, in milliseconds, in the order run.
     public var baselineRunsMs: [Double]
-    /// Stream only: the largest growth of the resident high-water mark over the runs, in MB.
+    /// Stream only: Strata's largest growth of the resident high-water mark over the runs, in MB.
     public var strataPeakMB: Double?
+    /// Stream only: the baseline's largest growth, in MB.
     public var baselinePeakMB: Double?
-    /// Stream only: the process's resident high-water mark at the end of the worst run, in MB.
+    /// Stream only: the process's resident high-water mark at the end of Strata's worst run, in MB.
     public var strataPeakResidentMB: Double?
+    /// The goal the issue sets, if any.
     public var target: Target?
     /// Whether the target was met; nil when there is none.
     public var met: Bool?
@@ -28,11 +34,15 @@ public struct WorkloadResult: Sendable, Codable {
 
 /// The results on one backend, or why it was skipped.
 public struct BackendReport: Sendable, Codable {
+    /// Which backend.
     public var backend: Backend
-    /// What the Strata side ran on (`sqlite (file, WAL)`, …).
+    /// What the Strata side ran on (`SQLite (file, WAL)`, …).
     public var title: String
+    /// What the baseline column holds.
     public var baselineName: String
+    /// Why the backend was not measured (no server, …); nil when it was.
     public var skipped: String?
+    /// One result per workload, in the order run.
     public var results: [WorkloadResult]
     /// Versions and other facts about this backend.
     public var notes: [String]
@@ -40,14 +50,20 @@ public struct BackendReport: Sendable, Codable {
 
 /// A whole benchmark run.
 public struct BenchReport: Sendable, Codable {
+    /// The command line that produced it.
     public var command: String
-    /// ISO 8601, UTC.
+    /// When it started, ISO 8601, UTC.
     public var date: String
+    /// The machine: OS, cores, memory.
     public var host: String
+    /// The divisor applied to every count.
     public var scale: Int
+    /// Timed runs per side (half, rounded up, for bulk and stream).
     public var iterations: Int
+    /// The counts actually run.
     public var sizes: WorkloadSizes
     /// How peak memory was measured.
     public var memoryMethod: String
+    /// One report per backend asked for, skipped ones included.
     public var backends: [BackendReport]
 }

@@ -21,13 +21,15 @@ public enum StrataBench {
             command: options.commandLine, date: ISO8601DateFormatter().string(from: Date()), host: host(),
             scale: options.scale, iterations: options.iterations, sizes: sizes,
             memoryMethod: PeakMemory.resetHighWater()
-                ? "VmHWM reset through /proc/self/clear_refs before each stream run; growth over VmRSS before it"
+                ? "in process: free heap returned (malloc_trim), VmHWM reset (/proc/self/clear_refs) before each"
+                    + " stream run; growth = VmHWM after it - VmRSS before it"
                 : "VmHWM could not be reset: growth over VmRSS before the stream, which runs first (approximate)",
             backends: [])
         log(
             "Strata benchmark · \(report.host) · scale 1/\(options.scale) · \(options.iterations) runs per side (half for bulk and stream)"
         )
         log("Peak memory: \(report.memoryMethod).")
+        for w in options.workloads { log("  \(w.rawValue): \(w.summary)") }
         for backend in options.backends {
             log("")
             let pair: ContenderPair

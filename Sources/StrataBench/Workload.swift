@@ -18,7 +18,8 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .fetch: return "fetch 100,000 rows into model values"
         case .lookupTx: return "5,000 lookups by id inside one transaction"
         case .lookupAsync: return "5,000 lookups by id as one-shot async calls"
-        case .query: return "1,000 runs of where i1 > ? order by d1 limit 100, in one read transaction"
+        case .query:
+            return "1,000 runs of where i1 > ? order by d1 limit 100 (200–300 rows match), in one read transaction"
         case .bulk: return "bulk insert of 100,000 records"
         case .stream: return "stream 1,000,000 rows through a cursor"
         }
@@ -50,15 +51,22 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
 
 /// The counts behind the workloads, divided by `--scale` (never below 1).
 public struct WorkloadSizes: Sendable, Codable {
+    /// Records inserted one by one (20,000).
     public var insert: Int
+    /// Rows in the table the reads run on (100,000).
     public var fetch: Int
+    /// Lookups by id per run (5,000).
     public var lookups: Int
+    /// Filtered queries per run (1,000).
     public var queries: Int
+    /// Records in the bulk insert (100,000).
     public var bulk: Int
+    /// Rows streamed (1,000,000).
     public var stream: Int
     /// Rows a filtered query returns at most.
     public var queryLimit: Int
 
+    /// The full-size counts divided by `scale`.
     public init(scale: Int) {
         let s = max(1, scale)
         insert = max(1, 20_000 / s)

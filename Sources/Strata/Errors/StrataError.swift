@@ -53,8 +53,10 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case busy
     /// A serializable transaction lost a race (retryable).
     case serializationFailure
-    /// The connection could not be opened.
+    /// The connection could not be opened: the server is unreachable, refused, timed out, or lacks the database.
     case connectionFailed(String)
+    /// The server refused the credentials (a wrong or missing password); the message never shows the password.
+    case authenticationFailed(String)
     /// The connection broke during an operation; it is discarded.
     case connectionLost(String)
     /// The driver cannot do this.
@@ -96,6 +98,7 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         case .busy: return "the database is busy (locked by another connection)"
         case .serializationFailure: return "could not serialize access; retry the transaction"
         case .connectionFailed(let r): return "could not connect: \(r)"
+        case .authenticationFailed(let r): return "authentication failed: \(r)"
         case .connectionLost(let r): return "connection lost: \(r)"
         case .unsupported(let f, let d): return "\(f) is not supported by the \(d) driver"
         case .transactionMisuse(let r): return "transaction misuse: \(r)"
