@@ -13,7 +13,7 @@ extension PostgresConnection {
         -> Int
     {
         try checkUsable()
-        let binds = try PostgresBinds(rendered.binds, table: statement?.postgresTable)
+        let binds = try PostgresBinds(rendered.binds, table: statement?.tableName)
         let key = Key(sql: rendered.sql, types: binds.types)
         let cached = cache[key]
         let name = cached ?? newStatementName()
@@ -86,7 +86,7 @@ extension PostgresConnection {
             }
             if f.isStalePlan {
                 cache[key] = nil
-                throw StalePlan(error: PostgresErrors.map(f, table: statement?.postgresTable))
+                throw StalePlan(error: PostgresErrors.map(f, table: statement?.tableName))
             }
             throw fail(f, statement)
         }

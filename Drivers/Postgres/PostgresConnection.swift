@@ -65,7 +65,7 @@ public final class PostgresConnection: SQLConnection {
         -> Int
     {
         try checkUsable()
-        let binds = try PostgresBinds(rendered.binds, table: statement?.postgresTable)
+        let binds = try PostgresBinds(rendered.binds, table: statement?.tableName)
         let key = Key(sql: rendered.sql, types: binds.types)
         let name = try prepared(key, statement)
         let sent = binds.withParameters { values, lengths, formats in
@@ -107,7 +107,7 @@ public final class PostgresConnection: SQLConnection {
         if let failure {
             if failure.isStalePlan && reader == nil {
                 cache[key] = nil
-                throw StalePlan(error: PostgresErrors.map(failure, table: statement?.postgresTable))
+                throw StalePlan(error: PostgresErrors.map(failure, table: statement?.tableName))
             }
             throw fail(failure, statement)
         }
@@ -172,7 +172,7 @@ public final class PostgresConnection: SQLConnection {
             isBroken = true
             return .connectionLost(PostgresConnector.tidy(failure.message))
         }
-        return PostgresErrors.map(failure, table: statement?.postgresTable)
+        return PostgresErrors.map(failure, table: statement?.tableName)
     }
 
     /// Rows an INSERT, UPDATE, DELETE or MERGE changed; 0 for queries and DDL.

@@ -115,19 +115,3 @@ enum PostgresErrors {
         return out
     }
 }
-
-extension Statement {
-    /// The table a statement touches, for errors whose fields do not name it.
-    var postgresTable: String? {
-        switch self {
-        case .insert(let i): return i.table
-        case .update(let u): return u.table
-        case .delete(let d): return d.table
-        case .select(let s): return s.table
-        case .createTable(let t): return t.name
-        case .addColumn(let t, _), .createIndex(let t, _): return t
-        case .dropTable(let t): return t
-        default: return nil
-        }
-    }
-}

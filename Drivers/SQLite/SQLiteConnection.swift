@@ -155,19 +155,3 @@ final class SQLiteRow: RowReader {
         }
     }
 }
-
-extension Statement {
-    /// The table a write statement touches, for error messages.
-    var tableName: String? {
-        switch self {
-        case .insert(let i): return i.table
-        case .update(let u): return u.table
-        case .delete(let d): return d.table
-        case .select(let s): return s.table
-        case .createTable(let t): return t.name
-        case .addColumn(let t, _), .createIndex(let t, _): return t
-        case .dropTable(let t): return t
-        default: return nil
-        }
-    }
-}

@@ -26,9 +26,10 @@ public enum StrataBench {
                 : "VmHWM could not be reset: growth over VmRSS before the stream, which runs first (approximate)",
             backends: [])
         log(
-            "Strata benchmark · \(report.host) · scale 1/\(options.scale) · \(options.iterations) runs per side (half for bulk and stream)"
+            "Strata benchmark · \(report.host) · scale 1/\(options.scale) · \(options.iterations) timed runs per side (half for bulk and stream)"
         )
         log("Peak memory: \(report.memoryMethod).")
+        log("Workloads (counts at full scale):")
         for w in options.workloads { log("  \(w.rawValue): \(w.summary)") }
         for backend in options.backends {
             log("")

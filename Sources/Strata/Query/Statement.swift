@@ -18,6 +18,22 @@ public enum Statement: Sendable, Hashable {
     case rollbackToSavepoint(String)
 }
 
+extension Statement {
+    /// The table a statement touches, for error messages whose engine does not name it.
+    public var tableName: String? {
+        switch self {
+        case .insert(let i): return i.table
+        case .update(let u): return u.table
+        case .delete(let d): return d.table
+        case .select(let s): return s.table
+        case .createTable(let t): return t.name
+        case .addColumn(let t, _), .createIndex(let t, _): return t
+        case .dropTable(let t): return t
+        case .begin, .commit, .rollback, .savepoint, .releaseSavepoint, .rollbackToSavepoint: return nil
+        }
+    }
+}
+
 /// `SELECT` over one table.
 public struct Select: Sendable, Hashable {
     /// What the statement returns.

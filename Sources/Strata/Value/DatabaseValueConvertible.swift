@@ -213,10 +213,15 @@ extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: Datab
     public static var columnType: ColumnType { RawValue.columnType }
     public var databaseValue: DatabaseValue { rawValue.databaseValue }
     public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+        self = try Self.fromRawValue(databaseValue)
+    }
+
+    /// The case whose raw value is stored, or a conversion error.
+    static func fromRawValue(_ databaseValue: DatabaseValue) throws(ValueConversionError) -> Self {
         guard let v = Self(rawValue: try RawValue(databaseValue: databaseValue)) else {
             throw ValueConversionError(databaseValue, expected: Self.self)
         }
-        self = v
+        return v
     }
 }
 
@@ -259,13 +264,11 @@ extension DatabaseValueConvertible where Self: Codable {
 }
 
 extension DatabaseValueConvertible where Self: Codable & RawRepresentable, RawValue: DatabaseValueConvertible {
+    // Spelled out again so a Codable enum with a raw value stores its raw value, not JSON.
     public static var columnType: ColumnType { RawValue.columnType }
     public var databaseValue: DatabaseValue { rawValue.databaseValue }
     public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
-        guard let v = Self(rawValue: try RawValue(databaseValue: databaseValue)) else {
-            throw ValueConversionError(databaseValue, expected: Self.self)
-        }
-        self = v
+        self = try Self.fromRawValue(databaseValue)
     }
 }
 
