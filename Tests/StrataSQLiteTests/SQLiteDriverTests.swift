@@ -99,3 +99,32 @@ struct SQLiteDriverTests {
         #expect(try await SQItem.query(on: holder).count() == 2)
     }
 }
+
+@Suite("Opening databases")
+struct OpeningTests {
+    @Test("sqlite::memory: is a private database on one connection")
+    func sqliteInMemory() async throws {
+        let db = try Database.open("sqlite::memory:", drivers: [.sqlite])
+        try await db.migrate(SQItem.self)
+        var item = SQItem(name: "only here")
+        try await item.save(on: db)
+        #expect(try await SQItem.query(on: db).count() == 1)
+        let other = try Database.open("sqlite::memory:", drivers: [.sqlite])
+        #expect(try await other.withConnection { tx in try tx.columns(of: "sq_item") } == nil)
+    }
+
+    @Test("fromEnvironment reads DATABASE_URL and falls back to an embedded database")
+    func fromEnvironment() throws {
+        // Only this test touches DATABASE_URL.
+        let saved = ProcessInfo.processInfo.environment["DATABASE_URL"]
+        defer {
+            if let saved { setenv("DATABASE_URL", saved, 1) } else { unsetenv("DATABASE_URL") }
+        }
+        unsetenv("DATABASE_URL")
+        #expect(try Database.fromEnvironment(drivers: [.sqlite], fallback: "sqlite::memory:").driverName == "sqlite")
+        setenv("DATABASE_URL", "sqlite::memory:", 1)
+        #expect(try Database.fromEnvironment(drivers: [.sqlite], fallback: "mysql://nope").driverName == "sqlite")
+        setenv("DATABASE_URL", "oracle://x", 1)
+        #expect(throws: StrataError.unknownScheme("oracle")) { try Database.fromEnvironment(drivers: [.sqlite]) }
+    }
+}

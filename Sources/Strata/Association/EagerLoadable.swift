@@ -37,14 +37,16 @@ extension Model {
 }
 
 extension Transaction {
-    /// Runs `SELECT … WHERE column IN (ids)` for model `T`, chunked under the backend's bind limit.
+    /// Runs `SELECT … WHERE column IN (ids) ORDER BY id` for model `T`, chunked under the backend's bind limit.
     func fetchAll<T: Model>(_ type: T.Type, where column: String, in ids: [Int64]) throws -> [T] {
         var out: [T] = []
         let chunk = Swift.max(1, connection.maxBindParameters - 16)
         var start = 0
         while start < ids.count {
             let slice = ids[start..<Swift.min(start + chunk, ids.count)]
-            out += try T.query(on: self).where(Condition(.inList(.column(column), slice.map { .integer($0) }))).all()
+            var query = T.query(on: self).where(Condition(.inList(.column(column), slice.map { .integer($0) })))
+            query.order = [Ordering(T.primaryKeyColumn)]  // children in id order on every backend
+            out += try query.all()
             start += chunk
         }
         return out

@@ -149,4 +149,21 @@ extension Model {
         self = owner
         target = copy
     }
+
+    /// Detaches a child in its own connection lease.
+    nonisolated(nonsending)
+        public func remove<T>(_ child: inout T, from association: HasMany<Self, T>, on db: Database) async throws
+    {
+        var copy = child
+        try await db.withConnection { tx in try remove(&copy, from: association, tx) }
+        child = copy
+    }
+
+    /// Unlinks a target (deletes the join rows) in its own connection lease.
+    nonisolated(nonsending)
+        public func remove<T, J>(_ target: T, from association: HasManyThrough<Self, T, J>, on db: Database)
+        async throws
+    {
+        try await db.withConnection { tx in try remove(target, from: association, tx) }
+    }
 }
