@@ -1,4 +1,4 @@
-// CompiledCondition: an Expression compiled against one table: columns resolved to positions, LIKE patterns parsed.
+// CompiledCondition: an SQLExpression compiled against one table: columns resolved to positions, LIKE patterns parsed.
 import Strata
 
 /// An expression of the query AST, ready to evaluate over rows of one table.
@@ -23,12 +23,12 @@ enum CompiledCondition: Sendable {
     /// - Throws: ``StrataError/unknownColumn(model:column:)`` for a column the table lacks (even when
     ///   it has no rows, as SQL fails at prepare time); ``StrataError/unsupported(feature:driver:)``
     ///   for raw SQL.
-    init(_ node: Expression.Node, table: MemoryTable) throws(StrataError) {
+    init(_ node: SQLExpression.Node, table: MemoryTable) throws(StrataError) {
         try self.init(node, scope: ColumnScope(table))
     }
 
     /// Compiles `node` over the rows of `scope` (a table, or a table and its joins).
-    init(_ node: Expression.Node, scope: ColumnScope) throws(StrataError) {
+    init(_ node: SQLExpression.Node, scope: ColumnScope) throws(StrataError) {
         switch node {
         case .column, .joinedColumn, .value: self = .operand(try Operand(node, scope: scope))
         case .constant(let b): self = .constant(b)
@@ -67,7 +67,7 @@ enum Operand: Sendable {
     /// A boolean expression used as a value: TRUE, FALSE or NULL (unknown).
     case condition(NestedCondition)
 
-    init(_ node: Expression.Node, scope: ColumnScope) throws(StrataError) {
+    init(_ node: SQLExpression.Node, scope: ColumnScope) throws(StrataError) {
         switch node {
         case .column(let name): self = .column(try scope.position(of: name))
         case .joinedColumn(let alias, let name): self = .column(try scope.position(of: name, in: alias))

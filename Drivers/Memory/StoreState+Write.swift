@@ -155,7 +155,7 @@ extension StoreState {
     }
 
     /// The slots of `table` that `filter` selects.
-    private static func matching(_ filter: Expression?, in table: MemoryTable) throws(StrataError) -> [Int] {
+    private static func matching(_ filter: SQLExpression?, in table: MemoryTable) throws(StrataError) -> [Int] {
         let condition = try filter.map { f throws(StrataError) in try CompiledCondition(f.node, table: table) }
         return try table.matchingSlots(condition)
     }

@@ -7,6 +7,9 @@ import Strata
 public final class SQLiteConnection: SQLConnection {
     let handle: OpaquePointer
     private var cache: [String: OpaquePointer] = [:]
+    /// Prepared statements of templates, so their hot path hashes no SQL text.
+    private var templateStatements: [StatementTemplate: OpaquePointer] = [:]
+    public let templates: TemplateCache? = TemplateCache()
     private static let cacheLimit = 512
     public let dialect: any Dialect = SQLiteDialect()
     public private(set) var isBroken = false
@@ -59,6 +62,7 @@ public final class SQLiteConnection: SQLConnection {
         if cache.count >= Self.cacheLimit {
             for old in cache.values { sqlite3_finalize(old) }
             cache.removeAll(keepingCapacity: true)
+            templateStatements.removeAll(keepingCapacity: true)
         }
         cache[sql] = stmt
         return stmt
@@ -66,12 +70,31 @@ public final class SQLiteConnection: SQLConnection {
 
     public func run(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void) throws -> Int
     {
-        let stmt = try prepared(rendered.sql)
+        try step(try prepared(rendered.sql), rendered.binds, statement: statement, onRow: onRow)
+    }
+
+    public func run(
+        _ rendered: RenderedSQL, statement: Statement?, template: StatementTemplate,
+        onRow: (any RowReader) throws -> Void
+    ) throws -> Int {
+        let stmt: OpaquePointer
+        if let cached = templateStatements[template] {
+            stmt = cached
+        } else {
+            stmt = try prepared(rendered.sql)
+            templateStatements[template] = stmt
+        }
+        return try step(stmt, rendered.binds, statement: statement, onRow: onRow)
+    }
+
+    private func step(
+        _ stmt: OpaquePointer, _ binds: [DatabaseValue], statement: Statement?, onRow: (any RowReader) throws -> Void
+    ) throws -> Int {
         defer {
             sqlite3_reset(stmt)
             sqlite3_clear_bindings(stmt)
         }
-        for (i, value) in rendered.binds.enumerated() {
+        for (i, value) in binds.enumerated() {
             let rc = bind(value, to: stmt, at: Int32(i + 1))
             if rc != SQLITE_OK {
                 throw SQLiteErrors.map(rc, message: String(cString: sqlite3_errmsg(handle)), table: nil)

@@ -6,8 +6,8 @@ import Testing
 
 // MARK: - Fixtures
 
-/// Foundation has an `Expression` too.
-typealias Expr = Strata.Expression
+/// Foundation has an `SQLExpression` too.
+typealias Expr = Strata.SQLExpression
 
 /// A hand-written model (no macro in this test target).
 struct Note: Model, Equatable {

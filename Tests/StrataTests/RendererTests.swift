@@ -183,3 +183,46 @@ struct JoinRendererTests {
         }
     }
 }
+
+@Suite("SQL renderer: binds without SQL")
+struct BindsWithoutSQLTests {
+    static let filter: SQLExpression = .and([
+        .compare(.greater, .column("a"), .value(.integer(1))),
+        .or([.like(.column("b"), "x%", caseInsensitive: true), .not(.isNull(.column("c")))]),
+        .inList(.column("d"), [.text("p"), .text("q")]), .inList(.column("e"), []),
+        .between(.column("f"), .value(.double(1.5)), .value(.double(2.5))),
+        .unsafeRaw("g = ? OR h = ?", [.bool(true), .null]),
+        .compare(.equal, .column("i", table: "j1"), .value(.text("z"))),
+    ])
+
+    static let joins = [
+        Join(.inner, table: "u", alias: "j1", on: .compare(.equal, .column("a"), .column("b", table: "j1")))
+    ]
+
+    static let statements: [Statement] = [
+        .select(
+            Select(
+                table: "t", selection: .columns(["a"]),
+                joins: [Join(.left, table: "u", alias: "j1", on: .compare(.equal, .column("a"), .value(.integer(9))))],
+                filter: filter, order: [Ordering("a")], limit: 10, offset: 5)),
+        .select(Select(table: "t", selection: .count, joins: joins, filter: filter)),
+        .select(Select(table: "t", selection: .count, joins: joins, filter: filter, limit: 3)),
+        .select(Select(table: "t", selection: .columns(["a"]), offset: 2)),
+        .insert(
+            Insert(
+                table: "t", columns: ["a", "b"], rows: [[.integer(1), .text("x")], [.integer(2), .null]],
+                returning: "id")),
+        .update(
+            Update(
+                table: "t", assignments: [Assignment("a", .integer(3)), Assignment("b", .null)],
+                filter: .compare(.equal, .column("id"), .value(.integer(4))))),
+        .delete(Delete(table: "t", filter: .inList(.column("a"), [.integer(1), .integer(2)], negated: true))),
+    ]
+
+    @Test("binds(of:) matches the renderer's binds for every statement kind", arguments: statements.indices)
+    func matchesRenderer(_ index: Int) throws {
+        let statement = Self.statements[index]
+        let rendered = try SQLRenderer.render(statement, dialect: SQLiteLikeDialect())
+        #expect(SQLRenderer.binds(of: statement) == rendered.binds)
+    }
+}

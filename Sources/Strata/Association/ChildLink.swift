@@ -21,7 +21,7 @@ struct ChildLink<Owner: Model, Target: Model>: Sendable {
     }
 
     func joins(_ kind: Join.Kind, alias: String) throws -> [Join] {
-        let on = Expression.compare(
+        let on = SQLExpression.compare(
             .equal, .column(Owner.primaryKeyColumn), .column(try foreignKey.get(), table: alias))
         return [Join(kind, table: Target.schema.name, alias: alias, on: on)]
     }

@@ -9,7 +9,7 @@ public protocol JoinableAssociation<Owner>: ModelAssociation {
 
 extension BelongsTo: JoinableAssociation {
     public func joins(_ kind: Join.Kind, alias: String) throws -> [Join] {
-        let on = Expression.compare(
+        let on = SQLExpression.compare(
             .equal, .column(try foreignKey.get()), .column(Target.primaryKeyColumn, table: alias))
         return [Join(kind, table: Target.schema.name, alias: alias, on: on)]
     }
@@ -17,7 +17,7 @@ extension BelongsTo: JoinableAssociation {
 
 extension HasMany: JoinableAssociation {
     public func joins(_ kind: Join.Kind, alias: String) throws -> [Join] {
-        let on = Expression.compare(
+        let on = SQLExpression.compare(
             .equal, .column(Owner.primaryKeyColumn), .column(try foreignKey.get(), table: alias))
         return [Join(kind, table: Target.schema.name, alias: alias, on: on)]
     }
@@ -25,7 +25,7 @@ extension HasMany: JoinableAssociation {
 
 extension HasOne: JoinableAssociation {
     public func joins(_ kind: Join.Kind, alias: String) throws -> [Join] {
-        let on = Expression.compare(
+        let on = SQLExpression.compare(
             .equal, .column(Owner.primaryKeyColumn), .column(try foreignKey.get(), table: alias))
         return [Join(kind, table: Target.schema.name, alias: alias, on: on)]
     }
@@ -35,8 +35,9 @@ extension HasManyThrough: JoinableAssociation {
     /// Two joins: the join model (as `alias_via`), then the target (as `alias`).
     public func joins(_ kind: Strata.Join.Kind, alias: String) throws -> [Strata.Join] {
         let via = alias + "_via"
-        let first = Expression.compare(.equal, .column(Owner.primaryKeyColumn), .column(try ownerKey.get(), table: via))
-        let second = Expression.compare(
+        let first = SQLExpression.compare(
+            .equal, .column(Owner.primaryKeyColumn), .column(try ownerKey.get(), table: via))
+        let second = SQLExpression.compare(
             .equal, .column(try targetKey.get(), table: via),
             .column(Target.primaryKeyColumn, table: alias))
         return [

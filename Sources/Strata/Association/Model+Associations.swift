@@ -97,7 +97,7 @@ extension Model {
 
     /// Deletes the join rows linking `target` to this model; the target itself stays.
     public func remove<T, J>(_ target: T, from association: HasManyThrough<Self, T, J>, _ tx: Transaction) throws {
-        let filter = Expression.and([
+        let filter = SQLExpression.and([
             .compare(.equal, .column(try association.ownerKey.get()), .value(.integer(try requireID()))),
             .compare(.equal, .column(try association.targetKey.get()), .value(.integer(try target.requireID()))),
         ])

@@ -10,6 +10,11 @@ public protocol DatabaseConnection: AnyObject {
     /// - Throws: ``StrataError``: constraint violations, ``StrataError/unsupported(feature:driver:)``, …
     func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void) throws -> Int
 
+    /// Runs a statement whose shape is `template` (the same SQL for every call); a SQL driver may render
+    /// it once. The default ignores the template.
+    func execute(_ statement: Statement, template: StatementTemplate?, onRow: (any RowReader) throws -> Void) throws
+        -> Int
+
     /// Runs raw SQL whose values are bound to its `?` markers; drivers without SQL throw `unsupported`.
     func executeRaw(_ sql: String, _ binds: [DatabaseValue], onRow: (any RowReader) throws -> Void) throws -> Int
 
@@ -25,6 +30,12 @@ public protocol DatabaseConnection: AnyObject {
 
 extension DatabaseConnection {
     public var maxBindParameters: Int { 32766 }
+
+    public func execute(_ statement: Statement, template: StatementTemplate?, onRow: (any RowReader) throws -> Void)
+        throws -> Int
+    {
+        try execute(statement, onRow: onRow)
+    }
 }
 
 /// A storage backend: it makes connections and says how many may be open.

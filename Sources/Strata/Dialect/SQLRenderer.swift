@@ -158,7 +158,7 @@ public struct SQLRenderer {
         }
     }
 
-    private mutating func whereClause(_ filter: Expression?) throws(StrataError) {
+    private mutating func whereClause(_ filter: SQLExpression?) throws(StrataError) {
         guard let filter else { return }
         sql += " WHERE "
         try expression(filter.node)
@@ -166,7 +166,7 @@ public struct SQLRenderer {
 
     // MARK: Expressions
 
-    private mutating func expression(_ node: Expression.Node) throws(StrataError) {
+    private mutating func expression(_ node: SQLExpression.Node) throws(StrataError) {
         switch node {
         case .column(let c): sql += try column(c, table: nil)
         case .joinedColumn(let t, let c):
@@ -238,11 +238,11 @@ public struct SQLRenderer {
         }
     }
 
-    private mutating func operand(_ node: Expression.Node) throws(StrataError) {
+    private mutating func operand(_ node: SQLExpression.Node) throws(StrataError) {
         try expression(node)
     }
 
-    private mutating func list(_ items: [Expression.Node], separator: String, empty: Bool) throws(StrataError) {
+    private mutating func list(_ items: [SQLExpression.Node], separator: String, empty: Bool) throws(StrataError) {
         guard !items.isEmpty else {
             sql += dialect.literal(empty)
             return

@@ -38,16 +38,13 @@ extension Model {
             // No such row yet: insert it with its explicit id.
             _ = try tx.execute(.insert(Insert(table: schema.name, columns: schema.columnNames, rows: [values])))
         } else {
-            var columns: [String] = []
-            var row: [DatabaseValue] = []
-            for (i, c) in schema.columns.enumerated() where i != pk {
-                columns.append(c.name)
-                row.append(values[i])
-            }
+            var row = values
+            row.remove(at: pk)
             var newID: Int64?
-            _ = try tx.execute(
-                .insert(Insert(table: schema.name, columns: columns, rows: [row], returning: schema.columns[pk].name))
-            ) { r in
+            let insert = Insert(
+                table: schema.name, columns: schema.insertColumnNames, rows: [row],
+                returning: schema.columns[pk].name)
+            _ = try tx.execute(.insert(insert), template: StatementTemplate(Self.self, .insertReturningKey)) { r in
                 if case .integer(let v) = r.value(at: 0) { newID = v }
             }
             guard let newID else { throw StrataError.database(code: 0, message: "INSERT returned no id") }
@@ -118,7 +115,12 @@ extension Model {
 
     /// Fetches the model with this id, or nil.
     public static func find(_ id: Int64, _ tx: Transaction) throws -> Self? {
-        try query(on: tx).filter(id: id).first()
+        let select = Select(
+            table: schema.name, selection: .columns(schema.columnNames),
+            filter: .compare(.equal, .column(primaryKeyColumn), .value(.integer(id))), limit: 1)
+        var found: Self?
+        try query(on: tx).fetch(select, template: StatementTemplate(Self.self, .findByKey)) { found = $0 }
+        return found
     }
 
     /// Fetches the model with this id, or nil.

@@ -9,12 +9,12 @@
 /// A key path that maps to no column (a `@Transient` property) makes the query throw
 /// ``StrataError/unknownColumn(model:column:)`` when it runs.
 public struct Condition<M: Model>: Sendable {
-    let result: Result<Expression, StrataError>
+    let result: Result<SQLExpression, StrataError>
 
-    public init(_ expression: Expression) { result = .success(expression) }
+    public init(_ expression: SQLExpression) { result = .success(expression) }
     init(error: StrataError) { result = .failure(error) }
 
-    init(_ keyPath: PartialKeyPath<M>, _ make: (Expression) -> Expression) {
+    init(_ keyPath: PartialKeyPath<M>, _ make: (SQLExpression) -> SQLExpression) {
         if let name = M.columnName(for: keyPath) {
             result = .success(make(.column(name)))
         } else {
@@ -50,14 +50,14 @@ public struct Condition<M: Model>: Sendable {
     public static func contains<V: StringColumn>(_ kp: KeyPath<M, V>, _ text: String, caseInsensitive: Bool = false)
         -> Condition
     {
-        like(kp, "%" + Expression.escapeLike(text) + "%", caseInsensitive: caseInsensitive)
+        like(kp, "%" + SQLExpression.escapeLike(text) + "%", caseInsensitive: caseInsensitive)
     }
 
     /// Whether the column starts with `text` literally.
     public static func hasPrefix<V: StringColumn>(_ kp: KeyPath<M, V>, _ text: String, caseInsensitive: Bool = false)
         -> Condition
     {
-        like(kp, Expression.escapeLike(text) + "%", caseInsensitive: caseInsensitive)
+        like(kp, SQLExpression.escapeLike(text) + "%", caseInsensitive: caseInsensitive)
     }
 
     /// `column BETWEEN low AND high` (inclusive).
@@ -89,8 +89,8 @@ public struct Condition<M: Model>: Sendable {
         Condition(.unsafeRaw(sql, binds.map(\.databaseValue)))
     }
 
-    static func combine(_ items: [Condition], _ make: ([Expression]) -> Expression) -> Condition {
-        var expressions: [Expression] = []
+    static func combine(_ items: [Condition], _ make: ([SQLExpression]) -> SQLExpression) -> Condition {
+        var expressions: [SQLExpression] = []
         for item in items {
             switch item.result {
             case .success(let e): expressions.append(e)

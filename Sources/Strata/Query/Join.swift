@@ -15,10 +15,10 @@ public struct Join: Sendable, Hashable {
     /// The name the joined table goes by in the query (distinct from the main table, so a table can
     /// join itself).
     public var alias: String
-    /// The join condition; its columns are qualified (``Expression/column(_:table:)``).
-    public var on: Expression
+    /// The join condition; its columns are qualified (``SQLExpression/column(_:table:)``).
+    public var on: SQLExpression
 
-    public init(_ kind: Kind, table: String, alias: String, on: Expression) {
+    public init(_ kind: Kind, table: String, alias: String, on: SQLExpression) {
         self.kind = kind
         self.table = table
         self.alias = alias

@@ -16,7 +16,7 @@
 /// AND ("id" IN (?3, ?4)) ORDER BY "name" ASC NULLS FIRST, "joined_at" DESC NULLS LAST LIMIT ?5 OFFSET ?6`.
 public struct QueryBuilder<M: Model, Executor> {
     let executor: Executor
-    var filters: [Expression] = []
+    var filters: [SQLExpression] = []
     var order: [Ordering] = []
     var limit: Int?
     var offset: Int?
@@ -164,7 +164,7 @@ public struct QueryBuilder<M: Model, Executor> {
 
     // MARK: Statements
 
-    var filter: Expression? { filters.isEmpty ? nil : .and(filters) }
+    var filter: SQLExpression? { filters.isEmpty ? nil : .and(filters) }
 
     func selectStatement(limit: Int? = nil) throws -> Select {
         if let error { throw error }
@@ -174,7 +174,7 @@ public struct QueryBuilder<M: Model, Executor> {
             order: order, limit: limit ?? self.limit, offset: offset)
     }
 
-    func writeFilter(_ verb: String) throws -> Expression? {
+    func writeFilter(_ verb: String) throws -> SQLExpression? {
         if let error { throw error }
         guard joins.isEmpty else { throw StrataError.invalidQuery("\(verb) does not take joins") }
         guard limit == nil, offset == nil else {

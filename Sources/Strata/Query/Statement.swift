@@ -50,13 +50,13 @@ public struct Select: Sendable, Hashable {
     public var selection: Selection
     /// Joined tables; when there are any, unqualified columns belong to the main table.
     public var joins: [Join]
-    public var filter: Expression?
+    public var filter: SQLExpression?
     public var order: [Ordering]
     public var limit: Int?
     public var offset: Int?
 
     public init(
-        table: String, selection: Selection, joins: [Join] = [], filter: Expression? = nil, order: [Ordering] = [],
+        table: String, selection: Selection, joins: [Join] = [], filter: SQLExpression? = nil, order: [Ordering] = [],
         limit: Int? = nil, offset: Int? = nil
     ) {
         self.table = table
@@ -103,9 +103,9 @@ public struct Insert: Sendable, Hashable {
 public struct Update: Sendable, Hashable {
     public var table: String
     public var assignments: [Assignment]
-    public var filter: Expression?
+    public var filter: SQLExpression?
 
-    public init(table: String, assignments: [Assignment], filter: Expression?) {
+    public init(table: String, assignments: [Assignment], filter: SQLExpression?) {
         self.table = table
         self.assignments = assignments
         self.filter = filter
@@ -126,9 +126,9 @@ public struct Assignment: Sendable, Hashable {
 /// `DELETE FROM … WHERE …`.
 public struct Delete: Sendable, Hashable {
     public var table: String
-    public var filter: Expression?
+    public var filter: SQLExpression?
 
-    public init(table: String, filter: Expression?) {
+    public init(table: String, filter: SQLExpression?) {
         self.table = table
         self.filter = filter
     }

@@ -12,6 +12,8 @@ public struct TableSchema: Sendable, Hashable {
     public private(set) var columnNames: [String] = []
     /// The position of the primary key column in `columns`, if there is one.
     public private(set) var primaryKeyIndex: Int?
+    /// The column names but the primary key's: what an INSERT of a new model names.
+    public private(set) var insertColumnNames: [String] = []
 
     public init(name: String, columns: [TableColumn], indexes: [Index] = [], foreignKeys: [ForeignKey] = []) {
         self.name = name
@@ -24,6 +26,7 @@ public struct TableSchema: Sendable, Hashable {
     private mutating func derive() {
         columnNames = columns.map(\.name)
         primaryKeyIndex = columns.firstIndex(where: \.isPrimaryKey)
+        insertColumnNames = columns.filter { !$0.isPrimaryKey }.map(\.name)
     }
 
     /// The position of a column by name.

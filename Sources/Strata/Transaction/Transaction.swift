@@ -23,12 +23,14 @@ public final class Transaction {
     public var driverName: String { database.driverName }
 
     /// Runs one statement on the connection.
-    package func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void = { _ in }) throws -> Int {
+    package func execute(
+        _ statement: Statement, template: StatementTemplate? = nil, onRow: (any RowReader) throws -> Void = { _ in }
+    ) throws -> Int {
         guard isOpen else {
             throw StrataError.transactionMisuse("the transaction handle is used after its scope ended")
         }
         database.statementCounter.add(1, ordering: .relaxed)
-        return try connection.execute(statement, onRow: onRow)
+        return try connection.execute(statement, template: template, onRow: onRow)
     }
 
     /// Runs `body` in a nested scope that rolls back alone when it throws.

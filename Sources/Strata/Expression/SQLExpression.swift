@@ -1,10 +1,10 @@
-// Expression: a boolean or scalar SQL expression in the query AST, as plain Sendable values.
+// SQLExpression: a boolean or scalar SQL expression in the query AST, as plain Sendable values.
 
 /// An expression of the query AST: a column, a bound value, or an operation over expressions.
 ///
 /// A public struct over a package-visible indirect enum, so the tree can grow without breaking
 /// the API while the renderer and the memory driver switch over it exhaustively.
-public struct Expression: Sendable, Hashable {
+public struct SQLExpression: Sendable, Hashable {
     package indirect enum Node: Sendable, Hashable {
         case column(String)
         /// A column of a joined table, by its alias.
@@ -27,75 +27,75 @@ public struct Expression: Sendable, Hashable {
     package init(_ node: Node) { self.node = node }
 
     /// A column of the queried table.
-    public static func column(_ name: String) -> Expression { Expression(.column(name)) }
+    public static func column(_ name: String) -> SQLExpression { SQLExpression(.column(name)) }
     /// A column of a joined table (`table` is the join's alias), or of the main table when `table` is nil.
-    public static func column(_ name: String, table: String?) -> Expression {
-        Expression(table.map { .joinedColumn(table: $0, name: name) } ?? .column(name))
+    public static func column(_ name: String, table: String?) -> SQLExpression {
+        SQLExpression(table.map { .joinedColumn(table: $0, name: name) } ?? .column(name))
     }
 
     /// The same expression with every main-table column moved to the joined table `alias`.
-    package func qualified(as alias: String) -> Expression { Expression(node.qualified(as: alias)) }
+    package func qualified(as alias: String) -> SQLExpression { SQLExpression(node.qualified(as: alias)) }
     /// A value, always bound as a parameter.
-    public static func value(_ value: DatabaseValue) -> Expression { Expression(.value(value)) }
+    public static func value(_ value: DatabaseValue) -> SQLExpression { SQLExpression(.value(value)) }
     /// TRUE or FALSE.
-    public static func constant(_ value: Bool) -> Expression { Expression(.constant(value)) }
+    public static func constant(_ value: Bool) -> SQLExpression { SQLExpression(.constant(value)) }
 
     /// `lhs op rhs`; comparing with NULL becomes `IS [NOT] NULL` for `==` and `!=`.
-    public static func compare(_ op: ComparisonOperator, _ lhs: Expression, _ rhs: Expression) -> Expression {
+    public static func compare(_ op: ComparisonOperator, _ lhs: SQLExpression, _ rhs: SQLExpression) -> SQLExpression {
         if case .value(.null) = rhs.node, op == .equal || op == .notEqual {
-            return Expression(.isNull(lhs.node, negated: op == .notEqual))
+            return SQLExpression(.isNull(lhs.node, negated: op == .notEqual))
         }
-        return Expression(.compare(op, lhs.node, rhs.node))
+        return SQLExpression(.compare(op, lhs.node, rhs.node))
     }
 
     /// All of the expressions (TRUE when empty).
-    public static func and(_ items: [Expression]) -> Expression {
+    public static func and(_ items: [SQLExpression]) -> SQLExpression {
         var flat: [Node] = []
         for item in items {
             if case .and(let inner) = item.node { flat += inner } else { flat.append(item.node) }
         }
-        return flat.isEmpty ? .constant(true) : flat.count == 1 ? Expression(flat[0]) : Expression(.and(flat))
+        return flat.isEmpty ? .constant(true) : flat.count == 1 ? SQLExpression(flat[0]) : SQLExpression(.and(flat))
     }
 
     /// Any of the expressions (FALSE when empty).
-    public static func or(_ items: [Expression]) -> Expression {
+    public static func or(_ items: [SQLExpression]) -> SQLExpression {
         var flat: [Node] = []
         for item in items {
             if case .or(let inner) = item.node { flat += inner } else { flat.append(item.node) }
         }
-        return flat.isEmpty ? .constant(false) : flat.count == 1 ? Expression(flat[0]) : Expression(.or(flat))
+        return flat.isEmpty ? .constant(false) : flat.count == 1 ? SQLExpression(flat[0]) : SQLExpression(.or(flat))
     }
 
-    public static func not(_ e: Expression) -> Expression { Expression(.not(e.node)) }
+    public static func not(_ e: SQLExpression) -> SQLExpression { SQLExpression(.not(e.node)) }
 
-    public static func isNull(_ e: Expression, negated: Bool = false) -> Expression {
-        Expression(.isNull(e.node, negated: negated))
+    public static func isNull(_ e: SQLExpression, negated: Bool = false) -> SQLExpression {
+        SQLExpression(.isNull(e.node, negated: negated))
     }
 
     /// `e IN (…)`; an empty list matches nothing, and `NOT IN ()` everything, on every backend.
-    public static func inList(_ e: Expression, _ values: [DatabaseValue], negated: Bool = false) -> Expression {
-        Expression(.inList(e.node, values, negated: negated))
+    public static func inList(_ e: SQLExpression, _ values: [DatabaseValue], negated: Bool = false) -> SQLExpression {
+        SQLExpression(.inList(e.node, values, negated: negated))
     }
 
     /// `e LIKE pattern ESCAPE '\'`: `%` any run, `_` one character, `\` escapes; case-sensitive
     /// unless `caseInsensitive` (which folds ASCII letters only, the same on every backend).
     public static func like(
-        _ e: Expression, _ pattern: String, caseInsensitive: Bool = false,
+        _ e: SQLExpression, _ pattern: String, caseInsensitive: Bool = false,
         negated: Bool = false
-    ) -> Expression {
-        Expression(.like(e.node, pattern: pattern, caseInsensitive: caseInsensitive, negated: negated))
+    ) -> SQLExpression {
+        SQLExpression(.like(e.node, pattern: pattern, caseInsensitive: caseInsensitive, negated: negated))
     }
 
     public static func between(
-        _ e: Expression, _ low: Expression, _ high: Expression,
+        _ e: SQLExpression, _ low: SQLExpression, _ high: SQLExpression,
         negated: Bool = false
-    ) -> Expression {
-        Expression(.between(e.node, low: low.node, high: high.node, negated: negated))
+    ) -> SQLExpression {
+        SQLExpression(.between(e.node, low: low.node, high: high.node, negated: negated))
     }
 
     /// A raw SQL fragment; `?` marks each bound value. Never paste user input into `sql`.
-    public static func unsafeRaw(_ sql: String, _ binds: [DatabaseValue]) -> Expression {
-        Expression(.unsafeRaw(sql, binds))
+    public static func unsafeRaw(_ sql: String, _ binds: [DatabaseValue]) -> SQLExpression {
+        SQLExpression(.unsafeRaw(sql, binds))
     }
 
     /// Escapes `%`, `_` and `\` so that `text` matches itself literally inside a LIKE pattern.
@@ -119,7 +119,7 @@ public enum ComparisonOperator: String, Sendable, Hashable {
     case greaterOrEqual = ">="
 }
 
-extension Expression.Node {
+extension SQLExpression.Node {
     func qualified(as alias: String) -> Self {
         switch self {
         case .column(let name): return .joinedColumn(table: alias, name: name)
