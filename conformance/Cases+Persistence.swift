@@ -55,6 +55,25 @@ extension ConformanceSuite {
             try await u.save(on: db)
             try checkEqual(try await ConfUser.query(on: db).count(), 1, "second save updates, not inserts")
         },
+        ConformanceCase("insert-all.sets-ids-in-order") { db in
+            try await Fixtures.migrate(db)
+            var groups = (0..<5000).map { ConfGroup(title: "g\($0)") }
+            try await ConfGroup.insertAll(&groups, on: db)
+            try check(groups.allSatisfy { $0.id != nil }, "every model got an id")
+            try checkEqual(Set(groups.compactMap(\.id)).count, 5000, "distinct ids")
+            let sample = try await ConfGroup.find(groups[4321].id ?? -1, on: db)
+            try checkEqual(sample?.title, "g4321", "the id belongs to the model that got it")
+            try checkEqual(try await ConfGroup.query(on: db).count(), 5000, "all stored")
+            var accounts = [ConfAccount(name: "ok", email: "ok@x.io"), ConfAccount(name: "", email: "bad")]
+            try await checkThrows(
+                "one invalid model",
+                {
+                    if case .validationFailed = $0 { return true }
+                    return false
+                }
+            ) { try await ConfAccount.insertAll(&accounts, on: db) }
+            try checkEqual(try await ConfAccount.query(on: db).count(), 0, "nothing written")
+        },
         ConformanceCase("find.by-id-and-missing") { db in
             let users = try await Fixtures.seedUsers(db)
             try checkEqual(try await ConfUser.find(users[2].id ?? -1, on: db)?.name, "Zoe", "found by id")

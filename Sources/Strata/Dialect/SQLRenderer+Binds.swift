@@ -14,6 +14,7 @@ extension SQLRenderer {
             if let l = s.limit { out.append(.integer(Int64(l))) }
             if let o = s.offset { out.append(.integer(Int64(o))) }
         case .insert(let i):
+            if i.rows.count == 1 { return i.rows[0] }  // shares the row's storage: no copy
             out.reserveCapacity(i.rows.count * i.columns.count)
             for row in i.rows { out.append(contentsOf: row) }
         case .update(let u):

@@ -8,6 +8,8 @@ public struct StatementTemplate: Hashable, Sendable {
         case insertReturningKey
         /// `SELECT` every column `WHERE key = ? LIMIT ?`.
         case findByKey
+        /// A multi-row `INSERT` of this many rows, `RETURNING` the key.
+        case insertRowsReturningKey(Int)
     }
 
     public let model: ObjectIdentifier

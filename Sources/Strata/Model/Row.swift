@@ -13,8 +13,8 @@ public protocol RowReader {
 /// When a query selects only some columns, `layout` maps each model column to its position in
 /// the result; columns that were not selected fall back to the property's default.
 public struct Row {
-    let reader: any RowReader
-    let context: RowContext
+    @usableFromInline let reader: any RowReader
+    @usableFromInline let context: RowContext
 
     init(reader: any RowReader, context: RowContext) {
         self.reader = reader
@@ -25,27 +25,26 @@ public struct Row {
     ///
     /// - Throws: ``StrataError/decodingFailed(model:column:value:expected:)`` when the value does not
     ///   fit, ``StrataError/columnNotSelected(model:column:)`` when it was not selected and `T` is not optional.
-    @inline(__always)
+    /// Inlinable, so the generated initializer in the model's module is specialized per property type.
+    @inlinable @inline(__always)
     public func decode<T: DatabaseValueConvertible>(_ column: Int) throws(StrataError) -> T {
         guard let index = context.resultIndex(column) else {
             do {
                 return try T(databaseValue: .null)
             } catch {
-                throw .columnNotSelected(model: context.model, column: context.columnName(column))
+                throw context.notSelected(column)
             }
         }
         let value = reader.value(at: index)
         do {
             return try T(databaseValue: value)
         } catch {
-            throw .decodingFailed(
-                model: context.model, column: context.columnName(column), value: value.summary,
-                expected: error.expected)
+            throw context.decodingFailed(column, value, error)
         }
     }
 
     /// Reads model column `column`, or returns `default` when the query did not select it.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func decode<T: DatabaseValueConvertible>(_ column: Int, default: @autoclosure () -> T) throws(StrataError)
         -> T
     {
@@ -55,11 +54,12 @@ public struct Row {
 }
 
 /// What every row of one query shares: the model's type and columns and the result layout.
+@usableFromInline
 final class RowContext {
     let modelType: Any.Type
     let columns: [TableColumn]
     /// For each model column, its index in the result, or -1; nil when the result is the whole model.
-    let layout: [Int]?
+    @usableFromInline let layout: [Int]?
 
     /// The model's name, for error messages only (computed when needed, not per query).
     var model: String { String(describing: modelType) }
@@ -82,11 +82,23 @@ final class RowContext {
         layout = offset == 0 ? nil : columns.indices.map { $0 + offset }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func resultIndex(_ column: Int) -> Int? {
         guard let layout else { return column }
         let i = layout[column]
         return i < 0 ? nil : i
+    }
+
+    /// The error for a column the query did not select (kept out of line: the cold path).
+    @usableFromInline
+    func notSelected(_ column: Int) -> StrataError {
+        .columnNotSelected(model: model, column: columnName(column))
+    }
+
+    /// The error for a stored value that does not fit (kept out of line: the cold path).
+    @usableFromInline
+    func decodingFailed(_ column: Int, _ value: DatabaseValue, _ error: ValueConversionError) -> StrataError {
+        .decodingFailed(model: model, column: columnName(column), value: value.summary, expected: error.expected)
     }
 
     func columnName(_ column: Int) -> String {

@@ -1,0 +1,66 @@
+// Model+BulkInsert: inserts many new models with multi-row INSERTs, chunked under the bind limit.
+
+extension Model {
+    /// Inserts new models (their ids must be nil) with as few statements as the backend's bind limit
+    /// allows, and sets their ids. Each model is validated first; nothing is written if one fails.
+    ///
+    /// ```swift
+    /// try await db.transaction { tx in try Record.insertAll(&records, tx) }
+    /// ```
+    ///
+    /// Ids come back from `RETURNING`; within one statement both SQLite and PostgreSQL assign them in
+    /// row order, so they are sorted and given out in order.
+    ///
+    /// - Throws: ``StrataError/validationFailed(_:)``, ``StrataError/invalidQuery(_:)`` for a model that
+    ///   already has an id, and the usual constraint errors.
+    public static func insertAll(_ models: inout [Self], _ tx: Transaction) throws {
+        guard !models.isEmpty else { return }
+        var validations = Validations<Self>()
+        Self.validations(&validations)
+        if !validations.rules.isEmpty { for m in models { try validations.run(m, tx) } }
+        guard let pk = schema.primaryKeyIndex else { throw StrataError.invalidQuery("\(modelName) has no primary key") }
+        if models.contains(where: { $0.id != nil }) {
+            throw StrataError.invalidQuery("insertAll takes new models only; save models that have an id")
+        }
+        let width = schema.insertColumnNames.count
+        let perStatement = Swift.max(1, tx.connection.maxBindParameters / Swift.max(1, width))
+        var start = 0
+        while start < models.count {
+            let end = Swift.min(start + perStatement, models.count)
+            var rows: [[DatabaseValue]] = []
+            rows.reserveCapacity(end - start)
+            for i in start..<end {
+                var row = models[i].databaseValues
+                row.remove(at: pk)
+                rows.append(row)
+            }
+            var ids: [Int64] = []
+            ids.reserveCapacity(end - start)
+            let insert = Insert(
+                table: schema.name, columns: schema.insertColumnNames, rows: rows,
+                returning: schema.columns[pk].name)
+            let template = StatementTemplate(Self.self, .insertRowsReturningKey(end - start))
+            _ = try tx.execute(.insert(insert), template: template) { r in
+                if case .integer(let v) = r.value(at: 0) { ids.append(v) }
+            }
+            guard ids.count == end - start else {
+                throw StrataError.database(code: 0, message: "INSERT returned \(ids.count) ids for \(end - start) rows")
+            }
+            ids.sort()
+            for (offset, i) in (start..<end).enumerated() {
+                models[i].id = ids[offset]
+                models[i]._persistence = PersistenceState(original: models[i])
+            }
+            start = end
+        }
+    }
+
+    /// Inserts new models in one transaction (see ``insertAll(_:_:)``).
+    nonisolated(nonsending)
+        public static func insertAll(_ models: inout [Self], on db: Database) async throws
+    {
+        var copy = models
+        try await db.transaction { tx in try insertAll(&copy, tx) }
+        models = copy
+    }
+}
