@@ -39,7 +39,10 @@ extension Model {
             let insert = Insert(
                 table: schema.name, columns: schema.insertColumnNames, rows: rows,
                 returning: schema.columns[pk].name)
-            let template = StatementTemplate(Self.self, .insertRowsReturningKey(end - start))
+            // Only full chunks are templated, so the cache holds one shape per model, whatever the batch sizes.
+            let template =
+                end - start == perStatement
+                ? StatementTemplate(Self.self, .insertRowsReturningKey(perStatement)) : nil
             _ = try tx.execute(.insert(insert), template: template) { r in
                 if case .integer(let v) = r.value(at: 0) { ids.append(v) }
             }
