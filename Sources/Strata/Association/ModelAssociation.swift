@@ -106,5 +106,6 @@ extension Model {
         return id
     }
 
+    @usableFromInline
     static var primaryKeyColumn: String { schema.columns[schema.primaryKeyIndex ?? 0].name }
 }

@@ -8,6 +8,7 @@ extension Model {
     ///
     /// - Throws: ``StrataError/validationFailed(_:)``, ``StrataError/uniqueViolation(table:columns:)``,
     ///   ``StrataError/notNullViolation(table:column:)``, ``StrataError/typeMismatch(table:column:detail:)``, …
+    @inlinable
     public mutating func save(_ tx: Transaction) throws {
         try validate(tx)
         let schema = Self.schema
@@ -53,7 +54,8 @@ extension Model {
         _persistence = PersistenceState(original: self)
     }
 
-    private func update(_ changes: [Assignment], id: Int64, _ tx: Transaction) throws -> Int {
+    @usableFromInline
+    func update(_ changes: [Assignment], id: Int64, _ tx: Transaction) throws -> Int {
         let pkName = Self.schema.columns[Self.schema.primaryKeyIndex ?? 0].name
         return try tx.execute(
             .update(
@@ -114,6 +116,7 @@ extension Model {
     }
 
     /// Fetches the model with this id, or nil.
+    @inlinable
     public static func find(_ id: Int64, _ tx: Transaction) throws -> Self? {
         let select = Select(
             table: schema.name, selection: .columns(schema.columnNames),

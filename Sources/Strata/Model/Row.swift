@@ -16,6 +16,7 @@ public struct Row {
     @usableFromInline let reader: any RowReader
     @usableFromInline let context: RowContext
 
+    @usableFromInline
     init(reader: any RowReader, context: RowContext) {
         self.reader = reader
         self.context = context
@@ -64,6 +65,7 @@ final class RowContext {
     /// The model's name, for error messages only (computed when needed, not per query).
     var model: String { String(describing: modelType) }
 
+    @usableFromInline
     init(model: Any.Type, schema: TableSchema, selected: [String]?) {
         self.modelType = model
         self.columns = schema.columns

@@ -3,6 +3,7 @@ import Foundation
 
 extension QueryBuilder where Executor == Transaction {
     /// Streams matching models one at a time, in constant memory.
+    @inlinable
     public func forEach(_ body: (M) throws -> Void) throws {
         guard includes.isEmpty else {
             throw StrataError.invalidQuery("including(…) needs all() or first(), not forEach")
@@ -10,6 +11,9 @@ extension QueryBuilder where Executor == Transaction {
         try fetch(try selectStatement(), body)
     }
 
+    /// Runs a SELECT and hands each decoded model to `body`. Inlinable, so the model's module
+    /// specializes the per-row loop for its concrete type.
+    @inlinable
     func fetch(_ select: Select, template: StatementTemplate? = nil, _ body: (M) throws -> Void) throws {
         guard case .columns(let columns) = select.selection else { return }
         let context = RowContext(model: M.self, schema: M.schema, selected: columns)
@@ -21,6 +25,7 @@ extension QueryBuilder where Executor == Transaction {
     }
 
     /// All matching models.
+    @inlinable
     public func all() throws -> [M] {
         var out: [M] = []
         try fetch(try selectStatement()) { out.append($0) }

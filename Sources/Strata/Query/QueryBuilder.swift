@@ -15,7 +15,7 @@
 /// Renders on SQLite as `SELECT "id", … FROM "user" WHERE (("active" = ?1) AND ("name" LIKE ?2 ESCAPE '\'))
 /// AND ("id" IN (?3, ?4)) ORDER BY "name" ASC NULLS FIRST, "joined_at" DESC NULLS LAST LIMIT ?5 OFFSET ?6`.
 public struct QueryBuilder<M: Model, Executor> {
-    let executor: Executor
+    @usableFromInline let executor: Executor
     var filters: [SQLExpression] = []
     var order: [Ordering] = []
     var limit: Int?
@@ -23,7 +23,7 @@ public struct QueryBuilder<M: Model, Executor> {
     var selected: [String]?
     var assignments: [Assignment] = []
     /// Associations to load for the fetched models, one query per association level.
-    var includes: [@Sendable (inout [M], Transaction) throws -> Void] = []
+    @usableFromInline var includes: [@Sendable (inout [M], Transaction) throws -> Void] = []
     /// Tables joined to the main one.
     var joins: [JoinSpec] = []
     /// The first error met while building (a key path with no column); thrown when the query runs.
@@ -166,6 +166,7 @@ public struct QueryBuilder<M: Model, Executor> {
 
     var filter: SQLExpression? { filters.isEmpty ? nil : .and(filters) }
 
+    @usableFromInline
     func selectStatement(limit: Int? = nil) throws -> Select {
         if let error { throw error }
         let columns = selected ?? M.schema.columnNames

@@ -23,6 +23,7 @@ public final class Transaction {
     public var driverName: String { database.driverName }
 
     /// Runs one statement on the connection.
+    @usableFromInline
     package func execute(
         _ statement: Statement, template: StatementTemplate? = nil, onRow: (any RowReader) throws -> Void = { _ in }
     ) throws -> Int {
