@@ -10,6 +10,8 @@ public final class SQLiteConnection: SQLConnection {
     /// Prepared statements of templates, so their hot path hashes no SQL text.
     private var templateStatements: [StatementTemplate: OpaquePointer] = [:]
     public let templates: TemplateCache? = TemplateCache()
+    /// Whether a table's key column is its rowid alias, by `table NUL column` (see `isRowidAlias`).
+    var rowidAliases: [String: Bool] = [:]
     private static let cacheLimit = 512
     public let dialect: any Dialect = SQLiteDialect()
     public private(set) var isBroken = false
@@ -155,7 +157,7 @@ public final class SQLiteConnection: SQLConnection {
 }
 
 /// The current row of a stepping statement.
-final class SQLiteRow: RowReader {
+struct SQLiteRow: RowReader {
     let stmt: OpaquePointer
     init(_ stmt: OpaquePointer) { self.stmt = stmt }
 

@@ -35,7 +35,18 @@ extension SQLConnection {
     public func execute(_ statement: Statement, template: StatementTemplate?, onRow: (any RowReader) throws -> Void)
         throws -> Int
     {
-        guard let template, let templates else { return try execute(statement, onRow: onRow) }
+        try renderAndRun(statement, template: template, onRow: onRow)
+    }
+
+    /// Renders a statement (once per template, when the connection keeps templates) and runs it; the
+    /// default of both `execute` requirements, callable by a driver that adds its own step around it.
+    public func renderAndRun(
+        _ statement: Statement, template: StatementTemplate?,
+        onRow: (any RowReader) throws -> Void
+    ) throws -> Int {
+        guard let template, let templates else {
+            return try run(try SQLRenderer.render(statement, dialect: dialect), statement: statement, onRow: onRow)
+        }
         if let sql = templates.sql[template] {
             return try run(
                 RenderedSQL(sql: sql, binds: SQLRenderer.binds(of: statement)), statement: statement,
@@ -47,8 +58,7 @@ extension SQLConnection {
     }
 
     public func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void) throws -> Int {
-        let rendered = try SQLRenderer.render(statement, dialect: dialect)
-        return try run(rendered, statement: statement, onRow: onRow)
+        try renderAndRun(statement, template: nil, onRow: onRow)
     }
 
     public func executeRaw(_ sql: String, _ binds: [DatabaseValue], onRow: (any RowReader) throws -> Void) throws -> Int
