@@ -17,6 +17,19 @@ extension SQLiteConnection {
                 try onRow(SingleValueRow(value: .integer(sqlite3_last_insert_rowid(handle))))
                 return changed
             }
+        case .insert(var insert) where insert.rows.count > 1:
+            // New rowids are max + 1, max + 2, … as long as max is far from Int64.max (past it SQLite
+            // picks random ones), and only when no row names its own key.
+            if let key = insert.returning, !insert.columns.contains(key), try isRowidAlias(key, of: insert.table),
+                let first = try nextRowids(in: insert.table, count: insert.rows.count)
+            {
+                insert.returning = nil
+                let changed = try renderAndRun(.insert(insert), template: template) { _ in }
+                for offset in 0..<Int64(insert.rows.count) {
+                    try onRow(SingleValueRow(value: .integer(first + offset)))
+                }
+                return changed
+            }
         case .createTable, .addColumn, .createIndex, .dropTable:
             rowidAliases.removeAll()
         default: break
@@ -26,6 +39,18 @@ extension SQLiteConnection {
 
     public func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void) throws -> Int {
         try execute(statement, template: nil, onRow: onRow)
+    }
+
+    /// The first of `count` consecutive rowids the next INSERT will assign, or nil when SQLite might not
+    /// assign consecutive ones.
+    private func nextRowids(in table: String, count: Int) throws -> Int64? {
+        var max: Int64 = 0
+        let sql = "SELECT max(rowid) FROM " + (try dialect.quote(table))
+        _ = try run(RenderedSQL(sql: sql, binds: []), statement: nil) { r in
+            if case .integer(let v) = r.value(at: 0) { max = v }
+        }
+        guard max < Int64.max - Int64(count) else { return nil }
+        return max + 1
     }
 
     /// Raw SQL may change the schema, so it forgets which keys are rowid aliases.

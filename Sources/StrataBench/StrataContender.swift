@@ -44,9 +44,15 @@ final class StrataContender: Contender {
         }
     }
 
-    /// Strata has no batch insert yet: this saves each record inside one transaction.
+    /// `insertAll`: multi-row INSERTs chunked under the backend's bind limit, in one transaction.
     func bulkInsert(_ count: Int) async throws -> Sample {
-        try await insertOneByOne(count)
+        var records = (0..<count).map(RecordFactory.model)
+        return try await timedAsync {
+            try await db.transaction { tx in
+                try BenchRecord.insertAll(&records, tx)
+                return records.count { $0.id != nil }
+            }
+        }
     }
 
     func fetchAll() async throws -> Sample {

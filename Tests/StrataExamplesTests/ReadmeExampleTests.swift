@@ -78,7 +78,7 @@ struct ReadmeExampleTests {
         var alex = Player(name: "Alex", email: "alex@example.com")
         try await alex.save(on: db)  // INSERT; alex.id is now set
         alex.name = "Alexander"
-        try await alex.save(on: db)  // UPDATE "player" SET "name" = ?1 WHERE "id" = ?2
+        try await alex.save(on: db)  // UPDATE "player" SET "name" = ? WHERE "id" = ?
 
         let page = try await Player.query(on: db)
             .where(\.active == true && \.name ~~ "Al%")

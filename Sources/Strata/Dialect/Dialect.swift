@@ -15,7 +15,7 @@ public protocol Dialect: Sendable {
     /// The most values one statement may bind. Default 32766 (SQLite's compiled default).
     var maxBindParameters: Int { get }
 
-    /// The placeholder for the `index`-th bound value, counting from 1 (`?1`, `$1`).
+    /// The placeholder for the `index`-th bound value, counting from 1 (`?`, `$1`).
     func placeholder(_ index: Int) -> String
 
     /// How OFFSET without LIMIT is written.

@@ -12,8 +12,8 @@
 ///     .all()
 /// ```
 ///
-/// Renders on SQLite as `SELECT "id", … FROM "user" WHERE (("active" = ?1) AND ("name" LIKE ?2 ESCAPE '\'))
-/// AND ("id" IN (?3, ?4)) ORDER BY "name" ASC NULLS FIRST, "joined_at" DESC NULLS LAST LIMIT ?5 OFFSET ?6`.
+/// Renders on SQLite as `SELECT "id", … FROM "user" WHERE (("active" = ?) AND ("name" LIKE ? ESCAPE '\'))
+/// AND ("id" IN (?, ?)) ORDER BY "name" ASC NULLS FIRST, "joined_at" DESC NULLS LAST LIMIT ? OFFSET ?`.
 public struct QueryBuilder<M: Model, Executor> {
     @usableFromInline let executor: Executor
     var filters: [SQLExpression] = []
