@@ -161,6 +161,23 @@ struct SQLiteRow: RowReader {
     let stmt: OpaquePointer
     init(_ stmt: OpaquePointer) { self.stmt = stmt }
 
+    func int64(at index: Int) -> Int64? {
+        sqlite3_column_type(stmt, Int32(index)) == SQLITE_INTEGER ? sqlite3_column_int64(stmt, Int32(index)) : nil
+    }
+
+    func double(at index: Int) -> Double? {
+        sqlite3_column_type(stmt, Int32(index)) == SQLITE_FLOAT ? sqlite3_column_double(stmt, Int32(index)) : nil
+    }
+
+    func string(at index: Int) -> String? {
+        let i = Int32(index)
+        guard sqlite3_column_type(stmt, i) == SQLITE_TEXT else { return nil }
+        // sqlite3_column_text before sqlite3_column_bytes, as SQLite documents.
+        guard let p = sqlite3_column_text(stmt, i) else { return "" }
+        let count = Int(sqlite3_column_bytes(stmt, i))
+        return String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)
+    }
+
     var columnCount: Int { Int(sqlite3_column_count(stmt)) }
 
     func value(at index: Int) -> DatabaseValue {
@@ -169,12 +186,13 @@ struct SQLiteRow: RowReader {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(stmt, i))
         case SQLITE_FLOAT: return .double(sqlite3_column_double(stmt, i))
         case SQLITE_TEXT:
-            let count = Int(sqlite3_column_bytes(stmt, i))
             guard let p = sqlite3_column_text(stmt, i) else { return .text("") }
+            let count = Int(sqlite3_column_bytes(stmt, i))
             return .text(String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self))
         case SQLITE_BLOB:
+            let p = sqlite3_column_blob(stmt, i)
             let count = Int(sqlite3_column_bytes(stmt, i))
-            guard count > 0, let p = sqlite3_column_blob(stmt, i) else { return .blob(Data()) }
+            guard count > 0, let p else { return .blob(Data()) }
             return .blob(Data(bytes: p, count: count))
         default: return .null
         }

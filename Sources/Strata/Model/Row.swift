@@ -6,6 +6,30 @@ public protocol RowReader {
     var columnCount: Int { get }
     /// The value at `index` (0-based); valid only until the driver moves to the next row.
     func value(at index: Int) -> DatabaseValue
+    /// The integer at `index`, or nil when the stored value is not an integer (a fast path; the
+    /// default goes through ``value(at:)``).
+    func int64(at index: Int) -> Int64?
+    /// The double at `index`, or nil when the stored value is not a double.
+    func double(at index: Int) -> Double?
+    /// The text at `index`, or nil when the stored value is not text.
+    func string(at index: Int) -> String?
+}
+
+extension RowReader {
+    public func int64(at index: Int) -> Int64? {
+        if case .integer(let v) = value(at: index) { return v }
+        return nil
+    }
+
+    public func double(at index: Int) -> Double? {
+        if case .double(let v) = value(at: index) { return v }
+        return nil
+    }
+
+    public func string(at index: Int) -> String? {
+        if case .text(let v) = value(at: index) { return v }
+        return nil
+    }
 }
 
 /// A row of a model's table, read by the model's column index.
@@ -36,6 +60,7 @@ public struct Row {
                 throw context.notSelected(column)
             }
         }
+        if let fast = T.read(from: reader, at: index) { return fast }
         let value = reader.value(at: index)
         do {
             return try T(databaseValue: value)

@@ -21,10 +21,14 @@ public protocol DatabaseValueConvertible {
     ///
     /// - Throws: ``ValueConversionError`` when the value does not fit.
     init(databaseValue: DatabaseValue) throws(ValueConversionError)
+    /// Reads the value straight from a row when the stored type is the expected one, or returns nil to
+    /// take the general path through ``init(databaseValue:)`` (the default).
+    static func read(from reader: any RowReader, at index: Int) -> Self?
 }
 
 extension DatabaseValueConvertible {
     public static var isNullable: Bool { false }
+    public static func read(from reader: any RowReader, at index: Int) -> Self? { nil }
 }
 
 /// Why a stored value could not become the requested Swift type.
@@ -68,6 +72,7 @@ extension Bool: DatabaseValueConvertible {
 
 extension Int64: DatabaseValueConvertible {
     public static var columnType: ColumnType { .integer }
+    public static func read(from reader: any RowReader, at index: Int) -> Int64? { reader.int64(at: index) }
     public var databaseValue: DatabaseValue { .integer(self) }
     public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         guard case .integer(let i) = databaseValue else {
@@ -82,6 +87,9 @@ public protocol DatabaseInteger: FixedWidthInteger, DatabaseValueConvertible {}
 
 extension DatabaseInteger {
     public static var columnType: ColumnType { .integer }
+    public static func read(from reader: any RowReader, at index: Int) -> Self? {
+        reader.int64(at: index).flatMap { Self(exactly: $0) }
+    }
     public var databaseValue: DatabaseValue { .integer(Int64(self)) }
     public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         guard case .integer(let i) = databaseValue, let v = Self(exactly: i) else {
@@ -101,6 +109,7 @@ extension UInt32: DatabaseInteger {}
 
 extension Double: DatabaseValueConvertible {
     public static var columnType: ColumnType { .double }
+    public static func read(from reader: any RowReader, at index: Int) -> Double? { reader.double(at: index) }
     /// `-0.0` is stored as `0.0` and NaN as NULL on every driver, because SQLite cannot keep either.
     public var databaseValue: DatabaseValue {
         if isNaN { return .null }
@@ -125,6 +134,7 @@ extension Float: DatabaseValueConvertible {
 
 extension String: DatabaseValueConvertible {
     public static var columnType: ColumnType { .text }
+    public static func read(from reader: any RowReader, at index: Int) -> String? { reader.string(at: index) }
     public var databaseValue: DatabaseValue { .text(self) }
     public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         guard case .text(let s) = databaseValue else {
