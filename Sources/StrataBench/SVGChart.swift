@@ -66,11 +66,11 @@ enum SVGChart {
             text(labelWidth, top + 16, r.label, "text-anchor=\"end\""),
             "<rect x=\"\(n(start))\" y=\"\(n(top + 3))\" width=\"\(n(max(1, end - start)))\""
                 + " height=\"\(n(rowHeight - 6))\" fill=\"\(color)\"/>",
-            text(end + 6, top + 16, value, ""),
         ]
         if let t = r.target?.maxRatio {
             out.append(line(x(t), top + 1, x(t), top + rowHeight - 1, "stroke=\"#c62828\" stroke-width=\"3\""))
         }
+        out.append(text(max(end, x(r.target?.maxRatio ?? 0)) + 6, top + 16, value, ""))
         return out
     }
 
