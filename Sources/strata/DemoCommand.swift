@@ -28,13 +28,9 @@ struct DemoCommand: AsyncParsableCommand {
         var alex = User(name: "Alex", email: "alex@example.com", tags: ["swift"], groupID: students.id)
         var bea = User(name: "Bea", email: "bea@example.com", groupID: students.id)
         var carl = User(name: "Carl", email: "carl@example.com", active: false)
-        for i in [0, 1, 2] {
-            switch i {
-            case 0: try await alex.save(on: db)
-            case 1: try await bea.save(on: db)
-            default: try await carl.save(on: db)
-            }
-        }
+        try await alex.save(on: db)
+        try await bea.save(on: db)
+        try await carl.save(on: db)
         print(
             "3. Saved group #\(students.id ?? 0) and users #\(alex.id ?? 0) Alex, #\(bea.id ?? 0) Bea, #\(carl.id ?? 0) Carl."
         )

@@ -22,9 +22,7 @@ extension Transaction {
 
     /// The column names of a table, or nil when it does not exist.
     public func columns(of table: String) throws -> [String]? {
-        guard isOpen else {
-            throw StrataError.transactionMisuse("the transaction handle is used after its scope ended")
-        }
+        try checkOpen()
         return try connection.columns(of: table)
     }
 

@@ -56,7 +56,7 @@ extension Model {
 
     @usableFromInline
     func update(_ changes: [Assignment], id: Int64, _ tx: Transaction) throws -> Int {
-        let pkName = Self.schema.columns[Self.schema.primaryKeyIndex ?? 0].name
+        let pkName = Self.primaryKeyColumn
         return try tx.execute(
             .update(
                 Update(

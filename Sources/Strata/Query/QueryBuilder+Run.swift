@@ -81,7 +81,7 @@ extension QueryBuilder where Executor == Transaction {
     /// Whether any row matches.
     public func exists() throws -> Bool {
         var select = try selectStatement(limit: 1)
-        select.selection = .columns([M.schema.columns[M.schema.primaryKeyIndex ?? 0].name])
+        select.selection = .columns([M.primaryKeyColumn])
         var found = false
         _ = try executor.execute(.select(select)) { _ in found = true }
         return found

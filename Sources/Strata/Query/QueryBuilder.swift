@@ -88,7 +88,7 @@ public struct QueryBuilder<M: Model, Executor> {
 
     /// Keeps the row with this primary key.
     public func filter(id: Int64) -> Self {
-        let pk = M.schema.columns[M.schema.primaryKeyIndex ?? 0].name
+        let pk = M.primaryKeyColumn
         var copy = self
         copy.filters.append(.compare(.equal, .column(pk), .value(.integer(id))))
         return copy

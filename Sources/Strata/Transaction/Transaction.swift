@@ -27,9 +27,7 @@ public final class Transaction {
     package func execute(
         _ statement: Statement, template: StatementTemplate? = nil, onRow: (any RowReader) throws -> Void = { _ in }
     ) throws -> Int {
-        guard isOpen else {
-            throw StrataError.transactionMisuse("the transaction handle is used after its scope ended")
-        }
+        try checkOpen()
         database.statementCounter.add(1, ordering: .relaxed)
         return try connection.execute(statement, template: template, onRow: onRow)
     }
@@ -82,9 +80,7 @@ public final class Transaction {
     public func unsafeRawExecute(_ sql: String, _ binds: [any DatabaseValueConvertible] = []) throws
         -> [[DatabaseValue]]
     {
-        guard isOpen else {
-            throw StrataError.transactionMisuse("the transaction handle is used after its scope ended")
-        }
+        try checkOpen()
         database.statementCounter.add(1, ordering: .relaxed)
         var rows: [[DatabaseValue]] = []
         _ = try connection.executeRaw(sql, binds.map(\.databaseValue)) { r in
@@ -94,4 +90,11 @@ public final class Transaction {
     }
 
     func close() { isOpen = false }
+
+    /// Refuses a handle used after the closure that received it returned.
+    func checkOpen() throws {
+        guard isOpen else {
+            throw StrataError.transactionMisuse("the transaction handle is used after its scope ended")
+        }
+    }
 }

@@ -60,7 +60,7 @@ public struct Validations<M: Model> {
             if value.isNull { return true }
             var q = M.query(on: tx).where(Condition(.compare(.equal, .column(column), .value(value))))
             if let id = m.id {
-                let pk = M.schema.columns[M.schema.primaryKeyIndex ?? 0].name
+                let pk = M.primaryKeyColumn
                 q = q.where(Condition(.compare(.notEqual, .column(pk), .value(.integer(id)))))
             }
             return try !q.exists()
