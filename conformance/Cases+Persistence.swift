@@ -46,6 +46,49 @@ extension ConformanceSuite {
             u.age = 99
             try check(u.hasChanges, "edited model has changes")
         },
+        ConformanceCase("save.tracks-assignments") { db in
+            let users = try await Fixtures.seedUsers(db)
+            guard var u = try await ConfUser.find(users[0].id ?? -1, on: db) else {
+                throw ConformanceFailure(description: "missing")
+            }
+            u.draft = "transient"
+            try check(!u.hasChanges, "a @Transient property is not a change")
+            u.name = u.name
+            try check(u.hasChanges, "assigning a column its own value counts as a change")
+            var before = db.statementCount
+            try await u.save(on: db)
+            try checkEqual(db.statementCount - before, 1, "statements run by saving one assigned column")
+            try check(!u.hasChanges, "saved model has no changes")
+            u.tags.append("new")
+            u[keyPath: \ConfUser.age] = 77
+            try check(u.hasChanges, "in-place and key-path mutations are changes")
+            try await u.save(on: db)
+            let back = try await ConfUser.find(u.id ?? -1, on: db)
+            try checkEqual(back?.tags, ["new"], "in-place mutation written")
+            try checkEqual(back?.age, 77, "key-path assignment written")
+            before = db.statementCount
+            try await u.save(on: db)
+            try checkEqual(db.statementCount, before, "statements run by saving again unchanged")
+        },
+        ConformanceCase("save.untracked-columns-always-written") { db in
+            try await db.migrate(ConfPoint.self)
+            var p = ConfPoint(x: 1, y: 2, label: "a", note: "n")
+            try await p.save(on: db)
+            guard let id = p.id, var mine = try await ConfPoint.find(id, on: db) else {
+                throw ConformanceFailure(description: "missing")
+            }
+            try check(mine.hasChanges, "a model with unobserved columns always has changes")
+            try await ConfPoint.query(on: db).filter(id: id).set(\.y, to: 20).set(\.note, to: "theirs").update()
+            mine.x = 10
+            try await mine.save(on: db)
+            let now = try await ConfPoint.find(id, on: db)
+            try checkEqual(now?.x, 10, "assigned column written")
+            try checkEqual(now?.y, 2, "unobserved column written with the model's value")
+            try checkEqual(now?.note, "theirs", "observed unassigned column not overwritten")
+            try checkEqual(now?.label, "a", "column with its own observer written with the model's value")
+            mine.label = "b"
+            try checkEqual(mine.edits, 1, "the property's own observer still runs")
+        },
         ConformanceCase("save.explicit-id-inserts") { db in
             try await Fixtures.migrate(db)
             var u = ConfUser(id: 100, name: "Hundred", email: "h@x.io")

@@ -142,9 +142,24 @@ struct ConfEvolveNote {
     var note: String
 }
 
+/// Columns @Model cannot observe (declared together, or with an observer of their own): every update
+/// writes them.
+@Model(table: "conf_point")
+struct ConfPoint {
+    var id: Int64?
+    var x, y: Int
+    var label = "" {
+        didSet { edits += 1 }
+    }
+    var note = ""
+    @Transient var edits = 0
+}
+
 enum Fixtures {
     /// Every fixture table, children before parents.
-    static let tables = ["conf_user", "conf_group", "conf_account", "conf_value", "conf_strict", "conf_evolve"]
+    static let tables = [
+        "conf_user", "conf_group", "conf_account", "conf_value", "conf_strict", "conf_evolve", "conf_point",
+    ]
 
     static func reset(_ db: Database) async throws {
         try await db.withConnection { tx in

@@ -11,6 +11,10 @@ struct PersistedProperty {
     let defaultValue: ExprSyntax?
     let isConstantDefault: Bool
     let isPrimaryKey: Bool
+    /// Whether @Model adds a `didSet` that marks the column changed: a `var` declared alone, without
+    /// observers of its own (a `let` never changes; other columns are written on every update).
+    let isTracked: Bool
+    let isLet: Bool
 }
 
 /// Everything @Model needs to know about the struct it is attached to.

@@ -60,6 +60,9 @@ extension ModelAnalysis {
         } else if let defaultValue = property.defaultValue {
             arguments += ", default: \(defaultValue.trimmedDescription), constant: \(property.isConstantDefault)"
         }
+        if !property.isTracked && !property.isLet {
+            arguments += ", tracked: false"
+        }
         return "Strata.TableColumn(\(arguments))"
     }
 }

@@ -49,7 +49,9 @@ extension ModelAnalysis {
                         column: column,
                         defaultValue: initial,
                         isConstantDefault: initial.map(ModelAnalysis.isConstantLiteral) ?? false,
-                        isPrimaryKey: candidate.isID
+                        isPrimaryKey: candidate.isID,
+                        isTracked: !candidate.isLet && bindings.count == 1 && binding.accessorBlock == nil,
+                        isLet: candidate.isLet
                     )
                 )
             }

@@ -1,14 +1,15 @@
-// ModelMacro: @Model adds `_persistence` to a struct and an extension conforming it to Strata.Model.
+// ModelMacro: @Model adds `_persistence` and change tracking to a struct, and an extension conforming it to
+// Strata.Model.
 import SwiftDiagnostics
 import SwiftSyntax
 import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
-public struct ModelMacro: MemberMacro, ExtensionMacro {
+public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     /// The generated source is laid out by hand; keep it as written.
     public static var formatMode: FormatMode { .disabled }
 
-    /// Adds `var _persistence: Strata.PersistenceState<Self>? = nil`.
+    /// Adds `var _persistence = Strata.PersistenceState()`.
     ///
     /// Diagnostics are reported by the extension role only, so they appear once; this role
     /// just stays silent when the declaration has errors.
@@ -20,9 +21,25 @@ public struct ModelMacro: MemberMacro, ExtensionMacro {
     ) throws -> [DeclSyntax] {
         let analysis = ModelAnalysis(attribute: node, declaration: declaration)
         guard !analysis.hasErrors else { return [] }
-        return [
-            "\(raw: analysis.accessPrefix)var _persistence: Strata.PersistenceState<\(raw: analysis.typeName)>? = nil"
-        ]
+        return ["\(raw: analysis.accessPrefix)var _persistence = Strata.PersistenceState()"]
+    }
+
+    /// Marks each tracked stored property `@Strata._ChangeTracked(column)`, whose `didSet` records the
+    /// assignment, so `save` knows what to update without a snapshot of the fetched row.
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingAttributesFor member: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [AttributeSyntax] {
+        guard let variable = member.as(VariableDeclSyntax.self), variable.bindings.count == 1,
+            let name = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+        else { return [] }
+        let analysis = ModelAnalysis(attribute: node, declaration: declaration)
+        guard !analysis.hasErrors,
+            let column = analysis.properties.firstIndex(where: { $0.name == name && $0.isTracked })
+        else { return [] }
+        return ["@Strata._ChangeTracked(\(raw: column))"]
     }
 
     /// Adds `schema`, `columnName(for:)`, `init(row:)` and `databaseValues`, plus the

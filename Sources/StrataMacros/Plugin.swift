@@ -7,5 +7,6 @@ struct StrataMacrosPlugin: CompilerPlugin {
     let providingMacros: [Macro.Type] = [
         ModelMacro.self,
         MarkerMacro.self,
+        ChangeTrackedMacro.self,
     ]
 }

@@ -23,18 +23,24 @@ final class ModelMacroExpansionTests: XCTestCase {
             """#,
             expandedSource: #"""
                 struct User {
+                    @Strata._ChangeTracked(0)
                     var id: Int64?
+                    @Strata._ChangeTracked(1)
                     var name: String
-                    var email: String
+                    @Strata._ChangeTracked(2) var email: String
+                    @Strata._ChangeTracked(3)
                     var active = true
+                    @Strata._ChangeTracked(4)
                     var joinedAt = Date()
+                    @Strata._ChangeTracked(5)
                     var tags: [String] = []
+                    @Strata._ChangeTracked(6)
                     var groupID: Int64?
                     var draft = ""
                     static let group = 5
                     var shout: String { name.uppercased() }
 
-                    var _persistence: Strata.PersistenceState<User>? = nil
+                    var _persistence = Strata.PersistenceState()
                 }
 
                 extension User: Strata.Model {
@@ -108,10 +114,11 @@ final class ModelMacroExpansionTests: XCTestCase {
             """#,
             expandedSource: #"""
                 struct Person {
+                    @Strata._ChangeTracked(0)
                     var id: Int64? = nil
                     let createdAt: Date
 
-                    var _persistence: Strata.PersistenceState<Person>? = nil
+                    var _persistence = Strata.PersistenceState()
                 }
 
                 extension Person: Strata.Model {
@@ -160,10 +167,12 @@ final class ModelMacroExpansionTests: XCTestCase {
             """#,
             expandedSource: #"""
                 public struct HTTPLog {
+                    @Strata._ChangeTracked(0)
                     public var id: Optional<Int64>
+                    @Strata._ChangeTracked(1)
                     public var statusCode: Int
 
-                    public var _persistence: Strata.PersistenceState<HTTPLog>? = nil
+                    public var _persistence = Strata.PersistenceState()
                 }
 
                 extension HTTPLog: Strata.Model {
@@ -212,9 +221,10 @@ final class ModelMacroExpansionTests: XCTestCase {
             """#,
             expandedSource: #"""
                 package struct Tag: Model {
+                    @Strata._ChangeTracked(0)
                     package var id: Swift.Int64?
 
-                    package var _persistence: Strata.PersistenceState<Tag>? = nil
+                    package var _persistence = Strata.PersistenceState()
                 }
 
                 extension Tag {
@@ -268,6 +278,7 @@ final class ModelMacroExpansionTests: XCTestCase {
             """#,
             expandedSource: #"""
                 struct Point {
+                    @Strata._ChangeTracked(0)
                     var id: Int64?
                     var x, y: Double
                     var label: String = "origin" {
@@ -281,15 +292,15 @@ final class ModelMacroExpansionTests: XCTestCase {
                     var callback: (@Sendable () -> Void)?
                     func move() {}
 
-                    var _persistence: Strata.PersistenceState<Point>? = nil
+                    var _persistence = Strata.PersistenceState()
                 }
 
                 extension Point: Strata.Model {
                     static let schema = Strata.TableSchema(name: "point", columns: [
                         Strata.TableColumn(\Point.id, "id", primaryKey: true),
-                        Strata.TableColumn(\Point.x, "x"),
-                        Strata.TableColumn(\Point.y, "y"),
-                        Strata.TableColumn(\Point.label, "label", default: "origin", constant: true),
+                        Strata.TableColumn(\Point.x, "x", tracked: false),
+                        Strata.TableColumn(\Point.y, "y", tracked: false),
+                        Strata.TableColumn(\Point.label, "label", default: "origin", constant: true, tracked: false),
                     ])
                     static func columnName(for keyPath: PartialKeyPath<Point>) -> String? {
                         switch keyPath {
@@ -347,17 +358,26 @@ final class ModelMacroExpansionTests: XCTestCase {
             """#,
             expandedSource: #"""
                 struct Settings {
+                    @Strata._ChangeTracked(0)
                     var id: Int64?
+                    @Strata._ChangeTracked(1)
                     var level = -1
+                    @Strata._ChangeTracked(2)
                     var ratio = 0.5
+                    @Strata._ChangeTracked(3)
                     var note: String? = nil
+                    @Strata._ChangeTracked(4)
                     var limits = ["a": 1, "b": -2]
+                    @Strata._ChangeTracked(5)
                     var empty: [String: Int] = [:]
+                    @Strata._ChangeTracked(6)
                     var greeting = "hi \(1)"
+                    @Strata._ChangeTracked(7)
                     var kind: Kind = .basic
+                    @Strata._ChangeTracked(8)
                     var sizes = [1, count]
 
-                    var _persistence: Strata.PersistenceState<Settings>? = nil
+                    var _persistence = Strata.PersistenceState()
                 }
 
                 extension Settings: Strata.Model {
@@ -444,12 +464,15 @@ final class ModelMacroExpansionTests: XCTestCase {
             """#,
             expandedSource: #"""
                 struct Entry {
+                    @Strata._ChangeTracked(0)
                     var id: Int64?
-                    @Strata.Column("body_text") var body: String
+                    @Strata.Column("body_text")
+                    @Strata._ChangeTracked(1) var body: String
+                    @Strata._ChangeTracked(2)
                     var `default`: Bool
                     @Strata.Transient var scratch = 0
 
-                    var _persistence: Strata.PersistenceState<Entry>? = nil
+                    var _persistence = Strata.PersistenceState()
                 }
 
                 extension Entry: Strata.Model {
@@ -491,6 +514,22 @@ final class ModelMacroExpansionTests: XCTestCase {
             macroSpecs: testMacros
         )
     }
+
+    func testChangeTrackedAddsDidSet() {
+        assertMacroExpansion(
+            """
+            @_ChangeTracked(3) var name: String
+            """,
+            expandedSource: """
+                var name: String {
+                    didSet {
+                        _persistence.markChanged(3)
+                    }
+                }
+                """,
+            macroSpecs: testMacros
+        )
+    }
 }
 
 final class ModelMacroAssociationTests: XCTestCase {
@@ -507,12 +546,13 @@ final class ModelMacroAssociationTests: XCTestCase {
             """,
             expandedSource: """
                 struct Group {
+                    @Strata._ChangeTracked(0)
                     var id: Int64?
                     static let users = hasMany(User.self, onDelete: .destroy)
                     static let owner = Self.belongsTo(User.self, key: \\.ownerID)
                     static let other = 5
 
-                    var _persistence: Strata.PersistenceState<Group>? = nil
+                    var _persistence = Strata.PersistenceState()
                 }
 
                 extension Group: Strata.Model {

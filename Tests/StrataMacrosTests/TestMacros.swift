@@ -11,4 +11,5 @@ let testMacros: [String: MacroSpec] = [
     ),
     "Column": MacroSpec(type: MarkerMacro.self),
     "Transient": MacroSpec(type: MarkerMacro.self),
+    "_ChangeTracked": MacroSpec(type: ChangeTrackedMacro.self),
 ]

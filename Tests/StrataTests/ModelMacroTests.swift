@@ -53,4 +53,36 @@ struct ModelMacroTests {
         let bad: Condition<Person> = \.cache == 1
         #expect(throws: StrataError.self) { try bad.result.get() }
     }
+
+    @Test("assignments mark their column; transient properties, init and equality are untouched")
+    func changeTracking() {
+        var p = Person(fullName: "Ada", email: "ada@x.io")
+        #expect(!p._persistence.isStored && p.hasChanges)
+        p._persistence.markStored()
+        p.id = 1
+        p._persistence.markStored()
+        #expect(!p.hasChanges)
+        p.cache = 9
+        #expect(!p.hasChanges)
+        p.tags.append("x")
+        p[keyPath: \Person.email] = "new@x.io"
+        #expect((0..<6).map(p._persistence.isChanged) == [false, false, true, false, false, true])
+        #expect(p.hasChanges)
+        p._persistence.markStored()
+        #expect(!p.hasChanges && p._persistence.isStored)
+        #expect(Person.schema.columns.allSatisfy { $0.tracksChanges })
+    }
+
+    @Test("columns from 62 on share one change bit; the stored bit is apart")
+    func changeBitsOverflow() {
+        var state = PersistenceState()
+        state.markStored()
+        state.markChanged(70)
+        #expect(state.isChanged(62) && state.isChanged(99))
+        #expect(!state.isChanged(0) && !state.isChanged(61))
+        #expect(state.isStored && state.hasChangedColumns)
+        state.markChanged(61)
+        #expect(state.isChanged(61))
+        #expect(PersistenceState() == state)
+    }
 }

@@ -14,6 +14,7 @@
 ///
 /// - Parameter table: the table name; by default the type name in snake_case (`UserGroup` → `user_group`).
 @attached(member, names: named(_persistence))
+@attached(memberAttribute)
 @attached(
     extension, conformances: Model,
     names: named(schema), named(columnName), named(keyPath), named(associations), named(init),
@@ -27,3 +28,8 @@ public macro Column(_ name: String) = #externalMacro(module: "StrataMacros", typ
 /// Keeps the property out of the database; it needs a default value.
 @attached(peer)
 public macro Transient() = #externalMacro(module: "StrataMacros", type: "MarkerMacro")
+
+/// Added by `@Model` to each stored property it tracks: a `didSet` that marks the property's column
+/// changed, so `save` updates only assigned columns. Not meant to be written by hand.
+@attached(accessor, names: named(didSet))
+public macro _ChangeTracked(_ column: Int) = #externalMacro(module: "StrataMacros", type: "ChangeTrackedMacro")

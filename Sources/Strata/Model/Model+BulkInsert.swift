@@ -52,7 +52,7 @@ extension Model {
             ids.sort()
             for (offset, i) in (start..<end).enumerated() {
                 models[i].id = ids[offset]
-                models[i]._persistence = PersistenceState(original: models[i])
+                models[i]._persistence.markStored()
             }
             start = end
         }

@@ -1,8 +1,9 @@
 // Model+Persistence: save (insert or update of changed columns), delete, find and reload.
 
 extension Model {
-    /// Inserts the model when it has no id, else updates the columns changed since it was
-    /// fetched or last saved (every column when that is unknown).
+    /// Inserts the model when it has no id, else updates the columns assigned since it was fetched or
+    /// last saved (every column when that is unknown: a model built with an explicit id, or a
+    /// hand-written model that does not track its state).
     ///
     /// Runs the model's validations first and writes nothing when one fails.
     ///
@@ -17,26 +18,25 @@ extension Model {
         }
         let values = databaseValues
         if let id {
-            let original = _persistence?.original
-            if let original {
-                let before = original.databaseValues
-                var changes: [Assignment] = []
-                for i in values.indices where i != pk && !values[i].isIdentical(to: before[i]) {
-                    changes.append(Assignment(schema.columns[i].name, values[i]))
-                }
-                if changes.isEmpty && original.id == id { return }
-                if original.id == id, try update(changes, id: id, tx) > 0 {
-                    _persistence = PersistenceState(original: self)
-                    return
-                }
-            } else {
+            let state = _persistence
+            if !state.isStored {
                 let all = values.indices.filter { $0 != pk }.map { Assignment(schema.columns[$0].name, values[$0]) }
                 if !all.isEmpty, try update(all, id: id, tx) > 0 {
-                    _persistence = PersistenceState(original: self)
+                    _persistence.markStored()
+                    return
+                }
+            } else if !state.isChanged(pk) {
+                var changes: [Assignment] = []
+                for i in values.indices where i != pk && (state.isChanged(i) || !schema.columns[i].tracksChanges) {
+                    changes.append(Assignment(schema.columns[i].name, values[i]))
+                }
+                if changes.isEmpty { return }
+                if try update(changes, id: id, tx) > 0 {
+                    _persistence.markStored()
                     return
                 }
             }
-            // No such row yet: insert it with its explicit id.
+            // No such row (or the id was reassigned): insert the row with its explicit id.
             _ = try tx.execute(.insert(Insert(table: schema.name, columns: schema.columnNames, rows: [values])))
         } else {
             var row = values
@@ -51,7 +51,7 @@ extension Model {
             guard let newID else { throw StrataError.database(code: 0, message: "INSERT returned no id") }
             id = newID
         }
-        _persistence = PersistenceState(original: self)
+        _persistence.markStored()
     }
 
     @usableFromInline
@@ -73,17 +73,18 @@ extension Model {
         self = copy
     }
 
-    /// Whether the model differs from what was last read from or written to the database.
+    /// Whether a column was assigned since the model was fetched or last saved (assigning a property
+    /// its current value counts: `@Model` tracks assignments, not comparisons).
     /// True for a model never saved, and for a hand-written model that does not track its state.
     public var hasChanges: Bool {
-        guard id != nil, let original = _persistence?.original else { return true }
-        let now = databaseValues
-        return zip(now, original.databaseValues).contains { !$0.isIdentical(to: $1) }
+        guard id != nil, _persistence.isStored else { return true }
+        return _persistence.hasChangedColumns || Self.schema.columns.contains { !$0.tracksChanges }
     }
 
     /// Runs the model's validations.
     ///
     /// - Throws: ``StrataError/validationFailed(_:)`` listing every failure.
+    @inlinable
     public func validate(_ tx: Transaction) throws {
         var v = Validations<Self>()
         Self.validations(&v)

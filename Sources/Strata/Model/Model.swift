@@ -15,9 +15,9 @@ public protocol Model: Sendable {
     var databaseValues: [DatabaseValue] { get }
     /// The primary key: nil until the first save.
     var id: Int64? { get set }
-    /// What was last read from or written to the database; lets `save` update only changed columns.
+    /// What the database last saw of the model; lets `save` update only the assigned columns.
     /// `@Model` stores it; a hand-written model may leave the default, and then updates write every column.
-    var _persistence: PersistenceState<Self>? { get set }
+    var _persistence: PersistenceState { get set }
     /// Declares the model's validations; the default has none.
     static func validations(_ v: inout Validations<Self>)
     /// The stored property a column maps to, or nil (`@Model` writes it; used to set foreign keys).
@@ -32,8 +32,8 @@ public protocol Model: Sendable {
 }
 
 extension Model {
-    public var _persistence: PersistenceState<Self>? {
-        get { nil }
+    public var _persistence: PersistenceState {
+        get { PersistenceState() }
         set {}  // swiftlint:disable:this unused_setter_value
     }
 
@@ -57,27 +57,50 @@ extension Model {
     }
 }
 
-/// The state a model was last seen in by the database, kept inside the model value.
+/// What the database last saw of a model, kept inside the model value: whether its row is known to be
+/// stored, which columns were assigned since it was fetched or saved, and associations loaded by
+/// `including(…)`.
+///
+/// `@Model` stores it and marks a column from each stored property's `didSet`, so fetching a row costs
+/// no snapshot and `save` updates only the assigned columns. A hand-written model may leave the
+/// default: it is never "stored", so `save` writes every column.
 ///
 /// Always equal and hashing to nothing, so it never changes a model's `==` or `hash`; it encodes
-/// as nothing useful to `Codable` (a `null`), and decodes as absent.
-public final class PersistenceState<M: Model>: Sendable, Hashable, Codable {
-    /// The model as last read or written; nil only for a state decoded from `Codable`.
-    public let original: M?
+/// as `null` and decodes as the state of a model never saved.
+public struct PersistenceState: Sendable, Hashable, Codable {
+    /// Bits 0–61: columns 0–61 assigned; bit 62: some column from 62 on assigned; bit 63: stored.
+    @usableFromInline var bits: UInt64 = 0
     /// Associations loaded by `including(…)`, by association key.
-    let loaded: [String: any Sendable]
+    var loaded: [String: any Sendable] = [:]
 
-    public init(original: M) {
-        var copy = original
-        copy._persistence = nil
-        self.original = copy
-        self.loaded = [:]
+    @usableFromInline static var storedBit: UInt64 { 1 << 63 }
+    @usableFromInline static var overflowBit: UInt64 { 1 << 62 }
+
+    /// The state of a model never fetched nor saved.
+    @inlinable public init() {}
+
+    /// Records that column `column` (in schema order) was assigned; `@Model`'s `didSet` calls it.
+    @inlinable
+    public mutating func markChanged(_ column: Int) {
+        bits |= column < 62 ? 1 << UInt64(column) : Self.overflowBit
     }
 
-    init(original: M?, loaded: [String: any Sendable]) {
-        self.original = original
-        self.loaded = loaded
+    /// Whether the model's row is known to be in the database as the model holds it, but for the
+    /// columns marked changed.
+    @inlinable public var isStored: Bool { bits & Self.storedBit != 0 }
+
+    /// Whether column `column` was assigned since the model was fetched or saved.
+    @inlinable
+    public func isChanged(_ column: Int) -> Bool {
+        bits & (column < 62 ? 1 << UInt64(column) : Self.overflowBit) != 0
     }
+
+    /// Whether any column was assigned since the model was fetched or saved.
+    @inlinable public var hasChangedColumns: Bool { bits & ~Self.storedBit != 0 }
+
+    /// Records that the database now holds the model as it is (after a fetch or a save).
+    @inlinable
+    public mutating func markStored() { bits = Self.storedBit }
 
     public static func == (lhs: PersistenceState, rhs: PersistenceState) -> Bool { true }
     public func hash(into hasher: inout Hasher) {}
@@ -85,8 +108,5 @@ public final class PersistenceState<M: Model>: Sendable, Hashable, Codable {
         var c = encoder.singleValueContainer()
         try c.encodeNil()
     }
-    public init(from decoder: any Decoder) throws {
-        original = nil
-        loaded = [:]
-    }
+    public init(from decoder: any Decoder) throws {}
 }

@@ -129,12 +129,12 @@ extension QueryBuilder where Executor == Transaction {
             var t: T?
             if !reader.value(at: leftKey).isNull {
                 var model = try M(row: Row(reader: reader, context: leftContext))
-                model._persistence = PersistenceState(original: model)
+                model._persistence.markStored()
                 m = model
             }
             if !reader.value(at: rightKey).isNull {
                 var model = try T(row: Row(reader: reader, context: rightContext))
-                model._persistence = PersistenceState(original: model)
+                model._persistence.markStored()
                 t = model
             }
             out.append((m, t))

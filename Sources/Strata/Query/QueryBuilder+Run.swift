@@ -19,7 +19,7 @@ extension QueryBuilder where Executor == Transaction {
         let context = RowContext(model: M.self, schema: M.schema, selected: columns)
         _ = try executor.execute(.select(select), template: template) { reader in
             var model = try M(row: Row(reader: reader, context: context))
-            model._persistence = PersistenceState(original: model)
+            model._persistence.markStored()
             try body(model)
         }
     }

@@ -21,6 +21,9 @@ public struct TableColumn: Sendable, Hashable {
     public var schemaDefault: DatabaseValue?
     /// The value that fills existing rows when a migration adds this column to a table.
     public var backfill: DatabaseValue?
+    /// Whether the model marks this column changed when its property is assigned. When false (a
+    /// property with observers of its own, or declared as `var a, b: T`), every update writes it.
+    public var tracksChanges = true
 
     public init(
         name: String, type: ColumnType, isNullable: Bool, isPrimaryKey: Bool = false,
@@ -35,8 +38,11 @@ public struct TableColumn: Sendable, Hashable {
     }
 
     /// A column typed by the model property it maps (the key path only carries the type).
-    public init<M, V: DatabaseValueConvertible>(_ keyPath: KeyPath<M, V>, _ name: String, primaryKey: Bool = false) {
+    public init<M, V: DatabaseValueConvertible>(
+        _ keyPath: KeyPath<M, V>, _ name: String, primaryKey: Bool = false, tracked: Bool = true
+    ) {
         self.init(name: name, type: V.columnType, isNullable: V.isNullable, isPrimaryKey: primaryKey)
+        tracksChanges = tracked
     }
 
     /// A column whose property has a default value.
@@ -44,13 +50,15 @@ public struct TableColumn: Sendable, Hashable {
     /// - Parameters:
     ///   - default: the property's default; evaluated once, when the schema is built.
     ///   - constant: whether the default is a literal, so it can also be the schema's `DEFAULT`.
+    ///   - tracked: whether the model marks the column changed on assignment (see ``tracksChanges``).
     public init<M, V: DatabaseValueConvertible>(
         _ keyPath: KeyPath<M, V>, _ name: String, default: V,
-        constant: Bool
+        constant: Bool, tracked: Bool = true
     ) {
         let value = `default`.databaseValue
         self.init(
             name: name, type: V.columnType, isNullable: V.isNullable,
             schemaDefault: constant && !value.isNull ? value : nil, backfill: value.isNull ? nil : value)
+        tracksChanges = tracked
     }
 }

@@ -12,15 +12,16 @@ import Foundation
 /// }
 /// ```
 public struct Validations<M: Model> {
+    @usableFromInline
     struct Rule {
         let field: String
         let name: String
         let passes: (M, Transaction) throws -> Bool
     }
 
-    var rules: [Rule] = []
+    @usableFromInline var rules: [Rule] = []
 
-    public init() {}
+    @inlinable public init() {}
 
     private mutating func add<V>(
         _ kp: KeyPath<M, V>, _ name: String, _ check: @escaping (V, M, Transaction) throws -> Bool
@@ -87,9 +88,14 @@ public struct Validations<M: Model> {
         add(kp, name) { v, _, _ in check(v) }
     }
 
-    /// Runs every rule and throws all failures at once.
+    /// Runs every rule and throws all failures at once. Inlinable, so a model without rules pays nothing.
+    @inlinable
     func run(_ model: M, _ tx: Transaction) throws {
-        guard !rules.isEmpty else { return }
+        if !rules.isEmpty { try runRules(model, tx) }
+    }
+
+    @usableFromInline
+    func runRules(_ model: M, _ tx: Transaction) throws {
         var failures: [ValidationError] = []
         for rule in rules where try !rule.passes(model, tx) {
             failures.append(ValidationError(model: M.modelName, field: rule.field, rule: rule.name))

@@ -47,8 +47,12 @@ public struct ValueConversionError: Error, Sendable, Hashable {
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
     public static var columnType: ColumnType { Wrapped.columnType }
     public static var isNullable: Bool { true }
-    public var databaseValue: DatabaseValue { self?.databaseValue ?? .null }
-    public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+    /// The wrapped type's fast path; NULL and everything else take the general path.
+    @inlinable public static func read(from reader: any RowReader, at index: Int) -> Self? {
+        Wrapped.read(from: reader, at: index).map { .some($0) }
+    }
+    @inlinable public var databaseValue: DatabaseValue { self?.databaseValue ?? .null }
+    @inlinable public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         if case .null = databaseValue {
             self = .none
         } else {
@@ -59,8 +63,8 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
 
 extension Bool: DatabaseValueConvertible {
     public static var columnType: ColumnType { .bool }
-    public var databaseValue: DatabaseValue { .bool(self) }
-    public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+    @inlinable public var databaseValue: DatabaseValue { .bool(self) }
+    @inlinable public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         switch databaseValue {
         case .bool(let b): self = b
         case .integer(0): self = false
@@ -72,9 +76,11 @@ extension Bool: DatabaseValueConvertible {
 
 extension Int64: DatabaseValueConvertible {
     public static var columnType: ColumnType { .integer }
-    public static func read(from reader: any RowReader, at index: Int) -> Int64? { reader.int64(at: index) }
-    public var databaseValue: DatabaseValue { .integer(self) }
-    public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+    @inlinable public static func read(from reader: any RowReader, at index: Int) -> Int64? {
+        reader.int64(at: index)
+    }
+    @inlinable public var databaseValue: DatabaseValue { .integer(self) }
+    @inlinable public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         guard case .integer(let i) = databaseValue else {
             throw ValueConversionError(databaseValue, expected: Int64.self)
         }
@@ -87,11 +93,11 @@ public protocol DatabaseInteger: FixedWidthInteger, DatabaseValueConvertible {}
 
 extension DatabaseInteger {
     public static var columnType: ColumnType { .integer }
-    public static func read(from reader: any RowReader, at index: Int) -> Self? {
+    @inlinable public static func read(from reader: any RowReader, at index: Int) -> Self? {
         reader.int64(at: index).flatMap { Self(exactly: $0) }
     }
-    public var databaseValue: DatabaseValue { .integer(Int64(self)) }
-    public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+    @inlinable public var databaseValue: DatabaseValue { .integer(Int64(self)) }
+    @inlinable public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         guard case .integer(let i) = databaseValue, let v = Self(exactly: i) else {
             throw ValueConversionError(databaseValue, expected: Self.self)
         }
@@ -109,13 +115,15 @@ extension UInt32: DatabaseInteger {}
 
 extension Double: DatabaseValueConvertible {
     public static var columnType: ColumnType { .double }
-    public static func read(from reader: any RowReader, at index: Int) -> Double? { reader.double(at: index) }
+    @inlinable public static func read(from reader: any RowReader, at index: Int) -> Double? {
+        reader.double(at: index)
+    }
     /// `-0.0` is stored as `0.0` and NaN as NULL on every driver, because SQLite cannot keep either.
-    public var databaseValue: DatabaseValue {
+    @inlinable public var databaseValue: DatabaseValue {
         if isNaN { return .null }
         return .double(self == 0 ? 0 : self)
     }
-    public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+    @inlinable public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         switch databaseValue {
         case .double(let d): self = d
         case .integer(let i): self = Double(i)
@@ -134,9 +142,11 @@ extension Float: DatabaseValueConvertible {
 
 extension String: DatabaseValueConvertible {
     public static var columnType: ColumnType { .text }
-    public static func read(from reader: any RowReader, at index: Int) -> String? { reader.string(at: index) }
-    public var databaseValue: DatabaseValue { .text(self) }
-    public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+    @inlinable public static func read(from reader: any RowReader, at index: Int) -> String? {
+        reader.string(at: index)
+    }
+    @inlinable public var databaseValue: DatabaseValue { .text(self) }
+    @inlinable public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         guard case .text(let s) = databaseValue else {
             throw ValueConversionError(databaseValue, expected: String.self)
         }
