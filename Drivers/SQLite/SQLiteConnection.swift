@@ -13,6 +13,11 @@ public final class SQLiteConnection: SQLConnection {
     /// Whether a table's key column is its rowid alias, by `table NUL column` (see `isRowidAlias`).
     var rowidAliases: [String: Bool] = [:]
     private static let cacheLimit = 512
+    /// Text and blob binds are copied here and bound without a copy by SQLite (SQLITE_STATIC), so a bind
+    /// costs no SQLite allocation. Only the outermost statement uses it: a statement run from inside
+    /// another's row callback binds with copies, as the outer one still reads its bytes.
+    private var bindArena = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    private var bindArenaBusy = false
     public let dialect: any Dialect = SQLiteDialect()
     public private(set) var isBroken = false
 
@@ -44,6 +49,7 @@ public final class SQLiteConnection: SQLConnection {
     deinit {
         for stmt in cache.values { sqlite3_finalize(stmt) }
         sqlite3_close_v2(handle)
+        bindArena.deallocate()
     }
 
     /// Runs SQL without binds (connection set-up only).
@@ -92,12 +98,17 @@ public final class SQLiteConnection: SQLConnection {
     private func step(
         _ stmt: OpaquePointer, _ binds: [DatabaseValue], statement: Statement?, onRow: (any RowReader) throws -> Void
     ) throws -> Int {
+        let usesArena = !bindArenaBusy
+        if usesArena { reserveArena(for: binds) }
+        bindArenaBusy = true
         defer {
             sqlite3_reset(stmt)
             sqlite3_clear_bindings(stmt)
+            if usesArena { bindArenaBusy = false }
         }
+        var arena = usesArena ? bindArena : UnsafeMutableRawBufferPointer(start: nil, count: 0)
         for (i, value) in binds.enumerated() {
-            let rc = bind(value, to: stmt, at: Int32(i + 1))
+            let rc = bind(value, to: stmt, at: Int32(i + 1), arena: &arena)
             if rc != SQLITE_OK {
                 throw SQLiteErrors.map(rc, message: String(cString: sqlite3_errmsg(handle)), table: nil)
             }
@@ -117,27 +128,61 @@ public final class SQLiteConnection: SQLConnection {
         return sqlite3_stmt_readonly(stmt) != 0 ? 0 : Int(sqlite3_changes64(handle))
     }
 
-    private func bind(_ value: DatabaseValue, to stmt: OpaquePointer, at i: Int32) -> Int32 {
+    /// Grows the arena to hold the text and blob bytes of `binds` (grown before binding, never during).
+    private func reserveArena(for binds: [DatabaseValue]) {
+        var needed = 0
+        for value in binds {
+            switch value {
+            case .text(let s), .json(let s): needed += s.utf8.count
+            case .blob(let d): needed += d.count
+            default: break
+            }
+        }
+        guard needed > bindArena.count else { return }
+        bindArena.deallocate()
+        bindArena = .allocate(byteCount: max(needed, 2 * bindArena.count, 4096), alignment: 16)
+    }
+
+    /// Binds one value; text and blobs are copied into `arena` (advanced past them) and bound SQLITE_STATIC
+    /// when it has room, else bound SQLITE_TRANSIENT (SQLite copies).
+    private func bind(
+        _ value: DatabaseValue, to stmt: OpaquePointer, at i: Int32, arena: inout UnsafeMutableRawBufferPointer
+    ) -> Int32 {
         switch value {
         case .null: return sqlite3_bind_null(stmt, i)
         case .bool(let b): return sqlite3_bind_int64(stmt, i, b ? 1 : 0)
         case .integer(let v): return sqlite3_bind_int64(stmt, i, v)
         case .double(let d): return sqlite3_bind_double(stmt, i, d)
-        case .text(let s), .json(let s): return bindText(s, stmt, i)
-        case .date(let d): return bindText(DateText.format(d), stmt, i)
-        case .decimal(let d): return bindText(d.description, stmt, i)
-        case .uuid(let u): return bindText(u.uuidString.lowercased(), stmt, i)
+        case .text(let s), .json(let s): return bindText(s, stmt, i, arena: &arena)
+        case .date(let d): return bindText(DateText.format(d), stmt, i, arena: &arena)
+        case .decimal(let d): return bindText(d.description, stmt, i, arena: &arena)
+        case .uuid(let u): return bindText(u.uuidString.lowercased(), stmt, i, arena: &arena)
         case .blob(let data):
             if data.isEmpty { return sqlite3_bind_zeroblob(stmt, i, 0) }
             return data.withUnsafeBytes { raw in
-                sqlite3_bind_blob64(stmt, i, raw.baseAddress, sqlite3_uint64(raw.count), strata_sqlite_transient())
+                if let base = arena.baseAddress, arena.count >= raw.count {
+                    arena.copyMemory(from: raw)
+                    arena = UnsafeMutableRawBufferPointer(rebasing: arena[raw.count...])
+                    return sqlite3_bind_blob64(stmt, i, base, sqlite3_uint64(raw.count), nil)
+                }
+                return sqlite3_bind_blob64(
+                    stmt, i, raw.baseAddress, sqlite3_uint64(raw.count), strata_sqlite_transient())
             }
         }
     }
 
-    private func bindText(_ s: String, _ stmt: OpaquePointer, _ i: Int32) -> Int32 {
+    private func bindText(
+        _ s: String, _ stmt: OpaquePointer, _ i: Int32, arena: inout UnsafeMutableRawBufferPointer
+    ) -> Int32 {
         var s = s
         return s.withUTF8 { buf in
+            if let base = arena.baseAddress, arena.count >= buf.count {
+                arena.copyMemory(from: UnsafeRawBufferPointer(buf))
+                arena = UnsafeMutableRawBufferPointer(rebasing: arena[buf.count...])
+                return sqlite3_bind_text64(
+                    stmt, i, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(buf.count), nil,
+                    UInt8(SQLITE_UTF8))
+            }
             // A non-nil pointer even for "", so the empty string is stored as text, not NULL.
             let base = buf.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(("" as StaticString).utf8Start)
             return sqlite3_bind_text64(

@@ -72,6 +72,30 @@ struct SQLiteDriverTests {
         #expect(items.map(\.rank) == [3, nil])
     }
 
+    @Test("statements run inside another's row callback keep both statements' text binds intact")
+    func nestedStatementsKeepBinds() async throws {
+        let file = TemporarySQLiteFile()
+        let db = try Database.open("sqlite:\(file.path)", drivers: [.sqlite])
+        try await db.migrate(SQItem.self)
+        let long = String(repeating: "é", count: 5000)  // more than the first bind arena holds
+        try await db.transaction { tx in
+            for name in ["m1", "m2", "m3", "a1"] {
+                var item = SQItem(name: name)
+                try item.save(tx)
+            }
+            var seen: [String] = []
+            try SQItem.query(on: tx).where(\.name >= "m").order(\.id).forEach { outer in
+                seen.append(outer.name)
+                var inner = SQItem(name: "b" + long + outer.name)  // sorts before "m": not seen by the outer
+                try inner.save(tx)
+                #expect(try SQItem.query(on: tx).where(\.name == "a1").count() == 1)
+            }
+            // The outer statement still compared with "m" after every inner bind.
+            #expect(seen == ["m1", "m2", "m3"])
+            #expect(try SQItem.query(on: tx).where(\.name > "b" && \.name < "c").count() == 3)
+        }
+    }
+
     @Test("a path in a missing directory fails at open with a connection error")
     func badPath() {
         #expect {
