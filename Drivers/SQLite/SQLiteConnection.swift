@@ -7,9 +7,9 @@ import Strata
 public final class SQLiteConnection: SQLConnection {
     let handle: OpaquePointer
     private var cache: [String: OpaquePointer] = [:]
-    /// Prepared statements of templates, so their hot path hashes no SQL text.
-    private var templateStatements: [StatementTemplate: OpaquePointer] = [:]
-    public let templates: TemplateCache? = TemplateCache()
+    /// Prepared statements of templates, so their hot path builds, renders and hashes no SQL (see
+    /// `execute(template:binds:statement:onRow:)`).
+    var templateStatements: [StatementTemplate: PreparedTemplate] = [:]
     /// Whether a table's key column is its rowid alias, by `table NUL column` (see `isRowidAlias`).
     var rowidAliases: [String: Bool] = [:]
     private static let cacheLimit = 512
@@ -76,27 +76,20 @@ public final class SQLiteConnection: SQLConnection {
         return stmt
     }
 
+    /// Renders and prepares a statement (through the SQL cache) without running it.
+    func prepare(_ statement: Statement) throws -> (stmt: OpaquePointer, binds: [DatabaseValue]) {
+        let rendered = try SQLRenderer.render(statement, dialect: dialect)
+        return (try prepared(rendered.sql), rendered.binds)
+    }
+
     public func run(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void) throws -> Int
     {
-        try step(try prepared(rendered.sql), rendered.binds, statement: statement, onRow: onRow)
+        try step(try prepared(rendered.sql), rendered.binds, table: statement?.tableName, onRow: onRow)
     }
 
-    public func run(
-        _ rendered: RenderedSQL, statement: Statement?, template: StatementTemplate,
-        onRow: (any RowReader) throws -> Void
-    ) throws -> Int {
-        let stmt: OpaquePointer
-        if let cached = templateStatements[template] {
-            stmt = cached
-        } else {
-            stmt = try prepared(rendered.sql)
-            templateStatements[template] = stmt
-        }
-        return try step(stmt, rendered.binds, statement: statement, onRow: onRow)
-    }
-
-    private func step(
-        _ stmt: OpaquePointer, _ binds: [DatabaseValue], statement: Statement?, onRow: (any RowReader) throws -> Void
+    /// Binds, steps to the end handing each row to `onRow`, and resets; `table` names the table in errors.
+    func step(
+        _ stmt: OpaquePointer, _ binds: [DatabaseValue], table: String?, onRow: (any RowReader) throws -> Void
     ) throws -> Int {
         let usesArena = !bindArenaBusy
         if usesArena { reserveArena(for: binds) }
@@ -122,7 +115,7 @@ public final class SQLiteConnection: SQLConnection {
                 break
             } else {
                 let message = String(cString: sqlite3_errmsg(handle))
-                throw SQLiteErrors.map(sqlite3_extended_errcode(handle), message: message, table: statement?.tableName)
+                throw SQLiteErrors.map(sqlite3_extended_errcode(handle), message: message, table: table)
             }
         }
         return sqlite3_stmt_readonly(stmt) != 0 ? 0 : Int(sqlite3_changes64(handle))

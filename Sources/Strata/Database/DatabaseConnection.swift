@@ -10,10 +10,14 @@ public protocol DatabaseConnection: AnyObject {
     /// - Throws: ``StrataError``: constraint violations, ``StrataError/unsupported(feature:driver:)``, …
     func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void) throws -> Int
 
-    /// Runs a statement whose shape is `template` (the same SQL for every call); a SQL driver may render
-    /// it once. The default ignores the template.
-    func execute(_ statement: Statement, template: StatementTemplate?, onRow: (any RowReader) throws -> Void) throws
-        -> Int
+    /// Runs a statement whose shape is `template` (the same SQL on every call) with `binds`, its values in
+    /// the order ``SQLRenderer/binds(of:)`` collects them. A driver that has run the template before may
+    /// bind and step its prepared statement straight away; otherwise it calls `statement` to build it.
+    /// The default always builds it and calls ``execute(_:onRow:)``.
+    func execute(
+        template: StatementTemplate, binds: [DatabaseValue], statement: () throws -> Statement,
+        onRow: (any RowReader) throws -> Void
+    ) throws -> Int
 
     /// Runs raw SQL whose values are bound to its `?` markers; drivers without SQL throw `unsupported`.
     func executeRaw(_ sql: String, _ binds: [DatabaseValue], onRow: (any RowReader) throws -> Void) throws -> Int
@@ -31,10 +35,11 @@ public protocol DatabaseConnection: AnyObject {
 extension DatabaseConnection {
     public var maxBindParameters: Int { 32766 }
 
-    public func execute(_ statement: Statement, template: StatementTemplate?, onRow: (any RowReader) throws -> Void)
-        throws -> Int
-    {
-        try execute(statement, onRow: onRow)
+    public func execute(
+        template: StatementTemplate, binds: [DatabaseValue], statement: () throws -> Statement,
+        onRow: (any RowReader) throws -> Void
+    ) throws -> Int {
+        try execute(try statement(), onRow: onRow)
     }
 }
 

@@ -36,15 +36,20 @@ extension Model {
             }
             var ids: [Int64] = []
             ids.reserveCapacity(end - start)
-            let insert = Insert(
-                table: schema.name, columns: schema.insertColumnNames, rows: rows,
-                returning: schema.columns[pk].name)
-            // Only full chunks are templated, so the cache holds one shape per model, whatever the batch sizes.
-            let template =
-                end - start == perStatement
-                ? StatementTemplate(Self.self, .insertRowsReturningKey(perStatement)) : nil
-            _ = try tx.execute(.insert(insert), template: template) { r in
+            let insert = Statement.insert(
+                Insert(
+                    table: schema.name, columns: schema.insertColumnNames, rows: rows,
+                    returning: schema.columns[pk].name))
+            let collect: (any RowReader) throws -> Void = { r in
                 if case .integer(let v) = r.value(at: 0) { ids.append(v) }
+            }
+            // Only full chunks are templated, so the cache holds one shape per model, whatever the batch sizes.
+            if end - start == perStatement {
+                _ = try tx.execute(
+                    template: StatementTemplate(Self.self, .insertRowsReturningKey(perStatement)),
+                    binds: rows.flatMap { $0 }, statement: { insert }, onRow: collect)
+            } else {
+                _ = try tx.execute(insert, onRow: collect)
             }
             guard ids.count == end - start else {
                 throw StrataError.database(code: 0, message: "INSERT returned \(ids.count) ids for \(end - start) rows")

@@ -42,10 +42,15 @@ extension Model {
             var row = values
             row.remove(at: pk)
             var newID: Int64?
-            let insert = Insert(
-                table: schema.name, columns: schema.insertColumnNames, rows: [row],
-                returning: schema.columns[pk].name)
-            _ = try tx.execute(.insert(insert), template: StatementTemplate(Self.self, .insertReturningKey)) { r in
+            _ = try tx.execute(
+                template: StatementTemplate(Self.self, .insertReturningKey), binds: row,
+                statement: {
+                    .insert(
+                        Insert(
+                            table: schema.name, columns: schema.insertColumnNames, rows: [row],
+                            returning: schema.columns[pk].name))
+                }
+            ) { r in
                 if case .integer(let v) = r.value(at: 0) { newID = v }
             }
             guard let newID else { throw StrataError.database(code: 0, message: "INSERT returned no id") }
@@ -119,11 +124,22 @@ extension Model {
     /// Fetches the model with this id, or nil.
     @inlinable
     public static func find(_ id: Int64, _ tx: Transaction) throws -> Self? {
-        let select = Select(
-            table: schema.name, selection: .columns(schema.columnNames),
-            filter: .compare(.equal, .column(primaryKeyColumn), .value(.integer(id))), limit: 1)
+        let schema = Self.schema
+        let context = RowContext(model: Self.self, schema: schema, selected: nil)
         var found: Self?
-        try query(on: tx).fetch(select, template: StatementTemplate(Self.self, .findByKey)) { found = $0 }
+        _ = try tx.execute(
+            template: StatementTemplate(Self.self, .findByKey), binds: [.integer(id)],
+            statement: {
+                .select(
+                    Select(
+                        table: schema.name, selection: .columns(schema.columnNames),
+                        filter: .compare(.equal, .column(primaryKeyColumn), .value(.integer(id)))))
+            }
+        ) { reader in
+            var model = try Self(row: Row(reader: reader, context: context))
+            model._persistence.markStored()
+            found = model
+        }
         return found
     }
 

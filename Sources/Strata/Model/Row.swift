@@ -79,33 +79,27 @@ public struct Row {
     }
 }
 
-/// What every row of one query shares: the model's type and columns and the result layout.
+/// What every row of one query shares: the model's type and the result layout. A struct with no
+/// allocation when the result is the whole model, as for `find` and `all()`.
 @usableFromInline
-final class RowContext {
-    let modelType: Any.Type
-    let columns: [TableColumn]
+struct RowContext {
+    let modelType: any Model.Type
     /// For each model column, its index in the result, or -1; nil when the result is the whole model.
     @usableFromInline let layout: [Int]?
 
-    /// The model's name, for error messages only (computed when needed, not per query).
-    var model: String { String(describing: modelType) }
-
     @usableFromInline
-    init(model: Any.Type, schema: TableSchema, selected: [String]?) {
+    init(model: any Model.Type, schema: TableSchema, selected: [String]?) {
         self.modelType = model
-        self.columns = schema.columns
         if let selected, selected != schema.columnNames {
-            layout = columns.map { c in selected.firstIndex(of: c.name) ?? -1 }
+            layout = schema.columns.map { c in selected.firstIndex(of: c.name) ?? -1 }
         } else {
             layout = nil
         }
     }
 
-    @inline(__always)
     /// The columns of a model that start at `offset` in a joined row.
-    init(model: Any.Type, columns: [TableColumn], offset: Int) {
+    init(model: any Model.Type, columns: [TableColumn], offset: Int) {
         self.modelType = model
-        self.columns = columns
         layout = offset == 0 ? nil : columns.indices.map { $0 + offset }
     }
 
@@ -119,16 +113,19 @@ final class RowContext {
     /// The error for a column the query did not select (kept out of line: the cold path).
     @usableFromInline
     func notSelected(_ column: Int) -> StrataError {
-        .columnNotSelected(model: model, column: columnName(column))
+        .columnNotSelected(model: String(describing: modelType), column: columnName(column))
     }
 
     /// The error for a stored value that does not fit (kept out of line: the cold path).
     @usableFromInline
     func decodingFailed(_ column: Int, _ value: DatabaseValue, _ error: ValueConversionError) -> StrataError {
-        .decodingFailed(model: model, column: columnName(column), value: value.summary, expected: error.expected)
+        .decodingFailed(
+            model: String(describing: modelType), column: columnName(column), value: value.summary,
+            expected: error.expected)
     }
 
     func columnName(_ column: Int) -> String {
-        column < columns.count ? columns[column].name : "#\(column)"
+        let columns = modelType.schema.columns
+        return column < columns.count ? columns[column].name : "#\(column)"
     }
 }

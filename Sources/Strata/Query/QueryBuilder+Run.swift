@@ -14,10 +14,10 @@ extension QueryBuilder where Executor == Transaction {
     /// Runs a SELECT and hands each decoded model to `body`. Inlinable, so the model's module
     /// specializes the per-row loop for its concrete type.
     @inlinable
-    func fetch(_ select: Select, template: StatementTemplate? = nil, _ body: (M) throws -> Void) throws {
+    func fetch(_ select: Select, _ body: (M) throws -> Void) throws {
         guard case .columns(let columns) = select.selection else { return }
         let context = RowContext(model: M.self, schema: M.schema, selected: columns)
-        _ = try executor.execute(.select(select), template: template) { reader in
+        _ = try executor.execute(.select(select)) { reader in
             var model = try M(row: Row(reader: reader, context: context))
             model._persistence.markStored()
             try body(model)

@@ -24,12 +24,22 @@ public final class Transaction {
 
     /// Runs one statement on the connection.
     @usableFromInline
+    package func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void = { _ in }) throws -> Int {
+        try checkOpen()
+        database.statementCounter.add(1, ordering: .relaxed)
+        return try connection.execute(statement, onRow: onRow)
+    }
+
+    /// Runs a statement of a fixed shape with `binds` (see
+    /// ``DatabaseConnection/execute(template:binds:statement:onRow:)``).
+    @usableFromInline
     package func execute(
-        _ statement: Statement, template: StatementTemplate? = nil, onRow: (any RowReader) throws -> Void = { _ in }
+        template: StatementTemplate, binds: [DatabaseValue], statement: () throws -> Statement,
+        onRow: (any RowReader) throws -> Void
     ) throws -> Int {
         try checkOpen()
         database.statementCounter.add(1, ordering: .relaxed)
-        return try connection.execute(statement, template: template, onRow: onRow)
+        return try connection.execute(template: template, binds: binds, statement: statement, onRow: onRow)
     }
 
     /// Runs `body` in a nested scope that rolls back alone when it throws.
