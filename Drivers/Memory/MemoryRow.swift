@@ -2,9 +2,14 @@
 import Strata
 
 /// A result row: the stored values, and which of them the statement returns, in order.
-struct MemoryRow: RowReader {
+final class MemoryRow: RowReader {
     let values: [DatabaseValue]
     let projection: [Int]
+
+    init(values: [DatabaseValue], projection: [Int]) {
+        self.values = values
+        self.projection = projection
+    }
 
     var columnCount: Int { projection.count }
 

@@ -82,13 +82,15 @@ extension SQLiteConnection {
             return try step(plan.stmt, binds, table: plan.table, onRow: onRow)
         case .lastInsert:
             let changed = try step(plan.stmt, binds, table: plan.table) { _ in }
-            try onRow(SingleValueRow(value: .integer(sqlite3_last_insert_rowid(handle))))
+            keyRow.value = .integer(sqlite3_last_insert_rowid(handle))
+            try onRow(keyRow)
             return changed
         case .consecutive(let count):
             guard let table = plan.table, let first = try nextRowids(in: table, count: count) else { return nil }
             let changed = try step(plan.stmt, binds, table: plan.table) { _ in }
             for offset in 0..<Int64(count) {
-                try onRow(SingleValueRow(value: .integer(first + offset)))
+                keyRow.value = .integer(first + offset)
+                try onRow(keyRow)
             }
             return changed
         }
@@ -155,8 +157,9 @@ extension SQLiteConnection {
 }
 
 /// A one-column result row.
-struct SingleValueRow: RowReader {
-    let value: DatabaseValue
+final class SingleValueRow: RowReader {
+    var value: DatabaseValue
+    init(value: DatabaseValue) { self.value = value }
     var columnCount: Int { 1 }
     func value(at index: Int) -> DatabaseValue { value }
 }

@@ -18,6 +18,10 @@ public final class SQLiteConnection: SQLConnection {
     /// another's row callback binds with copies, as the outer one still reads its bytes.
     private var bindArena = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     private var bindArenaBusy = false
+    /// The reader of the outermost running statement, reused from one statement to the next.
+    private var outerRow: SQLiteRow?
+    /// The one-value row that hands back an INSERT's key.
+    let keyRow = SingleValueRow(value: .null)
     public let dialect: any Dialect = SQLiteDialect()
     public private(set) var isBroken = false
 
@@ -106,7 +110,14 @@ public final class SQLiteConnection: SQLConnection {
                 throw SQLiteErrors.map(rc, message: String(cString: sqlite3_errmsg(handle)), table: nil)
             }
         }
-        let row = SQLiteRow(stmt)
+        let row: SQLiteRow
+        if usesArena {
+            row = outerRow ?? SQLiteRow(stmt)
+            row.stmt = stmt
+            outerRow = row
+        } else {
+            row = SQLiteRow(stmt)  // the outer statement's reader is still in use
+        }
         while true {
             let rc = sqlite3_step(stmt)
             if rc == SQLITE_ROW {
@@ -195,8 +206,8 @@ public final class SQLiteConnection: SQLConnection {
 }
 
 /// The current row of a stepping statement.
-struct SQLiteRow: RowReader {
-    let stmt: OpaquePointer
+final class SQLiteRow: RowReader {
+    var stmt: OpaquePointer
     init(_ stmt: OpaquePointer) { self.stmt = stmt }
 
     func int64(at index: Int) -> Int64? {

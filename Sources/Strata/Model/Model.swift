@@ -70,8 +70,9 @@ extension Model {
 public struct PersistenceState: Sendable, Hashable, Codable {
     /// Bits 0–61: columns 0–61 assigned; bit 62: some column from 62 on assigned; bit 63: stored.
     @usableFromInline var bits: UInt64 = 0
-    /// Associations loaded by `including(…)`, by association key.
-    var loaded: [String: any Sendable] = [:]
+    /// Associations loaded by `including(…)`, by association key (nil until one is, so a fetched row
+    /// initializes no dictionary).
+    var loaded: [String: any Sendable]? = nil
 
     @usableFromInline static var storedBit: UInt64 { 1 << 63 }
     @usableFromInline static var overflowBit: UInt64 { 1 << 62 }

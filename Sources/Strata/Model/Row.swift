@@ -1,7 +1,10 @@
 // Row: one result row as a model's generated initializer reads it, by column index.
 
 /// What a driver exposes of its current result row.
-public protocol RowReader {
+///
+/// Class-bound, so the core calls a reader through a plain reference: no existential box to project on
+/// each column read. A driver usually keeps one reader per statement and points it at each row.
+public protocol RowReader: AnyObject {
     /// The number of columns in the row.
     var columnCount: Int { get }
     /// The value at `index` (0-based); valid only until the driver moves to the next row.

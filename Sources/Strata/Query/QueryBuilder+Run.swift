@@ -14,7 +14,7 @@ extension QueryBuilder where Executor == Transaction {
     /// Runs a SELECT and hands each decoded model to `body`. Inlinable, so the model's module
     /// specializes the per-row loop for its concrete type.
     @inlinable
-    func fetch(_ select: Select, _ body: (M) throws -> Void) throws {
+    func fetch(_ select: Select, _ body: (consuming M) throws -> Void) throws {
         guard case .columns(let columns) = select.selection else { return }
         let context = RowContext(model: M.self, schema: M.schema, selected: columns)
         _ = try executor.execute(.select(select)) { reader in
