@@ -5,7 +5,7 @@ import Strata
 /// A connection to a PostgreSQL server. Used by one task at a time (the pool sees to it).
 ///
 /// Every statement is prepared once per connection (`PQprepare`, named `strata_1`, `strata_2`, …)
-/// and run with `PQsendQueryPrepared` in single-row mode, so rows stream; values are always
+/// and run with `PQsendQueryPrepared` (in single-row mode when the caller streams); values are always
 /// parameters. A write inside a transaction runs in its own savepoint, pipelined into the same round
 /// trip. When the server goes away the connection marks itself broken, throws
 /// ``StrataError/connectionLost(_:)``, and the pool replaces it.
@@ -20,6 +20,9 @@ public final class PostgresConnection: SQLConnection {
         var types: [Oid]
     }
     var cache: [Key: String] = [:]
+    /// Templates' SQL, and a statement of their shape (its values are the first call's; only its kind and
+    /// table are read), so a template's later calls build and render nothing.
+    private var templatePlans: [StatementTemplate: (sql: String, shape: Statement)] = [:]
     private var prepareCount = 0
     private static let cacheLimit = 512
 
@@ -32,6 +35,20 @@ public final class PostgresConnection: SQLConnection {
     }
 
     deinit { PQfinish(handle) }
+
+    public func execute(
+        template: StatementTemplate, binds: [DatabaseValue], statement: () throws -> Statement,
+        onRow: (any RowReader) throws -> Void
+    ) throws -> Int {
+        if let plan = templatePlans[template] {
+            return try run(RenderedSQL(sql: plan.sql, binds: binds), statement: plan.shape, onRow: onRow)
+        }
+        let built = try statement()
+        let rendered = try SQLRenderer.render(built, dialect: dialect)
+        assert(rendered.binds == binds, "template binds differ from the statement's")
+        templatePlans[template] = (rendered.sql, built)
+        return try run(rendered, statement: built, onRow: onRow)
+    }
 
     /// The server's version number, e.g. 150018 for 15.18.
     public var serverVersion: Int { Int(PQserverVersion(handle)) }
@@ -59,8 +76,9 @@ public final class PostgresConnection: SQLConnection {
         }
     }
 
-    /// Prepares (or finds) and runs one statement, streaming its rows to `onRow` one at a time
-    /// (libpq's single-row mode), so a large result never sits in memory whole.
+    /// Prepares (or finds) and runs one statement. A streamed SELECT (`forEach`) reads its rows one at a
+    /// time (libpq's single-row mode), so a large result never sits in memory whole; any other result
+    /// arrives whole, which costs libpq one result object instead of one per row.
     private func perform(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void) throws
         -> Int
     {
@@ -75,7 +93,9 @@ public final class PostgresConnection: SQLConnection {
             isBroken = true
             throw StrataError.connectionLost(PostgresConnector.tidy(String(cString: PQerrorMessage(handle))))
         }
-        _ = PQsetSingleRowMode(handle)  // when refused, the rows arrive buffered and are read below all the same
+        if case .select(let select)? = statement, select.streamsRows {
+            _ = PQsetSingleRowMode(handle)  // when refused, the rows arrive buffered and are read below all the same
+        }
         // Read to the end even after a failure or a throwing onRow, so the connection stays in step
         // (cancelling instead would abort an enclosing transaction).
         var reader: PostgresRow?

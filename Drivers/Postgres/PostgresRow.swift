@@ -23,6 +23,46 @@ final class PostgresRow: RowReader {
 
     var columnCount: Int { types.count }
 
+    /// The bytes of a non-NULL value (NUL-terminated by libpq), or nil for NULL or no such column.
+    @inline(__always)
+    private func bytes(_ index: Int) -> (UnsafeMutablePointer<CChar>, Int)? {
+        guard index >= 0, index < types.count else { return nil }
+        let column = Int32(index)
+        guard PQgetisnull(result, row, column) == 0, let start = PQgetvalue(result, row, column) else { return nil }
+        return (start, Int(PQgetlength(result, row, column)))
+    }
+
+    func int64(at index: Int) -> Int64? {
+        guard index >= 0, index < types.count else { return nil }
+        switch types[index] {
+        case PostgresOID.int8, PostgresOID.int4, PostgresOID.int2, PostgresOID.oid:
+            guard let (start, count) = bytes(index) else { return nil }
+            return start.withMemoryRebound(to: UInt8.self, capacity: count) { p in
+                PostgresText.integer(UnsafeBufferPointer(start: p, count: count))
+            }
+        default: return nil
+        }
+    }
+
+    func double(at index: Int) -> Double? {
+        guard index >= 0, index < types.count else { return nil }
+        switch types[index] {
+        case PostgresOID.float8, PostgresOID.float4:
+            guard let (start, count) = bytes(index) else { return nil }
+            return PostgresText.double(start, count: count)
+        default: return nil
+        }
+    }
+
+    func string(at index: Int) -> String? {
+        guard index >= 0, index < types.count, PostgresText.decodesAsText(types[index]),
+            let (start, count) = bytes(index)
+        else { return nil }
+        return start.withMemoryRebound(to: UInt8.self, capacity: count) { p in
+            PostgresText.string(UnsafeBufferPointer(start: p, count: count))
+        }
+    }
+
     func value(at index: Int) -> DatabaseValue {
         guard index >= 0, index < types.count else { return .null }
         let column = Int32(index)
@@ -86,6 +126,30 @@ enum PostgresText {
             i += 1
         }
         return v
+    }
+
+    /// Whether a value of this type decodes as plain `.text` (not one of the types read specially).
+    static func decodesAsText(_ type: Oid) -> Bool {
+        switch type {
+        case PostgresOID.bool, PostgresOID.int8, PostgresOID.int4, PostgresOID.int2, PostgresOID.oid,
+            PostgresOID.float8, PostgresOID.float4, PostgresOID.numeric, PostgresOID.bytea, PostgresOID.timestamptz,
+            PostgresOID.timestamp, PostgresOID.date, PostgresOID.uuid, PostgresOID.json, PostgresOID.jsonb:
+            return false
+        default:
+            return true
+        }
+    }
+
+    /// A float8 or float4 from its text output (`1.5`, `-2e-05`, `Infinity`, `NaN`), parsed in place by
+    /// `strtod`. Should the program have set a locale whose decimal separator is not a point, `strtod`
+    /// stops early; that is detected, and the value is parsed through Swift instead.
+    static func double(_ start: UnsafeMutablePointer<CChar>, count: Int) -> Double? {
+        var end: UnsafeMutablePointer<CChar>?
+        let value = strtod(start, &end)
+        if count > 0 && end == start + count { return value }
+        return start.withMemoryRebound(to: UInt8.self, capacity: count) { p in
+            double(string(UnsafeBufferPointer(start: p, count: count)))
+        }
     }
 
     static func double(_ s: String) -> Double? {

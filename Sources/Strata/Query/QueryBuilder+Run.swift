@@ -8,7 +8,9 @@ extension QueryBuilder where Executor == Transaction {
         guard includes.isEmpty else {
             throw StrataError.invalidQuery("including(…) needs all() or first(), not forEach")
         }
-        try fetch(try selectStatement(), body)
+        var select = try selectStatement()
+        select.streamsRows = true
+        try fetch(select, body)
     }
 
     /// Runs a SELECT and hands each decoded model to `body`. Inlinable, so the model's module

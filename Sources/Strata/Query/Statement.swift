@@ -54,6 +54,9 @@ public struct Select: Sendable, Hashable {
     public var order: [Ordering]
     public var limit: Int?
     public var offset: Int?
+    /// Whether the caller consumes the rows one at a time (`forEach`): a driver that would otherwise
+    /// buffer the whole result should stream it instead, in constant memory. Not part of the SQL.
+    public var streamsRows = false
 
     public init(
         table: String, selection: Selection, joins: [Join] = [], filter: SQLExpression? = nil, order: [Ordering] = [],
