@@ -96,16 +96,24 @@ public final class SQLiteConnection: SQLConnection {
         _ stmt: OpaquePointer, _ binds: [DatabaseValue], table: String?, onRow: (any RowReader) throws -> Void
     ) throws -> Int {
         let usesArena = !bindArenaBusy
-        if usesArena { reserveArena(for: binds) }
+        // Raw SQL may name parameters the binds do not fill: those must read NULL, not a previous run's value.
+        let fillsEvery = Int(sqlite3_bind_parameter_count(stmt)) == binds.count
+        if !fillsEvery { sqlite3_clear_bindings(stmt) }
         bindArenaBusy = true
+        var arena = usesArena ? bindArena : UnsafeMutableRawBufferPointer(start: nil, count: 0)
+        var shortfall = 0
         defer {
             sqlite3_reset(stmt)
-            sqlite3_clear_bindings(stmt)
-            if usesArena { bindArenaBusy = false }
+            // A run that binds every parameter overwrites all of them, so stale arena pointers are never
+            // read; only SQLite's own copies (large or nested binds) are worth freeing now.
+            if shortfall > 0 || !usesArena || !fillsEvery { sqlite3_clear_bindings(stmt) }
+            if usesArena {
+                bindArenaBusy = false
+                if shortfall > 0 { growArena(toHold: bindArena.count - arena.count + shortfall) }
+            }
         }
-        var arena = usesArena ? bindArena : UnsafeMutableRawBufferPointer(start: nil, count: 0)
-        for (i, value) in binds.enumerated() {
-            let rc = bind(value, to: stmt, at: Int32(i + 1), arena: &arena)
+        for i in binds.indices {
+            let rc = bind(binds[i], to: stmt, at: Int32(i + 1), arena: &arena, shortfall: &shortfall)
             if rc != SQLITE_OK {
                 throw SQLiteErrors.map(rc, message: String(cString: sqlite3_errmsg(handle)), table: nil)
             }
@@ -132,35 +140,30 @@ public final class SQLiteConnection: SQLConnection {
         return sqlite3_stmt_readonly(stmt) != 0 ? 0 : Int(sqlite3_changes64(handle))
     }
 
-    /// Grows the arena to hold the text and blob bytes of `binds` (grown before binding, never during).
-    private func reserveArena(for binds: [DatabaseValue]) {
-        var needed = 0
-        for value in binds {
-            switch value {
-            case .text(let s), .json(let s): needed += s.utf8.count
-            case .blob(let d): needed += d.count
-            default: break
-            }
-        }
-        guard needed > bindArena.count else { return }
+    /// Grows the arena (between statements, never while one is bound to it) so that `bytes` fit next time;
+    /// never past 1 MiB, so one large blob does not pin memory: bigger binds are copied by SQLite.
+    private func growArena(toHold bytes: Int) {
+        guard bytes > bindArena.count, bytes <= 1 << 20 else { return }
         bindArena.deallocate()
-        bindArena = .allocate(byteCount: max(needed, 2 * bindArena.count, 4096), alignment: 16)
+        bindArena = .allocate(byteCount: max(bytes, 2 * bindArena.count, 4096), alignment: 16)
     }
 
     /// Binds one value; text and blobs are copied into `arena` (advanced past them) and bound SQLITE_STATIC
-    /// when it has room, else bound SQLITE_TRANSIENT (SQLite copies).
+    /// when it has room, else bound SQLITE_TRANSIENT (SQLite copies) and counted in `shortfall`, so the
+    /// arena grows for the next statement.
     private func bind(
-        _ value: DatabaseValue, to stmt: OpaquePointer, at i: Int32, arena: inout UnsafeMutableRawBufferPointer
+        _ value: DatabaseValue, to stmt: OpaquePointer, at i: Int32, arena: inout UnsafeMutableRawBufferPointer,
+        shortfall: inout Int
     ) -> Int32 {
         switch value {
         case .null: return sqlite3_bind_null(stmt, i)
         case .bool(let b): return sqlite3_bind_int64(stmt, i, b ? 1 : 0)
         case .integer(let v): return sqlite3_bind_int64(stmt, i, v)
         case .double(let d): return sqlite3_bind_double(stmt, i, d)
-        case .text(let s), .json(let s): return bindText(s, stmt, i, arena: &arena)
-        case .date(let d): return bindText(DateText.format(d), stmt, i, arena: &arena)
-        case .decimal(let d): return bindText(d.description, stmt, i, arena: &arena)
-        case .uuid(let u): return bindText(u.uuidString.lowercased(), stmt, i, arena: &arena)
+        case .text(let s), .json(let s): return bindText(s, stmt, i, arena: &arena, shortfall: &shortfall)
+        case .date(let d): return bindText(DateText.format(d), stmt, i, arena: &arena, shortfall: &shortfall)
+        case .decimal(let d): return bindText(d.description, stmt, i, arena: &arena, shortfall: &shortfall)
+        case .uuid(let u): return bindText(u.uuidString.lowercased(), stmt, i, arena: &arena, shortfall: &shortfall)
         case .blob(let data):
             if data.isEmpty { return sqlite3_bind_zeroblob(stmt, i, 0) }
             return data.withUnsafeBytes { raw in
@@ -169,6 +172,7 @@ public final class SQLiteConnection: SQLConnection {
                     arena = UnsafeMutableRawBufferPointer(rebasing: arena[raw.count...])
                     return sqlite3_bind_blob64(stmt, i, base, sqlite3_uint64(raw.count), nil)
                 }
+                shortfall += raw.count
                 return sqlite3_bind_blob64(
                     stmt, i, raw.baseAddress, sqlite3_uint64(raw.count), strata_sqlite_transient())
             }
@@ -176,7 +180,8 @@ public final class SQLiteConnection: SQLConnection {
     }
 
     private func bindText(
-        _ s: String, _ stmt: OpaquePointer, _ i: Int32, arena: inout UnsafeMutableRawBufferPointer
+        _ s: String, _ stmt: OpaquePointer, _ i: Int32, arena: inout UnsafeMutableRawBufferPointer,
+        shortfall: inout Int
     ) -> Int32 {
         var s = s
         return s.withUTF8 { buf in
@@ -187,6 +192,7 @@ public final class SQLiteConnection: SQLConnection {
                     stmt, i, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(buf.count), nil,
                     UInt8(SQLITE_UTF8))
             }
+            shortfall += buf.count
             // A non-nil pointer even for "", so the empty string is stored as text, not NULL.
             let base = buf.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(("" as StaticString).utf8Start)
             return sqlite3_bind_text64(

@@ -16,8 +16,8 @@ extension Model {
         guard let pk = schema.primaryKeyIndex else {
             throw StrataError.invalidQuery("\(Self.modelName) has no primary key")
         }
-        let values = databaseValues
         if let id {
+            let values = databaseValues
             let state = _persistence
             if !state.isStored {
                 let all = values.indices.filter { $0 != pk }.map { Assignment(schema.columns[$0].name, values[$0]) }
@@ -39,7 +39,7 @@ extension Model {
             // No such row (or the id was reassigned): insert the row with its explicit id.
             _ = try tx.execute(.insert(Insert(table: schema.name, columns: schema.columnNames, rows: [values])))
         } else {
-            var row = values
+            var row = databaseValues
             row.remove(at: pk)
             var newID: Int64?
             _ = try tx.execute(
