@@ -43,6 +43,7 @@ extension PostgresConnection {
             throw StrataError.connectionLost(PostgresConnector.tidy(String(cString: PQerrorMessage(handle))))
         }
 
+        isReadingResults = true
         // Read every result, even after a failure or a throwing onRow, so the connection stays in step.
         var failure: (Stage, PostgresFailure)?
         var rowError: (any Error)?
@@ -74,6 +75,7 @@ extension PostgresConnection {
             }
             if PQstatus(handle) != CONNECTION_OK { break }
         }
+        isReadingResults = false  // the loop above cannot throw; control statements may follow
         if PQstatus(handle) == CONNECTION_OK, let sync = PQgetResult(handle) {
             PQclear(sync)  // PGRES_PIPELINE_SYNC
         }

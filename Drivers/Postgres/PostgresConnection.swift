@@ -13,6 +13,9 @@ public final class PostgresConnection: SQLConnection {
     let handle: OpaquePointer
     public let dialect: any Dialect = PostgresDialect()
     public internal(set) var isBroken = false
+    /// Whether a statement's results are being read (its rows handed to `onRow`): libpq runs one
+    /// statement at a time, so another one cannot start until they are all read.
+    var isReadingResults = false
 
     /// Prepared statements: the same SQL bound with different types (NULL vs text) is prepared apart.
     struct Key: Hashable {
@@ -98,6 +101,8 @@ public final class PostgresConnection: SQLConnection {
         }
         // Read to the end even after a failure or a throwing onRow, so the connection stays in step
         // (cancelling instead would abort an enclosing transaction).
+        isReadingResults = true
+        defer { isReadingResults = false }
         var reader: PostgresRow?
         var failure: PostgresFailure?
         var rowError: (any Error)?
@@ -180,6 +185,11 @@ public final class PostgresConnection: SQLConnection {
     }
 
     func checkUsable() throws {
+        if isReadingResults {
+            throw StrataError.unsupported(
+                feature: "a statement inside forEach's body (collect the rows with all() first)",
+                driver: "postgres")
+        }
         if isBroken || PQstatus(handle) != CONNECTION_OK {
             isBroken = true
             throw StrataError.connectionLost("the connection to the server is closed")

@@ -49,6 +49,54 @@ extension PostgresServerTests {
             #expect(r[15] == .bool(true) && r[16] == .bool(false) && r[17] == .null)
         }
 
+        @Test("a statement inside forEach's body is a typed unsupported error, and the connection stays usable")
+        func nestedStatementInForEach() async throws {
+            let db = try await PostgresTestServer.freshSchema("strata_nested")
+            defer { db.close() }
+            try await db.migrate(PGItem.self)
+            try await db.transaction { tx in
+                for name in ["a", "b"] {
+                    var item = PGItem(name: name)
+                    try item.save(tx)
+                }
+                var seen = 0
+                #expect {
+                    try PGItem.query(on: tx).forEach { item in
+                        seen += 1
+                        _ = try PGItem.find(item.id ?? -1, tx)
+                    }
+                } throws: { error in
+                    guard case StrataError.unsupported(_, let driver) = error else { return false }
+                    return driver == "postgres"
+                }
+                #expect(seen == 1)
+                #expect(try PGItem.query(on: tx).count() == 2)
+            }
+            #expect(try await PGItem.query(on: db).order(\.name).all().map(\.name) == ["a", "b"])
+            try await PostgresTestServer.dropSchema("strata_nested")
+        }
+
+        @Test("models read int2/int4, float4/float8 (Infinity and NaN too) and varchar through the typed readers")
+        func typedReaders() async throws {
+            let db = try await PostgresTestServer.freshSchema("strata_typed")
+            defer { db.close() }
+            try await db.unsafeRawExecute(
+                "CREATE TABLE pgt_typed (id bigserial PRIMARY KEY, small int2, four int4, real float4, "
+                    + "big float8, label varchar(20))")
+            try await db.unsafeRawExecute(
+                """
+                INSERT INTO pgt_typed (small, four, real, big, label) VALUES
+                (-7, 2147483647, 1.5, 'Infinity', 'x'), (NULL, -1, -0.25, 'NaN', NULL), (1, 1, 3, '-1e-300', '')
+                """)
+            let rows = try await PGTyped.query(on: db).order(\.id).all()
+            #expect(rows.map(\.small) == [-7, nil, 1])
+            #expect(rows.map(\.four) == [2_147_483_647, -1, 1])
+            #expect(rows.map(\.real) == [1.5, -0.25, 3])
+            #expect(rows[0].big == .infinity && rows[1].big.isNaN && rows[2].big == -1e-300)
+            #expect(rows.map(\.label) == ["x", nil, ""])
+            try await PostgresTestServer.dropSchema("strata_typed")
+        }
+
         @Test("the same SQL bound with NULL and with a value runs from two cached statements")
         func nullThenValue() async throws {
             let db = try await PostgresTestServer.freshSchema("strata_drv_null", "pool=1")

@@ -12,6 +12,16 @@ struct PGItem {
     static var indexes: [Index] { [.on(\PGItem.name, unique: true)] }
 }
 
+@Model(table: "pgt_typed")
+struct PGTyped {
+    var id: Int64?
+    var small: Int16?
+    var four: Int32
+    var real: Float
+    var big: Double
+    var label: String?
+}
+
 @Model(table: "pgt_pair")
 struct PGPair {
     var id: Int64?
