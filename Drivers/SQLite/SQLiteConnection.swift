@@ -216,37 +216,48 @@ final class SQLiteRow: RowReader {
     var stmt: OpaquePointer
     init(_ stmt: OpaquePointer) { self.stmt = stmt }
 
+    // The typed readers look at the column's value object once (sqlite3_column_value) and read it with the
+    // sqlite3_value_* calls: one column lookup instead of two. Such an "unprotected" value may be read this
+    // way only without concurrent use of the connection, which the pool guarantees (and NOMUTEX assumes).
+
     func int64(at index: Int) -> Int64? {
-        sqlite3_column_type(stmt, Int32(index)) == SQLITE_INTEGER ? sqlite3_column_int64(stmt, Int32(index)) : nil
+        guard let v = sqlite3_column_value(stmt, Int32(index)), sqlite3_value_type(v) == SQLITE_INTEGER else {
+            return nil
+        }
+        return sqlite3_value_int64(v)
     }
 
     func double(at index: Int) -> Double? {
-        sqlite3_column_type(stmt, Int32(index)) == SQLITE_FLOAT ? sqlite3_column_double(stmt, Int32(index)) : nil
+        guard let v = sqlite3_column_value(stmt, Int32(index)), sqlite3_value_type(v) == SQLITE_FLOAT else {
+            return nil
+        }
+        return sqlite3_value_double(v)
     }
 
     func string(at index: Int) -> String? {
-        let i = Int32(index)
-        guard sqlite3_column_type(stmt, i) == SQLITE_TEXT else { return nil }
-        // sqlite3_column_text before sqlite3_column_bytes, as SQLite documents.
-        guard let p = sqlite3_column_text(stmt, i) else { return "" }
-        let count = Int(sqlite3_column_bytes(stmt, i))
+        guard let v = sqlite3_column_value(stmt, Int32(index)), sqlite3_value_type(v) == SQLITE_TEXT else {
+            return nil
+        }
+        // sqlite3_value_text before sqlite3_value_bytes, as SQLite documents.
+        guard let p = sqlite3_value_text(v) else { return "" }
+        let count = Int(sqlite3_value_bytes(v))
         return String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)
     }
 
     var columnCount: Int { Int(sqlite3_column_count(stmt)) }
 
     func value(at index: Int) -> DatabaseValue {
-        let i = Int32(index)
-        switch sqlite3_column_type(stmt, i) {
-        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(stmt, i))
-        case SQLITE_FLOAT: return .double(sqlite3_column_double(stmt, i))
+        guard let v = sqlite3_column_value(stmt, Int32(index)) else { return .null }
+        switch sqlite3_value_type(v) {
+        case SQLITE_INTEGER: return .integer(sqlite3_value_int64(v))
+        case SQLITE_FLOAT: return .double(sqlite3_value_double(v))
         case SQLITE_TEXT:
-            guard let p = sqlite3_column_text(stmt, i) else { return .text("") }
-            let count = Int(sqlite3_column_bytes(stmt, i))
+            guard let p = sqlite3_value_text(v) else { return .text("") }
+            let count = Int(sqlite3_value_bytes(v))
             return .text(String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self))
         case SQLITE_BLOB:
-            let p = sqlite3_column_blob(stmt, i)
-            let count = Int(sqlite3_column_bytes(stmt, i))
+            let p = sqlite3_value_blob(v)
+            let count = Int(sqlite3_value_bytes(v))
             guard count > 0, let p else { return .blob(Data()) }
             return .blob(Data(bytes: p, count: count))
         default: return .null
