@@ -78,6 +78,7 @@ struct MemoryTable: Sendable {
     /// Puts `row` in `slot` (appending when `slot` is one past the end), keeping the primary-key
     /// map and unique indexes in step. Constraints must have been checked (or be known to hold).
     mutating func put(_ row: [DatabaseValue]?, at slot: Int) {
+        noteOrdered(row, at: slot)
         if slot == slots.count {
             slots.append([])
         } else if !slots[slot].isEmpty {
@@ -107,6 +108,19 @@ struct MemoryTable: Sendable {
         }
     }
 
+    /// Tells the ordered entries built so far that `slot` is about to hold `row`; drops those that
+    /// have seen so many changes that a rebuild is cheaper than their extra candidates.
+    private mutating func noteOrdered(_ row: [DatabaseValue]?, at slot: Int) {
+        for i in indexes.indices where indexes[i].ordered != nil {
+            let c = indexes[i].columns[0]
+            let before: DatabaseValue? = slot < slots.count && !slots[slot].isEmpty ? slots[slot][c] : nil
+            let after = row?[c]
+            if let before, let after, !before.isNull, !after.isNull, ValueOrder.equal(before, after) { continue }
+            indexes[i].ordered?.noteWrite(slot: slot, before: before, after: after)
+            if indexes[i].ordered?.isWorthKeeping == false { indexes[i].ordered = nil }
+        }
+    }
+
     private mutating func unindex(_ row: [DatabaseValue], slot: Int) {
         if let pk = primaryKey, case .integer(let id) = row[pk], slotByID[id] == slot { slotByID[id] = nil }
         for i in indexes.indices where indexes[i].isUnique {
@@ -125,7 +139,10 @@ struct MemoryTable: Sendable {
         slots.reserveCapacity(rows.count)
         liveCount = 0
         slotByID.removeAll(keepingCapacity: true)
-        for i in indexes.indices { indexes[i].slots.removeAll(keepingCapacity: true) }
+        for i in indexes.indices {
+            indexes[i].slots.removeAll(keepingCapacity: true)
+            indexes[i].ordered = nil  // slot numbers change
+        }
         for row in rows { put(row, at: slots.count) }
     }
 
@@ -156,6 +173,11 @@ struct MemoryTable: Sendable {
             }
         }
         indexes.append(index)
+    }
+
+    /// Builds the ordered entries of the index at position `i` of ``indexes``.
+    mutating func buildOrderedEntries(ofIndex i: Int) {
+        indexes[i].ordered = OrderedEntries(column: indexes[i].columns[0], rows: slots)
     }
 
     /// Whether the table has an index of this name.

@@ -1,17 +1,25 @@
-// RowFinder: finds the rows a condition selects, through the primary key or a unique index when it can.
+// RowFinder: finds the rows a condition selects, through the primary key or an index when it can.
 import Strata
 
 extension MemoryTable {
     /// The slots of the rows `condition` selects (all rows when nil), in insertion order, at most `limit`.
     ///
     /// `pk = v` and `pk IN (…)`, alone or as a term of an AND, read the primary-key map in O(1);
-    /// so does equality on the single column of a unique index. Anything else scans.
+    /// so does equality on the single column of a unique index. Ranges, equality and IN on the first
+    /// column of an index read its ordered entries when built (see ``rangeSlots(_:)``). Anything
+    /// else scans.
     func matchingSlots(_ condition: CompiledCondition?, limit: Int? = nil) throws(StrataError) -> [Int] {
         try RowScan.matching(slots, condition, candidates: condition.flatMap(candidateSlots), limit: limit)
     }
 
-    /// Slots that may match, in insertion order, or nil when the condition needs a scan.
+    /// Slots that may match, in insertion order, or nil when the condition needs a scan: an exact
+    /// lookup (primary key, unique index) when a term allows one, else a range of an ordered index.
     func candidateSlots(_ condition: CompiledCondition) -> [Int]? {
+        exactSlots(condition) ?? rangeSlots(condition)
+    }
+
+    /// Slots from the primary-key map or a unique index, or nil.
+    private func exactSlots(_ condition: CompiledCondition) -> [Int]? {
         switch condition {
         case .compare(.equal, .column(let c), .value(let v)), .compare(.equal, .value(let v), .column(let c)):
             return lookup(c, v)
@@ -28,7 +36,7 @@ extension MemoryTable {
             return unique
         case .and(let items):
             for item in items {
-                if let found = candidateSlots(item) { return found }
+                if let found = exactSlots(item) { return found }
             }
             return nil
         default:

@@ -2,18 +2,20 @@
 import Strata
 
 extension StoreState {
-    func select(_ s: Select) throws(StrataError) -> Outcome {
+    /// Mutating only to build an index's ordered entries on first use.
+    mutating func select(_ s: Select) throws(StrataError) -> Outcome {
         // Read the table in place in the dictionary: copying the struct out costs a retain per field.
         guard let i = tables.index(forKey: s.table) else { throw .noSuchTable(s.table) }
-        if s.joins.isEmpty { return try Self.select(s, from: tables.values[i]) }
+        if s.joins.isEmpty { return try Self.select(s, from: &tables.values[i]) }
         let (scope, rows) = try joinedRows(s, main: tables.values[i])
         let condition = try s.filter.map { f throws(StrataError) in try CompiledCondition(f.node, scope: scope) }
         return try Self.finish(s, scope: scope, rows: rows, condition: condition, candidates: nil, total: nil)
     }
 
-    private static func select(_ s: Select, from table: MemoryTable) throws(StrataError) -> Outcome {
+    private static func select(_ s: Select, from table: inout MemoryTable) throws(StrataError) -> Outcome {
         let scope = ColumnScope(table)
         let condition = try s.filter.map { f throws(StrataError) in try CompiledCondition(f.node, scope: scope) }
+        if let condition { table.prepareOrderedEntries(for: condition) }
         return try finish(
             s, scope: scope, rows: table.slots, condition: condition,
             candidates: condition.flatMap(table.candidateSlots), total: table.liveCount)

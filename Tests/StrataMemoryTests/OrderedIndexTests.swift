@@ -1,0 +1,220 @@
+// OrderedIndexTests: queries answered through an index's ordered entries return what a full scan returns.
+import Foundation
+import Strata
+import StrataMemory
+import Testing
+
+/// A small deterministic generator (SplitMix64), so a failure replays.
+private struct SplitMix {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func int(_ range: ClosedRange<Int>) -> Int {
+        range.lowerBound + Int(next() % UInt64(range.count))
+    }
+
+    mutating func pick<T>(_ items: [T]) -> T { items[int(0...items.count - 1)] }
+
+    mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
+}
+
+/// Two stores fed the same statements: one with indexes (so lookups read ordered entries), one without.
+private struct Twins {
+    let indexed: any DatabaseConnection
+    let plain: any DatabaseConnection
+
+    init() throws {
+        indexed = try MemoryDriver().connect()
+        plain = try MemoryDriver().connect()
+        _ = try indexed.execute(.createTable(itemSchema)) { _ in }
+        _ = try plain.execute(.createTable(itemSchema)) { _ in }
+        for columns in [["score"], ["name"], ["price", "score"]] {
+            _ = try indexed.execute(.createIndex(table: "item", Index(columns: columns))) { _ in }
+        }
+    }
+
+    /// Runs `statement` on both; both must succeed with the same count or fail with the same error.
+    func run(_ statement: Statement, sourceLocation: SourceLocation = #_sourceLocation) {
+        let a = Result { try indexed.execute(statement) { _ in } }
+        let b = Result { try plain.execute(statement) { _ in } }
+        #expect("\(a)" == "\(b)", "\(statement)", sourceLocation: sourceLocation)
+    }
+
+    /// The rows of `select` from both, as text (NaN is not equal to itself as a value).
+    func same(_ select: Select, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        func rows(_ c: any DatabaseConnection) throws -> [String] {
+            var out: [String] = []
+            _ = try c.execute(.select(select)) { r in
+                out.append((0..<r.columnCount).map { "\(r.value(at: $0))" }.joined(separator: "|"))
+            }
+            return out
+        }
+        #expect(try rows(indexed) == rows(plain), "\(select)", sourceLocation: sourceLocation)
+    }
+}
+
+@Suite("Ordered index lookups")
+struct OrderedIndexTests {
+    private static let names = ["a", "b", "bob", "Zoe", "é", "e\u{301}", "_x", "", "zz", "émile"]
+    private static let prices: [DatabaseValue] = [
+        .null, .double(0), .double(-0.0), .double(1.5), .double(-2.25), .double(.nan), .double(.infinity), .double(3),
+    ]
+
+    private static func score(_ g: inout SplitMix) -> DatabaseValue {
+        g.chance(10) ? .null : .integer(Int64(g.int(-5...40)))
+    }
+
+    /// A bound for a term on column `column`: mostly of the column's kind, sometimes another kind or NULL.
+    private static func bound(_ column: String, _ g: inout SplitMix) -> DatabaseValue {
+        if g.chance(5) { return .null }
+        switch column {
+        case "score":
+            if g.chance(10) { return .double(Double(g.int(-10...90)) / 2) }
+            if g.chance(3) { return .text("7") }
+            return .integer(Int64(g.int(-8...44)))
+        case "name":
+            return .text(g.pick(names + ["b\u{0}", "c", "Z"]))
+        default:
+            if g.chance(15) { return .integer(Int64(g.int(-3...4))) }
+            return g.pick(prices + [.double(2), .double(-1)])
+        }
+    }
+
+    private static func term(_ g: inout SplitMix) -> Expr {
+        let column = g.pick(["score", "score", "name", "price", "flag"])
+        if column == "flag" { return .compare(.equal, .column("flag"), .value(.bool(g.chance(50)))) }
+        switch g.int(0...9) {
+        case 0...5:
+            let op = g.pick([ComparisonOperator.equal, .less, .lessOrEqual, .greater, .greaterOrEqual, .notEqual])
+            return g.chance(80)
+                ? .compare(op, .column(column), .value(bound(column, &g)))
+                : .compare(op, .value(bound(column, &g)), .column(column))
+        case 6, 7:
+            return .between(
+                .column(column), .value(bound(column, &g)), .value(bound(column, &g)),
+                negated: g.chance(10))
+        case 8:
+            return .inList(.column(column), (0..<g.int(0...4)).map { _ in bound(column, &g) }, negated: g.chance(10))
+        default:
+            return .isNull(.column(column), negated: g.chance(50))
+        }
+    }
+
+    private static func filter(_ g: inout SplitMix) -> Expr {
+        switch g.int(0...9) {
+        case 0...4: return Self.term(&g)
+        case 5...8: return .and((0..<g.int(2...3)).map { _ in Self.term(&g) })
+        default: return .or([Self.term(&g), Self.term(&g)])
+        }
+    }
+
+    private static func select(_ g: inout SplitMix) -> Select {
+        var order: [Ordering] = []
+        if g.chance(60) {
+            order.append(Ordering(g.pick(["score", "price", "name", "id"]), g.chance(30) ? .descending : .ascending))
+            if g.chance(30) { order.append(Ordering(g.pick(["name", "flag"]))) }
+        }
+        return Select(
+            table: "item", selection: g.chance(10) ? .count : .columns(["id", "name", "score", "price", "flag"]),
+            filter: filter(&g), order: order, limit: g.chance(40) ? g.int(0...12) : nil,
+            offset: g.chance(20) ? g.int(0...5) : nil)
+    }
+
+    private static func row(_ g: inout SplitMix) -> [DatabaseValue] {
+        [.text(g.pick(names)), Self.score(&g), g.pick(prices), .bool(g.chance(50))]
+    }
+
+    @Test("random writes, rollbacks and queries: index lookups return what a scan returns, in the same order")
+    func differential() throws {
+        for seed in UInt64(1)...4 {
+            var g = SplitMix(state: seed)
+            let twins = try Twins()
+            var inTransaction = false
+            var savepoints = 0
+            for step in 0..<1_500 {
+                switch g.int(0...99) {
+                case 0...29:
+                    let rows = (0..<g.int(1...(step < 200 ? 30 : 4))).map { _ in Self.row(&g) }
+                    twins.run(.insert(Insert(table: "item", columns: ["name", "score", "price", "flag"], rows: rows)))
+                case 30...34:
+                    twins.run(.delete(Delete(table: "item", filter: Self.term(&g))))
+                case 35...41:
+                    let value = g.chance(50) ? Self.score(&g) : .integer(Int64(g.int(1...400)))
+                    let column = value.isNull || g.chance(60) ? "score" : "id"
+                    twins.run(
+                        .update(Update(table: "item", assignments: [Assignment(column, value)], filter: Self.term(&g))))
+                case 42...44:
+                    twins.run(
+                        .update(
+                            Update(
+                                table: "item", assignments: [Assignment("name", .text(g.pick(Self.names)))],
+                                filter: Self.term(&g))))
+                case 45...47:
+                    if inTransaction {
+                        twins.run(g.chance(50) ? .commit : .rollback)
+                        inTransaction = false
+                        savepoints = 0
+                    } else {
+                        twins.run(.begin)
+                        inTransaction = true
+                    }
+                case 48, 49:
+                    guard inTransaction else { continue }
+                    if savepoints > 0 && g.chance(50) {
+                        twins.run(.rollbackToSavepoint("s\(savepoints)"))
+                    } else {
+                        savepoints += 1
+                        twins.run(.savepoint("s\(savepoints)"))
+                    }
+                default:
+                    try twins.same(Self.select(&g))
+                }
+            }
+            try twins.same(Select(table: "item", selection: .columns(["id", "name", "score", "price"])))
+        }
+    }
+
+    @Test("a range over an indexed column of a large table reads only the rows in range")
+    func largeRange() throws {
+        let twins = try Twins()
+        let rows: [[DatabaseValue]] = (0..<5_000).map { (k: Int) -> [DatabaseValue] in
+            let score = Int64((k &* 7_919) % 5_003)
+            let price = Double(k % 300) / 4
+            return [.text("n\(k % 97)"), .integer(score), .double(price), .bool(k % 2 == 0)]
+        }
+        twins.run(.insert(Insert(table: "item", columns: ["name", "score", "price", "flag"], rows: rows)))
+        for t in stride(from: 0, to: 5_100, by: 211) {
+            try twins.same(
+                Select(
+                    table: "item", selection: .columns(["id", "score", "price"]),
+                    filter: .compare(.greater, .column("score"), .value(.integer(Int64(t)))),
+                    order: [Ordering("price")],
+                    limit: 10))
+            try twins.same(
+                Select(
+                    table: "item", selection: .columns(["id", "score"]),
+                    filter: .and([
+                        .compare(.greaterOrEqual, .column("score"), .value(.integer(Int64(t)))),
+                        .compare(.less, .column("score"), .value(.integer(Int64(t + 40)))),
+                    ])))
+            // Writes between queries land in the pending slots, then force a rebuild.
+            twins.run(
+                .insert(
+                    Insert(
+                        table: "item", columns: ["name", "score"],
+                        rows: (0..<40).map { [.text("w\($0)"), .integer(Int64(t + $0))] })))
+            twins.run(
+                .update(
+                    Update(
+                        table: "item", assignments: [Assignment("score", .integer(Int64(t + 7)))],
+                        filter: .between(.column("id"), int(Int64(t)), int(Int64(t + 30))))))
+        }
+    }
+}
