@@ -59,7 +59,7 @@ extension StoreState {
         // Without ORDER BY, stop scanning once the page is full.
         let enough = s.limit.map { offset.addingReportingOverflow($0).partialValue }
         var matched = try RowScan.matching(rows, condition, candidates: candidates, limit: sorted ? nil : enough)
-        if sorted { matched = sort(matched, of: rows, by: terms, keeping: enough) }
+        if sorted { matched = RowSort.sort(matched, of: rows, by: terms, keeping: enough) }
 
         let start = min(offset, matched.count)
         let end = s.limit.map { min(matched.count, start + min($0, matched.count - start)) } ?? matched.count
@@ -70,52 +70,5 @@ extension StoreState {
         out.reserveCapacity(end - start)
         for i in matched[start..<end] { out.append(rows[i]) }
         return Outcome(rows: out, projection: projection)
-    }
-
-    /// Sorts row indices by the ORDER BY terms; NULLs come first ascending and last descending (NULL
-    /// is the least value); ties keep the rows' order. With `keeping`, only that many first rows are
-    /// kept, found in one pass without sorting the rest. Rows are compared in place, never copied.
-    private static func sort(
-        _ matched: [Int], of rows: [[DatabaseValue]], by terms: [(column: Int, descending: Bool)],
-        keeping: Int?
-    ) -> [Int] {
-        let columns = terms.map(\.column)
-        let descending = terms.map(\.descending)
-        return rows.withUnsafeBufferPointer { rows in
-            /// Whether row a sorts before row b (a < b, their order in `rows`, breaks ties).
-            func before(_ a: Int, _ b: Int) -> Bool {
-                var t = 0
-                while t < columns.count {
-                    let order = ValueOrder.compare(rows[a][columns[t]], rows[b][columns[t]])
-                    if order != 0 { return descending[t] ? order > 0 : order < 0 }
-                    t += 1
-                }
-                return a < b
-            }
-            if let k = keeping, k < matched.count / 4 {
-                // Top k: a sorted window, each candidate placed by binary search.
-                var best: [Int] = []
-                best.reserveCapacity(k + 1)
-                guard k > 0 else { return best }
-                var m = 0
-                while m < matched.count {
-                    let i = matched[m]
-                    m += 1
-                    if best.count == k, let last = best.last, !before(i, last) { continue }
-                    var lo = 0
-                    var hi = best.count
-                    while lo < hi {
-                        let mid = (lo + hi) / 2
-                        if before(best[mid], i) { lo = mid + 1 } else { hi = mid }
-                    }
-                    best.insert(i, at: lo)
-                    if best.count > k { best.removeLast() }
-                }
-                return best
-            }
-            var order = matched
-            order.sort(by: before)
-            return order
-        }
     }
 }

@@ -217,4 +217,74 @@ struct OrderedIndexTests {
                         filter: .between(.column("id"), int(Int64(t)), int(Int64(t + 30))))))
         }
     }
+
+    /// The order the driver promises, written out plainly: NULL least, NaN above every number, text by UTF-8 bytes.
+    private static func order(_ a: DatabaseValue, _ b: DatabaseValue) -> Int {
+        func sign<T: Comparable>(_ x: T, _ y: T) -> Int { x < y ? -1 : (x == y ? 0 : 1) }
+        switch (a, b) {
+        case (.null, .null): return 0
+        case (.null, _): return -1
+        case (_, .null): return 1
+        case (.integer(let x), .integer(let y)): return sign(x, y)
+        case (.double(let x), .double(let y)):
+            if x.isNaN || y.isNaN { return x.isNaN == y.isNaN ? 0 : (x.isNaN ? 1 : -1) }
+            return sign(x, y)
+        case (.text(let x), .text(let y)):
+            if x.utf8.elementsEqual(y.utf8) { return 0 }
+            return x.utf8.lexicographicallyPrecedes(y.utf8) ? -1 : 1
+        case (.bool(let x), .bool(let y)): return sign(x ? 1 : 0, y ? 1 : 0)
+        default: return 0
+        }
+    }
+
+    @Test("ORDER BY on integer and double columns, with NULLs, NaN, -0.0 and ties, matches the plain rule")
+    func orderByPlainKeys() throws {
+        let c = try makeItems()
+        var g = SplitMix(state: 99)
+        let doubles: [DatabaseValue] = [
+            .null, .double(.nan), .double(-0.0), .double(0), .double(2.5), .double(-.infinity), .double(.infinity),
+            .double(1e300),
+        ]
+        var rows: [[DatabaseValue]] = []
+        for _ in 0..<400 {
+            let score: DatabaseValue = g.chance(8) ? .null : .integer(Int64(g.int(-20...20)))
+            let price: DatabaseValue = g.chance(70) ? .double(Double(g.int(-6...6)) / 2) : g.pick(doubles)
+            rows.append([.text(g.pick(Self.names)), score, price, .bool(g.chance(50))])
+        }
+        // One table of only integers and doubles (no NULL) too, so the plain-number path runs.
+        let numbers = try makeItems()
+        for (table, data) in [(c, rows), (numbers, rows.filter { !$0[1].isNull && !$0[2].isNull })] {
+            _ = try table.execute(
+                .insert(Insert(table: "item", columns: ["name", "score", "price", "flag"], rows: data))
+            ) { _ in }
+            let all = try fetch(table, "item", ["id", "name", "score", "price", "flag"])
+            let position = ["id": 0, "name": 1, "score": 2, "price": 3, "flag": 4]
+            let orders: [[Ordering]] = [
+                [Ordering("score")], [Ordering("score", .descending)], [Ordering("price")],
+                [Ordering("price", .descending)], [Ordering("price"), Ordering("name", .descending)],
+                [Ordering("score", .descending), Ordering("price")], [Ordering("flag"), Ordering("score")],
+            ]
+            for order in orders {
+                let expected = all.enumerated().sorted { a, b in
+                    for o in order {
+                        let p = position[o.column] ?? 0
+                        let r = Self.order(a.element[p], b.element[p])
+                        if r != 0 { return o.direction == .descending ? r > 0 : r < 0 }
+                    }
+                    return a.offset < b.offset
+                }.map { "\($0.element)" }
+                for limit in [nil, 0, 1, 5, 30, 1_000] as [Int?] {
+                    for offset in [nil, 3] as [Int?] {
+                        let got = try fetch(
+                            table, "item", ["id", "name", "score", "price", "flag"], order: order, limit: limit,
+                            offset: offset
+                        ).map { "\($0)" }
+                        let start = min(offset ?? 0, expected.count)
+                        let end = limit.map { min(expected.count, start + $0) } ?? expected.count
+                        #expect(got == Array(expected[start..<end]), "\(order) limit \(String(describing: limit))")
+                    }
+                }
+            }
+        }
+    }
 }
