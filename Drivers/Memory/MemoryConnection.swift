@@ -18,8 +18,24 @@ final class MemoryConnection: DatabaseConnection {
 
     func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void) throws -> Int {
         let outcome = try store.execute(statement, connection: id)
-        for row in outcome.rows {
-            try onRow(MemoryRow(values: row, projection: outcome.projection))
+        let projection = outcome.projection
+        switch outcome.rows {
+        case .list(let rows):
+            for row in rows { try onRow(MemoryRow(values: row, projection: projection)) }
+        case .picked(let rows, let positions):
+            for p in positions { try onRow(MemoryRow(values: rows[p], projection: projection)) }
+        case .scan(let rows, let skip, let take):
+            var skipped = 0
+            var taken = 0
+            for row in rows where !row.isEmpty {
+                if skipped < skip {
+                    skipped += 1
+                    continue
+                }
+                if taken == take { break }
+                taken += 1
+                try onRow(MemoryRow(values: row, projection: projection))
+            }
         }
         return outcome.changes
     }

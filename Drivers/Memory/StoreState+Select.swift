@@ -30,16 +30,17 @@ extension StoreState {
         _ s: Select, scope: ColumnScope, rows: [[DatabaseValue]], condition: CompiledCondition?,
         candidates: [Int]?, total: Int?
     ) throws(StrataError) -> Outcome {
-        var projection: [Int] = []
+        var projection: [Int]?
         switch s.selection {
         case .columns(let names):
             guard !names.isEmpty else { throw .invalidQuery("SELECT without columns") }
-            projection.reserveCapacity(names.count)
-            for name in names { projection.append(try scope.position(of: name)) }
+            projection = try scope.positions(of: names)
         case .refs(let refs):
             guard !refs.isEmpty else { throw .invalidQuery("SELECT without columns") }
-            projection.reserveCapacity(refs.count)
-            for r in refs { projection.append(try scope.position(of: r.name, in: r.table)) }
+            var positions: [Int] = []
+            positions.reserveCapacity(refs.count)
+            for r in refs { positions.append(try scope.position(of: r.name, in: r.table)) }
+            projection = positions.elementsEqual(0..<scope.width) ? nil : positions
         case .count:
             break
         }
@@ -53,9 +54,12 @@ extension StoreState {
         if counting && condition == nil && candidates == nil, let total {
             let start = min(offset, total)
             let n = s.limit.map { min($0, total - start) } ?? total - start
-            return Outcome(rows: [[.integer(Int64(n))]], projection: [0])
+            return Outcome(rows: .list([[.integer(Int64(n))]]))
         }
         let sorted = !terms.isEmpty && !counting
+        if condition == nil && candidates == nil && !sorted && !counting {
+            return Outcome(rows: .scan(rows, skip: offset, take: s.limit ?? .max), projection: projection)
+        }
         // Without ORDER BY, stop scanning once the page is full.
         let enough = s.limit.map { offset.addingReportingOverflow($0).partialValue }
         var matched = try RowScan.matching(rows, condition, candidates: candidates, limit: sorted ? nil : enough)
@@ -64,11 +68,9 @@ extension StoreState {
         let start = min(offset, matched.count)
         let end = s.limit.map { min(matched.count, start + min($0, matched.count - start)) } ?? matched.count
         if counting {
-            return Outcome(rows: [[.integer(Int64(end - start))]], projection: [0])
+            return Outcome(rows: .list([[.integer(Int64(end - start))]]))
         }
-        var out: [[DatabaseValue]] = []
-        out.reserveCapacity(end - start)
-        for i in matched[start..<end] { out.append(rows[i]) }
-        return Outcome(rows: out, projection: projection)
+        if start > 0 || end < matched.count { matched = Array(matched[start..<end]) }
+        return Outcome(rows: .picked(rows, matched), projection: projection)
     }
 }

@@ -39,8 +39,8 @@ extension StoreState {
                     template.append(try column.storedValue(column.schemaDefault ?? .null, table: table.name))
                 }
             }
-            var outcome = Outcome(changes: i.rows.count, projection: returned.map { [$0] } ?? [])
-            if returned != nil { outcome.rows.reserveCapacity(i.rows.count) }
+            var returnedRows: [[DatabaseValue]] = []
+            if returned != nil { returnedRows.reserveCapacity(i.rows.count) }
             var counterJournaled = false
             for values in i.rows {
                 guard values.count == i.columns.count else {
@@ -78,10 +78,10 @@ extension StoreState {
                 }
                 journal.append(.slot(table: table.name, slot: table.slots.count, previous: nil))
                 table.put(row, at: table.slots.count)
-                if returned != nil { outcome.rows.append(row) }
+                if returned != nil { returnedRows.append(row) }
                 if !table.foreignKeys.isEmpty { inserted.append(row) }
             }
-            return outcome
+            return Outcome(changes: i.rows.count, rows: .list(returnedRows), projection: returned.map { [$0] })
         }
         try checkParents(of: inserted, in: i.table)
         return outcome
