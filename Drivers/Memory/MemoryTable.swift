@@ -49,6 +49,16 @@ struct MemoryTable: Sendable {
         return p
     }
 
+    /// The position of a column, trying `hint` first: comparing one name costs less than hashing it.
+    ///
+    /// - Throws: ``StrataError/unknownColumn(model:column:)``.
+    @inline(__always)
+    func position(of column: String, near hint: Int) throws(StrataError) -> Int {
+        if hint < columns.count && columns[hint].name == column { return hint }
+        if hint == primaryKey && hint + 1 < columns.count && columns[hint + 1].name == column { return hint + 1 }
+        return try position(of: column)
+    }
+
     /// The row in a slot, nil when it was deleted.
     @inline(__always)
     func row(at slot: Int) -> [DatabaseValue]? { slots[slot].isEmpty ? nil : slots[slot] }

@@ -9,7 +9,7 @@ extension MemoryTable {
     /// column of an index read its ordered entries when built (see ``rangeSlots(_:)``). Anything
     /// else scans.
     func matchingSlots(_ condition: CompiledCondition?, limit: Int? = nil) throws(StrataError) -> [Int] {
-        try RowScan.matching(slots, condition, candidates: condition.flatMap(candidateSlots), limit: limit)
+        try RowScan.matching(slots, condition, candidates: condition.flatMap { candidateSlots($0) }, limit: limit)
     }
 
     /// Slots that may match, in insertion order, or nil when the condition needs a scan: an exact

@@ -15,10 +15,14 @@ extension StoreState {
     private static func select(_ s: Select, from table: inout MemoryTable) throws(StrataError) -> Outcome {
         let scope = ColumnScope(table)
         let condition = try s.filter.map { f throws(StrataError) in try CompiledCondition(f.node, scope: scope) }
-        if let condition { table.prepareOrderedEntries(for: condition) }
+        var candidates: [Int]?
+        if let condition {
+            table.prepareOrderedEntries(for: condition)
+            // Not `condition.flatMap(table.candidateSlots)`: a method reference would copy the table.
+            candidates = table.candidateSlots(condition)
+        }
         return try finish(
-            s, scope: scope, rows: table.slots, condition: condition,
-            candidates: condition.flatMap(table.candidateSlots), total: table.liveCount)
+            s, scope: scope, rows: table.slots, condition: condition, candidates: candidates, total: table.liveCount)
     }
 
     /// Filters, sorts, pages and projects `rows` (a table's slots, empty ones skipped, or joined rows).

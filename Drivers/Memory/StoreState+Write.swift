@@ -2,15 +2,14 @@
 import Strata
 
 extension StoreState {
-    /// Takes a table out of the dictionary so it is uniquely referenced while it changes (no
-    /// copy-on-write of its rows), runs `body`, and puts it back, also when `body` throws. Every change
-    /// `body` makes must be journaled before it is made, so the caller can undo a failed statement.
+    /// Runs `body` on a table in place in the dictionary, so it stays uniquely referenced while it
+    /// changes (no copy-on-write of its rows). Every change `body` makes must be journaled before it
+    /// is made, so the caller can undo a failed statement.
     mutating func changing<R>(_ name: String, _ body: (inout MemoryTable, inout [UndoStep]) throws(StrataError) -> R)
         throws(StrataError) -> R
     {
-        guard var table = tables.removeValue(forKey: name) else { throw .noSuchTable(name) }
-        defer { tables[name] = table }
-        return try body(&table, &journal)
+        guard let i = tables.index(forKey: name) else { throw .noSuchTable(name) }
+        return try body(&tables.values[i], &journal)
     }
 
     /// Inserts the rows; returns them through `RETURNING` when asked.
@@ -22,22 +21,29 @@ extension StoreState {
         let outcome = try changing(i.table) { table, journal throws(StrataError) in
             guard !i.rows.isEmpty else { throw .invalidQuery("INSERT without rows") }
             if i.columns.isEmpty && i.rows.count != 1 { throw .invalidQuery("multi-row INSERT without columns") }
-            var given = [Int?](repeating: nil, count: table.columns.count)
+            let width = table.columns.count
+            // For each stored column, the position of its value in the given rows (-1: omitted).
+            var given = [Int](repeating: -1, count: width)
+            var next = 0
             for (k, name) in i.columns.enumerated() {
-                let p = try table.position(of: name)
-                if given[p] != nil { throw .invalidQuery("column \(name) is given twice in INSERT") }
+                let p = try table.position(of: name, near: next)
+                if given[p] >= 0 { throw .invalidQuery("column \(name) is given twice in INSERT") }
                 given[p] = k
+                next = p + 1
             }
-            let returned = try i.returning.map { r throws(StrataError) in try table.position(of: r) }
-            // A row of defaults for the omitted columns, checked once.
-            var template: [DatabaseValue] = []
-            template.reserveCapacity(table.columns.count)
-            for (p, column) in table.columns.enumerated() {
-                if given[p] != nil || p == table.primaryKey {
-                    template.append(.null)
-                } else {
-                    template.append(try column.storedValue(column.schemaDefault ?? .null, table: table.name))
+            let returned = try i.returning.map { r throws(StrataError) in
+                try table.position(of: r, near: table.primaryKey ?? 0)
+            }
+            // Defaults for the omitted columns, checked once; nil when only the primary key is omitted.
+            var defaults: [DatabaseValue]?
+            for p in 0..<width where given[p] < 0 && p != table.primaryKey {
+                var values = [DatabaseValue](repeating: .null, count: width)
+                for q in p..<width where given[q] < 0 && q != table.primaryKey {
+                    let column = table.columns[q]
+                    values[q] = try column.storedValue(column.schemaDefault ?? .null, table: table.name)
                 }
+                defaults = values
+                break
             }
             var returnedRows: [[DatabaseValue]] = []
             if returned != nil { returnedRows.reserveCapacity(i.rows.count) }
@@ -46,11 +52,15 @@ extension StoreState {
                 guard values.count == i.columns.count else {
                     throw .invalidQuery("INSERT row has \(values.count) values for \(i.columns.count) columns")
                 }
-                var row = template
-                for (p, column) in table.columns.enumerated() {
-                    guard let k = given[p] else { continue }
-                    if p == table.primaryKey && values[k].isNull { continue }
-                    row[p] = try column.storedValue(values[k], table: table.name)
+                var row: [DatabaseValue] = []
+                row.reserveCapacity(width)
+                for p in 0..<width {
+                    let k = given[p]
+                    if k < 0 || (p == table.primaryKey && values[k].isNull) {
+                        row.append(defaults?[p] ?? .null)
+                    } else {
+                        row.append(try table.columns[p].storedValue(values[k], table: table.name))
+                    }
                 }
                 if let pk = table.primaryKey {
                     let id: Int64
