@@ -17,7 +17,7 @@ struct MemoryTable: Sendable {
     private(set) var slots: [[DatabaseValue]] = []
     private(set) var liveCount = 0
     /// Primary key → slot.
-    private(set) var slotByID: [Int64: Int] = [:]
+    private(set) var slotByID = SlotMap()
     /// The largest id ever inserted; auto-assigned ids continue after it, so ids are never reused.
     var lastID: Int64 = 0
     private(set) var indexes: [MemoryIndex] = []
@@ -148,7 +148,7 @@ struct MemoryTable: Sendable {
         slots = []
         slots.reserveCapacity(rows.count)
         liveCount = 0
-        slotByID.removeAll(keepingCapacity: true)
+        slotByID.removeAll()
         for i in indexes.indices {
             indexes[i].slots.removeAll(keepingCapacity: true)
             indexes[i].ordered = nil  // slot numbers change

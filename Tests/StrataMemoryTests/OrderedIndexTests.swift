@@ -287,4 +287,63 @@ struct OrderedIndexTests {
             }
         }
     }
+
+    @Test("lookups by primary key follow explicit, sparse, negative, changed and deleted ids")
+    func primaryKeyMap() throws {
+        let c = try makeItems()
+        var g = SplitMix(state: 7)
+        var model: [Int64: String] = [:]
+        var lastID: Int64 = 0
+        func find(_ id: Int64) throws -> String? {
+            let rows = try fetch(c, where: .compare(.equal, col("id"), int(id)))
+            guard let first = rows.first, case .text(let name) = first[0] else { return nil }
+            return name
+        }
+        for step in 0..<3_000 {
+            let name = "n\(step)"
+            switch g.int(0...9) {
+            case 0...3:
+                try run(c, .insert(Insert(table: "item", columns: ["name"], rows: [[.text(name)]])))
+                lastID += 1
+                model[lastID] = name
+            case 4, 5:
+                let id = Int64(g.pick([g.int(-3...0), g.int(1...Int(lastID) + 200), g.int(1_000...1_100), 1 << 40]))
+                let rows: [[DatabaseValue]] = [[.integer(id), .text(name)]]
+                let result = Result { try run(c, .insert(Insert(table: "item", columns: ["id", "name"], rows: rows))) }
+                #expect((try? result.get()) == (model[id] == nil ? 1 : nil))
+                if model[id] == nil {
+                    model[id] = name
+                    lastID = max(lastID, id)
+                }
+            case 6, 7:
+                let id = Int64(g.int(-3...Int(lastID) + 3))
+                #expect(
+                    try run(c, .delete(Delete(table: "item", filter: .compare(.equal, col("id"), int(id)))))
+                        == (model[id] == nil ? 0 : 1))
+                model[id] = nil
+            default:
+                guard let id = model.keys.randomElement(using: &g) else { continue }
+                let to = Int64(g.int(1...Int(lastID) + 100))
+                let update = Update(
+                    table: "item", assignments: [Assignment("id", .integer(to))],
+                    filter: .compare(.equal, col("id"), int(id)))
+                let result = Result { try run(c, .update(update)) }
+                if model[to] == nil || to == id {
+                    #expect((try? result.get()) == 1)
+                    let moved = model.removeValue(forKey: id)
+                    model[to] = moved
+                    lastID = max(lastID, to)
+                } else {
+                    #expect((try? result.get()) == nil)
+                }
+            }
+            for _ in 0..<3 {
+                let id = Int64(g.pick([g.int(-3...Int(lastID) + 3), g.int(1_000...1_100)]))
+                #expect(try find(id) == model[id], "id \(id) at step \(step)")
+            }
+        }
+        #expect(try count(c) == Int64(model.count))
+    }
 }
+
+extension SplitMix: RandomNumberGenerator {}
