@@ -14,12 +14,15 @@ extension StoreState {
 
     private static func select(_ s: Select, from table: inout MemoryTable) throws(StrataError) -> Outcome {
         let scope = ColumnScope(table)
-        let condition = try s.filter.map { f throws(StrataError) in try CompiledCondition(f.node, scope: scope) }
+        // No closure over the scope here: capturing it would copy it.
+        var condition: CompiledCondition?
         var candidates: [Int]?
-        if let condition {
-            table.prepareOrderedEntries(for: condition)
+        if let filter = s.filter {
+            let compiled = try CompiledCondition(filter.node, scope: scope)
+            condition = compiled
+            table.prepareOrderedEntries(for: compiled)
             // Not `condition.flatMap(table.candidateSlots)`: a method reference would copy the table.
-            candidates = table.candidateSlots(condition)
+            candidates = table.candidateSlots(compiled)
         }
         return try finish(
             s, scope: scope, rows: table.slots, condition: condition, candidates: candidates, total: table.liveCount)
@@ -31,7 +34,7 @@ extension StoreState {
     ///   - candidates: the only rows that may match (from a key lookup), or nil to scan.
     ///   - total: the number of non-empty rows, for a COUNT without a filter.
     private static func finish(
-        _ s: Select, scope: ColumnScope, rows: [[DatabaseValue]], condition: CompiledCondition?,
+        _ s: Select, scope: borrowing ColumnScope, rows: [[DatabaseValue]], condition: CompiledCondition?,
         candidates: [Int]?, total: Int?
     ) throws(StrataError) -> Outcome {
         var projection: [Int]?
