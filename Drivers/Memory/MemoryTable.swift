@@ -156,6 +156,17 @@ struct MemoryTable: Sendable {
         for row in rows { put(row, at: slots.count) }
     }
 
+    /// Deletes every row, keeping the columns, the indexes (emptied) and the id counter.
+    mutating func removeAllRows() {
+        slots = []
+        liveCount = 0
+        slotByID = SlotMap()
+        for i in indexes.indices {
+            indexes[i].slots = [:]
+            indexes[i].ordered = nil
+        }
+    }
+
     // MARK: Schema changes
 
     /// Appends a column, filling every row with `fill` (already normalized and checked).

@@ -157,6 +157,18 @@ extension StoreState {
     /// NULL, or refuse the delete.
     mutating func delete(_ d: Delete) throws(StrataError) -> Int {
         guard let i = tables.index(forKey: d.table) else { throw .noSuchTable(d.table) }
+        if d.filter == nil {
+            // Every row: journal the table whole (a copy-on-write reference, not a step per row) and
+            // empty it in O(1).
+            let count = tables.values[i].liveCount
+            if count == 0 { return 0 }
+            let before = tables.values[i]
+            journal.append(.table(name: d.table, previous: before))
+            tables.values[i].removeAllRows()
+            let removed = references(to: d.table).isEmpty ? [] : before.slots.filter { !$0.isEmpty }
+            try applyReferences(to: d.table, removed: removed, deleted: true)
+            return count
+        }
         let slots = try Self.matching(d.filter, in: tables.values[i])
         if slots.isEmpty { return 0 }
         let removed = try removeRows(slots, from: d.table)

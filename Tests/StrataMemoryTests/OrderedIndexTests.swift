@@ -301,6 +301,11 @@ struct OrderedIndexTests {
         }
         for step in 0..<3_000 {
             let name = "n\(step)"
+            if step % 1_000 == 999 {
+                // Emptied tables continue their ids far from 1.
+                #expect(try run(c, .delete(Delete(table: "item", filter: nil))) == model.count)
+                model = [:]
+            }
             switch g.int(0...9) {
             case 0...3:
                 try run(c, .insert(Insert(table: "item", columns: ["name"], rows: [[.text(name)]])))
