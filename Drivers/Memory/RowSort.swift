@@ -9,26 +9,11 @@ enum RowSort {
 
     /// `matched` (ascending row indices) in ORDER BY order; at least its first `keeping` are exact.
     static func sort(_ matched: [Int], of rows: [[DatabaseValue]], by terms: [Term], keeping: Int?) -> [Int] {
-        guard matched.count > 1, let first = terms.first else { return matched }
+        guard matched.count > 1, !terms.isEmpty else { return matched }
         return rows.withUnsafeBufferPointer { rows in
             // The first term's values as plain numbers when they all are of one kind: compared
             // without going through DatabaseValue, the usual ORDER BY then costs a few ns a comparison.
-            switch rows[matched[0]][first.column] {
-            case .integer:
-                let keys = typed(matched, rows, terms, keeping: keeping) { v -> Int64? in
-                    if case .integer(let x) = v { return x }
-                    return nil
-                }
-                if let keys { return keys }
-            case .double:
-                let keys = typed(matched, rows, terms, keeping: keeping) { v -> Double? in
-                    if case .double(let x) = v, !x.isNaN { return x }
-                    return nil
-                }
-                if let keys { return keys }
-            default:
-                break
-            }
+            if let keyed = keyed(matched, rows, terms, keeping: keeping) { return keyed }
             return general(matched, rows, terms, keeping: keeping)
         }
     }
@@ -52,30 +37,69 @@ enum RowSort {
         return first(matched, keeping: keeping, by: before)
     }
 
-    /// The first term's values read once as `K` (nil when a matched row holds another kind); the
-    /// remaining terms and the row order break ties.
-    private static func typed<K: Comparable>(
-        _ matched: [Int], _ rows: UnsafeBufferPointer<[DatabaseValue]>, _ terms: [Term], keeping: Int?,
-        key: (DatabaseValue) -> K?
+    /// The first term's values as order-preserving 64-bit keys, when every matched row holds an
+    /// integer there, or every one a double that is not NaN; nil otherwise. Entries then sort as
+    /// plain integers; rows whose keys tie are ordered by the remaining terms and the row order.
+    private static func keyed(
+        _ matched: [Int], _ rows: UnsafeBufferPointer<[DatabaseValue]>, _ terms: [Term], keeping: Int?
     ) -> [Int]? {
         let column = terms[0].column
-        var entries: [(key: K, position: Int)] = []
+        // Descending flips the key, so ties still come out in row order.
+        let flip: UInt64 = terms[0].descending ? ~0 : 0
+        var entries: [Entry] = []
         entries.reserveCapacity(matched.count)
-        for p in matched.indices {
-            guard let k = key(rows[matched[p]][column]) else { return nil }
-            entries.append((k, p))
-        }
-        let descending = terms[0].descending
-        let rest = terms.dropFirst()
-        func before(_ a: (key: K, position: Int), _ b: (key: K, position: Int)) -> Bool {
-            if a.key != b.key { return descending ? a.key > b.key : a.key < b.key }
-            for t in rest {
-                let order = ValueOrder.compare(rows[matched[a.position]][t.column], rows[matched[b.position]][t.column])
-                if order != 0 { return t.descending ? order > 0 : order < 0 }
+        switch rows[matched[0]][column] {
+        case .integer:
+            for p in matched.indices {
+                guard case .integer(let x) = rows[matched[p]][column] else { return nil }
+                entries.append(Entry(key: (UInt64(bitPattern: x) ^ (1 << 63)) ^ flip, position: p))
             }
-            return a.position < b.position
+        case .double:
+            for p in matched.indices {
+                guard case .double(let x) = rows[matched[p]][column], !x.isNaN else { return nil }
+                let bits = (x == 0 ? 0 : x).bitPattern  // -0.0 ties with 0.0
+                let key = bits >> 63 == 1 ? ~bits : bits | (1 << 63)
+                entries.append(Entry(key: key ^ flip, position: p))
+            }
+        default:
+            return nil
         }
-        return first(entries, keeping: keeping, by: before).map { matched[$0.position] }
+        var chosen = first(entries, keeping: keeping, by: <)
+        if terms.count > 1, chosen.count < entries.count, let last = chosen.last {
+            // The window kept the lowest positions of its last key; the other rows of that key may
+            // come first once the remaining terms are compared, so they join the run sorted below.
+            chosen += entries.filter { $0.key == last.key && $0.position > last.position }
+        }
+        if terms.count > 1 {
+            // Runs of equal keys: order them by the remaining terms, then row order.
+            let rest = terms.dropFirst()
+            var start = 0
+            while start < chosen.count {
+                var end = start + 1
+                while end < chosen.count && chosen[end].key == chosen[start].key { end += 1 }
+                if end - start > 1 {
+                    chosen[start..<end].sort { a, b in
+                        for t in rest {
+                            let order = ValueOrder.compare(
+                                rows[matched[a.position]][t.column], rows[matched[b.position]][t.column])
+                            if order != 0 { return t.descending ? order > 0 : order < 0 }
+                        }
+                        return a.position < b.position
+                    }
+                }
+                start = end
+            }
+        }
+        return chosen.map { matched[$0.position] }
+    }
+
+    /// A row's first-term key and its position among the matched rows, which breaks ties.
+    private struct Entry: Comparable {
+        let key: UInt64
+        let position: Int
+
+        @inline(__always)
+        static func < (a: Entry, b: Entry) -> Bool { a.key < b.key || (a.key == b.key && a.position < b.position) }
     }
 
     /// `items` sorted by `before`, or only their first `keeping` when that is a small share.
