@@ -95,9 +95,10 @@ struct OrderedEntries: Sendable {
         }
     }
 
-    /// The slots of the entries in `ranges` plus the pending slots, ascending, without repeats, and
-    /// below `slotCount` (a slot past the end was an insert since rolled back).
-    func candidates(_ ranges: [Range<Int>], slotCount: Int) -> [Int] {
+    /// The slots of the entries in `ranges` plus the pending slots, without repeats, below
+    /// `slotCount` (a slot past the end was an insert since rolled back), and ascending when
+    /// `inOrder` (else in any order: an ORDER BY sorts them anyway).
+    func candidates(_ ranges: [Range<Int>], slotCount: Int, inOrder: Bool) -> [Int] {
         var out: [Int] = []
         out.reserveCapacity(ranges.reduce(pending.count) { $0 + $1.count })
         slots.withUnsafeBufferPointer { slots in
@@ -105,6 +106,8 @@ struct OrderedEntries: Sendable {
                 for p in r where slots[p] < slotCount { out.append(slots[p]) }
             }
         }
+        // A build holds each slot once, so one range without pending slots has no repeats.
+        if !inOrder && ranges.count <= 1 && pending.isEmpty { return out }
         for slot in pending where slot < slotCount { out.append(slot) }
         out.sort()
         var unique = 0

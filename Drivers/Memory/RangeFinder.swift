@@ -28,8 +28,9 @@ extension MemoryTable {
 
     /// The slots an index's ordered entries give for the condition's terms on that index's first
     /// column (the smallest set when several indexes apply), in insertion order; nil when no term
-    /// can use built entries, or when so many rows qualify that a scan is cheaper.
-    func rangeSlots(_ condition: CompiledCondition) -> [Int]? {
+    /// can use built entries, or when so many rows qualify that a scan is cheaper. Without
+    /// `inOrder`, the slots may come in any order.
+    func rangeSlots(_ condition: CompiledCondition, inOrder: Bool = true) -> [Int]? {
         var found: [(index: Int, ranges: [Range<Int>])] = []
         if case .and(let items) = condition {
             for item in items { add(item, to: &found) }
@@ -44,7 +45,7 @@ extension MemoryTable {
         guard let best, let entries = indexes[best.index].ordered else { return nil }
         // Sorting the candidates back into insertion order costs more than scanning past a share of the rows.
         guard best.count + entries.pending.count <= max(64, liveCount / 8) else { return nil }
-        return entries.candidates(best.ranges, slotCount: slots.count)
+        return entries.candidates(best.ranges, slotCount: slots.count, inOrder: inOrder)
     }
 
     /// Intersects the ranges of `term` (when it can use built entries) with those found so far for its index.

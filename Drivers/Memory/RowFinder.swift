@@ -14,8 +14,10 @@ extension MemoryTable {
 
     /// Slots that may match, in insertion order, or nil when the condition needs a scan: an exact
     /// lookup (primary key, unique index) when a term allows one, else a range of an ordered index.
-    func candidateSlots(_ condition: CompiledCondition) -> [Int]? {
-        exactSlots(condition) ?? rangeSlots(condition)
+    ///
+    /// Without `inOrder` (a SELECT that sorts or counts), slots from an index range may come in any order.
+    func candidateSlots(_ condition: CompiledCondition, inOrder: Bool = true) -> [Int]? {
+        exactSlots(condition) ?? rangeSlots(condition, inOrder: inOrder)
     }
 
     /// Slots from the primary-key map or a unique index, or nil.

@@ -7,7 +7,7 @@ import Strata
 enum RowSort {
     typealias Term = (column: Int, descending: Bool)
 
-    /// `matched` (ascending row indices) in ORDER BY order; at least its first `keeping` are exact.
+    /// `matched` (row indices, in any order) in ORDER BY order; at least its first `keeping` are exact.
     static func sort(_ matched: [Int], of rows: [[DatabaseValue]], by terms: [Term], keeping: Int?) -> [Int] {
         guard matched.count > 1, !terms.isEmpty else { return matched }
         return rows.withUnsafeBufferPointer { rows in
@@ -52,23 +52,30 @@ enum RowSort {
         case .integer:
             for p in matched.indices {
                 guard case .integer(let x) = rows[matched[p]][column] else { return nil }
-                entries.append(Entry(key: (UInt64(bitPattern: x) ^ (1 << 63)) ^ flip, position: p))
+                entries.append(Entry(key: (UInt64(bitPattern: x) ^ (1 << 63)) ^ flip, row: matched[p]))
             }
         case .double:
             for p in matched.indices {
                 guard case .double(let x) = rows[matched[p]][column], !x.isNaN else { return nil }
                 let bits = (x == 0 ? 0 : x).bitPattern  // -0.0 ties with 0.0
                 let key = bits >> 63 == 1 ? ~bits : bits | (1 << 63)
-                entries.append(Entry(key: key ^ flip, position: p))
+                entries.append(Entry(key: key ^ flip, row: matched[p]))
             }
         default:
             return nil
         }
-        var chosen = first(entries, keeping: keeping, by: <)
+        var chosen: [Entry]
+        if let k = keeping, k < entries.count / 4 {
+            chosen = first(entries, keeping: k, by: <)
+        } else {
+            // Comparable's own sort: the comparison inlines (a comparator argument would not).
+            chosen = entries
+            chosen.sort()
+        }
         if terms.count > 1, chosen.count < entries.count, let last = chosen.last {
-            // The window kept the lowest positions of its last key; the other rows of that key may
+            // The window kept the lowest rows of its last key; the other rows of that key may
             // come first once the remaining terms are compared, so they join the run sorted below.
-            chosen += entries.filter { $0.key == last.key && $0.position > last.position }
+            chosen += entries.filter { $0.key == last.key && $0.row > last.row }.sorted()
         }
         if terms.count > 1 {
             // Runs of equal keys: order them by the remaining terms, then row order.
@@ -81,25 +88,25 @@ enum RowSort {
                     chosen[start..<end].sort { a, b in
                         for t in rest {
                             let order = ValueOrder.compare(
-                                rows[matched[a.position]][t.column], rows[matched[b.position]][t.column])
+                                rows[a.row][t.column], rows[b.row][t.column])
                             if order != 0 { return t.descending ? order > 0 : order < 0 }
                         }
-                        return a.position < b.position
+                        return a.row < b.row
                     }
                 }
                 start = end
             }
         }
-        return chosen.map { matched[$0.position] }
+        return chosen.map(\.row)
     }
 
-    /// A row's first-term key and its position among the matched rows, which breaks ties.
+    /// A row's first-term key, and the row's index, which breaks ties.
     private struct Entry: Comparable {
         let key: UInt64
-        let position: Int
+        let row: Int
 
         @inline(__always)
-        static func < (a: Entry, b: Entry) -> Bool { a.key < b.key || (a.key == b.key && a.position < b.position) }
+        static func < (a: Entry, b: Entry) -> Bool { a.key < b.key || (a.key == b.key && a.row < b.row) }
     }
 
     /// `items` sorted by `before`, or only their first `keeping` when that is a small share.

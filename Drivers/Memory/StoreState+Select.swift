@@ -22,7 +22,7 @@ extension StoreState {
             condition = compiled
             table.prepareOrderedEntries(for: compiled)
             // Not `condition.flatMap(table.candidateSlots)`: a method reference would copy the table.
-            candidates = table.candidateSlots(compiled)
+            candidates = table.candidateSlots(compiled, inOrder: s.order.isEmpty && s.selection != .count)
         }
         return try finish(
             s, scope: scope, rows: table.slots, condition: condition, candidates: candidates, total: table.liveCount)
