@@ -65,17 +65,20 @@ enum RowSort {
             return nil
         }
         var chosen: [Entry]
-        if let k = keeping, k < entries.count / 4 {
-            chosen = first(entries, keeping: k, by: <)
+        if let k = keeping, k < entries.count {
+            // Only the first k: move the k least to the front (in linear time), then sort those.
+            selectLeast(k, of: &entries)
+            chosen = Array(entries[..<k])
+            chosen.sort()
+            if terms.count > 1, let last = chosen.last {
+                // The other rows of the last key may come first once the remaining terms are
+                // compared, so they join the run of that key sorted below.
+                chosen += entries[k...].filter { $0.key == last.key }.sorted()
+            }
         } else {
             // Comparable's own sort: the comparison inlines (a comparator argument would not).
             chosen = entries
             chosen.sort()
-        }
-        if terms.count > 1, chosen.count < entries.count, let last = chosen.last {
-            // The window kept the lowest rows of its last key; the other rows of that key may
-            // come first once the remaining terms are compared, so they join the run sorted below.
-            chosen += entries.filter { $0.key == last.key && $0.row > last.row }.sorted()
         }
         if terms.count > 1 {
             // Runs of equal keys: order them by the remaining terms, then row order.
@@ -98,6 +101,41 @@ enum RowSort {
             }
         }
         return chosen.map(\.row)
+    }
+
+    /// Reorders `entries` so that its first `k` are the `k` least, in some order (quickselect).
+    private static func selectLeast(_ k: Int, of entries: inout [Entry]) {
+        guard k > 0 && k < entries.count else { return }
+        entries.withUnsafeMutableBufferPointer { e in
+            var lo = 0
+            var hi = e.count - 1
+            while lo < hi {
+                // Median of three as the pivot; entries are distinct (one per row).
+                let a = e[lo]
+                let b = e[(lo + hi) / 2]
+                let c = e[hi]
+                let pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b))
+                var i = lo
+                var j = hi
+                while i <= j {
+                    while e[i] < pivot { i += 1 }
+                    while pivot < e[j] { j -= 1 }
+                    if i <= j {
+                        e.swapAt(i, j)
+                        i += 1
+                        j -= 1
+                    }
+                }
+                // Now e[lo...j] <= pivot <= e[i...hi]; entries between j and i equal the pivot.
+                if k - 1 <= j {
+                    hi = j
+                } else if k - 1 >= i {
+                    lo = i
+                } else {
+                    return
+                }
+            }
+        }
     }
 
     /// A row's first-term key, and the row's index, which breaks ties.
