@@ -10,8 +10,9 @@ enum UndoStep: Sendable {
     case slot(table: String, slot: Int, previous: [DatabaseValue]?)
     /// A table's id counter was `previous`.
     case lastID(table: String, previous: Int64)
-    /// The whole table was `previous` (nil: it did not exist); used by schema changes.
-    case table(name: String, previous: MemoryTable?)
+    /// The whole table was `previous` (nil: it did not exist); used by schema changes and by
+    /// DELETE without WHERE. Boxed, so the other steps stay small (a journal may hold many).
+    indirect case table(name: String, previous: MemoryTable?)
 }
 
 /// A savepoint: its name and where the journal stood when it was made.
