@@ -75,9 +75,12 @@ struct MemoryTable: Sendable {
         if let pk = primaryKey, case .integer(let id) = row[pk], let other = slotByID[id], other != slot {
             return [columns[pk].name]
         }
-        for index in indexes where index.isUnique {
-            if let key = IndexKey(row: row, columns: index.columns), let other = index.slots[key], other != slot {
-                return index.columnNames
+        // By position: iterating the indexes by value would copy each one (a retain per field).
+        for i in indexes.indices where indexes[i].isUnique {
+            if let key = IndexKey(row: row, columns: indexes[i].columns), let other = indexes[i].slots[key],
+                other != slot
+            {
+                return indexes[i].columnNames
             }
         }
         return nil
@@ -222,8 +225,9 @@ struct MemoryTable: Sendable {
     ///
     /// - Returns: nil when no unique index covers exactly that column; `.some(nil)` when none matches.
     func lookup(column: Int, key: IndexKey) -> Int?? {
-        for index in indexes where index.isUnique && index.columns.count == 1 && index.columns[0] == column {
-            return .some(index.slots[key])
+        for i in indexes.indices
+        where indexes[i].isUnique && indexes[i].columns.count == 1 && indexes[i].columns[0] == column {
+            return .some(indexes[i].slots[key])
         }
         return nil
     }

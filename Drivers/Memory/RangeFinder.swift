@@ -21,7 +21,9 @@ extension MemoryTable {
     }
 
     private mutating func prepareOrderedEntries(column c: Int, for values: [DatabaseValue]) {
-        guard let i = indexes.firstIndex(where: { $0.columns[0] == c }), indexes[i].ordered == nil else { return }
+        guard let i = indexes.indices.first(where: { indexes[$0].columns[0] == c }), indexes[i].ordered == nil else {
+            return
+        }
         guard values.allSatisfy({ $0.isNull || Self.orderable($0, in: columns[c].type) }) else { return }
         buildOrderedEntries(ofIndex: i)
     }
@@ -103,7 +105,7 @@ extension MemoryTable {
 
     /// The first index whose first column is `c` and whose ordered entries are built.
     private func orderedIndex(on c: Int) -> Int? {
-        indexes.firstIndex { $0.columns[0] == c && $0.ordered != nil }
+        indexes.indices.first { indexes[$0].columns[0] == c && indexes[$0].ordered != nil }
     }
 
     /// Whether entries of a column of `type` can be searched for `v`: a value of the kind the column

@@ -93,6 +93,16 @@ enum RowScan {
             }
             return out
         }
+        if let candidates, candidates.count <= 4 {
+            // A key lookup's few rows: the general evaluator, without building a filter or predicate.
+            var out: [Int] = []
+            for i in candidates where !rows[i].isEmpty {
+                guard try condition.truth(rows[i]) == .yes else { continue }
+                out.append(i)
+                if out.count == limit { break }
+            }
+            return out
+        }
         if let filter = ConjunctiveFilter(condition) {
             return try rows.withUnsafeBufferPointer { rows throws(StrataError) -> [Int] in
                 // While loops over Ints keep unoptimized (debug) builds, where app tests run, quick too.
