@@ -12,6 +12,17 @@ extension MemoryTable {
         try RowScan.matching(slots, condition, candidates: condition.flatMap { candidateSlots($0) }, limit: limit)
     }
 
+    /// The id of a filter that is exactly `primary key = integer` (what `find` sends), or nil.
+    func primaryKeyEquality(_ filter: SQLExpression?) -> Int64? {
+        guard let pk = primaryKey, case .compare(.equal, let l, let r)? = filter?.node else { return nil }
+        switch (l, r) {
+        case (.column(let name), .value(.integer(let id))), (.value(.integer(let id)), .column(let name)):
+            return name == columns[pk].name ? id : nil
+        default:
+            return nil
+        }
+    }
+
     /// Slots that may match, in insertion order, or nil when the condition needs a scan: an exact
     /// lookup (primary key, unique index) when a term allows one, else a range of an ordered index.
     ///

@@ -17,7 +17,10 @@ extension StoreState {
         // No closure over the scope here: capturing it would copy it.
         var condition: CompiledCondition?
         var candidates: [Int]?
-        if let filter = s.filter {
+        if let id = table.primaryKeyEquality(s.filter) {
+            // `pk = id` (a find): the map gives the one row that matches, with nothing to compile or re-check.
+            candidates = table.slotByID[id].map { [$0] } ?? []
+        } else if let filter = s.filter {
             let compiled = try CompiledCondition(filter.node, scope: scope)
             condition = compiled
             table.prepareOrderedEntries(for: compiled)

@@ -119,8 +119,7 @@ extension StoreState {
                 }
                 assignments.append((p, value))
             }
-            let condition = try u.filter.map { f throws(StrataError) in try CompiledCondition(f.node, table: table) }
-            let slots = try table.matchingSlots(condition)
+            let slots = try Self.matching(u.filter, in: table)
             if slots.isEmpty { return 0 }
             for a in assignments
             where a.value.isNull && (!table.columns[a.position].isNullable || a.position == table.primaryKey) {
@@ -178,7 +177,9 @@ extension StoreState {
 
     /// The slots of `table` that `filter` selects.
     private static func matching(_ filter: SQLExpression?, in table: MemoryTable) throws(StrataError) -> [Int] {
-        let condition = try filter.map { f throws(StrataError) in try CompiledCondition(f.node, table: table) }
-        return try table.matchingSlots(condition)
+        // `pk = id` (what `save` and `delete` of a model send): the map answers exactly.
+        if let id = table.primaryKeyEquality(filter) { return table.slotByID[id].map { [$0] } ?? [] }
+        guard let filter else { return try table.matchingSlots(nil) }
+        return try table.matchingSlots(try CompiledCondition(filter.node, table: table))
     }
 }
