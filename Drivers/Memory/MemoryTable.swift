@@ -114,6 +114,11 @@ struct MemoryTable: Sendable {
         if previous == nil && slot == slots.count - 1 { slots.removeLast() }
     }
 
+    /// Undoes appends: removes the slots from `count` on, newest first.
+    mutating func truncate(to count: Int) {
+        while slots.count > count { restore(nil, at: slots.count - 1) }
+    }
+
     private mutating func index(_ row: [DatabaseValue], slot: Int) {
         if let pk = primaryKey, case .integer(let id) = row[pk] { slotByID[id] = slot }
         for i in indexes.indices where indexes[i].isUnique {

@@ -48,6 +48,7 @@ extension StoreState {
             var returnedRows: [[DatabaseValue]] = []
             if returned != nil { returnedRows.reserveCapacity(i.rows.count) }
             var counterJournaled = false
+            var appendJournaled = false
             for values in i.rows {
                 guard values.count == i.columns.count else {
                     throw .invalidQuery("INSERT row has \(values.count) values for \(i.columns.count) columns")
@@ -86,7 +87,11 @@ extension StoreState {
                 } else if let columns = table.conflict(for: row, ignoring: nil) {
                     throw .uniqueViolation(table: table.name, columns: columns)
                 }
-                journal.append(.slot(table: table.name, slot: table.slots.count, previous: nil))
+                if !appendJournaled {
+                    // One step for all the rows this statement appends.
+                    journal.append(.appended(table: table.name, from: table.slots.count))
+                    appendJournaled = true
+                }
                 table.put(row, at: table.slots.count)
                 if returned != nil { returnedRows.append(row) }
                 if !table.foreignKeys.isEmpty { inserted.append(row) }
