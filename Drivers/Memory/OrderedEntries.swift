@@ -18,20 +18,26 @@ struct OrderedEntries: Sendable {
     private(set) var pending: [Int] = []
     /// How many entries may no longer hold their row's value (the row changed or went away).
     private(set) var stale = 0
+    /// How many rows hold NULL in the column (they have no entry).
+    private(set) var nulls = 0
 
     /// The entries of column `column` over a table's slots (empty slots are deleted rows).
     init(column: Int, rows: [[DatabaseValue]]) {
         var order: [Int] = []
         order.reserveCapacity(rows.count)
         var allIntegers = true
+        var nulls = 0
         for slot in rows.indices where !rows[slot].isEmpty {
             switch rows[slot][column] {
-            case .null: continue
+            case .null:
+                nulls += 1
+                continue
             case .integer: break
             default: allIntegers = false
             }
             order.append(slot)
         }
+        self.nulls = nulls
         if allIntegers {
             // The common case: sort plain (value, slot) pairs.
             var pairs: [(Int64, Int)] = []
@@ -62,8 +68,12 @@ struct OrderedEntries: Sendable {
 
     /// Records a write of `slot` whose indexed value went from `before` to `after` (nil: no row).
     mutating func noteWrite(slot: Int, before: DatabaseValue?, after: DatabaseValue?) {
-        if let before, !before.isNull { stale += 1 }
-        if let after, !after.isNull { pending.append(slot) }
+        if let before {
+            if before.isNull { nulls -= 1 } else { stale += 1 }
+        }
+        if let after {
+            if after.isNull { nulls += 1 } else { pending.append(slot) }
+        }
     }
 
     // MARK: Lookups
@@ -93,6 +103,22 @@ struct OrderedEntries: Sendable {
             }
             return lo
         }
+    }
+
+    /// The slots that may hold the `count` least values (the greatest when `descending`), in any
+    /// order, for an ORDER BY on the column with a LIMIT: the first (last) `count + stale` entries,
+    /// so that at least `count` of them are accurate, every entry equal to the window's inner end
+    /// (ties are ordered by later ORDER BY terms, or by slot), and the pending slots.
+    func edge(_ count: Int, descending: Bool, slotCount: Int) -> [Int] {
+        let n = count >= keys.count - stale ? keys.count : count + stale
+        if descending {
+            var start = keys.count - n
+            while start > 0 && start < keys.count && ValueOrder.equal(keys[start - 1], keys[start]) { start -= 1 }
+            return candidates([start..<keys.count], slotCount: slotCount, inOrder: false)
+        }
+        var end = n
+        while end > 0 && end < keys.count && ValueOrder.equal(keys[end - 1], keys[end]) { end += 1 }
+        return candidates([0..<end], slotCount: slotCount, inOrder: false)
     }
 
     /// The slots of the entries in `ranges` plus the pending slots, without repeats, below

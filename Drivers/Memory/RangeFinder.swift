@@ -20,6 +20,18 @@ extension MemoryTable {
         }
     }
 
+    /// For `ORDER BY column [DESC] LIMIT count` without WHERE: the slots that may hold the first
+    /// `count` rows, from the column's ordered entries (built on first use), or nil to scan: no index
+    /// leads with the column, a row holds NULL there, or the window is no small share of the table.
+    mutating func orderedWindow(column c: Int, count: Int, descending: Bool) -> [Int]? {
+        guard let i = indexes.indices.first(where: { indexes[$0].columns[0] == c }) else { return nil }
+        if indexes[i].ordered == nil { buildOrderedEntries(ofIndex: i) }
+        guard let entries = indexes[i].ordered, entries.nulls == 0 else { return nil }
+        let extra = entries.stale + entries.pending.count
+        guard count >= 0 && count <= max(64, liveCount / 8) - extra else { return nil }
+        return entries.edge(count, descending: descending, slotCount: slots.count)
+    }
+
     private mutating func prepareOrderedEntries(column c: Int, for values: [DatabaseValue]) {
         guard let i = indexes.indices.first(where: { indexes[$0].columns[0] == c }), indexes[i].ordered == nil else {
             return

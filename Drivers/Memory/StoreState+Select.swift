@@ -20,6 +20,15 @@ extension StoreState {
         if let id = table.primaryKeyEquality(s.filter) {
             // `pk = id` (a find): the map gives the one row that matches, with nothing to compile or re-check.
             candidates = table.slotByID[id].map { [$0] } ?? []
+        } else if s.filter == nil, s.selection != .count, let limit = s.limit, limit >= 0, (s.offset ?? 0) >= 0,
+            let first = s.order.first, let column = try? scope.position(of: first.column, in: first.table)
+        {
+            // ORDER BY an indexed column with LIMIT: only the rows at that end of the index can come first.
+            let (count, overflow) = (s.offset ?? 0).addingReportingOverflow(limit)
+            if !overflow {
+                candidates = table.orderedWindow(
+                    column: column, count: count, descending: first.direction == .descending)
+            }
         } else if let filter = s.filter {
             let compiled = try CompiledCondition(filter.node, scope: scope)
             condition = compiled
