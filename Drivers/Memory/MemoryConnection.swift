@@ -22,6 +22,8 @@ final class MemoryConnection: DatabaseConnection {
         switch outcome.rows {
         case .list(let rows):
             for row in rows { try onRow(MemoryRow(values: row, projection: projection)) }
+        case .values(let values):
+            for value in values { try onRow(MemoryValueRow(value: value)) }
         case .picked(let rows, let positions):
             for p in positions { try onRow(MemoryRow(values: rows[p], projection: projection)) }
         case .scan(let rows, let skip, let take):

@@ -33,3 +33,12 @@ struct MemoryRow: RowReader {
         return nil
     }
 }
+
+/// A result row of one value (a RETURNING column).
+struct MemoryValueRow: RowReader {
+    let value: DatabaseValue
+
+    var columnCount: Int { 1 }
+
+    func value(at index: Int) -> DatabaseValue { value }
+}

@@ -21,6 +21,8 @@ struct MemoryTable: Sendable {
     /// The largest id ever inserted; auto-assigned ids continue after it, so ids are never reused.
     var lastID: Int64 = 0
     private(set) var indexes: [MemoryIndex] = []
+    /// How the last INSERT's columns mapped onto the table's, for the next one naming the same columns.
+    var insertPlan: InsertPlan?
     /// The table's foreign keys, each from one of its columns to a column of another (or this) table.
     let foreignKeys: [MemoryForeignKey]
 
@@ -179,6 +181,7 @@ struct MemoryTable: Sendable {
 
     /// Appends a column, filling every row with `fill` (already normalized and checked).
     mutating func addColumn(_ column: TableColumn, fill: DatabaseValue) {
+        insertPlan = nil
         positions[column.name] = columns.count
         columns.append(column)
         for slot in slots.indices where !slots[slot].isEmpty {

@@ -22,31 +22,21 @@ extension StoreState {
             guard !i.rows.isEmpty else { throw .invalidQuery("INSERT without rows") }
             if i.columns.isEmpty && i.rows.count != 1 { throw .invalidQuery("multi-row INSERT without columns") }
             let width = table.columns.count
-            // For each stored column, the position of its value in the given rows (-1: omitted).
-            var given = [Int](repeating: -1, count: width)
-            var next = 0
-            for (k, name) in i.columns.enumerated() {
-                let p = try table.position(of: name, near: next)
-                if given[p] >= 0 { throw .invalidQuery("column \(name) is given twice in INSERT") }
-                given[p] = k
-                next = p + 1
+            let plan: InsertPlan
+            if let cached = table.insertPlan, cached.columns == i.columns {
+                plan = cached
+            } else {
+                plan = try InsertPlan(i.columns, table: table)
+                table.insertPlan = plan
             }
+            let given = plan.given
+            let defaults = plan.defaults
             let returned = try i.returning.map { r throws(StrataError) in
                 try table.position(of: r, near: table.primaryKey ?? 0)
             }
-            // Defaults for the omitted columns, checked once; nil when only the primary key is omitted.
-            var defaults: [DatabaseValue]?
-            for p in 0..<width where given[p] < 0 && p != table.primaryKey {
-                var values = [DatabaseValue](repeating: .null, count: width)
-                for q in p..<width where given[q] < 0 && q != table.primaryKey {
-                    let column = table.columns[q]
-                    values[q] = try column.storedValue(column.schemaDefault ?? .null, table: table.name)
-                }
-                defaults = values
-                break
-            }
-            var returnedRows: [[DatabaseValue]] = []
-            if returned != nil { returnedRows.reserveCapacity(i.rows.count) }
+            if let error = plan.defaultsError { throw error }
+            var returnedValues: [DatabaseValue] = []
+            if returned != nil { returnedValues.reserveCapacity(i.rows.count) }
             var counterJournaled = false
             var appendJournaled = false
             for values in i.rows {
@@ -93,10 +83,10 @@ extension StoreState {
                     appendJournaled = true
                 }
                 table.put(row, at: table.slots.count)
-                if returned != nil { returnedRows.append(row) }
+                if let returned { returnedValues.append(row[returned]) }
                 if !table.foreignKeys.isEmpty { inserted.append(row) }
             }
-            return Outcome(changes: i.rows.count, rows: .list(returnedRows), projection: returned.map { [$0] })
+            return Outcome(changes: i.rows.count, rows: .values(returnedValues))
         }
         try checkParents(of: inserted, in: i.table)
         return outcome

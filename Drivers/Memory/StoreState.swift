@@ -17,6 +17,8 @@ struct Outcome {
 enum ResultRows {
     /// These rows.
     case list([[DatabaseValue]])
+    /// Rows of one column, one value each (what INSERT … RETURNING gives); no projection applies.
+    case values([DatabaseValue])
     /// The rows at these positions of `rows`, in this order.
     case picked(_ rows: [[DatabaseValue]], _ positions: [Int])
     /// The non-empty rows of `rows` in order, after skipping `skip` of them, at most `take`: a scan
