@@ -54,6 +54,24 @@ struct ColumnScope {
     /// The position of a main-table column.
     func position(of column: String) throws(StrataError) -> Int { try main.position(of: column) }
 
+    /// The positions of main-table columns, or nil when they are every column of the scope's rows
+    /// in order (the usual SELECT of a whole model). Names are first compared with the column at the
+    /// position they would have in that case, which costs less than hashing them.
+    func positions(of names: [String]) throws(StrataError) -> [Int]? {
+        var positions: [Int] = []
+        var identity = names.count == width
+        for (k, name) in names.enumerated() {
+            if identity, k < main.columns.count, main.columns[k].name == name { continue }
+            if identity {
+                identity = false
+                positions.reserveCapacity(names.count)
+                positions.append(contentsOf: 0..<k)
+            }
+            positions.append(try main.position(of: name))
+        }
+        return identity ? nil : positions
+    }
+
     /// The position of a column of the table `alias` (nil or the main table's name: the main table).
     func position(of column: String, in alias: String?) throws(StrataError) -> Int {
         guard let alias else { return try main.position(of: column) }

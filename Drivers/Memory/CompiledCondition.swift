@@ -28,7 +28,7 @@ enum CompiledCondition: Sendable {
     }
 
     /// Compiles `node` over the rows of `scope` (a table, or a table and its joins).
-    init(_ node: SQLExpression.Node, scope: ColumnScope) throws(StrataError) {
+    init(_ node: SQLExpression.Node, scope: borrowing ColumnScope) throws(StrataError) {
         switch node {
         case .column, .joinedColumn, .value: self = .operand(try Operand(node, scope: scope))
         case .constant(let b): self = .constant(b)
@@ -67,7 +67,7 @@ enum Operand: Sendable {
     /// A boolean expression used as a value: TRUE, FALSE or NULL (unknown).
     case condition(NestedCondition)
 
-    init(_ node: SQLExpression.Node, scope: ColumnScope) throws(StrataError) {
+    init(_ node: SQLExpression.Node, scope: borrowing ColumnScope) throws(StrataError) {
         switch node {
         case .column(let name): self = .column(try scope.position(of: name))
         case .joinedColumn(let alias, let name): self = .column(try scope.position(of: name, in: alias))

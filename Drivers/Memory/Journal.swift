@@ -8,10 +8,14 @@ import Strata
 enum UndoStep: Sendable {
     /// A slot of a table held `previous` (nil: empty or not yet appended).
     case slot(table: String, slot: Int, previous: [DatabaseValue]?)
+    /// The table had `from` slots; the slots past them were appended since (by one INSERT, which
+    /// journals this step once for all its rows).
+    case appended(table: String, from: Int)
     /// A table's id counter was `previous`.
     case lastID(table: String, previous: Int64)
-    /// The whole table was `previous` (nil: it did not exist); used by schema changes.
-    case table(name: String, previous: MemoryTable?)
+    /// The whole table was `previous` (nil: it did not exist); used by schema changes and by
+    /// DELETE without WHERE. Boxed, so the other steps stay small (a journal may hold many).
+    indirect case table(name: String, previous: MemoryTable?)
 }
 
 /// A savepoint: its name and where the journal stood when it was made.
@@ -33,6 +37,8 @@ extension StoreState {
             switch step {
             case .slot(let table, let slot, let previous):
                 tables[table]?.restore(previous, at: slot)
+            case .appended(let table, let from):
+                tables[table]?.truncate(to: from)
             case .lastID(let table, let previous):
                 tables[table]?.lastID = previous
             case .table(let name, let previous):

@@ -18,8 +18,38 @@ final class MemoryConnection: DatabaseConnection {
 
     func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void) throws -> Int {
         let outcome = try store.execute(statement, connection: id)
-        for row in outcome.rows {
-            try onRow(MemoryRow(values: row, projection: outcome.projection))
+        let projection = outcome.projection
+        let reader = MemoryRow(values: [], projection: projection)
+        switch outcome.rows {
+        case .list(let rows):
+            for row in rows {
+                reader.values = row
+                try onRow(reader)
+            }
+        case .values(let values):
+            let one = MemoryValueRow(value: .null)
+            for value in values {
+                one.value = value
+                try onRow(one)
+            }
+        case .picked(let rows, let positions):
+            for p in positions {
+                reader.values = rows[p]
+                try onRow(reader)
+            }
+        case .scan(let rows, let skip, let take):
+            var skipped = 0
+            var taken = 0
+            for row in rows where !row.isEmpty {
+                if skipped < skip {
+                    skipped += 1
+                    continue
+                }
+                if taken == take { break }
+                taken += 1
+                reader.values = row
+                try onRow(reader)
+            }
         }
         return outcome.changes
     }

@@ -17,10 +17,12 @@ struct MemoryTable: Sendable {
     private(set) var slots: [[DatabaseValue]] = []
     private(set) var liveCount = 0
     /// Primary key → slot.
-    private(set) var slotByID: [Int64: Int] = [:]
+    private(set) var slotByID = SlotMap()
     /// The largest id ever inserted; auto-assigned ids continue after it, so ids are never reused.
     var lastID: Int64 = 0
     private(set) var indexes: [MemoryIndex] = []
+    /// How the last INSERT's columns mapped onto the table's, for the next one naming the same columns.
+    var insertPlan: InsertPlan?
     /// The table's foreign keys, each from one of its columns to a column of another (or this) table.
     let foreignKeys: [MemoryForeignKey]
 
@@ -49,6 +51,16 @@ struct MemoryTable: Sendable {
         return p
     }
 
+    /// The position of a column, trying `hint` first: comparing one name costs less than hashing it.
+    ///
+    /// - Throws: ``StrataError/unknownColumn(model:column:)``.
+    @inline(__always)
+    func position(of column: String, near hint: Int) throws(StrataError) -> Int {
+        if hint < columns.count && columns[hint].name == column { return hint }
+        if hint == primaryKey && hint + 1 < columns.count && columns[hint + 1].name == column { return hint + 1 }
+        return try position(of: column)
+    }
+
     /// The row in a slot, nil when it was deleted.
     @inline(__always)
     func row(at slot: Int) -> [DatabaseValue]? { slots[slot].isEmpty ? nil : slots[slot] }
@@ -65,9 +77,12 @@ struct MemoryTable: Sendable {
         if let pk = primaryKey, case .integer(let id) = row[pk], let other = slotByID[id], other != slot {
             return [columns[pk].name]
         }
-        for index in indexes where index.isUnique {
-            if let key = IndexKey(row: row, columns: index.columns), let other = index.slots[key], other != slot {
-                return index.columnNames
+        // By position: iterating the indexes by value would copy each one (a retain per field).
+        for i in indexes.indices where indexes[i].isUnique {
+            if let key = IndexKey(row: row, columns: indexes[i].columns), let other = indexes[i].slots[key],
+                other != slot
+            {
+                return indexes[i].columnNames
             }
         }
         return nil
@@ -78,6 +93,7 @@ struct MemoryTable: Sendable {
     /// Puts `row` in `slot` (appending when `slot` is one past the end), keeping the primary-key
     /// map and unique indexes in step. Constraints must have been checked (or be known to hold).
     mutating func put(_ row: [DatabaseValue]?, at slot: Int) {
+        noteOrdered(row, at: slot)
         if slot == slots.count {
             slots.append([])
         } else if !slots[slot].isEmpty {
@@ -100,10 +116,28 @@ struct MemoryTable: Sendable {
         if previous == nil && slot == slots.count - 1 { slots.removeLast() }
     }
 
+    /// Undoes appends: removes the slots from `count` on, newest first.
+    mutating func truncate(to count: Int) {
+        while slots.count > count { restore(nil, at: slots.count - 1) }
+    }
+
     private mutating func index(_ row: [DatabaseValue], slot: Int) {
         if let pk = primaryKey, case .integer(let id) = row[pk] { slotByID[id] = slot }
         for i in indexes.indices where indexes[i].isUnique {
             if let key = IndexKey(row: row, columns: indexes[i].columns) { indexes[i].slots[key] = slot }
+        }
+    }
+
+    /// Tells the ordered entries built so far that `slot` is about to hold `row`; drops those that
+    /// have seen so many changes that a rebuild is cheaper than their extra candidates.
+    private mutating func noteOrdered(_ row: [DatabaseValue]?, at slot: Int) {
+        for i in indexes.indices where indexes[i].ordered != nil {
+            let c = indexes[i].columns[0]
+            let before: DatabaseValue? = slot < slots.count && !slots[slot].isEmpty ? slots[slot][c] : nil
+            let after = row?[c]
+            if let before, let after, !before.isNull, !after.isNull, ValueOrder.equal(before, after) { continue }
+            indexes[i].ordered?.noteWrite(slot: slot, before: before, after: after)
+            if indexes[i].ordered?.isWorthKeeping == false { indexes[i].ordered = nil }
         }
     }
 
@@ -124,15 +158,30 @@ struct MemoryTable: Sendable {
         slots = []
         slots.reserveCapacity(rows.count)
         liveCount = 0
-        slotByID.removeAll(keepingCapacity: true)
-        for i in indexes.indices { indexes[i].slots.removeAll(keepingCapacity: true) }
+        slotByID.removeAll()
+        for i in indexes.indices {
+            indexes[i].slots.removeAll(keepingCapacity: true)
+            indexes[i].ordered = nil  // slot numbers change
+        }
         for row in rows { put(row, at: slots.count) }
+    }
+
+    /// Deletes every row, keeping the columns, the indexes (emptied) and the id counter.
+    mutating func removeAllRows() {
+        slots = []
+        liveCount = 0
+        slotByID = SlotMap()
+        for i in indexes.indices {
+            indexes[i].slots = [:]
+            indexes[i].ordered = nil
+        }
     }
 
     // MARK: Schema changes
 
     /// Appends a column, filling every row with `fill` (already normalized and checked).
     mutating func addColumn(_ column: TableColumn, fill: DatabaseValue) {
+        insertPlan = nil
         positions[column.name] = columns.count
         columns.append(column)
         for slot in slots.indices where !slots[slot].isEmpty {
@@ -158,6 +207,11 @@ struct MemoryTable: Sendable {
         indexes.append(index)
     }
 
+    /// Builds the ordered entries of the index at position `i` of ``indexes``.
+    mutating func buildOrderedEntries(ofIndex i: Int) {
+        indexes[i].ordered = OrderedEntries(column: indexes[i].columns[0], rows: slots)
+    }
+
     /// Whether the table has an index of this name.
     func hasIndex(named indexName: String) -> Bool { indexes.contains { $0.name == indexName } }
 
@@ -179,8 +233,9 @@ struct MemoryTable: Sendable {
     ///
     /// - Returns: nil when no unique index covers exactly that column; `.some(nil)` when none matches.
     func lookup(column: Int, key: IndexKey) -> Int?? {
-        for index in indexes where index.isUnique && index.columns.count == 1 && index.columns[0] == column {
-            return .some(index.slots[key])
+        for i in indexes.indices
+        where indexes[i].isUnique && indexes[i].columns.count == 1 && indexes[i].columns[0] == column {
+            return .some(indexes[i].slots[key])
         }
         return nil
     }

@@ -1,17 +1,38 @@
-// RowFinder: finds the rows a condition selects, through the primary key or a unique index when it can.
+// RowFinder: finds the rows a condition selects, through the primary key or an index when it can.
 import Strata
 
 extension MemoryTable {
     /// The slots of the rows `condition` selects (all rows when nil), in insertion order, at most `limit`.
     ///
     /// `pk = v` and `pk IN (…)`, alone or as a term of an AND, read the primary-key map in O(1);
-    /// so does equality on the single column of a unique index. Anything else scans.
+    /// so does equality on the single column of a unique index. Ranges, equality and IN on the first
+    /// column of an index read its ordered entries when built (see ``rangeSlots(_:)``). Anything
+    /// else scans.
     func matchingSlots(_ condition: CompiledCondition?, limit: Int? = nil) throws(StrataError) -> [Int] {
-        try RowScan.matching(slots, condition, candidates: condition.flatMap(candidateSlots), limit: limit)
+        try RowScan.matching(slots, condition, candidates: condition.flatMap { candidateSlots($0) }, limit: limit)
     }
 
-    /// Slots that may match, in insertion order, or nil when the condition needs a scan.
-    func candidateSlots(_ condition: CompiledCondition) -> [Int]? {
+    /// The id of a filter that is exactly `primary key = integer` (what `find` sends), or nil.
+    func primaryKeyEquality(_ filter: SQLExpression?) -> Int64? {
+        guard let pk = primaryKey, case .compare(.equal, let l, let r)? = filter?.node else { return nil }
+        switch (l, r) {
+        case (.column(let name), .value(.integer(let id))), (.value(.integer(let id)), .column(let name)):
+            return name == columns[pk].name ? id : nil
+        default:
+            return nil
+        }
+    }
+
+    /// Slots that may match, in insertion order, or nil when the condition needs a scan: an exact
+    /// lookup (primary key, unique index) when a term allows one, else a range of an ordered index.
+    ///
+    /// Without `inOrder` (a SELECT that sorts or counts), slots from an index range may come in any order.
+    func candidateSlots(_ condition: CompiledCondition, inOrder: Bool = true) -> [Int]? {
+        exactSlots(condition) ?? rangeSlots(condition, inOrder: inOrder)
+    }
+
+    /// Slots from the primary-key map or a unique index, or nil.
+    private func exactSlots(_ condition: CompiledCondition) -> [Int]? {
         switch condition {
         case .compare(.equal, .column(let c), .value(let v)), .compare(.equal, .value(let v), .column(let c)):
             return lookup(c, v)
@@ -28,7 +49,7 @@ extension MemoryTable {
             return unique
         case .and(let items):
             for item in items {
-                if let found = candidateSlots(item) { return found }
+                if let found = exactSlots(item) { return found }
             }
             return nil
         default:
@@ -78,6 +99,16 @@ enum RowScan {
             let order = candidates ?? Array(rows.indices)
             var out: [Int] = []
             for i in order where !rows[i].isEmpty {
+                out.append(i)
+                if out.count == limit { break }
+            }
+            return out
+        }
+        if let candidates, candidates.count <= 4 {
+            // A key lookup's few rows: the general evaluator, without building a filter or predicate.
+            var out: [Int] = []
+            for i in candidates where !rows[i].isEmpty {
+                guard try condition.truth(rows[i]) == .yes else { continue }
                 out.append(i)
                 if out.count == limit { break }
             }

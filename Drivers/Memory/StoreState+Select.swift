@@ -2,21 +2,42 @@
 import Strata
 
 extension StoreState {
-    func select(_ s: Select) throws(StrataError) -> Outcome {
+    /// Mutating only to build an index's ordered entries on first use.
+    mutating func select(_ s: Select) throws(StrataError) -> Outcome {
         // Read the table in place in the dictionary: copying the struct out costs a retain per field.
         guard let i = tables.index(forKey: s.table) else { throw .noSuchTable(s.table) }
-        if s.joins.isEmpty { return try Self.select(s, from: tables.values[i]) }
+        if s.joins.isEmpty { return try Self.select(s, from: &tables.values[i]) }
         let (scope, rows) = try joinedRows(s, main: tables.values[i])
         let condition = try s.filter.map { f throws(StrataError) in try CompiledCondition(f.node, scope: scope) }
         return try Self.finish(s, scope: scope, rows: rows, condition: condition, candidates: nil, total: nil)
     }
 
-    private static func select(_ s: Select, from table: MemoryTable) throws(StrataError) -> Outcome {
+    private static func select(_ s: Select, from table: inout MemoryTable) throws(StrataError) -> Outcome {
         let scope = ColumnScope(table)
-        let condition = try s.filter.map { f throws(StrataError) in try CompiledCondition(f.node, scope: scope) }
+        // No closure over the scope here: capturing it would copy it.
+        var condition: CompiledCondition?
+        var candidates: [Int]?
+        if let id = table.primaryKeyEquality(s.filter) {
+            // `pk = id` (a find): the map gives the one row that matches, with nothing to compile or re-check.
+            candidates = table.slotByID[id].map { [$0] } ?? []
+        } else if s.filter == nil, s.selection != .count, let limit = s.limit, limit >= 0, (s.offset ?? 0) >= 0,
+            let first = s.order.first, let column = try? scope.position(of: first.column, in: first.table)
+        {
+            // ORDER BY an indexed column with LIMIT: only the rows at that end of the index can come first.
+            let (count, overflow) = (s.offset ?? 0).addingReportingOverflow(limit)
+            if !overflow {
+                candidates = table.orderedWindow(
+                    column: column, count: count, descending: first.direction == .descending)
+            }
+        } else if let filter = s.filter {
+            let compiled = try CompiledCondition(filter.node, scope: scope)
+            condition = compiled
+            table.prepareOrderedEntries(for: compiled)
+            // Not `condition.flatMap(table.candidateSlots)`: a method reference would copy the table.
+            candidates = table.candidateSlots(compiled, inOrder: s.order.isEmpty && s.selection != .count)
+        }
         return try finish(
-            s, scope: scope, rows: table.slots, condition: condition,
-            candidates: condition.flatMap(table.candidateSlots), total: table.liveCount)
+            s, scope: scope, rows: table.slots, condition: condition, candidates: candidates, total: table.liveCount)
     }
 
     /// Filters, sorts, pages and projects `rows` (a table's slots, empty ones skipped, or joined rows).
@@ -25,19 +46,20 @@ extension StoreState {
     ///   - candidates: the only rows that may match (from a key lookup), or nil to scan.
     ///   - total: the number of non-empty rows, for a COUNT without a filter.
     private static func finish(
-        _ s: Select, scope: ColumnScope, rows: [[DatabaseValue]], condition: CompiledCondition?,
+        _ s: Select, scope: borrowing ColumnScope, rows: [[DatabaseValue]], condition: CompiledCondition?,
         candidates: [Int]?, total: Int?
     ) throws(StrataError) -> Outcome {
-        var projection: [Int] = []
+        var projection: [Int]?
         switch s.selection {
         case .columns(let names):
             guard !names.isEmpty else { throw .invalidQuery("SELECT without columns") }
-            projection.reserveCapacity(names.count)
-            for name in names { projection.append(try scope.position(of: name)) }
+            projection = try scope.positions(of: names)
         case .refs(let refs):
             guard !refs.isEmpty else { throw .invalidQuery("SELECT without columns") }
-            projection.reserveCapacity(refs.count)
-            for r in refs { projection.append(try scope.position(of: r.name, in: r.table)) }
+            var positions: [Int] = []
+            positions.reserveCapacity(refs.count)
+            for r in refs { positions.append(try scope.position(of: r.name, in: r.table)) }
+            projection = positions.elementsEqual(0..<scope.width) ? nil : positions
         case .count:
             break
         }
@@ -51,69 +73,23 @@ extension StoreState {
         if counting && condition == nil && candidates == nil, let total {
             let start = min(offset, total)
             let n = s.limit.map { min($0, total - start) } ?? total - start
-            return Outcome(rows: [[.integer(Int64(n))]], projection: [0])
+            return Outcome(rows: .list([[.integer(Int64(n))]]))
         }
         let sorted = !terms.isEmpty && !counting
+        if condition == nil && candidates == nil && !sorted && !counting {
+            return Outcome(rows: .scan(rows, skip: offset, take: s.limit ?? .max), projection: projection)
+        }
         // Without ORDER BY, stop scanning once the page is full.
         let enough = s.limit.map { offset.addingReportingOverflow($0).partialValue }
         var matched = try RowScan.matching(rows, condition, candidates: candidates, limit: sorted ? nil : enough)
-        if sorted { matched = sort(matched, of: rows, by: terms, keeping: enough) }
+        if sorted { matched = RowSort.sort(matched, of: rows, by: terms, keeping: enough) }
 
         let start = min(offset, matched.count)
         let end = s.limit.map { min(matched.count, start + min($0, matched.count - start)) } ?? matched.count
         if counting {
-            return Outcome(rows: [[.integer(Int64(end - start))]], projection: [0])
+            return Outcome(rows: .list([[.integer(Int64(end - start))]]))
         }
-        var out: [[DatabaseValue]] = []
-        out.reserveCapacity(end - start)
-        for i in matched[start..<end] { out.append(rows[i]) }
-        return Outcome(rows: out, projection: projection)
-    }
-
-    /// Sorts row indices by the ORDER BY terms; NULLs come first ascending and last descending (NULL
-    /// is the least value); ties keep the rows' order. With `keeping`, only that many first rows are
-    /// kept, found in one pass without sorting the rest. Rows are compared in place, never copied.
-    private static func sort(
-        _ matched: [Int], of rows: [[DatabaseValue]], by terms: [(column: Int, descending: Bool)],
-        keeping: Int?
-    ) -> [Int] {
-        let columns = terms.map(\.column)
-        let descending = terms.map(\.descending)
-        return rows.withUnsafeBufferPointer { rows in
-            /// Whether row a sorts before row b (a < b, their order in `rows`, breaks ties).
-            func before(_ a: Int, _ b: Int) -> Bool {
-                var t = 0
-                while t < columns.count {
-                    let order = ValueOrder.compare(rows[a][columns[t]], rows[b][columns[t]])
-                    if order != 0 { return descending[t] ? order > 0 : order < 0 }
-                    t += 1
-                }
-                return a < b
-            }
-            if let k = keeping, k < matched.count / 4 {
-                // Top k: a sorted window, each candidate placed by binary search.
-                var best: [Int] = []
-                best.reserveCapacity(k + 1)
-                guard k > 0 else { return best }
-                var m = 0
-                while m < matched.count {
-                    let i = matched[m]
-                    m += 1
-                    if best.count == k, let last = best.last, !before(i, last) { continue }
-                    var lo = 0
-                    var hi = best.count
-                    while lo < hi {
-                        let mid = (lo + hi) / 2
-                        if before(best[mid], i) { lo = mid + 1 } else { hi = mid }
-                    }
-                    best.insert(i, at: lo)
-                    if best.count > k { best.removeLast() }
-                }
-                return best
-            }
-            var order = matched
-            order.sort(by: before)
-            return order
-        }
+        if start > 0 || end < matched.count { matched = Array(matched[start..<end]) }
+        return Outcome(rows: .picked(rows, matched), projection: projection)
     }
 }

@@ -2,15 +2,14 @@
 import Strata
 
 extension StoreState {
-    /// Takes a table out of the dictionary so it is uniquely referenced while it changes (no
-    /// copy-on-write of its rows), runs `body`, and puts it back, also when `body` throws. Every change
-    /// `body` makes must be journaled before it is made, so the caller can undo a failed statement.
+    /// Runs `body` on a table in place in the dictionary, so it stays uniquely referenced while it
+    /// changes (no copy-on-write of its rows). Every change `body` makes must be journaled before it
+    /// is made, so the caller can undo a failed statement.
     mutating func changing<R>(_ name: String, _ body: (inout MemoryTable, inout [UndoStep]) throws(StrataError) -> R)
         throws(StrataError) -> R
     {
-        guard var table = tables.removeValue(forKey: name) else { throw .noSuchTable(name) }
-        defer { tables[name] = table }
-        return try body(&table, &journal)
+        guard let i = tables.index(forKey: name) else { throw .noSuchTable(name) }
+        return try body(&tables.values[i], &journal)
     }
 
     /// Inserts the rows; returns them through `RETURNING` when asked.
@@ -22,35 +21,37 @@ extension StoreState {
         let outcome = try changing(i.table) { table, journal throws(StrataError) in
             guard !i.rows.isEmpty else { throw .invalidQuery("INSERT without rows") }
             if i.columns.isEmpty && i.rows.count != 1 { throw .invalidQuery("multi-row INSERT without columns") }
-            var given = [Int?](repeating: nil, count: table.columns.count)
-            for (k, name) in i.columns.enumerated() {
-                let p = try table.position(of: name)
-                if given[p] != nil { throw .invalidQuery("column \(name) is given twice in INSERT") }
-                given[p] = k
+            let width = table.columns.count
+            let plan: InsertPlan
+            if let cached = table.insertPlan, cached.columns == i.columns {
+                plan = cached
+            } else {
+                plan = try InsertPlan(i.columns, table: table)
+                table.insertPlan = plan
             }
-            let returned = try i.returning.map { r throws(StrataError) in try table.position(of: r) }
-            // A row of defaults for the omitted columns, checked once.
-            var template: [DatabaseValue] = []
-            template.reserveCapacity(table.columns.count)
-            for (p, column) in table.columns.enumerated() {
-                if given[p] != nil || p == table.primaryKey {
-                    template.append(.null)
-                } else {
-                    template.append(try column.storedValue(column.schemaDefault ?? .null, table: table.name))
-                }
+            let given = plan.given
+            let defaults = plan.defaults
+            let returned = try i.returning.map { r throws(StrataError) in
+                try table.position(of: r, near: table.primaryKey ?? 0)
             }
-            var outcome = Outcome(changes: i.rows.count, projection: returned.map { [$0] } ?? [])
-            if returned != nil { outcome.rows.reserveCapacity(i.rows.count) }
+            if let error = plan.defaultsError { throw error }
+            var returnedValues: [DatabaseValue] = []
+            if returned != nil { returnedValues.reserveCapacity(i.rows.count) }
             var counterJournaled = false
+            var appendJournaled = false
             for values in i.rows {
                 guard values.count == i.columns.count else {
                     throw .invalidQuery("INSERT row has \(values.count) values for \(i.columns.count) columns")
                 }
-                var row = template
-                for (p, column) in table.columns.enumerated() {
-                    guard let k = given[p] else { continue }
-                    if p == table.primaryKey && values[k].isNull { continue }
-                    row[p] = try column.storedValue(values[k], table: table.name)
+                var row: [DatabaseValue] = []
+                row.reserveCapacity(width)
+                for p in 0..<width {
+                    let k = given[p]
+                    if k < 0 || (p == table.primaryKey && values[k].isNull) {
+                        row.append(defaults?[p] ?? .null)
+                    } else {
+                        row.append(try table.columns[p].storedValue(values[k], table: table.name))
+                    }
                 }
                 if let pk = table.primaryKey {
                     let id: Int64
@@ -76,12 +77,16 @@ extension StoreState {
                 } else if let columns = table.conflict(for: row, ignoring: nil) {
                     throw .uniqueViolation(table: table.name, columns: columns)
                 }
-                journal.append(.slot(table: table.name, slot: table.slots.count, previous: nil))
+                if !appendJournaled {
+                    // One step for all the rows this statement appends.
+                    journal.append(.appended(table: table.name, from: table.slots.count))
+                    appendJournaled = true
+                }
                 table.put(row, at: table.slots.count)
-                if returned != nil { outcome.rows.append(row) }
+                if let returned { returnedValues.append(row[returned]) }
                 if !table.foreignKeys.isEmpty { inserted.append(row) }
             }
-            return outcome
+            return Outcome(changes: i.rows.count, rows: .values(returnedValues))
         }
         try checkParents(of: inserted, in: i.table)
         return outcome
@@ -109,8 +114,7 @@ extension StoreState {
                 }
                 assignments.append((p, value))
             }
-            let condition = try u.filter.map { f throws(StrataError) in try CompiledCondition(f.node, table: table) }
-            let slots = try table.matchingSlots(condition)
+            let slots = try Self.matching(u.filter, in: table)
             if slots.isEmpty { return 0 }
             for a in assignments
             where a.value.isNull && (!table.columns[a.position].isNullable || a.position == table.primaryKey) {
@@ -147,6 +151,18 @@ extension StoreState {
     /// NULL, or refuse the delete.
     mutating func delete(_ d: Delete) throws(StrataError) -> Int {
         guard let i = tables.index(forKey: d.table) else { throw .noSuchTable(d.table) }
+        if d.filter == nil {
+            // Every row: journal the table whole (a copy-on-write reference, not a step per row) and
+            // empty it in O(1).
+            let count = tables.values[i].liveCount
+            if count == 0 { return 0 }
+            let before = tables.values[i]
+            journal.append(.table(name: d.table, previous: before))
+            tables.values[i].removeAllRows()
+            let removed = references(to: d.table).isEmpty ? [] : before.slots.filter { !$0.isEmpty }
+            try applyReferences(to: d.table, removed: removed, deleted: true)
+            return count
+        }
         let slots = try Self.matching(d.filter, in: tables.values[i])
         if slots.isEmpty { return 0 }
         let removed = try removeRows(slots, from: d.table)
@@ -156,7 +172,9 @@ extension StoreState {
 
     /// The slots of `table` that `filter` selects.
     private static func matching(_ filter: SQLExpression?, in table: MemoryTable) throws(StrataError) -> [Int] {
-        let condition = try filter.map { f throws(StrataError) in try CompiledCondition(f.node, table: table) }
-        return try table.matchingSlots(condition)
+        // `pk = id` (what `save` and `delete` of a model send): the map answers exactly.
+        if let id = table.primaryKeyEquality(filter) { return table.slotByID[id].map { [$0] } ?? [] }
+        guard let filter else { return try table.matchingSlots(nil) }
+        return try table.matchingSlots(try CompiledCondition(filter.node, table: table))
     }
 }

@@ -5,8 +5,25 @@ import Strata
 struct Outcome {
     var changes = 0
     /// Result rows as stored; `projection` picks and orders the returned columns.
-    var rows: [[DatabaseValue]] = []
-    var projection: [Int] = []
+    var rows = ResultRows.list([])
+    /// The stored positions of the returned columns, in order; nil for every column in stored order.
+    var projection: [Int]?
+}
+
+/// The rows a statement returns, as stored rows (a table's slots or joined rows) without copies.
+///
+/// Holding a table's slot array is a snapshot: the rows handed out are those the statement saw, even
+/// when a row callback changes the table (its next write then copies the slot array, once).
+enum ResultRows {
+    /// These rows.
+    case list([[DatabaseValue]])
+    /// Rows of one column, one value each (what INSERT … RETURNING gives); no projection applies.
+    case values([DatabaseValue])
+    /// The rows at these positions of `rows`, in this order.
+    case picked(_ rows: [[DatabaseValue]], _ positions: [Int])
+    /// The non-empty rows of `rows` in order, after skipping `skip` of them, at most `take`: a scan
+    /// that keeps nothing per row, so a cursor over a big table streams in constant memory.
+    case scan(_ rows: [[DatabaseValue]], skip: Int, take: Int)
 }
 
 /// The state behind a store's mutex. A value type: all of it changes only under the lock.
