@@ -40,7 +40,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                     static let group = 5
                     var shout: String { name.uppercased() }
 
-                    var _persistence = Strata.PersistenceState()
+                    var _persistence: Strata.PersistenceState? = nil
                 }
 
                 extension User: Strata.Model {
@@ -118,7 +118,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                     var id: Int64? = nil
                     let createdAt: Date
 
-                    var _persistence = Strata.PersistenceState()
+                    var _persistence: Strata.PersistenceState? = nil
                 }
 
                 extension Person: Strata.Model {
@@ -172,7 +172,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                     @Strata._ChangeTracked(1)
                     public var statusCode: Int
 
-                    public var _persistence = Strata.PersistenceState()
+                    public var _persistence: Strata.PersistenceState? = nil
                 }
 
                 extension HTTPLog: Strata.Model {
@@ -224,7 +224,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                     @Strata._ChangeTracked(0)
                     package var id: Swift.Int64?
 
-                    package var _persistence = Strata.PersistenceState()
+                    package var _persistence: Strata.PersistenceState? = nil
                 }
 
                 extension Tag {
@@ -292,7 +292,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                     var callback: (@Sendable () -> Void)?
                     func move() {}
 
-                    var _persistence = Strata.PersistenceState()
+                    var _persistence: Strata.PersistenceState? = nil
                 }
 
                 extension Point: Strata.Model {
@@ -377,7 +377,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                     @Strata._ChangeTracked(8)
                     var sizes = [1, count]
 
-                    var _persistence = Strata.PersistenceState()
+                    var _persistence: Strata.PersistenceState? = nil
                 }
 
                 extension Settings: Strata.Model {
@@ -472,7 +472,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                     var `default`: Bool
                     @Strata.Transient var scratch = 0
 
-                    var _persistence = Strata.PersistenceState()
+                    var _persistence: Strata.PersistenceState? = nil
                 }
 
                 extension Entry: Strata.Model {
@@ -523,7 +523,7 @@ final class ModelMacroExpansionTests: XCTestCase {
             expandedSource: """
                 var name: String {
                     didSet {
-                        _persistence.markChanged(3)
+                        _persistence?.markChanged(3)
                     }
                 }
                 """,
@@ -552,7 +552,7 @@ final class ModelMacroAssociationTests: XCTestCase {
                     static let owner = Self.belongsTo(User.self, key: \\.ownerID)
                     static let other = 5
 
-                    var _persistence = Strata.PersistenceState()
+                    var _persistence: Strata.PersistenceState? = nil
                 }
 
                 extension Group: Strata.Model {

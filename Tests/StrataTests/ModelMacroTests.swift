@@ -16,6 +16,12 @@ struct Person {
     var shout: String { fullName.uppercased() }
 }
 
+@Model
+struct Memo: Codable, Equatable {
+    var id: Int64?
+    var text: String
+}
+
 @Suite("@Model expansion")
 struct ModelMacroTests {
     @Test("columns are derived in declaration order with snake_case names and types")
@@ -57,7 +63,9 @@ struct ModelMacroTests {
     @Test("assignments mark their column; transient properties, init and equality are untouched")
     func changeTracking() {
         var p = Person(fullName: "Ada", email: "ada@x.io")
-        #expect(!p._persistence.isStored && p.hasChanges)
+        #expect(p._persistence == nil && p.hasChanges)
+        p.fullName = "Ada L."
+        #expect(p._persistence == nil, "a model never stored has no state to mark")
         p._persistence.markStored()
         p.id = 1
         p._persistence.markStored()
@@ -66,7 +74,7 @@ struct ModelMacroTests {
         #expect(!p.hasChanges)
         p.tags.append("x")
         p[keyPath: \Person.email] = "new@x.io"
-        #expect((0..<6).map(p._persistence.isChanged) == [false, false, true, false, false, true])
+        #expect((0..<6).map { p._persistence?.isChanged($0) } == [false, false, true, false, false, true])
         #expect(p.hasChanges)
         p._persistence.markStored()
         #expect(!p.hasChanges && p._persistence.isStored)
@@ -84,5 +92,15 @@ struct ModelMacroTests {
         state.markChanged(61)
         #expect(state.isChanged(61))
         #expect(PersistenceState() == state)
+    }
+
+    @Test("a Codable model decodes from JSON without the change-tracking property, and round-trips")
+    func codable() throws {
+        let decoded = try JSONDecoder().decode(Memo.self, from: Data(#"{"id": 3, "text": "hi"}"#.utf8))
+        #expect(decoded == Memo(id: 3, text: "hi"))
+        var stored = decoded
+        stored._persistence.markStored()
+        let json = try JSONEncoder().encode(stored)
+        #expect(try JSONDecoder().decode(Memo.self, from: json) == decoded)
     }
 }

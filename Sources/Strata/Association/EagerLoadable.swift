@@ -13,14 +13,16 @@ typealias NestedLoad<Target> = @Sendable (inout [Target], Transaction) throws ->
 extension Model {
     /// Attaches a loaded association value under `key`.
     mutating func attachLoaded(_ key: String, _ value: any Sendable) {
-        var loaded = _persistence.loaded ?? [:]
+        var state = _persistence ?? PersistenceState()
+        var loaded = state.loaded ?? [:]
         loaded[key] = value
-        _persistence.loaded = loaded
+        state.loaded = loaded
+        _persistence = state
     }
 
     /// A value attached by eager loading, or ``StrataError/associationNotLoaded(model:association:)``.
     func loadedValue<T>(_ key: String, as: T.Type) throws -> T {
-        guard let value = _persistence.loaded?[key] as? T else {
+        guard let value = _persistence?.loaded?[key] as? T else {
             throw StrataError.associationNotLoaded(model: Self.modelName, association: key)
         }
         return value

@@ -18,20 +18,19 @@ extension Model {
         }
         if let id {
             let values = databaseValues
-            let state = _persistence
-            if !state.isStored {
-                let all = values.indices.filter { $0 != pk }.map { Assignment(schema.columns[$0].name, values[$0]) }
-                if !all.isEmpty, try update(all, id: id, tx) > 0 {
-                    _persistence.markStored()
-                    return
-                }
-            } else if !state.isChanged(pk) {
+            if let state = _persistence, state.isStored, !state.isChanged(pk) {
                 var changes: [Assignment] = []
                 for i in values.indices where i != pk && (state.isChanged(i) || !schema.columns[i].tracksChanges) {
                     changes.append(Assignment(schema.columns[i].name, values[i]))
                 }
                 if changes.isEmpty { return }
                 if try update(changes, id: id, tx) > 0 {
+                    _persistence.markStored()
+                    return
+                }
+            } else if !_persistence.isStored {
+                let all = values.indices.filter { $0 != pk }.map { Assignment(schema.columns[$0].name, values[$0]) }
+                if !all.isEmpty, try update(all, id: id, tx) > 0 {
                     _persistence.markStored()
                     return
                 }
@@ -82,8 +81,8 @@ extension Model {
     /// its current value counts: `@Model` tracks assignments, not comparisons).
     /// True for a model never saved, and for a hand-written model that does not track its state.
     public var hasChanges: Bool {
-        guard id != nil, _persistence.isStored else { return true }
-        return _persistence.hasChangedColumns || Self.schema.columns.contains { !$0.tracksChanges }
+        guard id != nil, let state = _persistence, state.isStored else { return true }
+        return state.hasChangedColumns || Self.schema.columns.contains { !$0.tracksChanges }
     }
 
     /// Runs the model's validations.

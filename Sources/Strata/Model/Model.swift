@@ -17,7 +17,7 @@ public protocol Model: Sendable {
     var id: Int64? { get set }
     /// What the database last saw of the model; lets `save` update only the assigned columns.
     /// `@Model` stores it; a hand-written model may leave the default, and then updates write every column.
-    var _persistence: PersistenceState { get set }
+    var _persistence: PersistenceState? { get set }
     /// Declares the model's validations; the default has none.
     static func validations(_ v: inout Validations<Self>)
     /// The stored property a column maps to, or nil (`@Model` writes it; used to set foreign keys).
@@ -32,8 +32,8 @@ public protocol Model: Sendable {
 }
 
 extension Model {
-    public var _persistence: PersistenceState {
-        get { PersistenceState() }
+    public var _persistence: PersistenceState? {
+        get { nil }
         set {}  // swiftlint:disable:this unused_setter_value
     }
 
@@ -61,12 +61,12 @@ extension Model {
 /// stored, which columns were assigned since it was fetched or saved, and associations loaded by
 /// `including(…)`.
 ///
-/// `@Model` stores it and marks a column from each stored property's `didSet`, so fetching a row costs
-/// no snapshot and `save` updates only the assigned columns. A hand-written model may leave the
-/// default: it is never "stored", so `save` writes every column.
+/// `@Model` stores it (nil until the model is fetched or saved) and marks a column from each stored
+/// property's `didSet`, so fetching a row costs no snapshot and `save` updates only the assigned
+/// columns. A hand-written model may leave the default, nil: then `save` writes every column.
 ///
-/// Always equal and hashing to nothing, so it never changes a model's `==` or `hash`; it encodes
-/// as `null` and decodes as the state of a model never saved.
+/// Always equal and hashing to nothing, so it never changes a model's `==` or `hash`; a synthesized
+/// `Codable` writes it as `null` and reads a model without it (the property is optional).
 public struct PersistenceState: Sendable, Hashable, Codable {
     /// Bits 0–61: columns 0–61 assigned; bit 62: some column from 62 on assigned; bit 63: stored.
     @usableFromInline var bits: UInt64 = 0
@@ -110,4 +110,18 @@ public struct PersistenceState: Sendable, Hashable, Codable {
         try c.encodeNil()
     }
     public init(from decoder: any Decoder) throws {}
+}
+
+extension Optional where Wrapped == PersistenceState {
+    /// Records that the database now holds the model as it is (after a fetch or a save), keeping any
+    /// loaded associations.
+    @inlinable
+    public mutating func markStored() {
+        var state = self ?? PersistenceState()
+        state.markStored()
+        self = state
+    }
+
+    /// Whether the model's row is known to be stored (see ``PersistenceState/isStored``).
+    @inlinable public var isStored: Bool { self?.isStored ?? false }
 }
