@@ -31,7 +31,8 @@ extension SQLiteConnection {
             let keys = try rowidKeys(for: insert)
             guard case .fromStatement = keys else {
                 insert.returning = nil
-                let (stmt, binds) = try prepare(.insert(insert))
+                let (stmt, binds, owned) = try prepare(.insert(insert))
+                defer { if owned { sqlite3_finalize(stmt) } }
                 let plan = PreparedTemplate(stmt: stmt, keys: keys, table: insert.table)
                 if let changed = try run(plan, binds, onRow: onRow) { return changed }
                 return try renderAndRun(statement, onRow: onRow)
@@ -48,26 +49,32 @@ extension SQLiteConnection {
         template: StatementTemplate, binds: [DatabaseValue], statement: () throws -> Statement,
         onRow: (any RowReader) throws -> Void
     ) throws -> Int {
-        if let plan = templateStatements[template], let changed = try run(plan, binds, onRow: onRow) {
-            return changed
+        if let plan = templateStatements[template] {
+            // Busy: the same template runs from inside its own row callback; take the general path.
+            if sqlite3_stmt_busy(plan.stmt) != 0 { return try execute(try statement(), onRow: onRow) }
+            if let changed = try run(plan, binds, onRow: onRow) { return changed }
         }
         let built = try statement()
-        var plan: PreparedTemplate
+        let plan: PreparedTemplate
+        let owned: Bool
         switch built {
         case .insert(var insert):
             let keys = try rowidKeys(for: insert)
             if case .fromStatement = keys {} else { insert.returning = nil }
-            let (stmt, rendered) = try prepare(.insert(insert))
-            assert(rendered == binds, "template binds differ from the statement's")
-            plan = PreparedTemplate(stmt: stmt, keys: keys, table: insert.table)
+            let prepared = try prepare(.insert(insert))
+            assert(prepared.binds == binds, "template binds differ from the statement's")
+            plan = PreparedTemplate(stmt: prepared.stmt, keys: keys, table: insert.table)
+            owned = prepared.owned
         case .select, .update, .delete:
-            let (stmt, rendered) = try prepare(built)
-            assert(rendered == binds, "template binds differ from the statement's")
-            plan = PreparedTemplate(stmt: stmt, keys: .fromStatement, table: built.tableName)
+            let prepared = try prepare(built)
+            assert(prepared.binds == binds, "template binds differ from the statement's")
+            plan = PreparedTemplate(stmt: prepared.stmt, keys: .fromStatement, table: built.tableName)
+            owned = prepared.owned
         default:
             return try execute(built, onRow: onRow)
         }
-        templateStatements[template] = plan
+        defer { if owned { sqlite3_finalize(plan.stmt) } }
+        if !owned { templateStatements[template] = plan }
         if let changed = try run(plan, binds, onRow: onRow) { return changed }
         return try renderAndRun(built, onRow: onRow)
     }

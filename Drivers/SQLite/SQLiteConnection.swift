@@ -64,31 +64,49 @@ public final class SQLiteConnection: SQLConnection {
         if rc != SQLITE_OK { throw SQLiteErrors.map(rc, message: err.map { String(cString: $0) } ?? "", table: nil) }
     }
 
-    private func prepared(_ sql: String) throws -> OpaquePointer {
-        if let stmt = cache[sql] { return stmt }
+    /// The cached prepared statement for `sql`, or, when that one is mid-iteration (a statement run from
+    /// inside the row callback of the same SQL), a fresh one the caller owns and finalizes (`owned`).
+    private func prepared(_ sql: String) throws -> (stmt: OpaquePointer, owned: Bool) {
+        if let stmt = cache[sql] {
+            if sqlite3_stmt_busy(stmt) == 0 { return (stmt, false) }
+            return (try compile(sql, persistent: false), true)
+        }
+        let stmt = try compile(sql, persistent: true)
+        if cache.count >= Self.cacheLimit {
+            // Statements still stepping (an outer query whose row callback is running) stay.
+            for (key, old) in cache where sqlite3_stmt_busy(old) == 0 {
+                sqlite3_finalize(old)
+                cache[key] = nil
+            }
+            templateStatements = templateStatements.filter { cache.values.contains($0.value.stmt) }
+        }
+        cache[sql] = stmt
+        return (stmt, false)
+    }
+
+    private func compile(_ sql: String, persistent: Bool) throws -> OpaquePointer {
         var stmt: OpaquePointer?
-        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        let rc = sqlite3_prepare_v3(handle, sql, -1, flags, &stmt, nil)
         guard rc == SQLITE_OK, let stmt else {
             throw SQLiteErrors.map(rc, message: String(cString: sqlite3_errmsg(handle)), table: nil)
         }
-        if cache.count >= Self.cacheLimit {
-            for old in cache.values { sqlite3_finalize(old) }
-            cache.removeAll(keepingCapacity: true)
-            templateStatements.removeAll(keepingCapacity: true)
-        }
-        cache[sql] = stmt
         return stmt
     }
 
-    /// Renders and prepares a statement (through the SQL cache) without running it.
-    func prepare(_ statement: Statement) throws -> (stmt: OpaquePointer, binds: [DatabaseValue]) {
+    /// Renders and prepares a statement (through the SQL cache) without running it; `owned` as for
+    /// `prepared(_:)`.
+    func prepare(_ statement: Statement) throws -> (stmt: OpaquePointer, binds: [DatabaseValue], owned: Bool) {
         let rendered = try SQLRenderer.render(statement, dialect: dialect)
-        return (try prepared(rendered.sql), rendered.binds)
+        let (stmt, owned) = try prepared(rendered.sql)
+        return (stmt, rendered.binds, owned)
     }
 
     public func run(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void) throws -> Int
     {
-        try step(try prepared(rendered.sql), rendered.binds, table: statement?.tableName, onRow: onRow)
+        let (stmt, owned) = try prepared(rendered.sql)
+        defer { if owned { sqlite3_finalize(stmt) } }
+        return try step(stmt, rendered.binds, table: statement?.tableName, onRow: onRow)
     }
 
     /// Binds, steps to the end handing each row to `onRow`, and resets; `table` names the table in errors.

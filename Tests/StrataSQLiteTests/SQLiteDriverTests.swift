@@ -96,6 +96,30 @@ struct SQLiteDriverTests {
         }
     }
 
+    @Test("the same query, and the same find, run from inside their own forEach get statements of their own")
+    func reentrantSameStatement() async throws {
+        let file = TemporarySQLiteFile()
+        let db = try Database.open("sqlite:\(file.path)", drivers: [.sqlite])
+        try await db.migrate(SQItem.self)
+        try await db.transaction { tx in
+            for name in ["m1", "m2", "m3", "a1"] {
+                var item = SQItem(name: name)
+                try item.save(tx)
+            }
+            let query = SQItem.query(on: tx).where(\.name >= "m").order(\.id)
+            var outer: [String] = []
+            try query.forEach { item in
+                outer.append(item.name)
+                #expect(try query.all().map(\.name) == ["m1", "m2", "m3"])
+                var inner: [String] = []
+                try query.forEach { inner.append($0.name) }
+                #expect(inner == ["m1", "m2", "m3"])
+                #expect(try SQItem.find(item.id ?? -1, tx)?.name == item.name)
+            }
+            #expect(outer == ["m1", "m2", "m3"])
+        }
+    }
+
     @Test("a path in a missing directory fails at open with a connection error")
     func badPath() {
         #expect {
