@@ -49,7 +49,7 @@ extension SQLiteConnection {
         template: StatementTemplate, binds: [DatabaseValue], statement: () throws -> Statement,
         onRow: (any RowReader) throws -> Void
     ) throws -> Int {
-        if let plan = templateStatements[template] {
+        if let plan = cachedPlan(for: template) {
             // Busy: the same template runs from inside its own row callback; take the general path.
             if sqlite3_stmt_busy(plan.stmt) != 0 { return try execute(try statement(), onRow: onRow) }
             if let changed = try run(plan, binds, onRow: onRow) { return changed }
@@ -74,7 +74,10 @@ extension SQLiteConnection {
             return try execute(built, onRow: onRow)
         }
         defer { if owned { sqlite3_finalize(plan.stmt) } }
-        if !owned { templateStatements[template] = plan }
+        if !owned {
+            templateStatements[template] = plan
+            lastTemplate = (template, plan)
+        }
         if let changed = try run(plan, binds, onRow: onRow) { return changed }
         return try renderAndRun(built, onRow: onRow)
     }
@@ -113,10 +116,20 @@ extension SQLiteConnection {
         return .fromStatement
     }
 
+    /// The plan of a template run before; the last one used is checked first, without hashing (a loop of
+    /// saves or finds runs one template over and over).
+    private func cachedPlan(for template: StatementTemplate) -> PreparedTemplate? {
+        if let last = lastTemplate, last.template == template { return last.plan }
+        guard let plan = templateStatements[template] else { return nil }
+        lastTemplate = (template, plan)
+        return plan
+    }
+
     /// Forgets what was learnt about tables (rowid aliases, template plans): the schema may have changed.
     func forgetSchema() {
         rowidAliases.removeAll()
         templateStatements.removeAll()
+        lastTemplate = nil
     }
 
     /// The first of `count` consecutive rowids the next INSERT will assign, or nil when SQLite might not

@@ -10,6 +10,8 @@ public final class SQLiteConnection: SQLConnection {
     /// Prepared statements of templates, so their hot path builds, renders and hashes no SQL (see
     /// `execute(template:binds:statement:onRow:)`).
     var templateStatements: [StatementTemplate: PreparedTemplate] = [:]
+    /// The template run last, and its plan (see `cachedPlan(for:)`).
+    var lastTemplate: (template: StatementTemplate, plan: PreparedTemplate)?
     /// Whether a table's key column is its rowid alias, by `table NUL column` (see `isRowidAlias`).
     var rowidAliases: [String: Bool] = [:]
     private static let cacheLimit = 512
@@ -79,6 +81,7 @@ public final class SQLiteConnection: SQLConnection {
                 cache[key] = nil
             }
             templateStatements = templateStatements.filter { cache.values.contains($0.value.stmt) }
+            lastTemplate = nil
         }
         cache[sql] = stmt
         return (stmt, false)

@@ -22,7 +22,7 @@ extension QueryBuilder where Executor == Transaction {
         _ = try executor.execute(.select(select)) { reader in
             var model = try M(row: Row(reader: reader, context: context))
             model._persistence.markStored()
-            try body(model)
+            try body(consume model)
         }
     }
 
