@@ -27,7 +27,7 @@ final class MemoryConnection: DatabaseConnection {
                 try onRow(reader)
             }
         case .values(let values):
-            let one = MemoryValueRow(value: .null)
+            let one = SingleValueRow(value: .null)
             for value in values {
                 one.value = value
                 try onRow(one)

@@ -39,14 +39,3 @@ final class MemoryRow: RowReader {
         return nil
     }
 }
-
-/// A result row of one value (a RETURNING column).
-final class MemoryValueRow: RowReader {
-    var value: DatabaseValue
-
-    init(value: DatabaseValue) { self.value = value }
-
-    var columnCount: Int { 1 }
-
-    func value(at index: Int) -> DatabaseValue { value }
-}

@@ -27,16 +27,10 @@ enum RowidKeys {
 extension SQLiteConnection {
     public func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void) throws -> Int {
         switch statement {
-        case .insert(var insert):
-            let keys = try rowidKeys(for: insert)
-            guard case .fromStatement = keys else {
-                insert.returning = nil
-                let (stmt, binds, owned) = try prepare(.insert(insert))
-                defer { if owned { sqlite3_finalize(stmt) } }
-                let plan = PreparedTemplate(stmt: stmt, keys: keys, table: insert.table)
-                if let changed = try run(plan, binds, onRow: onRow) { return changed }
-                return try renderAndRun(statement, onRow: onRow)
-            }
+        case .insert:
+            guard let prepared = try plan(for: statement) else { break }
+            defer { if prepared.owned { sqlite3_finalize(prepared.plan.stmt) } }
+            if let changed = try run(prepared.plan, prepared.binds, onRow: onRow) { return changed }
         case .createTable, .addColumn, .createIndex, .dropTable:
             forgetSchema()
         default: break
@@ -55,31 +49,33 @@ extension SQLiteConnection {
             if let changed = try run(plan, binds, onRow: onRow) { return changed }
         }
         let built = try statement()
-        let plan: PreparedTemplate
-        let owned: Bool
-        switch built {
+        guard let prepared = try plan(for: built) else { return try execute(built, onRow: onRow) }
+        assert(prepared.binds == binds, "template binds differ from the statement's")
+        defer { if prepared.owned { sqlite3_finalize(prepared.plan.stmt) } }
+        if !prepared.owned {
+            templateStatements[template] = prepared.plan
+            lastTemplate = (template, prepared.plan)
+        }
+        if let changed = try run(prepared.plan, binds, onRow: onRow) { return changed }
+        return try renderAndRun(built, onRow: onRow)
+    }
+
+    /// Prepares a SELECT, UPDATE, DELETE or INSERT (whose returned key is read back without RETURNING
+    /// when the table's rowid allows); nil for other statements. `owned` as for `prepare(_:)`.
+    private func plan(for statement: Statement) throws -> (plan: PreparedTemplate, binds: [DatabaseValue], owned: Bool)?
+    {
+        switch statement {
         case .insert(var insert):
             let keys = try rowidKeys(for: insert)
             if case .fromStatement = keys {} else { insert.returning = nil }
-            let prepared = try prepare(.insert(insert))
-            assert(prepared.binds == binds, "template binds differ from the statement's")
-            plan = PreparedTemplate(stmt: prepared.stmt, keys: keys, table: insert.table)
-            owned = prepared.owned
+            let (stmt, binds, owned) = try prepare(.insert(insert))
+            return (PreparedTemplate(stmt: stmt, keys: keys, table: insert.table), binds, owned)
         case .select, .update, .delete:
-            let prepared = try prepare(built)
-            assert(prepared.binds == binds, "template binds differ from the statement's")
-            plan = PreparedTemplate(stmt: prepared.stmt, keys: .fromStatement, table: built.tableName)
-            owned = prepared.owned
+            let (stmt, binds, owned) = try prepare(statement)
+            return (PreparedTemplate(stmt: stmt, keys: .fromStatement, table: statement.tableName), binds, owned)
         default:
-            return try execute(built, onRow: onRow)
+            return nil
         }
-        defer { if owned { sqlite3_finalize(plan.stmt) } }
-        if !owned {
-            templateStatements[template] = plan
-            lastTemplate = (template, plan)
-        }
-        if let changed = try run(plan, binds, onRow: onRow) { return changed }
-        return try renderAndRun(built, onRow: onRow)
     }
 
     /// Steps a prepared plan and hands back its keys; nil when SQLite might not assign consecutive keys
@@ -174,12 +170,4 @@ extension SQLiteConnection {
         rowidAliases[key] = alias
         return alias
     }
-}
-
-/// A one-column result row.
-final class SingleValueRow: RowReader {
-    var value: DatabaseValue
-    init(value: DatabaseValue) { self.value = value }
-    var columnCount: Int { 1 }
-    func value(at index: Int) -> DatabaseValue { value }
 }

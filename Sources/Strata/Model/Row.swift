@@ -35,6 +35,18 @@ extension RowReader {
     }
 }
 
+/// A one-column result row a driver points at each value in turn: the key an INSERT hands back, a
+/// RETURNING column.
+public final class SingleValueRow: RowReader {
+    public var value: DatabaseValue
+
+    public init(value: DatabaseValue) { self.value = value }
+
+    public var columnCount: Int { 1 }
+
+    public func value(at index: Int) -> DatabaseValue { value }
+}
+
 /// A row of a model's table, read by the model's column index.
 ///
 /// When a query selects only some columns, `layout` maps each model column to its position in
