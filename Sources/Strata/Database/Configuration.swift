@@ -8,11 +8,18 @@ public struct Configuration: Sendable {
     public var migration: MigrationPolicy
     /// How long a connection waits for a lock (SQLite busy timeout) or to connect, in seconds.
     public var timeout: Double
+    /// How long a call waits for a pooled connection before it throws ``StrataError/poolTimeout(seconds:)``,
+    /// in seconds.
+    public var poolTimeout: Double
 
-    public init(maxConnections: Int? = nil, migration: MigrationPolicy = .automatic, timeout: Double = 5) {
+    public init(
+        maxConnections: Int? = nil, migration: MigrationPolicy = .automatic, timeout: Double = 5,
+        poolTimeout: Double = 30
+    ) {
         self.maxConnections = maxConnections
         self.migration = migration
         self.timeout = timeout
+        self.poolTimeout = poolTimeout
     }
 }
 

@@ -66,6 +66,16 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Any other error from the engine, with its own code and message.
     case database(code: Int, message: String)
 
+    // Values and resources
+    /// A value Strata refuses to bind or store, the same on every driver: text holding NUL, a date that no
+    /// backend can represent (NaN, infinite, beyond ±292,000 years), a `Codable` value whose encoding fails.
+    /// `table` and `column` name where it was headed when known.
+    case invalidValue(table: String?, column: String?, reason: String)
+    /// No pooled connection became free within the configured wait (``Configuration/poolTimeout``).
+    case poolTimeout(seconds: Double)
+    /// Two backends of a differential database answered one statement differently.
+    case divergence(statement: String, details: String)
+
     public var description: String {
         switch self {
         case .invalidURL(let url, let reason): return "invalid database URL '\(URLRedaction.redact(url))': \(reason)"
@@ -103,6 +113,12 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unsupported(let f, let d): return "\(f) is not supported by the \(d) driver"
         case .transactionMisuse(let r): return "transaction misuse: \(r)"
         case .database(let code, let message): return "database error \(code): \(message)"
+        case .invalidValue(let t, let c, let r):
+            let place = t.map { "\($0)." + (c ?? "?") } ?? c ?? "a bound value"
+            return "invalid value for \(place): \(r)"
+        case .poolTimeout(let s): return "no pooled connection became free within \(s) s"
+        case .divergence(let statement, let details):
+            return "backends diverged on \(statement): \(details)"
         }
     }
 }
