@@ -66,17 +66,40 @@ public final class PostgresConnection: SQLConnection {
                 ? try performGuarded(rendered, statement: statement, onRow: onRow)
                 : try perform(rendered, statement: statement, onRow: onRow)
         }
+        let changed: Int
         do {
-            return try attempt()
+            changed = try attempt()
         } catch let stale as StalePlan {
             // A table changed under a cached statement: prepare it afresh, once, when nothing else was undone.
             guard guarded || PQtransactionStatus(handle) == PQTRANS_IDLE else { throw stale.error }
             do {
-                return try attempt()
+                changed = try attempt()
             } catch let again as StalePlan {
                 throw again.error
             }
         }
+        if case .insert(let insert)? = statement, insert.explicitKey != nil {
+            try advanceIdentity(past: insert)
+        }
+        return changed
+    }
+
+    /// Moves the key column's identity past the largest explicit key the insert gave, so the next automatic id
+    /// does not collide with it (PostgreSQL's identity ignores explicit values; SQLite and memory continue past
+    /// them). Never moves it backwards. `setval` is not transactional: a rolled-back insert leaves a gap.
+    private func advanceIdentity(past insert: Insert) throws {
+        guard let key = insert.explicitKey, let k = insert.columns.firstIndex(of: key) else { return }
+        let largest = insert.rows.lazy.compactMap { row -> Int64? in
+            if case .integer(let v) = row[k] { return v }
+            return nil
+        }.max()
+        guard let largest, largest > 0 else { return }
+        let sql =
+            "SELECT setval(s, $1) FROM (SELECT pg_get_serial_sequence(quote_ident($2), $3)::regclass AS s) q "
+            + "WHERE s IS NOT NULL AND $1 > COALESCE(pg_sequence_last_value(s), 0)"
+        _ = try run(
+            RenderedSQL(sql: sql, binds: [.integer(largest), .text(insert.table), .text(key)]), statement: nil
+        ) { _ in }
     }
 
     /// Prepares (or finds) and runs one statement. A streamed SELECT (`forEach`) reads its rows one at a

@@ -6,6 +6,8 @@ public struct BelongsTo<Owner: Model, Target: Model>: EagerLoadable {
     var nested: [NestedLoad<Target>] = []
 
     public var key: String { "belongsTo \(Owner.schema.name).\(foreignKey.column ?? "?")" }
+    /// The tables this association needs: created by `migrate` with the owner's.
+    public var relatedModels: [any Model.Type] { [Target.self] }
 
     /// The same association, also loading `next` on the loaded parents.
     public func including(_ next: some EagerLoadable<Target>) -> Self {

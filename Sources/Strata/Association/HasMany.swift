@@ -12,6 +12,8 @@ public struct HasMany<Owner: Model, Target: Model>: EagerLoadable {
     /// What deleting the owner does to its children.
     public var onDelete: DeleteRule { link.onDelete }
     public var key: String { "hasMany \(Target.schema.name).\(foreignKey.column ?? "?")" }
+    /// The tables this association needs: created by `migrate` with the owner's.
+    public var relatedModels: [any Model.Type] { [Target.self] }
 
     /// The same association, also loading `next` on every loaded child.
     public func including(_ next: some EagerLoadable<Target>) -> Self {

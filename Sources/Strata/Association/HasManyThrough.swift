@@ -16,6 +16,8 @@ public struct HasManyThrough<Owner: Model, Target: Model, Join: Model>: EagerLoa
     public var key: String {
         "hasManyThrough \(Join.schema.name).\(ownerKey.column ?? "?")->\(targetKey.column ?? "?")"
     }
+    /// The tables this association needs: created by `migrate` with the owner's.
+    public var relatedModels: [any Model.Type] { [Join.self, Target.self] }
 
     /// The same association, also loading `next` on every loaded target.
     public func including(_ next: some EagerLoadable<Target>) -> Self {

@@ -11,6 +11,8 @@ public struct HasOne<Owner: Model, Target: Model>: EagerLoadable {
     /// What deleting the owner does to its child.
     public var onDelete: DeleteRule { link.onDelete }
     public var key: String { "hasOne \(Target.schema.name).\(foreignKey.column ?? "?")" }
+    /// The tables this association needs: created by `migrate` with the owner's.
+    public var relatedModels: [any Model.Type] { [Target.self] }
 
     /// The same association, also loading `next` on the loaded child.
     public func including(_ next: some EagerLoadable<Target>) -> Self {

@@ -33,11 +33,15 @@ public protocol ModelAssociation<Owner>: Sendable {
     func deleteRule(forTable table: String, column: String) -> DeleteRule?
     /// Foreign keys this association puts on the owner's table (belongsTo only).
     var foreignKeys: [ForeignKey] { get }
+    /// The models whose tables this association needs (its target, and a through model), which
+    /// ``Transaction/migrate(_:policy:)`` creates along with the owner's.
+    var relatedModels: [any Model.Type] { get }
 }
 
 extension ModelAssociation {
     public func deleteRule(forTable table: String, column: String) -> DeleteRule? { nil }
     public var foreignKeys: [ForeignKey] { [] }
+    public var relatedModels: [any Model.Type] { [] }
 }
 
 /// A foreign-key column resolved when an association is declared; a bad declaration is kept as an

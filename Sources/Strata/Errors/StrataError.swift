@@ -47,6 +47,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case columnNotSelected(model: String, column: String)
     /// The database schema does not match the models and migration is turned off.
     case schemaMismatch(table: String, missing: [String])
+    /// A foreign key references a table that neither exists nor is among the models being migrated;
+    /// `migrate` throws it before changing anything.
+    case missingReferencedTable(table: String, column: String, references: String)
     /// No such table.
     case noSuchTable(String)
     /// The database is locked by another connection (retryable).
@@ -104,6 +107,8 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(m).\(c) was not selected and has no default; select it or give the property a default"
         case .schemaMismatch(let t, let missing):
             return "table '\(t)' lacks \(missing.joined(separator: ", ")) and migration is turned off"
+        case .missingReferencedTable(let t, let c, let r):
+            return "\(t).\(c) references table '\(r)', which does not exist: migrate its model too"
         case .noSuchTable(let t): return "no such table '\(t)'"
         case .busy: return "the database is busy (locked by another connection)"
         case .serializationFailure: return "could not serialize access; retry the transaction"

@@ -4,20 +4,75 @@ extension Transaction {
     /// Brings the schema up to the models: creates missing tables and indexes, adds missing columns
     /// (filled with the property's default, or NULL for optionals). Nothing is dropped or rewritten.
     ///
+    /// The models' associations are followed: `migrate(User.self)` also migrates the models its
+    /// associations need (a `belongsTo` target, `hasMany` children, a through model), and tables are
+    /// created referenced-first, so the order of `models` does not matter.
+    ///
     /// With ``MigrationPolicy/disabled`` it changes nothing and only checks.
     ///
-    /// - Throws: ``StrataError/schemaMismatch(table:missing:)`` when migration is disabled and the
-    ///   schema lacks a table or column.
+    /// - Throws: ``StrataError/missingReferencedTable(table:column:references:)`` before any change when a
+    ///   foreign key references a table that neither exists nor is being migrated;
+    ///   ``StrataError/schemaMismatch(table:missing:)`` when migration is disabled and the schema lacks a
+    ///   table or column.
     public func migrate(_ models: [any Model.Type], policy: MigrationPolicy? = nil) throws {
-        for model in models {
-            var schema = model.schema
-            schema.indexes += model.indexes
-            for fk in model.foreignKeys + model.associations.flatMap(\.foreignKeys)
-            where !schema.foreignKeys.contains(where: { $0.column == fk.column }) {
-                schema.foreignKeys.append(fk)
+        let schemas = Self.referencedFirst(Self.followingAssociations(models).map(Self.migrationSchema))
+        let names = Set(schemas.map(\.name))
+        for schema in schemas {
+            for fk in schema.foreignKeys where !names.contains(fk.referencedTable) {
+                if try columns(of: fk.referencedTable) == nil {
+                    throw StrataError.missingReferencedTable(
+                        table: schema.name, column: fk.column, references: fk.referencedTable)
+                }
             }
+        }
+        for schema in schemas {
             try migrate(schema, policy: policy ?? database.configuration.migration)
         }
+    }
+
+    /// The models and, transitively, every model their associations need; each table once, first seen first.
+    static func followingAssociations(_ models: [any Model.Type]) -> [any Model.Type] {
+        var seen = Set<String>()
+        var out: [any Model.Type] = []
+        var queue = models[...]
+        while let model = queue.popFirst() {
+            guard seen.insert(model.schema.name).inserted else { continue }
+            out.append(model)
+            queue += model.associations.flatMap { $0.relatedModels }
+        }
+        return out
+    }
+
+    /// The model's table with its declared indexes and the foreign keys of its own and its associations.
+    static func migrationSchema(_ model: any Model.Type) -> TableSchema {
+        var schema = model.schema
+        schema.indexes += model.indexes
+        for fk in model.foreignKeys + model.associations.flatMap(\.foreignKeys)
+        where !schema.foreignKeys.contains(where: { $0.column == fk.column }) {
+            schema.foreignKeys.append(fk)
+        }
+        return schema
+    }
+
+    /// The schemas ordered so a table comes after the tables it references (stable; a cycle keeps the given
+    /// order for its members, and a self-reference is no constraint).
+    static func referencedFirst(_ schemas: [TableSchema]) -> [TableSchema] {
+        let names = Set(schemas.map(\.name))
+        var placed = Set<String>()
+        var remaining = schemas
+        var out: [TableSchema] = []
+        while !remaining.isEmpty {
+            let ready = remaining.firstIndex { s in
+                s.foreignKeys.allSatisfy {
+                    $0.referencedTable == s.name || !names.contains($0.referencedTable)
+                        || placed.contains($0.referencedTable)
+                }
+            }
+            let next = remaining.remove(at: ready ?? 0)
+            placed.insert(next.name)
+            out.append(next)
+        }
+        return out
     }
 
     /// The column names of a table, or nil when it does not exist.

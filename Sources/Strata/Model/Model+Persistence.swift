@@ -36,7 +36,11 @@ extension Model {
                 }
             }
             // No such row (or the id was reassigned): insert the row with its explicit id.
-            _ = try tx.execute(.insert(Insert(table: schema.name, columns: schema.columnNames, rows: [values])))
+            _ = try tx.execute(
+                .insert(
+                    Insert(
+                        table: schema.name, columns: schema.columnNames, rows: [values],
+                        explicitKey: schema.columns[pk].name)))
         } else {
             var row = databaseValues
             row.remove(at: pk)

@@ -93,12 +93,20 @@ public struct Insert: Sendable, Hashable {
     public var columns: [String]
     public var rows: [[DatabaseValue]]
     public var returning: String?
+    /// The primary-key column when the rows give their own keys (a model saved with an explicit id). A backend
+    /// whose key generator does not follow explicit keys (PostgreSQL's identity) advances it past them, so the
+    /// next automatic id does not collide, as on SQLite and the memory driver.
+    public var explicitKey: String?
 
-    public init(table: String, columns: [String], rows: [[DatabaseValue]], returning: String? = nil) {
+    public init(
+        table: String, columns: [String], rows: [[DatabaseValue]], returning: String? = nil,
+        explicitKey: String? = nil
+    ) {
         self.table = table
         self.columns = columns
         self.rows = rows
         self.returning = returning
+        self.explicitKey = explicitKey
     }
 }
 
