@@ -19,6 +19,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownColumn(model: String, column: String)
     /// The operation needs a saved model (one with an id).
     case notPersisted(model: String)
+    /// A fetched or saved model was saved again, but its row is gone (deleted by someone else); nothing was
+    /// written. Pass `insertIfMissing: true` to `save` to insert it again instead.
+    case recordNotFound(model: String, id: String)
     /// The query asked for something no backend can do the same way (a negative limit, say).
     case invalidQuery(String)
     /// An association is declared in a way Strata cannot use (a foreign key it cannot find).
@@ -89,6 +92,7 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             return "validation failed: " + errors.map(\.description).joined(separator: "; ")
         case .unknownColumn(let m, let c): return "\(m) has no column '\(c)'"
         case .notPersisted(let m): return "\(m) has not been saved yet (its id is nil)"
+        case .recordNotFound(let m, let id): return "\(m) with id \(id) is no longer in the database"
         case .invalidQuery(let r): return "invalid query: \(r)"
         case .invalidAssociation(let r): return "invalid association: \(r)"
         case .associationNotLoaded(let m, let a):

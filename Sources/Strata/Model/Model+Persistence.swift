@@ -7,10 +7,17 @@ extension Model {
     ///
     /// Runs the model's validations first and writes nothing when one fails.
     ///
-    /// - Throws: ``StrataError/validationFailed(_:)``, ``StrataError/uniqueViolation(table:columns:)``,
-    ///   ``StrataError/notNullViolation(table:column:)``, ``StrataError/typeMismatch(table:column:detail:)``, …
+    /// A model that was fetched or saved is never inserted again behind the caller's back: when its row was
+    /// deleted meanwhile (by another connection, or a bulk delete), saving it throws
+    /// ``StrataError/recordNotFound(model:id:)`` and writes nothing, unless `insertIfMissing` asks to insert
+    /// it again with its id. A model built with an explicit id and never fetched is updated when its row
+    /// exists and inserted otherwise.
+    ///
+    /// - Throws: ``StrataError/validationFailed(_:)``, ``StrataError/recordNotFound(model:id:)``,
+    ///   ``StrataError/uniqueViolation(table:columns:)``, ``StrataError/notNullViolation(table:column:)``,
+    ///   ``StrataError/typeMismatch(table:column:detail:)``, …
     @inlinable
-    public mutating func save(_ tx: Transaction) throws {
+    public mutating func save(_ tx: Transaction, insertIfMissing: Bool = false) throws {
         try validate(tx)
         let schema = Self.schema
         guard let pk = schema.primaryKeyIndex else {
@@ -28,6 +35,7 @@ extension Model {
                     _persistence.markStored()
                     return
                 }
+                guard insertIfMissing else { throw StrataError.recordNotFound(model: Self.modelName, id: "\(id)") }
             } else if !_persistence.isStored {
                 let all = values.indices.filter { $0 != pk }.map { Assignment(schema.columns[$0].name, values[$0]) }
                 if !all.isEmpty, try update(all, id: id, tx) > 0 {
@@ -72,12 +80,12 @@ extension Model {
                     filter: .compare(.equal, .column(pkName), .value(.integer(id))))))
     }
 
-    /// Saves the model in its own connection lease (see ``save(_:)``).
+    /// Saves the model in its own connection lease (see ``save(_:insertIfMissing:)``).
     nonisolated(nonsending)
-        public mutating func save(on db: Database) async throws
+        public mutating func save(on db: Database, insertIfMissing: Bool = false) async throws
     {
         var copy = self
-        try await db.withConnection { tx in try copy.save(tx) }
+        try await db.withConnection { tx in try copy.save(tx, insertIfMissing: insertIfMissing) }
         self = copy
     }
 
