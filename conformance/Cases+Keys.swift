@@ -75,3 +75,49 @@ extension ConformanceSuite {
         },
     ]
 }
+
+/// A table name of 66 bytes, past PostgreSQL's limit of 63.
+@Model(table: "conf_long_name_0123456789012345678901234567890123456789012345678901")
+struct ConfLongName {
+    var id: Int64?
+}
+
+/// Two columns whose names differ only in letter case.
+@Model(table: "conf_case")
+struct ConfCaseClash {
+    var id: Int64?
+    @Column("Label") var upper: String
+    @Column("label") var lower: String
+}
+
+extension ConformanceSuite {
+    static let identifierCases: [ConformanceCase] = [
+        ConformanceCase("migrate.identifier-over-63-bytes-refused") { db in
+            try await checkThrows(
+                "a table name over 63 bytes",
+                {
+                    if case .invalidIdentifier(let name, _) = $0 { return name.utf8.count > 63 }
+                    return false
+                }
+            ) {
+                try await db.migrate(ConfGroup.self, ConfLongName.self)
+            }
+            try checkEqual(
+                try await db.withConnection { tx in try tx.columns(of: "conf_group") }, nil,
+                "nothing was created, not even the valid model's table")
+        },
+        ConformanceCase("migrate.names-differing-only-in-case-refused") { db in
+            try await checkThrows(
+                "columns Label and label",
+                {
+                    if case .invalidIdentifier("label", _) = $0 { return true }
+                    return false
+                }
+            ) {
+                try await db.migrate(ConfCaseClash.self)
+            }
+            try checkEqual(
+                try await db.withConnection { tx in try tx.columns(of: "conf_case") }, nil, "nothing was created")
+        },
+    ]
+}

@@ -16,6 +16,7 @@ extension Transaction {
     ///   table or column.
     public func migrate(_ models: [any Model.Type], policy: MigrationPolicy? = nil) throws {
         let schemas = Self.referencedFirst(Self.followingAssociations(models).map(Self.migrationSchema))
+        try Self.checkIdentifiers(schemas)
         let names = Set(schemas.map(\.name))
         for schema in schemas {
             for fk in schema.foreignKeys where !names.contains(fk.referencedTable) {
@@ -27,6 +28,40 @@ extension Transaction {
         }
         for schema in schemas {
             try migrate(schema, policy: policy ?? database.configuration.migration)
+        }
+    }
+
+    /// The longest table, column or index name any driver accepts: PostgreSQL's 63 bytes (it would silently
+    /// truncate longer names), enforced on every driver so a schema that works on one works on all.
+    static let maxIdentifierBytes = 63
+
+    /// Refuses, before any DDL, names PostgreSQL would truncate and names SQLite would confuse: tables of one
+    /// migration, or columns of one table, that differ only in letter case (SQLite ignores case even when
+    /// quoted; PostgreSQL and the memory driver do not).
+    static func checkIdentifiers(_ schemas: [TableSchema]) throws {
+        func checkLength(_ name: String) throws {
+            if name.utf8.count > maxIdentifierBytes {
+                throw StrataError.invalidIdentifier(
+                    name, reason: "longer than \(maxIdentifierBytes) bytes (PostgreSQL's limit, kept on every driver)")
+            }
+        }
+        func checkCase(_ names: [String], _ what: String) throws {
+            var seen: [String: String] = [:]
+            for name in names {
+                let folded = name.lowercased()
+                if let other = seen[folded], other != name {
+                    throw StrataError.invalidIdentifier(
+                        name,
+                        reason: "differs from \(what) '\(other)' only in letter case, which SQLite treats as one name")
+                }
+                seen[folded] = name
+            }
+        }
+        try checkCase(schemas.map(\.name), "table")
+        for schema in schemas {
+            try checkLength(schema.name)
+            try checkCase(schema.columnNames, "column")
+            for column in schema.columnNames { try checkLength(column) }
         }
     }
 
