@@ -161,6 +161,28 @@ extension Model {
         try await db.withConnection { tx in try find(id, tx) }
     }
 
+    /// Reads the model's row again: every stored property takes the database's value and assignments not yet
+    /// saved are forgotten (`@Transient` properties take their defaults).
+    ///
+    /// - Throws: ``StrataError/notPersisted(model:)`` when the model has no id,
+    ///   ``StrataError/recordNotFound(model:id:)`` when its row is gone.
+    public mutating func reload(_ tx: Transaction) throws {
+        guard let id else { throw StrataError.notPersisted(model: Self.modelName) }
+        guard let fresh = try Self.find(id, tx) else {
+            throw StrataError.recordNotFound(model: Self.modelName, id: "\(id)")
+        }
+        self = fresh
+    }
+
+    /// Reads the model's row again in its own connection lease (see ``reload(_:)``).
+    nonisolated(nonsending)
+        public mutating func reload(on db: Database) async throws
+    {
+        var copy = self
+        try await db.withConnection { tx in try copy.reload(tx) }
+        self = copy
+    }
+
     /// Deletes every row of the model's table.
     @discardableResult
     public static func deleteAll(_ tx: Transaction) throws -> Int { try query(on: tx).delete() }
