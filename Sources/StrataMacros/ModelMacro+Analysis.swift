@@ -26,6 +26,9 @@ struct ModelAnalysis {
     var properties: [PersistedProperty] = []
     /// Static properties initialised with `hasMany(…)`, `hasOne(…)` or `belongsTo(…)`, in declaration order.
     var associations: [String] = []
+    /// Whether the body declares a lifecycle callback (`willSave`, `didCreate`, …) and does not set
+    /// `hasLifecycleCallbacks` itself.
+    var declaresCallbacks = false
     var diagnostics: [Diagnostic] = []
 
     var hasErrors: Bool { !diagnostics.isEmpty }
@@ -48,6 +51,32 @@ struct ModelAnalysis {
         tableName = resolveTableName(attribute: attribute, typeName: typeName)
         collectProperties(of: structDecl)
         collectAssociations(of: structDecl)
+        collectCallbacks(of: structDecl)
+    }
+
+    /// The lifecycle callbacks `Strata.Model` declares; one in the body turns `hasLifecycleCallbacks` on.
+    static let callbackNames: Set<String> = [
+        "willValidate", "didValidate", "willSave", "willCreate", "willUpdate", "didCreate", "didUpdate", "didSave",
+        "willDelete", "didDelete",
+    ]
+
+    private mutating func collectCallbacks(of structDecl: StructDeclSyntax) {
+        var declares = false
+        for member in structDecl.memberBlock.members {
+            if let function = member.decl.as(FunctionDeclSyntax.self),
+                Self.callbackNames.contains(function.name.text)
+            {
+                declares = true
+            }
+            if let variable = member.decl.as(VariableDeclSyntax.self),
+                variable.bindings.contains(where: {
+                    $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "hasLifecycleCallbacks"
+                })
+            {
+                return  // the struct says it itself
+            }
+        }
+        declaresCallbacks = declares
     }
 
     /// Finds `static let name = hasMany(…)` (also `Self.hasMany`, `hasOne`, `belongsTo`).

@@ -34,6 +34,10 @@ extension ModelAnalysis {
             lines.append("    \(access)static var associations: [any Strata.ModelAssociation<\(type)>] { [\(list)] }")
         }
 
+        if declaresCallbacks {
+            lines.append("    \(access)static var hasLifecycleCallbacks: Bool { true }")
+        }
+
         lines.append("    \(access)init(row: Strata.Row) throws {")
         for (index, property) in properties.enumerated() {
             let defaultArgument = property.defaultValue.map { ", default: \($0.trimmedDescription)" } ?? ""

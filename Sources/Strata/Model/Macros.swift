@@ -18,7 +18,7 @@
 @attached(
     extension, conformances: Model,
     names: named(schema), named(columnName), named(keyPath), named(associations), named(init),
-    named(databaseValues))
+    named(databaseValues), named(hasLifecycleCallbacks))
 public macro Model(table: String? = nil) = #externalMacro(module: "StrataMacros", type: "ModelMacro")
 
 /// Stores the property under an explicit column name instead of its snake_case name.

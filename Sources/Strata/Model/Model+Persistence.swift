@@ -13,12 +13,41 @@ extension Model {
     /// it again with its id. A model built with an explicit id and never fetched is updated when its row
     /// exists and inserted otherwise.
     ///
+    /// A model with lifecycle callbacks (see ``Model/hasLifecycleCallbacks``) runs them around the write, all inside one
+    /// savepoint: `willValidate`, validation, `didValidate`, `willSave`, `willCreate` or `willUpdate`, the write,
+    /// `didCreate` or `didUpdate`, `didSave`. A callback that throws undoes everything the save and its
+    /// callbacks wrote.
+    ///
     /// - Throws: ``StrataError/validationFailed(_:)``, ``StrataError/recordNotFound(model:id:)``,
     ///   ``StrataError/uniqueViolation(table:columns:)``, ``StrataError/notNullViolation(table:column:)``,
-    ///   ``StrataError/typeMismatch(table:column:detail:)``, …
+    ///   ``StrataError/typeMismatch(table:column:detail:)``, …, and what a callback throws.
     @inlinable
     public mutating func save(_ tx: Transaction, insertIfMissing: Bool = false) throws {
+        if Self.hasLifecycleCallbacks {
+            try tx.savepoint { tx in try saveRunningCallbacks(tx, insertIfMissing: insertIfMissing) }
+            return
+        }
         try validate(tx)
+        try write(tx, insertIfMissing: insertIfMissing)
+    }
+
+    /// The save pipeline of a model with callbacks; the caller holds a savepoint around it.
+    @usableFromInline
+    mutating func saveRunningCallbacks(_ tx: Transaction, insertIfMissing: Bool) throws {
+        try willValidate(tx)
+        try validate(tx)
+        try didValidate(tx)
+        try willSave(tx)
+        let creating = id == nil || _persistence?.isStored != true
+        if creating { try willCreate(tx) } else { try willUpdate(tx) }
+        try write(tx, insertIfMissing: insertIfMissing)
+        if creating { try didCreate(tx) } else { try didUpdate(tx) }
+        try didSave(tx)
+    }
+
+    /// Inserts or updates the row (see ``save(_:insertIfMissing:)``), after validation.
+    @inlinable
+    mutating func write(_ tx: Transaction, insertIfMissing: Bool) throws {
         let schema = Self.schema
         guard let pk = schema.primaryKeyIndex else {
             throw StrataError.invalidQuery("\(Self.modelName) has no primary key")
@@ -109,6 +138,8 @@ extension Model {
 
     /// Deletes the model's row after applying the delete rules of its associations (nullify, destroy
     /// through several levels, restrict), all inside one savepoint: a refused delete changes nothing.
+    /// `willDelete` runs first and `didDelete` last, in the same savepoint; `destroy` deletes each child
+    /// through this method, so the children's callbacks run too. Bulk `query.delete()` runs none.
     ///
     /// - Returns: whether a row was deleted.
     /// - Throws: ``StrataError/notPersisted(model:)`` when the model has no id,
@@ -117,10 +148,15 @@ extension Model {
     public func delete(_ tx: Transaction) throws -> Bool {
         guard let id else { throw StrataError.notPersisted(model: Self.modelName) }
         let associations = Self.associations
-        if associations.isEmpty { return try Self.query(on: tx).filter(id: id).delete() > 0 }
-        return try tx.savepoint { tx in
-            for association in associations { try association.beforeDeleting(ownerID: id, tx) }
+        if associations.isEmpty && !Self.hasLifecycleCallbacks {
             return try Self.query(on: tx).filter(id: id).delete() > 0
+        }
+        return try tx.savepoint { tx in
+            try willDelete(tx)
+            for association in associations { try association.beforeDeleting(ownerID: id, tx) }
+            let deleted = try Self.query(on: tx).filter(id: id).delete() > 0
+            try didDelete(tx)
+            return deleted
         }
     }
 

@@ -29,6 +29,52 @@ public protocol Model: Sendable {
     static var indexes: [Index] { get }
     /// Foreign keys the migration declares when it creates the table; none by default.
     static var foreignKeys: [ForeignKey] { get }
+
+    /// Lifecycle callbacks: declare any of them in a `@Model` struct's body and `save`/`delete` run them inside
+    /// the same savepoint as the write, so a callback that throws leaves nothing written.
+    ///
+    /// ```swift
+    /// @Model struct Post {
+    ///     var id: Int64?
+    ///     var title: String
+    ///     var slug = ""
+    ///     mutating func willSave(_ tx: Transaction) throws { slug = title.lowercased() }
+    ///     func didCreate(_ tx: Transaction) throws {
+    ///         var entry = AuditEntry(event: "created post \(id ?? 0)")
+    ///         try entry.save(tx)                       // same transaction as the post
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Order on save: `willValidate`, validation, `didValidate`, `willSave`, `willCreate` (a model never fetched
+    /// or saved) or `willUpdate`, the write, `didCreate` or `didUpdate`, `didSave`. On delete: `willDelete`, the
+    /// association delete rules (a `destroy` deletes each child with its own callbacks), the delete, `didDelete`.
+    /// Bulk `query.update(…)`, `query.delete()` and `insertAll` run no callbacks.
+    ///
+    /// `@Model` sees callbacks declared in the struct's body and sets this to true; a model
+    /// that declares them in an extension, or a hand-written model, sets `static let hasLifecycleCallbacks = true`
+    /// itself, or its callbacks are not called.
+    static var hasLifecycleCallbacks: Bool { get }
+    /// Runs before the validations of a save; may change the model.
+    mutating func willValidate(_ tx: Transaction) throws
+    /// Runs after the validations of a save passed.
+    func didValidate(_ tx: Transaction) throws
+    /// Runs before every save's write; may change the model (a slug, a normalised field).
+    mutating func willSave(_ tx: Transaction) throws
+    /// Runs before the write of a model never fetched or saved; may change the model.
+    mutating func willCreate(_ tx: Transaction) throws
+    /// Runs before the write of a fetched or saved model; may change the model.
+    mutating func willUpdate(_ tx: Transaction) throws
+    /// Runs after a create's write; the id is set. May write other models on `tx`.
+    func didCreate(_ tx: Transaction) throws
+    /// Runs after an update's write. May write other models on `tx`.
+    func didUpdate(_ tx: Transaction) throws
+    /// Runs after every save's write, after `didCreate`/`didUpdate`.
+    func didSave(_ tx: Transaction) throws
+    /// Runs before a delete and its association rules.
+    func willDelete(_ tx: Transaction) throws
+    /// Runs after the row was deleted.
+    func didDelete(_ tx: Transaction) throws
 }
 
 extension Model {

@@ -1,0 +1,75 @@
+// ReadmeLifecycleTests: the README's "Model lifecycle" examples (callbacks, reload, validation without a
+// connection, stale saves), compiled and run on SQLite and memory.
+import Foundation
+import Strata
+import StrataMemory
+import StrataSQLite
+import Testing
+
+// README: "Model lifecycle"
+@Model struct Article {
+    var id: Int64?
+    var title: String
+    var slug = ""
+    static let comments = hasMany(Comment.self, onDelete: .destroy)
+
+    static func validations(_ v: inout Validations<Self>) {
+        v.presence(\.title, message: "needs a title")
+        v.custom(\.title, "short", message: "is longer than 80 characters") { $0.count <= 80 }
+    }
+
+    mutating func willSave(_ tx: Transaction) throws {  // runs inside the save's savepoint
+        slug = title.lowercased().replacingOccurrences(of: " ", with: "-")
+    }
+    func didCreate(_ tx: Transaction) throws {  // may write other models in the same transaction
+        var entry = AuditEntry(event: "article \(id ?? 0) created")
+        try entry.save(tx)
+    }
+}
+
+@Model struct Comment {
+    var id: Int64?
+    var body: String
+    var articleID: Int64?
+    static let article = belongsTo(Article.self)
+}
+
+@Model struct AuditEntry {
+    var id: Int64?
+    var event: String
+}
+
+@Suite("README lifecycle example")
+struct ReadmeLifecycleTests {
+    @Test("callbacks, reload, validation without a connection, stale saves", arguments: ["sqlite", "memory"])
+    func lifecycle(_ driver: String) async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("life-\(UUID().uuidString).sqlite")
+            .path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let db = try Database.open(driver == "sqlite" ? "sqlite:\(path)" : "memory:", drivers: [.sqlite, .memory])
+
+        // README: "Model lifecycle"
+        try await db.migrate(Comment.self, AuditEntry.self)  // creates article too: comment belongs to it
+        let draft = Article(title: "")
+        let problems = draft.validationErrors().map(\.description)  // no database needed
+        var article = Article(title: "Hello World")
+        try await article.save(on: db)  // slug "hello-world"; one audit entry, same transaction
+        var copy = article
+        try await Article.query(on: db).where(\.id == article.id).set(\.title, to: "Edited").update()
+        try await copy.reload(on: db)  // copy.title == "Edited"
+        try await Article.query(on: db).where(\.id == article.id).delete()  // someone deletes the row
+        article.title = "Too late"
+        do {
+            try await article.save(on: db)  // StrataError.recordNotFound: never silently re-inserted
+        } catch StrataError.recordNotFound(let model, _) {
+            print("\(model) was deleted meanwhile")
+        }
+
+        #expect(!draft.isValid)
+        #expect(problems == ["Article.title fails presence: needs a title"])
+        #expect(article.slug == "hello-world")
+        #expect(copy.title == "Edited")
+        #expect(try await AuditEntry.query(on: db).all().map(\.event) == ["article \(article.id ?? 0) created"])
+        #expect(try await Article.query(on: db).count() == 0)
+    }
+}
