@@ -159,7 +159,8 @@ enum Fixtures {
     /// Every fixture table, children before parents.
     static let tables = [
         "conf_user", "conf_group", "conf_account", "conf_value", "conf_strict", "conf_evolve", "conf_point",
-        "conf_haunted", "conf_case", "conf_signup", "conf_note", "conf_post", "conf_audit",
+        "conf_haunted", "conf_case", "conf_signup", "conf_note", "conf_post", "conf_audit", "conf_stamped",
+        "conf_versioned",
         "conf_ghost",
     ]
 

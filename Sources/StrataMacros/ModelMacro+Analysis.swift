@@ -15,6 +15,8 @@ struct PersistedProperty {
     /// observers of its own (a `let` never changes; other columns are written on every update).
     let isTracked: Bool
     let isLet: Bool
+    /// `createdAt`, `updatedAt` or `version` from `@CreatedAt`, `@UpdatedAt`, `@Version`.
+    var role: String? = nil
 }
 
 /// Everything @Model needs to know about the struct it is attached to.

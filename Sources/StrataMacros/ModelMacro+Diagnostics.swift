@@ -13,6 +13,7 @@ enum ModelDiagnostic: DiagnosticMessage {
     case invalidColumnName
     case invalidTableName
     case destructuringPattern
+    case invalidRoleType(attribute: String, expected: String)
 
     var message: String {
         switch self {
@@ -39,6 +40,8 @@ enum ModelDiagnostic: DiagnosticMessage {
             "@Model(table:) needs a non-empty string literal"
         case .destructuringPattern:
             "@Model cannot store properties declared with a tuple pattern; declare each property separately"
+        case .invalidRoleType(let attribute, let expected):
+            "@\(attribute) needs a 'var' of type \(expected)\(expected == "Date" ? " or Date?" : " or Int64")"
         }
     }
 
@@ -56,6 +59,7 @@ enum ModelDiagnostic: DiagnosticMessage {
         case .invalidColumnName: id = "invalidColumnName"
         case .invalidTableName: id = "invalidTableName"
         case .destructuringPattern: id = "destructuringPattern"
+        case .invalidRoleType: id = "invalidRoleType"
         }
         return MessageID(domain: "StrataMacros", id: id)
     }

@@ -67,6 +67,9 @@ extension ModelAnalysis {
         if !property.isTracked && !property.isLet {
             arguments += ", tracked: false"
         }
+        if let role = property.role {
+            arguments += ", role: .\(role)"
+        }
         return "Strata.TableColumn(\(arguments))"
     }
 }

@@ -51,7 +51,8 @@ extension ModelAnalysis {
                         isConstantDefault: initial.map(ModelAnalysis.isConstantLiteral) ?? false,
                         isPrimaryKey: candidate.isID,
                         isTracked: !candidate.isLet && bindings.count == 1 && binding.accessorBlock == nil,
-                        isLet: candidate.isLet
+                        isLet: candidate.isLet,
+                        role: role(of: candidate)
                     )
                 )
             }
@@ -93,6 +94,29 @@ extension ModelAnalysis {
             return false
         }
         return true
+    }
+
+    /// The role `@CreatedAt`, `@UpdatedAt` or `@Version` gives the property; reports a wrong type or a `let`.
+    private mutating func role(of candidate: Binding) -> String? {
+        let roles = [("CreatedAt", "createdAt"), ("UpdatedAt", "updatedAt"), ("Version", "version")]
+        guard let (attribute, role) = roles.first(where: { candidate.variable.hasAttribute(named: $0.0) }) else {
+            return nil
+        }
+        var type = String((candidate.type?.trimmedDescription ?? "").filter { $0 != " " })
+        if candidate.type == nil, let initial = candidate.binding.initializer?.value {  // `= Date()`, `= 0`
+            if let call = initial.as(FunctionCallExprSyntax.self) {
+                type = call.calledExpression.trimmedDescription
+            } else if initial.is(IntegerLiteralExprSyntax.self) {
+                type = "Int"
+            }
+        }
+        let allowed =
+            role == "version" ? ["Int", "Int64"] : ["Date", "Date?", "Optional<Date>", "Foundation.Date"]
+        if candidate.isLet || !allowed.contains(type) {
+            report(.invalidRoleType(attribute: attribute, expected: allowed[0]), at: candidate.pattern)
+            return nil
+        }
+        return role
     }
 
     /// The `@Column("…")` name, or the snake_case property name; nil (after reporting) when invalid.

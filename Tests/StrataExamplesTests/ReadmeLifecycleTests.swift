@@ -39,6 +39,15 @@ import Testing
     var event: String
 }
 
+// README: "Timestamps and optimistic locking"
+@Model struct Page {
+    var id: Int64?
+    var body: String
+    @CreatedAt var createdAt = Date()  // set by the first save (UTC, whole microseconds)
+    @UpdatedAt var updatedAt: Date?  // set by every save that writes, and by bulk update()
+    @Version var version = 0  // UPDATE … WHERE id = ? AND version = ?, then +1
+}
+
 @Suite("README lifecycle example")
 struct ReadmeLifecycleTests {
     @Test("callbacks, reload, validation without a connection, stale saves", arguments: ["sqlite", "memory"])
@@ -71,5 +80,33 @@ struct ReadmeLifecycleTests {
         #expect(copy.title == "Edited")
         #expect(try await AuditEntry.query(on: db).all().map(\.event) == ["article \(article.id ?? 0) created"])
         #expect(try await Article.query(on: db).count() == 0)
+    }
+
+    @Test("timestamps and a version column", arguments: ["sqlite", "memory"])
+    func stamps(_ driver: String) async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("page-\(UUID().uuidString).sqlite")
+            .path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let db = try Database.open(driver == "sqlite" ? "sqlite:\(path)" : "memory:", drivers: [.sqlite, .memory])
+        try await db.migrate(Page.self)
+
+        // README: "Timestamps and optimistic locking"
+        var page = Page(body: "v1")
+        try await page.save(on: db)  // createdAt == updatedAt, version 0
+        var stale = page
+        page.body = "v2"
+        try await page.save(on: db)  // version 1
+        stale.body = "v2 too"
+        do {
+            try await stale.save(on: db)  // someone saved first: StrataError.staleRecord, nothing written
+        } catch StrataError.staleRecord(_, _, let version) {
+            try await stale.reload(on: db)  // version 1 again: merge, then save
+            print("stale at version \(version)")
+        }
+
+        #expect(page.version == 1)
+        #expect(stale.version == 1 && stale.body == "v2")
+        #expect(try await Page.find(page.id ?? -1, on: db)?.createdAt == page.createdAt)
+        #expect((page.updatedAt ?? .distantPast) >= page.createdAt)
     }
 }

@@ -11,5 +11,8 @@ let testMacros: [String: MacroSpec] = [
     ),
     "Column": MacroSpec(type: MarkerMacro.self),
     "Transient": MacroSpec(type: MarkerMacro.self),
+    "CreatedAt": MacroSpec(type: MarkerMacro.self),
+    "UpdatedAt": MacroSpec(type: MarkerMacro.self),
+    "Version": MacroSpec(type: MarkerMacro.self),
     "_ChangeTracked": MacroSpec(type: ChangeTrackedMacro.self),
 ]

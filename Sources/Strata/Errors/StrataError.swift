@@ -22,6 +22,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A fetched or saved model was saved again, but its row is gone (deleted by someone else); nothing was
     /// written. Pass `insertIfMissing: true` to `save` to insert it again instead.
     case recordNotFound(model: String, id: String)
+    /// A model with a `@Version` column was saved, but its row changed (or went) since the model read it:
+    /// `UPDATE … WHERE id = ? AND version = ?` matched nothing. Nothing was written; reload and retry.
+    case staleRecord(model: String, id: String, version: Int64)
     /// The query asked for something no backend can do the same way (a negative limit, say).
     case invalidQuery(String)
     /// An association is declared in a way Strata cannot use (a foreign key it cannot find).
@@ -93,6 +96,8 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownColumn(let m, let c): return "\(m) has no column '\(c)'"
         case .notPersisted(let m): return "\(m) has not been saved yet (its id is nil)"
         case .recordNotFound(let m, let id): return "\(m) with id \(id) is no longer in the database"
+        case .staleRecord(let m, let id, let v):
+            return "\(m) with id \(id) changed since version \(v) was read; reload it and try again"
         case .invalidQuery(let r): return "invalid query: \(r)"
         case .invalidAssociation(let r): return "invalid association: \(r)"
         case .associationNotLoaded(let m, let a):

@@ -25,6 +25,20 @@ public macro Model(table: String? = nil) = #externalMacro(module: "StrataMacros"
 @attached(peer)
 public macro Column(_ name: String) = #externalMacro(module: "StrataMacros", type: "MarkerMacro")
 
+/// Fills a `Date` (or `Date?`) property with the time of the model's first save (UTC, whole microseconds).
+@attached(peer)
+public macro CreatedAt() = #externalMacro(module: "StrataMacros", type: "MarkerMacro")
+
+/// Fills a `Date` (or `Date?`) property with the time of each save, and of bulk `update()`.
+@attached(peer)
+public macro UpdatedAt() = #externalMacro(module: "StrataMacros", type: "MarkerMacro")
+
+/// Makes an integer property the optimistic-lock version: each save of a stored model updates
+/// `WHERE id = ? AND version = ?` and increments it, throwing ``StrataError/staleRecord(model:id:version:)``
+/// when someone else saved (or deleted) the row first.
+@attached(peer)
+public macro Version() = #externalMacro(module: "StrataMacros", type: "MarkerMacro")
+
 /// Keeps the property out of the database; it needs a default value.
 @attached(peer)
 public macro Transient() = #externalMacro(module: "StrataMacros", type: "MarkerMacro")

@@ -1,4 +1,5 @@
 // Model+Persistence: save (insert or update of changed columns), delete, find and reload.
+import Foundation
 
 extension Model {
     /// Inserts the model when it has no id, else updates the columns assigned since it was fetched or
@@ -52,6 +53,7 @@ extension Model {
         guard let pk = schema.primaryKeyIndex else {
             throw StrataError.invalidQuery("\(Self.modelName) has no primary key")
         }
+        if schema.hasColumnRoles, try writeFillingRoles(tx, pk: pk) { return }
         if let id {
             let values = databaseValues
             if let state = _persistence, state.isStored, !state.isChanged(pk) {
@@ -97,6 +99,70 @@ extension Model {
             id = newID
         }
         _persistence.markStored()
+    }
+
+    /// Fills the columns with a ``ColumnRole`` before a write: `@CreatedAt` on a create, `@UpdatedAt` on any
+    /// save that writes something. A stored model with a `@Version` is updated here, `WHERE id = ? AND
+    /// version = ?`, and the version incremented; returns true when it did so, false to let `write` go on.
+    @usableFromInline
+    mutating func writeFillingRoles(_ tx: Transaction, pk: Int) throws -> Bool {
+        let schema = Self.schema
+        let stored = id != nil && _persistence.isStored && _persistence?.isChanged(pk) == false
+        if stored && !hasChanges { return false }  // nothing to write, so nothing to stamp
+        let now = DatabaseValue.roundedToMicroseconds(Date())
+        if let updated = schema.column(withRole: .updatedAt) { try setDate(now, column: updated.name) }
+        if !stored, let created = schema.column(withRole: .createdAt) { try setDate(now, column: created.name) }
+        guard stored, let id, let state = _persistence, let version = schema.column(withRole: .version) else {
+            return false
+        }
+        let read = try versionValue(column: version.name)
+        try setVersion(read &+ 1, column: version.name)
+        let values = databaseValues
+        var changes: [Assignment] = []
+        for i in values.indices
+        where i != pk && (i == version.index || state.isChanged(i) || !schema.columns[i].tracksChanges) {
+            changes.append(Assignment(schema.columns[i].name, values[i]))
+        }
+        let matched = try tx.execute(
+            .update(
+                Update(
+                    table: schema.name, assignments: changes,
+                    filter: .and([
+                        .compare(.equal, .column(schema.columns[pk].name), .value(.integer(id))),
+                        .compare(.equal, .column(version.name), .value(.integer(read))),
+                    ]))))
+        guard matched > 0 else {
+            try setVersion(read, column: version.name)
+            throw StrataError.staleRecord(model: Self.modelName, id: "\(id)", version: read)
+        }
+        _persistence.markStored()
+        return true
+    }
+
+    private mutating func setDate(_ date: Date, column: String) throws {
+        switch Self.keyPath(forColumn: column) {
+        case let kp as WritableKeyPath<Self, Date>: self[keyPath: kp] = date
+        case let kp as WritableKeyPath<Self, Date?>: self[keyPath: kp] = date
+        default: throw StrataError.invalidQuery("\(Self.modelName).\(column) is a timestamp but not a 'var' Date")
+        }
+    }
+
+    private func versionValue(column: String) throws -> Int64 {
+        switch Self.keyPath(forColumn: column) {
+        case let kp as KeyPath<Self, Int64>: return self[keyPath: kp]
+        case let kp as KeyPath<Self, Int>: return Int64(self[keyPath: kp])
+        default: throw StrataError.invalidQuery("\(Self.modelName).\(column) is a version but not an integer")
+        }
+    }
+
+    private mutating func setVersion(_ value: Int64, column: String) throws {
+        switch Self.keyPath(forColumn: column) {
+        case let kp as WritableKeyPath<Self, Int64>: self[keyPath: kp] = value
+        case let kp as WritableKeyPath<Self, Int>:
+            guard let v = Int(exactly: value) else { throw StrataError.invalidQuery("version overflow") }
+            self[keyPath: kp] = v
+        default: throw StrataError.invalidQuery("\(Self.modelName).\(column) is a version but not a 'var' integer")
+        }
     }
 
     @usableFromInline

@@ -95,10 +95,16 @@ extension QueryBuilder where Executor == Transaction {
         try executor.execute(.delete(Delete(table: M.schema.name, filter: try writeFilter("delete"))))
     }
 
-    /// Applies the ``set(_:to:)`` assignments to the matching rows; returns how many changed.
+    /// Applies the ``set(_:to:)`` assignments to the matching rows; returns how many changed. An `@UpdatedAt`
+    /// column is set to the current time too, unless assigned; a `@Version` column is left as it is.
     @discardableResult
     public func update() throws -> Int {
         guard !assignments.isEmpty else { throw StrataError.invalidQuery("update() without set(_:to:)") }
+        var assignments = self.assignments
+        if let stamp = M.schema.column(withRole: .updatedAt), !assignments.contains(where: { $0.column == stamp.name })
+        {
+            assignments.append(Assignment(stamp.name, .date(DatabaseValue.roundedToMicroseconds(Date()))))
+        }
         return try executor.execute(
             .update(
                 Update(
@@ -143,7 +149,8 @@ extension QueryBuilder where Executor == Database {
     /// Deletes the matching rows; returns how many.
     @discardableResult
     nonisolated(nonsending) public func delete() async throws -> Int { try await on { try $0.delete() } }
-    /// Applies the ``set(_:to:)`` assignments to the matching rows; returns how many changed.
+    /// Applies the ``set(_:to:)`` assignments to the matching rows; returns how many changed. An `@UpdatedAt`
+    /// column is set to the current time too, unless assigned; a `@Version` column is left as it is.
     @discardableResult
     nonisolated(nonsending) public func update() async throws -> Int { try await on { try $0.update() } }
 }

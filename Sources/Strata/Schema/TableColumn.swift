@@ -24,6 +24,8 @@ public struct TableColumn: Sendable, Hashable {
     /// Whether the model marks this column changed when its property is assigned. When false (a
     /// property with observers of its own, or declared as `var a, b: T`), every update writes it.
     public var tracksChanges = true
+    /// What Strata writes into this column by itself, if anything (timestamps, the version).
+    public var role: ColumnRole?
 
     public init(
         name: String, type: ColumnType, isNullable: Bool, isPrimaryKey: Bool = false,
@@ -39,10 +41,12 @@ public struct TableColumn: Sendable, Hashable {
 
     /// A column typed by the model property it maps (the key path only carries the type).
     public init<M, V: DatabaseValueConvertible>(
-        _ keyPath: KeyPath<M, V>, _ name: String, primaryKey: Bool = false, tracked: Bool = true
+        _ keyPath: KeyPath<M, V>, _ name: String, primaryKey: Bool = false, tracked: Bool = true,
+        role: ColumnRole? = nil
     ) {
         self.init(name: name, type: V.columnType, isNullable: V.isNullable, isPrimaryKey: primaryKey)
         tracksChanges = tracked
+        self.role = role
     }
 
     /// A column whose property has a default value.
@@ -53,12 +57,13 @@ public struct TableColumn: Sendable, Hashable {
     ///   - tracked: whether the model marks the column changed on assignment (see ``tracksChanges``).
     public init<M, V: DatabaseValueConvertible>(
         _ keyPath: KeyPath<M, V>, _ name: String, default: V,
-        constant: Bool, tracked: Bool = true
+        constant: Bool, tracked: Bool = true, role: ColumnRole? = nil
     ) {
         let value = `default`.databaseValue
         self.init(
             name: name, type: V.columnType, isNullable: V.isNullable,
             schemaDefault: constant && !value.isNull ? value : nil, backfill: value.isNull ? nil : value)
         tracksChanges = tracked
+        self.role = role
     }
 }

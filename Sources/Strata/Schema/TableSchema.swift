@@ -14,6 +14,8 @@ public struct TableSchema: Sendable, Hashable {
         @usableFromInline let columnNames: [String]
         @usableFromInline let primaryKeyIndex: Int?
         @usableFromInline let insertColumnNames: [String]
+        /// Whether any column has a ``ColumnRole`` (so `save` has something to fill in).
+        @usableFromInline let hasRoles: Bool
 
         @usableFromInline
         init(name: String, columns: [TableColumn], indexes: [Index], foreignKeys: [ForeignKey]) {
@@ -24,6 +26,7 @@ public struct TableSchema: Sendable, Hashable {
             columnNames = columns.map(\.name)
             primaryKeyIndex = columns.firstIndex(where: \.isPrimaryKey)
             insertColumnNames = columns.filter { !$0.isPrimaryKey }.map(\.name)
+            hasRoles = columns.contains { $0.role != nil }
         }
     }
 
@@ -60,6 +63,13 @@ public struct TableSchema: Sendable, Hashable {
     @inlinable public var primaryKeyIndex: Int? { storage.primaryKeyIndex }
     /// The column names but the primary key's: what an INSERT of a new model names.
     @inlinable public var insertColumnNames: [String] { storage.insertColumnNames }
+
+    /// Whether a column has a ``ColumnRole``: timestamps or a version that `save` fills in.
+    @inlinable public var hasColumnRoles: Bool { storage.hasRoles }
+    /// The column with this role, if any.
+    public func column(withRole role: ColumnRole) -> (index: Int, name: String)? {
+        columns.firstIndex { $0.role == role }.map { ($0, columns[$0].name) }
+    }
 
     /// The position of a column by name.
     public func index(of column: String) -> Int? { columns.firstIndex { $0.name == column } }
