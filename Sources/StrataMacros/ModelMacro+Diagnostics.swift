@@ -41,7 +41,8 @@ enum ModelDiagnostic: DiagnosticMessage {
         case .destructuringPattern:
             "@Model cannot store properties declared with a tuple pattern; declare each property separately"
         case .invalidRoleType(let attribute, let expected):
-            "@\(attribute) needs a 'var' of type \(expected)\(expected == "Date" ? " or Date?" : " or Int64")"
+            "@\(attribute) needs a 'var' of type \(expected)"
+                + (expected == "Date" ? " or Date?" : expected == "Int" ? " or Int64" : "")
         }
     }
 

@@ -98,7 +98,9 @@ extension ModelAnalysis {
 
     /// The role `@CreatedAt`, `@UpdatedAt` or `@Version` gives the property; reports a wrong type or a `let`.
     private mutating func role(of candidate: Binding) -> String? {
-        let roles = [("CreatedAt", "createdAt"), ("UpdatedAt", "updatedAt"), ("Version", "version")]
+        let roles = [
+            ("CreatedAt", "createdAt"), ("UpdatedAt", "updatedAt"), ("Version", "version"), ("DeletedAt", "deletedAt"),
+        ]
         guard let (attribute, role) = roles.first(where: { candidate.variable.hasAttribute(named: $0.0) }) else {
             return nil
         }
@@ -111,7 +113,11 @@ extension ModelAnalysis {
             }
         }
         let allowed =
-            role == "version" ? ["Int", "Int64"] : ["Date", "Date?", "Optional<Date>", "Foundation.Date"]
+            role == "version"
+            ? ["Int", "Int64"]
+            : role == "deletedAt"
+                ? ["Date?", "Optional<Date>", "Foundation.Date?"]
+                : ["Date", "Date?", "Optional<Date>", "Foundation.Date"]
         if candidate.isLet || !allowed.contains(type) {
             report(.invalidRoleType(attribute: attribute, expected: allowed[0]), at: candidate.pattern)
             return nil

@@ -48,6 +48,13 @@ import Testing
     @Version var version = 0  // UPDATE … WHERE id = ? AND version = ?, then +1
 }
 
+// README: "Soft delete"
+@Model struct Invoice {
+    var id: Int64?
+    var number: String
+    @DeletedAt var deletedAt: Date?  // delete() sets it; queries, find, eager loads and joins skip the row
+}
+
 @Suite("README lifecycle example")
 struct ReadmeLifecycleTests {
     @Test("callbacks, reload, validation without a connection, stale saves", arguments: ["sqlite", "memory"])
@@ -108,5 +115,27 @@ struct ReadmeLifecycleTests {
         #expect(stale.version == 1 && stale.body == "v2")
         #expect(try await Page.find(page.id ?? -1, on: db)?.createdAt == page.createdAt)
         #expect((page.updatedAt ?? .distantPast) >= page.createdAt)
+    }
+
+    @Test("soft delete", arguments: ["sqlite", "memory"])
+    func softDelete(_ driver: String) async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("inv-\(UUID().uuidString).sqlite")
+            .path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let db = try Database.open(driver == "sqlite" ? "sqlite:\(path)" : "memory:", drivers: [.sqlite, .memory])
+        try await db.migrate(Invoice.self)
+        var invoice = Invoice(number: "2026-001")
+        try await invoice.save(on: db)
+
+        // README: "Soft delete"
+        try await invoice.delete(on: db)  // UPDATE … SET deleted_at = now
+        let visible = try await Invoice.query(on: db).count()  // 0
+        let all = try await Invoice.query(on: db).withDeleted().count()  // 1
+        let trash = try await Invoice.query(on: db).onlyDeleted().all()  // [invoice]
+        try await invoice.restore(on: db)  // back
+        try await invoice.forceDelete(on: db)  // DELETE for good
+
+        #expect(visible == 0 && all == 1 && trash.map(\.number) == ["2026-001"])
+        #expect(try await Invoice.query(on: db).withDeleted().count() == 0)
     }
 }

@@ -54,16 +54,19 @@ extension Transaction {
         return out
     }
 
-    /// The values of one integer column of the rows of `table` where `column` is in `ids`, as pairs.
-    func integerPairs(table: String, key: String, value: String, in ids: [Int64]) throws -> [(Int64, Int64)] {
+    /// The values of one integer column of the rows of `table` where `column` is in `ids`, as pairs; rows whose
+    /// `deletedAt` column is set (a soft-deleted join model) are skipped.
+    func integerPairs(
+        table: String, key: String, value: String, in ids: [Int64], deletedAt: String? = nil
+    ) throws -> [(Int64, Int64)] {
         var pairs: [(Int64, Int64)] = []
         let chunk = Swift.max(1, connection.maxBindParameters - 16)
         var start = 0
         while start < ids.count {
             let slice = ids[start..<Swift.min(start + chunk, ids.count)]
-            let select = Select(
-                table: table, selection: .columns([key, value]),
-                filter: .inList(.column(key), slice.map { .integer($0) }))
+            var filter = SQLExpression.inList(.column(key), slice.map { .integer($0) })
+            if let deletedAt { filter = .and([filter, .isNull(.column(deletedAt))]) }
+            let select = Select(table: table, selection: .columns([key, value]), filter: filter)
             _ = try execute(.select(select)) { r in
                 if case .integer(let k) = r.value(at: 0), case .integer(let v) = r.value(at: 1) { pairs.append((k, v)) }
             }

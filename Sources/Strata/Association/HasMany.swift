@@ -30,6 +30,10 @@ public struct HasMany<Owner: Model, Target: Model>: EagerLoadable {
         try link.beforeDeleting(ownerID: ownerID, key: key, tx)
     }
 
+    public func beforeSoftDeleting(ownerID: Int64, _ tx: Transaction) throws {
+        try applySoftDeleteRule(onDelete, children: link.children(of: ownerID, tx), key: key)
+    }
+
     public func deleteRule(forTable table: String, column: String) -> DeleteRule? {
         link.deleteRule(forTable: table, column: column)
     }
@@ -38,6 +42,23 @@ public struct HasMany<Owner: Model, Target: Model>: EagerLoadable {
         let byOwner = try link.childrenByOwner(owners, nested: nested, tx)
         for i in owners.indices {
             owners[i].attachLoaded(key, owners[i].id.flatMap { byOwner[$0] } ?? [])
+        }
+    }
+}
+
+/// Applies a delete rule, in kind, to the children of an owner being soft-deleted (see
+/// ``ModelAssociation/beforeSoftDeleting(ownerID:_:)``).
+func applySoftDeleteRule<Target: Model>(
+    _ rule: DeleteRule, children: QueryBuilder<Target, Transaction>, key: String
+) throws {
+    switch rule {
+    case .none, .nullify: return
+    case .destroy:
+        guard Target.schema.column(withRole: .deletedAt) != nil else { return }
+        for child in try children.all() { try child.delete(children.executor) }
+    case .restrict:
+        if try children.exists() {
+            throw StrataError.deleteRestricted(model: String(describing: Target.self), association: key)
         }
     }
 }

@@ -36,6 +36,10 @@ public struct HasManyThrough<Owner: Model, Target: Model, Join: Model>: EagerLoa
             children: joinRows(of: ownerID, tx), key: key, tx)
     }
 
+    public func beforeSoftDeleting(ownerID: Int64, _ tx: Transaction) throws {
+        try applySoftDeleteRule(onDelete, children: joinRows(of: ownerID, tx), key: key)
+    }
+
     public func deleteRule(forTable table: String, column: String) -> DeleteRule? {
         table == Join.schema.name && column == ownerKey.column ? onDelete : nil
     }
@@ -43,7 +47,8 @@ public struct HasManyThrough<Owner: Model, Target: Model, Join: Model>: EagerLoa
     /// The targets of the given owners, keyed by owner id, in two queries (join rows, then targets).
     func targets(of ownerIDs: [Int64], _ tx: Transaction) throws -> [Int64: [Target]] {
         let pairs = try tx.integerPairs(
-            table: Join.schema.name, key: ownerKey.get(), value: targetKey.get(), in: ownerIDs)
+            table: Join.schema.name, key: ownerKey.get(), value: targetKey.get(), in: ownerIDs,
+            deletedAt: Join.schema.column(withRole: .deletedAt)?.name)
         var targets = try tx.fetchAll(Target.self, where: Target.primaryKeyColumn, in: uniqueIDs(pairs.map(\.1)))
         for next in nested { try next(&targets, tx) }
         var byID: [Int64: Target] = [:]

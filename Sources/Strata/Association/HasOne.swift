@@ -29,6 +29,10 @@ public struct HasOne<Owner: Model, Target: Model>: EagerLoadable {
         try link.beforeDeleting(ownerID: ownerID, key: key, tx)
     }
 
+    public func beforeSoftDeleting(ownerID: Int64, _ tx: Transaction) throws {
+        try applySoftDeleteRule(onDelete, children: link.children(of: ownerID, tx), key: key)
+    }
+
     public func deleteRule(forTable table: String, column: String) -> DeleteRule? {
         link.deleteRule(forTable: table, column: column)
     }

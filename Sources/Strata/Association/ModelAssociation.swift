@@ -29,6 +29,10 @@ public protocol ModelAssociation<Owner>: Sendable {
     var key: String { get }
     /// Applies the delete rule before the owner row with this id is deleted.
     func beforeDeleting(ownerID: Int64, _ tx: Transaction) throws
+    /// Applies the delete rule, in kind, before the owner row with this id is soft-deleted: `destroy`
+    /// soft-deletes the children that are soft-deleted models (others stay, their owner's row being there
+    /// still), `restrict` refuses while live children exist, `nullify` and `none` do nothing.
+    func beforeSoftDeleting(ownerID: Int64, _ tx: Transaction) throws
     /// The delete rule this association applies to rows of `table` through `column`, if it does.
     func deleteRule(forTable table: String, column: String) -> DeleteRule?
     /// Foreign keys this association puts on the owner's table (belongsTo only).
@@ -39,6 +43,7 @@ public protocol ModelAssociation<Owner>: Sendable {
 }
 
 extension ModelAssociation {
+    public func beforeSoftDeleting(ownerID: Int64, _ tx: Transaction) throws {}
     public func deleteRule(forTable table: String, column: String) -> DeleteRule? { nil }
     public var foreignKeys: [ForeignKey] { [] }
     public var relatedModels: [any Model.Type] { [] }

@@ -39,6 +39,11 @@ public macro UpdatedAt() = #externalMacro(module: "StrataMacros", type: "MarkerM
 @attached(peer)
 public macro Version() = #externalMacro(module: "StrataMacros", type: "MarkerMacro")
 
+/// Makes the model soft-deleted through a `Date?` property: `delete` sets it instead of deleting the row, and
+/// queries, `find`, eager loads and joins skip such rows unless asked (`withDeleted()`, `onlyDeleted()`).
+@attached(peer)
+public macro DeletedAt() = #externalMacro(module: "StrataMacros", type: "MarkerMacro")
+
 /// Keeps the property out of the database; it needs a default value.
 @attached(peer)
 public macro Transient() = #externalMacro(module: "StrataMacros", type: "MarkerMacro")

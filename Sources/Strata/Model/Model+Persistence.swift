@@ -207,23 +207,88 @@ extension Model {
     /// `willDelete` runs first and `didDelete` last, in the same savepoint; `destroy` deletes each child
     /// through this method, so the children's callbacks run too. Bulk `query.delete()` runs none.
     ///
-    /// - Returns: whether a row was deleted.
+    /// A soft-deleted model (one with `@DeletedAt`) keeps its row: `delete` sets the column (the model value
+    /// you hold is not changed; ``reload(_:)`` it, or use ``forceDelete(_:)`` to delete the row), and its
+    /// association rules apply in kind (see ``ModelAssociation/beforeSoftDeleting(ownerID:_:)``).
+    ///
+    /// - Returns: whether a row was deleted (or soft-deleted).
     /// - Throws: ``StrataError/notPersisted(model:)`` when the model has no id,
     ///   ``StrataError/deleteRestricted(model:association:)``, ``StrataError/foreignKeyViolation(table:)``.
     @discardableResult
     public func delete(_ tx: Transaction) throws -> Bool {
+        guard let deleted = Self.schema.column(withRole: .deletedAt) else { return try forceDelete(tx) }
+        guard let id else { throw StrataError.notPersisted(model: Self.modelName) }
+        return try tx.savepoint { tx in
+            try willDelete(tx)
+            for association in Self.associations { try association.beforeSoftDeleting(ownerID: id, tx) }
+            let marked = try tx.execute(
+                .update(
+                    Update(
+                        table: Self.schema.name,
+                        assignments: [Assignment(deleted.name, .date(DatabaseValue.roundedToMicroseconds(Date())))],
+                        filter: .and([
+                            .compare(.equal, .column(Self.primaryKeyColumn), .value(.integer(id))),
+                            .isNull(.column(deleted.name)),
+                        ]))))
+            try didDelete(tx)
+            return marked > 0
+        }
+    }
+
+    /// Deletes the model's row for good, soft-deleted model or not, applying the delete rules and callbacks
+    /// as ``delete(_:)`` does for a model without `@DeletedAt`.
+    @discardableResult
+    public func forceDelete(_ tx: Transaction) throws -> Bool {
         guard let id else { throw StrataError.notPersisted(model: Self.modelName) }
         let associations = Self.associations
         if associations.isEmpty && !Self.hasLifecycleCallbacks {
-            return try Self.query(on: tx).filter(id: id).delete() > 0
+            return try Self.query(on: tx).withDeleted().filter(id: id).forceDelete() > 0
         }
         return try tx.savepoint { tx in
             try willDelete(tx)
             for association in associations { try association.beforeDeleting(ownerID: id, tx) }
-            let deleted = try Self.query(on: tx).filter(id: id).delete() > 0
+            let deleted = try Self.query(on: tx).withDeleted().filter(id: id).forceDelete() > 0
             try didDelete(tx)
             return deleted
         }
+    }
+
+    /// Brings a soft-deleted model's row back (clears its `@DeletedAt`, here and in the row). Children that
+    /// a `destroy` rule soft-deleted with it stay deleted: restore them with `onlyDeleted().restore()`.
+    ///
+    /// - Throws: ``StrataError/invalidQuery(_:)`` for a model without `@DeletedAt`,
+    ///   ``StrataError/notPersisted(model:)``.
+    public mutating func restore(_ tx: Transaction) throws {
+        guard let deleted = Self.schema.column(withRole: .deletedAt) else {
+            throw StrataError.invalidQuery("\(Self.modelName) has no @DeletedAt column to restore")
+        }
+        guard let id else { throw StrataError.notPersisted(model: Self.modelName) }
+        _ = try tx.execute(
+            .update(
+                Update(
+                    table: Self.schema.name, assignments: [Assignment(deleted.name, .null)],
+                    filter: .compare(.equal, .column(Self.primaryKeyColumn), .value(.integer(id))))))
+        if let kp = Self.keyPath(forColumn: deleted.name) as? WritableKeyPath<Self, Date?> {
+            self[keyPath: kp] = nil
+            _persistence.markStored()
+        }
+    }
+
+    /// Brings a soft-deleted model's row back in its own connection lease (see ``restore(_:)``).
+    nonisolated(nonsending)
+        public mutating func restore(on db: Database) async throws
+    {
+        var copy = self
+        try await db.withConnection { tx in try copy.restore(tx) }
+        self = copy
+    }
+
+    /// Deletes the model's row for good in its own connection lease (see ``forceDelete(_:)``).
+    @discardableResult
+    nonisolated(nonsending)
+        public func forceDelete(on db: Database) async throws -> Bool
+    {
+        try await db.withConnection { tx in try self.forceDelete(tx) }
     }
 
     /// Deletes the model's row (and applies its delete rules) in its own connection lease.
@@ -234,7 +299,15 @@ extension Model {
         try await db.withConnection { tx in try self.delete(tx) }
     }
 
-    /// Fetches the model with this id, or nil.
+    /// `id = ?`, and `deleted_at IS NULL` for a soft-deleted model.
+    @usableFromInline
+    static func keyFilter(_ id: Int64) -> SQLExpression {
+        let key = SQLExpression.compare(.equal, .column(primaryKeyColumn), .value(.integer(id)))
+        guard let deleted = schema.column(withRole: .deletedAt) else { return key }
+        return .and([key, .isNull(.column(deleted.name))])
+    }
+
+    /// Fetches the model with this id, or nil (also when the row is soft-deleted).
     @inlinable
     public static func find(_ id: Int64, _ tx: Transaction) throws -> Self? {
         let schema = Self.schema
@@ -246,7 +319,7 @@ extension Model {
                 .select(
                     Select(
                         table: schema.name, selection: .columns(schema.columnNames),
-                        filter: .compare(.equal, .column(primaryKeyColumn), .value(.integer(id)))))
+                        filter: keyFilter(id)))
             }
         ) { reader in
             var model = try Self(row: Row(reader: reader, context: context))

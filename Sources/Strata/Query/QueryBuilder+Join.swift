@@ -6,14 +6,26 @@ struct JoinSpec {
     let table: String
     let alias: String
     let joins: [Join]
+    /// The `@DeletedAt` column of each soft-deleted joined model, by the alias it is joined under.
+    var deletedAtColumns: [String: String] = [:]
 }
 
 extension QueryBuilder {
-    private func adding(_ key: String, table: String, _ make: (String) throws -> [Join]) -> Self {
+    private func adding(
+        _ key: String, table: String, softDeleted: [(table: String, column: String)] = [],
+        _ make: (String) throws -> [Join]
+    ) -> Self {
         var copy = self
         let alias = "j\(joins.count + 1)"
         do {
-            copy.joins.append(JoinSpec(key: key, table: table, alias: alias, joins: try make(alias)))
+            let clauses = try make(alias)
+            var spec = JoinSpec(key: key, table: table, alias: alias, joins: clauses)
+            for join in clauses {
+                if let soft = softDeleted.first(where: { $0.table == join.table }) {
+                    spec.deletedAtColumns[join.alias] = soft.column
+                }
+            }
+            copy.joins.append(spec)
         } catch let error as StrataError {
             copy.error = copy.error ?? error
         } catch {
@@ -28,7 +40,9 @@ extension QueryBuilder {
     /// let students = try await User.query(on: db).join(User.group).where(User.group, \.title == "Students").all()
     /// ```
     public func join<A: JoinableAssociation>(_ association: A, _ kind: Join.Kind = .inner) -> Self where A.Owner == M {
-        adding(association.key, table: A.Target.schema.name) { try association.joins(kind, alias: $0) }
+        adding(association.key, table: A.Target.schema.name, softDeleted: association.softDeletedTables) {
+            try association.joins(kind, alias: $0)
+        }
     }
 
     /// Joins another model's table on explicit columns: `left` of this model equals `right` of `T`.
@@ -36,7 +50,7 @@ extension QueryBuilder {
         _ type: T.Type, on left: KeyPath<M, V>, equals right: KeyPath<T, W>,
         _ kind: Join.Kind = .inner
     ) -> Self {
-        adding("join \(T.schema.name)", table: T.schema.name) { alias in
+        adding("join \(T.schema.name)", table: T.schema.name, softDeleted: T.softDeletedTables) { alias in
             let l = try M.column(left)
             let r = try T.column(right)
             return [
@@ -156,5 +170,19 @@ extension QueryBuilder where Executor == Database {
         public func allJoined<T: Model>(_ type: T.Type) async throws -> [(M?, T?)]
     {
         try await on { try $0.allJoined(type) }
+    }
+}
+
+extension Model {
+    /// This model's table and `@DeletedAt` column, if it is soft-deleted.
+    static var softDeletedTables: [(table: String, column: String)] {
+        schema.column(withRole: .deletedAt).map { [(schema.name, $0.name)] } ?? []
+    }
+}
+
+extension JoinableAssociation {
+    /// The soft-deleted models among the tables this association joins (the target, a through model).
+    var softDeletedTables: [(table: String, column: String)] {
+        relatedModels.flatMap { $0.softDeletedTables }
     }
 }

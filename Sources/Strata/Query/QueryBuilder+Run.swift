@@ -89,10 +89,39 @@ extension QueryBuilder where Executor == Transaction {
         return found
     }
 
-    /// Deletes the matching rows; returns how many.
+    /// Deletes the matching rows; returns how many. A soft-deleted model's rows get their `@DeletedAt` set
+    /// instead (see ``forceDelete()``). No callbacks or association rules run.
     @discardableResult
     public func delete() throws -> Int {
+        if let deleted = M.schema.column(withRole: .deletedAt)?.name {
+            return try executor.execute(
+                .update(
+                    Update(
+                        table: M.schema.name,
+                        assignments: [Assignment(deleted, .date(DatabaseValue.roundedToMicroseconds(Date())))],
+                        filter: try writeFilter("delete"))))
+        }
+        return try forceDelete()
+    }
+
+    /// Deletes the matching rows for good, soft-deleted model or not (`withDeleted()` to reach rows already
+    /// soft-deleted); returns how many.
+    @discardableResult
+    public func forceDelete() throws -> Int {
         try executor.execute(.delete(Delete(table: M.schema.name, filter: try writeFilter("delete"))))
+    }
+
+    /// Clears `@DeletedAt` on the matching soft-deleted rows; returns how many. Use with `onlyDeleted()`.
+    @discardableResult
+    public func restore() throws -> Int {
+        guard let deleted = M.schema.column(withRole: .deletedAt)?.name else {
+            throw StrataError.invalidQuery("\(M.modelName) has no @DeletedAt column to restore")
+        }
+        return try executor.execute(
+            .update(
+                Update(
+                    table: M.schema.name, assignments: [Assignment(deleted, .null)], filter: try writeFilter("restore"))
+            ))
     }
 
     /// Applies the ``set(_:to:)`` assignments to the matching rows; returns how many changed. An `@UpdatedAt`
@@ -117,19 +146,7 @@ extension QueryBuilder where Executor == Database {
     nonisolated(nonsending)
         func on<T>(_ body: (QueryBuilder<M, Transaction>) throws -> T) async throws -> T
     {
-        try await executor.withConnection { tx in
-            var q = QueryBuilder<M, Transaction>(executor: tx)
-            q.filters = filters
-            q.order = order
-            q.limit = limit
-            q.offset = offset
-            q.selected = selected
-            q.assignments = assignments
-            q.error = error
-            q.includes = includes
-            q.joins = joins
-            return try body(q)
-        }
+        try await executor.withConnection { tx in try body(rebound(to: tx)) }
     }
 
     /// All matching models.
@@ -146,9 +163,15 @@ extension QueryBuilder where Executor == Database {
     {
         try await on { try $0.values(kp) }
     }
-    /// Deletes the matching rows; returns how many.
+    /// Deletes the matching rows (soft-deletes a soft-deleted model's); returns how many.
     @discardableResult
     nonisolated(nonsending) public func delete() async throws -> Int { try await on { try $0.delete() } }
+    /// Deletes the matching rows for good (see the synchronous ``forceDelete()``).
+    @discardableResult
+    nonisolated(nonsending) public func forceDelete() async throws -> Int { try await on { try $0.forceDelete() } }
+    /// Clears `@DeletedAt` on the matching rows (see the synchronous ``restore()``).
+    @discardableResult
+    nonisolated(nonsending) public func restore() async throws -> Int { try await on { try $0.restore() } }
     /// Applies the ``set(_:to:)`` assignments to the matching rows; returns how many changed. An `@UpdatedAt`
     /// column is set to the current time too, unless assigned; a `@Version` column is left as it is.
     @discardableResult

@@ -28,8 +28,40 @@ public struct QueryBuilder<M: Model, Executor> {
     var joins: [JoinSpec] = []
     /// The first error met while building (a key path with no column); thrown when the query runs.
     var error: StrataError?
+    /// Which rows of a soft-deleted model (one with `@DeletedAt`) the query sees.
+    var deletedRows = DeletedRows.excluded
 
     init(executor: Executor) { self.executor = executor }
+
+    /// The same query on another executor (a ``Database`` query runs as a ``Transaction`` one).
+    func rebound<E>(to executor: E) -> QueryBuilder<M, E> {
+        var q = QueryBuilder<M, E>(executor: executor)
+        q.filters = filters
+        q.order = order
+        q.limit = limit
+        q.offset = offset
+        q.selected = selected
+        q.assignments = assignments
+        q.error = error
+        q.includes = includes
+        q.joins = joins
+        q.deletedRows = deletedRows
+        return q
+    }
+
+    /// Sees soft-deleted rows too, here and in joined soft-deleted models.
+    public func withDeleted() -> Self {
+        var copy = self
+        copy.deletedRows = .included
+        return copy
+    }
+
+    /// Sees only the soft-deleted rows of this model (joined models still skip theirs).
+    public func onlyDeleted() -> Self {
+        var copy = self
+        copy.deletedRows = .only
+        return copy
+    }
 
     private func adding(_ p: Condition<M>) -> Self {
         var copy = self
@@ -164,14 +196,33 @@ public struct QueryBuilder<M: Model, Executor> {
 
     // MARK: Statements
 
-    var filter: SQLExpression? { filters.isEmpty ? nil : .and(filters) }
+    var filter: SQLExpression? {
+        var all = filters
+        if let deleted = M.schema.column(withRole: .deletedAt)?.name, deletedRows != .included {
+            all.append(.isNull(.column(deleted), negated: deletedRows == .only))
+        }
+        return all.isEmpty ? nil : .and(all)
+    }
+
+    /// The joins, each soft-deleted joined model skipping its deleted rows in the ON condition (so an outer
+    /// join keeps the owner) unless the query sees deleted rows.
+    var joinClauses: [Join] {
+        joins.flatMap { spec in
+            spec.joins.map { join in
+                guard deletedRows != .included, let deleted = spec.deletedAtColumns[join.alias] else { return join }
+                var scoped = join
+                scoped.on = .and([join.on, .isNull(.column(deleted, table: join.alias))])
+                return scoped
+            }
+        }
+    }
 
     @usableFromInline
     func selectStatement(limit: Int? = nil) throws -> Select {
         if let error { throw error }
         let columns = selected ?? M.schema.columnNames
         return Select(
-            table: M.schema.name, selection: .columns(columns), joins: joins.flatMap(\.joins), filter: filter,
+            table: M.schema.name, selection: .columns(columns), joins: joinClauses, filter: filter,
             order: order, limit: limit ?? self.limit, offset: offset)
     }
 
@@ -184,6 +235,9 @@ public struct QueryBuilder<M: Model, Executor> {
         return filter
     }
 }
+
+/// Which soft-deleted rows a query sees.
+enum DeletedRows { case excluded, included, only }
 
 extension Model {
     /// A query over this model, run synchronously inside a transaction body.

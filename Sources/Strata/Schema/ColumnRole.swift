@@ -8,4 +8,6 @@ public enum ColumnRole: String, Sendable, Hashable {
     case updatedAt
     /// An integer that each save of a stored model checks and increments: `UPDATE … WHERE id = ? AND version = ?`.
     case version
+    /// Set by `delete` instead of deleting the row (soft delete); queries skip rows where it is not NULL.
+    case deletedAt
 }
