@@ -127,10 +127,12 @@ extension SQLiteConnection {
         lastTemplate = nil
     }
 
-    /// Raw SQL may change the schema, so it forgets which keys are rowid aliases.
+    /// Raw SQL may change the schema, so it forgets which keys are rowid aliases; `PRAGMA case_sensitive_like`
+    /// puts SQLite's own LIKE back, so Strata's is registered again after it.
     public func executeRaw(_ sql: String, _ binds: [DatabaseValue], onRow: (any RowReader) throws -> Void) throws -> Int
     {
         forgetSchema()
+        defer { if sql.lowercased().contains("case_sensitive_like") { SQLiteLike.register(on: handle) } }
         return try run(try SQLRenderer.renderRaw(sql, binds, dialect: dialect), statement: nil, onRow: onRow)
     }
 

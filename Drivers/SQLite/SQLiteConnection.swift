@@ -45,11 +45,11 @@ public final class SQLiteConnection: SQLConnection {
         sqlite3_busy_timeout(db, Int32(max(0, timeout) * 1000))
         _ = strata_sqlite_disable_dqs(db)
         SQLiteDecimalCollation.register(on: db)
+        SQLiteLike.register(on: db)
         do {
             if path != ":memory:" { try exec("PRAGMA journal_mode = WAL") }
             try exec("PRAGMA synchronous = NORMAL")
             try exec("PRAGMA foreign_keys = ON")
-            try exec("PRAGMA case_sensitive_like = ON")
         } catch {
             sqlite3_close_v2(db)
             throw StrataError.connectionFailed("cannot configure SQLite database '\(path)': \(error)")
