@@ -55,7 +55,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "StrataTests", dependencies: ["Strata"]),
-        .testTarget(name: "StrataSQLiteTests", dependencies: ["StrataSQLite", "StrataConformance"]),
+        .testTarget(name: "StrataSQLiteTests", dependencies: ["StrataSQLite", "StrataMemory", "StrataConformance"]),
         .testTarget(name: "StrataMemoryTests", dependencies: ["StrataMemory", "StrataConformance"]),
         .testTarget(name: "StrataExamplesTests", dependencies: ["StrataSQLite", "StrataMemory"]),
         .testTarget(name: "StrataPostgresTests", dependencies: ["StrataPostgres", "StrataConformance"]),

@@ -36,11 +36,28 @@ public enum ConformanceOutcome: Sendable, Equatable, CustomStringConvertible {
 /// The suite: every case, and how to run them against a database.
 public enum ConformanceSuite {
     /// Every case, in a stable order.
-    public static let cases: [ConformanceCase] =
-        urlCases + migrationCases + persistenceCases + queryCases + orderingCases + constraintCases
-        + validationCases + transactionCases + typeCases + associationCases + eagerLoadingCases
-        + joinCases + keyCases + lockingCases + identifierCases + modelCases + callbackCases + stampCases
-        + softDeleteCases
+    public static let cases: [ConformanceCase] = [
+        urlCases,
+        migrationCases,
+        persistenceCases,
+        queryCases,
+        orderingCases,
+        constraintCases,
+        validationCases,
+        transactionCases,
+        typeCases,
+        associationCases,
+        eagerLoadingCases,
+        joinCases,
+        keyCases,
+        lockingCases,
+        identifierCases,
+        modelCases,
+        callbackCases,
+        stampCases,
+        softDeleteCases,
+        textCases,
+    ].flatMap { $0 }
 
     /// The names of every case.
     public static var caseNames: [String] { cases.map(\.name) }

@@ -15,6 +15,10 @@ public final class SQLiteConnection: SQLConnection {
     /// Whether a table's key column is its rowid alias, by `table NUL column` (see `isRowidAlias`).
     var rowidAliases: [String: Bool] = [:]
     private static let cacheLimit = 512
+    /// Statements a caller holds between preparing and finishing with them (a template's INSERT while the
+    /// driver prepares the statements that read its keys, an outer query while its row callback runs):
+    /// eviction never finalizes them. A short stack: calls nest a few deep at most.
+    private var held: [OpaquePointer] = []
     /// Text and blob binds are copied here and bound without a copy by SQLite (SQLITE_STATIC), so a bind
     /// costs no SQLite allocation. Only the outermost statement uses it: a statement run from inside
     /// another's row callback binds with copies, as the outer one still reads its bytes.
@@ -41,11 +45,11 @@ public final class SQLiteConnection: SQLConnection {
         sqlite3_busy_timeout(db, Int32(max(0, timeout) * 1000))
         _ = strata_sqlite_disable_dqs(db)
         SQLiteDecimalCollation.register(on: db)
+        SQLiteLike.register(on: db)
         do {
             if path != ":memory:" { try exec("PRAGMA journal_mode = WAL") }
             try exec("PRAGMA synchronous = NORMAL")
             try exec("PRAGMA foreign_keys = ON")
-            try exec("PRAGMA case_sensitive_like = ON")
         } catch {
             sqlite3_close_v2(db)
             throw StrataError.connectionFailed("cannot configure SQLite database '\(path)': \(error)")
@@ -66,17 +70,31 @@ public final class SQLiteConnection: SQLConnection {
         if rc != SQLITE_OK { throw SQLiteErrors.map(rc, message: err.map { String(cString: $0) } ?? "", table: nil) }
     }
 
-    /// The cached prepared statement for `sql`, or, when that one is mid-iteration (a statement run from
-    /// inside the row callback of the same SQL), a fresh one the caller owns and finalizes (`owned`).
+    /// Whether `stmt` is in use: held by a caller (see `holding(_:_:)`) or mid-iteration.
+    func isInUse(_ stmt: OpaquePointer) -> Bool {
+        sqlite3_stmt_busy(stmt) != 0 || held.contains(stmt)
+    }
+
+    /// Runs `body` with `stmt` held, so that no statement prepared meanwhile evicts (finalizes) it.
+    func holding<T>(_ stmt: OpaquePointer, _ body: () throws -> T) rethrows -> T {
+        held.append(stmt)
+        defer { held.removeLast() }
+        return try body()
+    }
+
+    /// The cached prepared statement for `sql`, or, when that one is in use (a statement run from inside
+    /// the row callback of the same SQL, or while a caller holds it), a fresh one the caller owns and
+    /// finalizes (`owned`).
     private func prepared(_ sql: String) throws -> (stmt: OpaquePointer, owned: Bool) {
         if let stmt = cache[sql] {
-            if sqlite3_stmt_busy(stmt) == 0 { return (stmt, false) }
+            if !isInUse(stmt) { return (stmt, false) }
             return (try compile(sql, persistent: false), true)
         }
         let stmt = try compile(sql, persistent: true)
         if cache.count >= Self.cacheLimit {
-            // Statements still stepping (an outer query whose row callback is running) stay.
-            for (key, old) in cache where sqlite3_stmt_busy(old) == 0 {
+            // Statements in use (an outer query whose row callback is running, a statement a caller holds
+            // while it prepares another) stay: finalizing one would leave its holder a dangling pointer.
+            for (key, old) in cache where !isInUse(old) {
                 sqlite3_finalize(old)
                 cache[key] = nil
             }
@@ -109,7 +127,7 @@ public final class SQLiteConnection: SQLConnection {
     {
         let (stmt, owned) = try prepared(rendered.sql)
         defer { if owned { sqlite3_finalize(stmt) } }
-        return try step(stmt, rendered.binds, table: statement?.tableName, onRow: onRow)
+        return try holding(stmt) { try step(stmt, rendered.binds, table: statement?.tableName, onRow: onRow) }
     }
 
     /// Binds, steps to the end handing each row to `onRow`, and resets; `table` names the table in errors.

@@ -4,8 +4,8 @@ import Strata
 
 /// The SQLite driver: `sqlite:path`, `sqlite:///abs/path`, `sqlite::memory:`.
 ///
-/// Each connection turns on WAL (files), foreign keys, case-sensitive LIKE, a busy timeout, and
-/// turns off double-quoted string literals.
+/// Each connection turns on WAL (files), foreign keys, a busy timeout, Strata's exact LIKE (`SQLiteLike`),
+/// and turns off double-quoted string literals.
 public struct SQLiteDriver: Driver {
     /// The file path, or `:memory:`.
     public let path: String

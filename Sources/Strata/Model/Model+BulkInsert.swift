@@ -8,8 +8,11 @@ extension Model {
     /// try await db.transaction { tx in try Record.insertAll(&records, tx) }
     /// ```
     ///
-    /// Ids come back from `RETURNING`; within one statement both SQLite and PostgreSQL assign them in
-    /// row order, so they are sorted and given out in order.
+    /// Ids are what the database assigned, handed back by the driver in row order for each INSERT
+    /// (`INSERT … RETURNING id` on PostgreSQL and the memory driver, whose rows follow the VALUES order;
+    /// on SQLite `last_insert_rowid()` read under the write lock, or row by row where SQLite might not
+    /// assign consecutive keys, see the SQLite driver). Never a guess from `max(id)`: another writer can
+    /// insert between two statements, on an autocommit handle too.
     ///
     /// - Throws: ``StrataError/validationFailed(_:)``, ``StrataError/invalidQuery(_:)`` for a model that
     ///   already has an id, and the usual constraint errors.
@@ -54,7 +57,6 @@ extension Model {
             guard ids.count == end - start else {
                 throw StrataError.database(code: 0, message: "INSERT returned \(ids.count) ids for \(end - start) rows")
             }
-            ids.sort()
             for (offset, i) in (start..<end).enumerated() {
                 models[i].id = ids[offset]
                 models[i]._persistence.markStored()
