@@ -74,6 +74,19 @@ extension ConformanceSuite {
             try checkEqual(try await ConfProject.query(on: db).count(), 2, "the target itself stays")
             try checkEqual(try await ConfMembership.query(on: db).count(), 3, "one join row deleted")
         },
+        ConformanceCase("assoc.remove-takes-the-same-forms") { db in
+            var w = try await Fixtures.seedWorld(db)
+            try await db.transaction { tx in
+                try w.red.remove(w.bob, from: ConfTeam.members, tx)  // by value on hasMany
+                try w.bob.remove(&w.apollo, from: ConfMember.projects, tx)  // inout on hasMany(through:)
+            }
+            try checkEqual(try await w.red.fetch(ConfTeam.members, on: db).map(\.name), ["Ann"], "by-value remove")
+            try checkEqual(try await w.bob.fetch(ConfMember.projects, on: db).map(\.name), ["Gemini"], "inout remove")
+            try await w.red.remove(w.ann, from: ConfTeam.members, on: db)
+            try await w.bob.remove(&w.gemini, from: ConfMember.projects, on: db)
+            try checkEqual(try await w.red.fetch(ConfTeam.members, on: db).count, 0, "async by-value remove")
+            try checkEqual(try await w.bob.fetch(ConfMember.projects, on: db).count, 0, "async inout remove")
+        },
         ConformanceCase("assoc.destroy-cascades-through-levels") { db in
             let w = try await Fixtures.seedWorld(db)
             try await w.red.delete(on: db)

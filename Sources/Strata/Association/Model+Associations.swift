@@ -22,11 +22,20 @@ extension Model {
     }
 
     /// Detaches `child` (its foreign key becomes nil) and saves it.
+    ///
+    /// `remove` takes the same forms on `hasMany` and `hasMany(through:)`: `inout` (the model you hold is
+    /// updated, as `add` does) or a value.
     public func remove<T>(_ child: inout T, from association: HasMany<Self, T>, _ tx: Transaction) throws {
         let fk = try association.foreignKey.get()
         guard child.integer(inColumn: fk) == id else { return }
         try child.setForeignKey(fk, to: nil)
         try child.save(tx)
+    }
+
+    /// Detaches `child` (its row's foreign key becomes nil); the value you pass is not changed.
+    public func remove<T>(_ child: T, from association: HasMany<Self, T>, _ tx: Transaction) throws {
+        var copy = child
+        try remove(&copy, from: association, tx)
     }
 
     // MARK: hasOne
@@ -104,6 +113,13 @@ extension Model {
         _ = try tx.execute(.delete(Delete(table: J.schema.name, filter: filter)))
     }
 
+    /// Deletes the join rows linking `target` to this model (the `inout` form `hasMany`'s `remove` takes too).
+    public func remove<T, J>(_ target: inout T, from association: HasManyThrough<Self, T, J>, _ tx: Transaction)
+        throws
+    {
+        try remove(target, from: association, tx)
+    }
+
     // MARK: One-shot async
 
     /// Fetches associated models in their own connection lease.
@@ -165,5 +181,21 @@ extension Model {
         async throws
     {
         try await db.withConnection { tx in try remove(target, from: association, tx) }
+    }
+
+    /// Detaches a child in its own connection lease; the value you pass is not changed.
+    nonisolated(nonsending)
+        public func remove<T>(_ child: T, from association: HasMany<Self, T>, on db: Database) async throws
+    {
+        try await db.withConnection { tx in try remove(child, from: association, tx) }
+    }
+
+    /// Unlinks a target in its own connection lease (the `inout` form).
+    nonisolated(nonsending)
+        public func remove<T, J>(_ target: inout T, from association: HasManyThrough<Self, T, J>, on db: Database)
+        async throws
+    {
+        let copy = target
+        try await db.withConnection { tx in try remove(copy, from: association, tx) }
     }
 }
