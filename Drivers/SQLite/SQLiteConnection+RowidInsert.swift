@@ -132,8 +132,11 @@ extension SQLiteConnection {
     /// assign consecutive ones.
     private func nextRowids(in table: String, count: Int) throws -> Int64? {
         var max: Int64 = 0
-        let sql = "SELECT max(rowid) FROM " + (try dialect.quote(table))
-        _ = try run(RenderedSQL(sql: sql, binds: []), statement: nil) { r in
+        // A statement of its own, not one from the cache: preparing through the cache may evict (finalize)
+        // the INSERT the caller has prepared and is about to step.
+        let stmt = try compile("SELECT max(rowid) FROM " + (try dialect.quote(table)), persistent: false)
+        defer { sqlite3_finalize(stmt) }
+        _ = try step(stmt, [], table: table) { r in
             if case .integer(let v) = r.value(at: 0) { max = v }
         }
         guard max < Int64.max - Int64(count) else { return nil }
