@@ -1,0 +1,45 @@
+// Divergence: one disagreement the engine found, with the case that shows it and its minimal form.
+import Strata
+
+/// A check that failed: backends disagreeing, or one backend failing an oracle on its own.
+public enum Check: Sendable, Hashable, CustomStringConvertible {
+    /// Two backends answered the same statement differently.
+    case backends
+    /// Ternary logic partitioning on one backend: rows(p) ∪ rows(NOT p) ∪ rows(p IS NULL) ≠ rows(all).
+    case tlp(backend: String)
+    /// Non-optimizing reference engine on one backend: count(WHERE p) ≠ rows of WHERE (p) = TRUE.
+    case norec(backend: String)
+    /// The backends disagreed while building the world (creating tables, inserting rows, their ids).
+    case setup
+
+    public var description: String {
+        switch self {
+        case .backends: return "backends disagree"
+        case .tlp(let b): return "TLP on \(b)"
+        case .norec(let b): return "NoREC on \(b)"
+        case .setup: return "setup"
+        }
+    }
+}
+
+/// A divergence: where it was found (seed, batch, query), the check, the case, and its shrunk form.
+public struct Divergence: Sendable {
+    public var check: Check
+    public var seed: UInt64
+    public var batch: Int
+    public var query: Int
+    public var world: FuzzWorld
+    public var select: Select?
+    /// What each backend answered.
+    public var details: String
+    /// The smallest world and query that still fail the same check, when shrinking ran.
+    public var minimalWorld: FuzzWorld?
+    public var minimalSelect: Select?
+    public var minimalDetails: String?
+    /// The known divergence this one is, if any.
+    public var known: KnownDivergence?
+
+    /// The case to show: the minimal one when there is one.
+    public var shownWorld: FuzzWorld { minimalWorld ?? world }
+    public var shownSelect: Select? { minimalSelect ?? select }
+}
