@@ -40,6 +40,7 @@ public enum ConformanceSuite {
         urlCases + migrationCases + persistenceCases + queryCases + orderingCases + constraintCases
         + validationCases + transactionCases + typeCases + associationCases + eagerLoadingCases
         + joinCases
+        + parityCases
 
     /// The names of every case.
     public static var caseNames: [String] { cases.map(\.name) }

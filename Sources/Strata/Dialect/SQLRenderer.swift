@@ -204,6 +204,7 @@ public struct SQLRenderer {
             }
             sql += "))"
         case .like(let e, let pattern, let caseInsensitive, let negated):
+            try LikePattern.validate(pattern)
             sql += "("
             let op = negated ? " NOT LIKE " : " LIKE "
             switch (caseInsensitive, dialect.caseInsensitiveLike) {
