@@ -56,8 +56,9 @@ public final class DifferentialEngine {
                     let d = Divergence(
                         check: check, seed: options.seed, batch: batch, query: q, world: world, select: select,
                         details: details)
+                    let shrunk = report.shrunk
                     record(d, into: &report)
-                    if current != world { _ = setUp(world) }
+                    if report.shrunk != shrunk || current != world { setUp(world) }
                 }
             }
             batch += 1
@@ -147,8 +148,11 @@ public final class DifferentialEngine {
     }
 
     /// Runs one check again (for shrinking): its failure details, or nil when it passes.
-    func failure(_ check: Check, of select: Select, in world: FuzzWorld) -> String? {
-        if current != world, setUp(world) != nil { return nil }
+    ///
+    /// `rebuild` sets the world up again even when it compares equal to the current one: `==` on values
+    /// calls -0.0 and 0.0 equal, and the shrinker must not take one for the other.
+    func failure(_ check: Check, of select: Select, in world: FuzzWorld, rebuild: Bool = false) -> String? {
+        if rebuild || current != world, setUp(world) != nil { return nil }
         switch check {
         case .setup: return nil
         case .backends:

@@ -23,17 +23,7 @@ public struct KnownDivergence: Sendable, Hashable {
             matches: { d in
                 guard let s = d.shownSelect else { return false }
                 return Features(s, world: d.shownWorld).likeOverNoncharacters
-            }),
-        KnownDivergence(
-            name: "double.sqlite-negative-zero",
-            reason: "SQLite stores -0.0 in a REAL column as 0.0; memory and PostgreSQL keep the sign",
-            matches: { d in
-                d.shownWorld.tables.contains { t in
-                    t.rows.contains { row in
-                        row.contains { if case .double(let x) = $0 { x == 0 && x.sign == .minus } else { false } }
-                    }
-                }
-            }),
+            })
     ]
 
     /// The known divergence `d` is, if any.

@@ -10,10 +10,10 @@ extension DifferentialEngine {
         var details = d.details
         var budget = options.shrinkBudget
         var progress = true
-        func attempt(_ w: FuzzWorld, _ s: Select) -> Bool {
+        func attempt(_ w: FuzzWorld, _ s: Select, rebuild: Bool = false) -> Bool {
             guard budget > 0 else { return false }
             budget -= 1
-            guard let why = failure(d.check, of: s, in: w) else { return false }
+            guard let why = failure(d.check, of: s, in: w, rebuild: rebuild) else { return false }
             world = w
             select = s
             details = why
@@ -26,7 +26,7 @@ extension DifferentialEngine {
                 break
             }
             if progress { continue }
-            for w in Self.smaller(world, keeping: Self.columns(of: select)) where attempt(w, select) {
+            for w in Self.smaller(world, keeping: Self.columns(of: select)) where attempt(w, select, rebuild: true) {
                 progress = true
                 break
             }
