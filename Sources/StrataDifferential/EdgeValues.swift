@@ -6,6 +6,8 @@ import Strata
 struct EdgeValues {
     /// Whether text may hold U+FFFE and U+FFFF.
     var noncharacters: Bool
+    /// Whether queries may hold predicates every backend must refuse (wrong types, unknown columns).
+    var mistyped = true
 
     static let integers: [Int64] = [.min, .max, .min + 1, .max - 1, 0, -1, 1, 2, 7, 42, -42, 1 << 53, (1 << 53) + 1]
     static let doubles: [Double] = [

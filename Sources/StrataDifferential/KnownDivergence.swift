@@ -23,7 +23,20 @@ public struct KnownDivergence: Sendable, Hashable {
             matches: { d in
                 guard let s = d.shownSelect else { return false }
                 return Features(s, world: d.shownWorld).likeOverNoncharacters
-            })
+            }),
+        KnownDivergence(
+            name: "compare.across-types",
+            reason:
+                "a column compared with a value of another type (AST only: the typed builder cannot write it): "
+                + "PostgreSQL refuses it (typeMismatch), SQLite and memory compare by storage class and answer",
+            matches: { d in d.shownSelect.map { Features($0, world: d.shownWorld).mistypedComparison } ?? false }),
+        KnownDivergence(
+            name: "like.non-text-column",
+            reason:
+                "LIKE over a column that is not text (AST only: the typed builder allows it on text columns): "
+                + "PostgreSQL and memory refuse it (typeMismatch, memory only when a row is evaluated), SQLite "
+                + "matches the value's text",
+            matches: { d in d.shownSelect.map { Features($0, world: d.shownWorld).likeOverNonText } ?? false }),
     ]
 
     /// The known divergence `d` is, if any.
@@ -33,22 +46,52 @@ public struct KnownDivergence: Sendable, Hashable {
 /// What a query and its world contain, for recognizing known divergences.
 struct Features {
     var likeOverNoncharacters = false
+    var mistypedComparison = false
+    var likeOverNonText = false
 
     init(_ s: Select, world: FuzzWorld) {
         var likes = false
         var patternNonchar = false
+        var mistyped = false
+        var likeNonText = false
+        func type(_ n: SQLExpression.Node) -> ColumnType? {
+            let (alias, name): (String?, String)
+            switch n {
+            case .column(let c): (alias, name) = (nil, c)
+            case .joinedColumn(let t, let c): (alias, name) = (t, c)
+            default: return nil
+            }
+            let table = alias.flatMap { a in s.joins.first { $0.alias == a }?.table } ?? s.table
+            guard let t = world.table(table), let i = t.schema.index(of: name) else { return nil }
+            return t.schema.columns[i].type
+        }
+        func clash(_ column: SQLExpression.Node, _ values: [DatabaseValue]) {
+            guard let t = type(column) else { return }
+            for v in values {
+                if let k = Self.kind(v), k != t, !QueryGenerator.compatible(k, t) { mistyped = true }
+            }
+        }
         func walk(_ n: SQLExpression.Node) {
             switch n {
             case .like(let e, let p, _, _):
                 likes = true
                 if Self.hasNoncharacter(p) { patternNonchar = true }
+                if let t = type(e), t != .text { likeNonText = true }
                 walk(e)
             case .and(let items), .or(let items): items.forEach(walk)
-            case .not(let e), .isNull(let e, _), .inList(let e, _, _): walk(e)
+            case .not(let e), .isNull(let e, _): walk(e)
+            case .inList(let e, let values, _):
+                clash(e, values)
+                walk(e)
             case .compare(_, let l, let r):
+                if case .value(let v) = r { clash(l, [v]) }
+                if case .value(let v) = l { clash(r, [v]) }
+                if let a = type(l), let b = type(r), a != b, !QueryGenerator.compatible(a, b) { mistyped = true }
                 walk(l)
                 walk(r)
             case .between(let e, let l, let h, _):
+                if case .value(let v) = l { clash(e, [v]) }
+                if case .value(let v) = h { clash(e, [v]) }
                 walk(e)
                 walk(l)
                 walk(h)
@@ -63,6 +106,24 @@ struct Features {
             }
         }
         likeOverNoncharacters = likes && (patternNonchar || dataNonchar)
+        mistypedComparison = mistyped
+        likeOverNonText = likeNonText
+    }
+
+    /// The column type a value belongs to, nil for NULL.
+    static func kind(_ v: DatabaseValue) -> ColumnType? {
+        switch v {
+        case .null: nil
+        case .bool: .bool
+        case .integer: .integer
+        case .double: .double
+        case .text: .text
+        case .blob: .blob
+        case .date: .date
+        case .decimal: .decimal
+        case .uuid: .uuid
+        case .json: .json
+        }
     }
 
     static func hasNoncharacter(_ s: String) -> Bool {

@@ -77,6 +77,7 @@ struct QueryGenerator {
         let e = c.expression
         let type = c.column.type
         if rng.chance(0.03) { return .constant(rng.chance(0.5)) }
+        if values.mistyped, rng.chance(0.02) { return mistyped(c, &rng) }
         if type == .json || rng.chance(0.12) { return .isNull(e, negated: rng.chance(0.5)) }
         if type == .bool, rng.chance(0.3) { return rng.chance(0.7) ? e : .not(e) }
         if type == .text, rng.chance(0.35) {
@@ -102,6 +103,29 @@ struct QueryGenerator {
             let v = rng.chance(0.05) ? DatabaseValue.null : literal(c, &rng)
             return .compare(rng.pick(Self.operators), e, .value(v))
         }
+    }
+
+    /// A predicate every backend must refuse, with the same error: a value of another type, LIKE over a
+    /// column that is not text, a column that does not exist.
+    private func mistyped(_ c: ScopedColumn, _ rng: inout SplitMix64) -> SQLExpression {
+        let e = c.expression
+        switch rng.below(3) {
+        case 0:
+            let other = rng.pick(
+                ColumnType.allCases.filter { $0 != c.column.type && !Self.compatible($0, c.column.type) })
+            return .compare(rng.pick(Self.operators), e, .value(values.value(other, &rng)))
+        case 1:
+            if c.column.type == .text { return .like(.column("no_such_column"), "a%") }
+            return .like(e, "%", caseInsensitive: rng.chance(0.5))
+        default:
+            return .compare(.equal, .column("no_such_column", table: c.alias), .value(.integer(1)))
+        }
+    }
+
+    /// Types whose values compare with each other on every backend (integers with doubles and decimals).
+    static func compatible(_ a: ColumnType, _ b: ColumnType) -> Bool {
+        let numeric: Set<ColumnType> = [.integer, .double, .decimal]
+        return numeric.contains(a) && numeric.contains(b)
     }
 
     static let operators: [ComparisonOperator] = [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual]
