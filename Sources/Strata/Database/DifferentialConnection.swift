@@ -39,7 +39,7 @@ final class DifferentialConnection: DatabaseConnection {
         if case .createTable(let schema) = statement { schemas.record(schema) }
         let a = Self.answer { try primary.execute(statement, onRow: $0) }
         let b = Self.answer { try secondary.execute(statement, onRow: $0) }
-        try reconcile(a, b, statement: "\(statement)", order: rowOrder(statement))
+        try reconcile(a, b, statement: text(of: statement), order: rowOrder(statement))
         return try replay(a, onRow)
     }
 
@@ -68,6 +68,19 @@ final class DifferentialConnection: DatabaseConnection {
     var maxBindParameters: Int { min(primary.maxBindParameters, secondary.maxBindParameters) }
 
     // MARK: Comparing
+
+    /// The statement as SQL in the dialect of the first side that speaks SQL (values stay out: they are
+    /// bound), or as the AST when neither does.
+    private func text(of statement: Statement) -> String {
+        for side in [secondary, primary] {
+            if let sql = side as? any SQLConnection,
+                let rendered = try? SQLRenderer.render(statement, dialect: sql.dialect)
+            {
+                return rendered.sql
+            }
+        }
+        return "\(statement)"
+    }
 
     /// How the rows of a statement may be compared.
     enum RowOrder {

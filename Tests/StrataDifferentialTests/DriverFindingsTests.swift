@@ -1,0 +1,47 @@
+// DriverFindingsTests: defects the differential engine found below the model layer, pinned on every driver.
+import Foundation
+import Strata
+import Testing
+
+@testable import StrataDifferential
+
+@Suite("Differential findings")
+struct DriverFindingsTests {
+    @Test("DDL reports no changed rows, even right after an INSERT (SQLite reported the INSERT's count)")
+    func ddlChangesNothing() async throws {
+        for url in try await FuzzBackends.urls(schema: "strata_fuzz_ddl") {
+            let b = try Backend(url: url, drivers: FuzzBackends.drivers)
+            let t = TableSchema(
+                name: "fz_ddl",
+                columns: [
+                    TableColumn(name: "id", type: .integer, isNullable: false, isPrimaryKey: true),
+                    TableColumn(name: "n", type: .integer, isNullable: false),
+                ])
+            _ = b.run(.dropTable("fz_ddl"), types: [])
+            #expect(b.run(.createTable(t), types: []) == .rows([], changes: 0))
+            let insert = Insert(table: "fz_ddl", columns: ["n"], rows: [[.integer(1)], [.integer(2)], [.integer(3)]])
+            #expect(b.run(.insert(insert), types: []) == .rows([], changes: 3), "on \(b.name)")
+            #expect(b.run(.createIndex(table: "fz_ddl", Index(columns: ["n"])), types: []) == .rows([], changes: 0))
+            #expect(b.run(.dropTable("fz_ddl"), types: []) == .rows([], changes: 0), "DROP TABLE on \(b.name)")
+        }
+    }
+
+    @Test("-0.0 written through the AST reads back as +0.0 on every driver (SQLite cannot keep the sign)")
+    func negativeZero() async throws {
+        for url in try await FuzzBackends.urls(schema: "strata_fuzz_zero") {
+            let b = try Backend(url: url, drivers: FuzzBackends.drivers)
+            let t = TableSchema(
+                name: "fz_zero",
+                columns: [
+                    TableColumn(name: "id", type: .integer, isNullable: false, isPrimaryKey: true),
+                    TableColumn(name: "d", type: .double, isNullable: false),
+                ])
+            _ = b.run(.dropTable("fz_zero"), types: [])
+            _ = b.run(.createTable(t), types: [])
+            _ = b.run(.insert(Insert(table: "fz_zero", columns: ["d"], rows: [[.double(-0.0)]])), types: [])
+            let read = b.run(.select(Select(table: "fz_zero", selection: .columns(["d"]))), types: [.double])
+            #expect(read == .rows([[.double(0.0.bitPattern)]], changes: 0), "on \(b.name): \(read)")
+            _ = b.run(.dropTable("fz_zero"), types: [])
+        }
+    }
+}
