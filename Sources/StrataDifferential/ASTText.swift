@@ -31,6 +31,19 @@ enum ASTText {
         return "Select(" + parts.joined(separator: ", ") + ")"
     }
 
+    /// An UPDATE or DELETE as the Swift that builds it.
+    static func write(_ w: Statement) -> String {
+        switch w {
+        case .delete(let d):
+            return ".delete(Delete(table: \(quoted(d.table)), filter: \(d.filter.map { node($0.node) } ?? "nil")))"
+        case .update(let u):
+            let a = u.assignments.map { "Assignment(\(quoted($0.column)), \(value($0.value)))" }
+            return ".update(Update(table: \(quoted(u.table)), assignments: [\(a.joined(separator: ", "))], "
+                + "filter: \(u.filter.map { node($0.node) } ?? "nil")))"
+        default: return "\(w)"
+        }
+    }
+
     static func node(_ n: SQLExpression.Node) -> String {
         switch n {
         case .column(let c): return ".column(\(quoted(c)))"

@@ -49,7 +49,21 @@ public final class DifferentialEngine {
                 continue
             }
             let generator = QueryGenerator(world: world, values: values)
-            for q in 0..<min(options.queriesPerSchema, options.queries - report.queries) {
+            let count = min(options.queriesPerSchema, options.queries - report.queries)
+            for q in 0..<count {
+                if q % 20 == 19 {
+                    // One statement in twenty is a write, run on a fresh copy of the world.
+                    let write = generator.write(&batchRNG)
+                    report.queries += 1
+                    if let details = writeFailure(write, in: world) {
+                        let d = Divergence(
+                            check: .write, seed: options.seed, batch: batch, query: q, world: world, select: nil,
+                            write: write, details: details)
+                        record(d, into: &report)
+                    }
+                    setUp(world)
+                    continue
+                }
                 let select = generator.select(&batchRNG)
                 report.queries += 1
                 for (check, details) in failures(of: select, in: world) {
@@ -72,9 +86,9 @@ public final class DifferentialEngine {
         var d = found
         d.known = KnownDivergence.classify(d)
         let firstOfItsKind = d.known.map { report.known[$0.name] == nil } ?? true
-        if firstOfItsKind, report.shrunk < options.shrinkLimit, d.select != nil {
+        if firstOfItsKind, report.shrunk < options.shrinkLimit, d.select != nil || d.write != nil {
             report.shrunk += 1
-            shrink(&d)
+            if d.write != nil { shrinkWrite(&d) } else { shrink(&d) }
             d.known = KnownDivergence.classify(d)
         }
         if let k = d.known {
@@ -154,7 +168,7 @@ public final class DifferentialEngine {
     func failure(_ check: Check, of select: Select, in world: FuzzWorld, rebuild: Bool = false) -> String? {
         if rebuild || current != world, setUp(world) != nil { return nil }
         switch check {
-        case .setup: return nil
+        case .setup, .write: return nil
         case .backends:
             return failures(of: select, in: world).first { $0.0 == .backends }?.1
         case .tlp(let name):
@@ -164,6 +178,31 @@ public final class DifferentialEngine {
             guard let p = select.filter, let b = backends.first(where: { $0.name == name }) else { return nil }
             return norec(select, p, on: b)
         }
+    }
+
+    /// Runs an UPDATE or DELETE on a fresh copy of `world` on every backend; returns how they disagreed on
+    /// its outcome (rows changed, or the error's case) or on the tables after it, if they did.
+    func writeFailure(_ write: Statement, in world: FuzzWorld) -> String? {
+        if setUp(world) != nil { return nil }
+        current = nil  // the write changes the world
+        let outcomes = backends.map { b in
+            statements += 1
+            return b.run(write, types: [])
+        }
+        for i in outcomes.indices.dropFirst() where !outcomes[i].agrees(with: outcomes[0], ordered: true) {
+            return "  \(backends[0].name): \(outcomes[0])\n  \(backends[i].name): \(outcomes[i])"
+        }
+        for t in world.tables {
+            let dump = Select(
+                table: t.name, selection: .columns(t.schema.columnNames), order: [Ordering("id")])
+            let types = t.schema.columns.map(\.type)
+            let after = backends.map { run(dump, types: types, on: $0) }
+            for i in after.indices.dropFirst() where !after[i].agrees(with: after[0], ordered: true) {
+                return "  after \(outcomes[0]), \(t.name) holds:\n  \(backends[0].name): \(after[0])\n"
+                    + "  \(backends[i].name): \(after[i])"
+            }
+        }
+        return nil
     }
 
     private func run(_ select: Select, types: [ColumnType], on b: Backend) -> QueryOutcome {

@@ -11,6 +11,8 @@ public enum Check: Sendable, Hashable, CustomStringConvertible {
     case norec(backend: String)
     /// The backends disagreed while building the world (creating tables, inserting rows, their ids).
     case setup
+    /// The backends disagreed on an UPDATE or DELETE: its changed rows, its error, or the tables after it.
+    case write
 
     public var description: String {
         switch self {
@@ -18,6 +20,7 @@ public enum Check: Sendable, Hashable, CustomStringConvertible {
         case .tlp(let b): return "TLP on \(b)"
         case .norec(let b): return "NoREC on \(b)"
         case .setup: return "setup"
+        case .write: return "backends disagree on a write"
         }
     }
 }
@@ -30,11 +33,14 @@ public struct Divergence: Sendable {
     public var query: Int
     public var world: FuzzWorld
     public var select: Select?
+    /// The UPDATE or DELETE, for a ``Check/write`` divergence.
+    public var write: Statement?
     /// What each backend answered.
     public var details: String
     /// The smallest world and query that still fail the same check, when shrinking ran.
     public var minimalWorld: FuzzWorld?
     public var minimalSelect: Select?
+    public var minimalWrite: Statement?
     public var minimalDetails: String?
     /// The known divergence this one is, if any.
     public var known: KnownDivergence?
@@ -42,4 +48,16 @@ public struct Divergence: Sendable {
     /// The case to show: the minimal one when there is one.
     public var shownWorld: FuzzWorld { minimalWorld ?? world }
     public var shownSelect: Select? { minimalSelect ?? select }
+    public var shownWrite: Statement? { minimalWrite ?? write }
+
+    /// The query shown, or the write's table, filter and assigned columns as a query (to recognize it).
+    var shownShape: Select? {
+        if let s = shownSelect { return s }
+        switch shownWrite {
+        case .delete(let d)?: return Select(table: d.table, selection: .count, filter: d.filter)
+        case .update(let u)?:
+            return Select(table: u.table, selection: .columns(u.assignments.map(\.column)), filter: u.filter)
+        default: return nil
+        }
+    }
 }

@@ -23,6 +23,12 @@ extension DifferentialEngine {
                 lines.append("    id \(n + 1): " + row.map(ASTText.value).joined(separator: ", "))
             }
         }
+        if let w = d.shownWrite {
+            lines.append("  AST: " + ASTText.write(w))
+            for b in backends {
+                if let sql = b.sql(w) { lines.append("  SQL on \(b.name): \(sql)") }
+            }
+        }
         if let s = d.shownSelect {
             lines.append("  AST: " + ASTText.select(s))
             for b in backends {

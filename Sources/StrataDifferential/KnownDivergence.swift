@@ -21,7 +21,7 @@ public struct KnownDivergence: Sendable, Hashable {
             reason:
                 "SQLite's LIKE reads U+FFFE/U+FFFF as U+FFFD, so it matches extra rows (issue 11; being fixed in the SQLite LIKE work)",
             matches: { d in
-                guard let s = d.shownSelect else { return false }
+                guard let s = d.shownShape else { return false }
                 return Features(s, world: d.shownWorld).likeOverNoncharacters
             }),
         KnownDivergence(
@@ -29,14 +29,14 @@ public struct KnownDivergence: Sendable, Hashable {
             reason:
                 "a column compared with a value of another type (AST only: the typed builder cannot write it): "
                 + "PostgreSQL refuses it (typeMismatch), SQLite and memory compare by storage class and answer",
-            matches: { d in d.shownSelect.map { Features($0, world: d.shownWorld).mistypedComparison } ?? false }),
+            matches: { d in d.shownShape.map { Features($0, world: d.shownWorld).mistypedComparison } ?? false }),
         KnownDivergence(
             name: "like.non-text-column",
             reason:
                 "LIKE over a column that is not text (AST only: the typed builder allows it on text columns): "
                 + "PostgreSQL and memory refuse it (typeMismatch, memory only when a row is evaluated), SQLite "
                 + "matches the value's text",
-            matches: { d in d.shownSelect.map { Features($0, world: d.shownWorld).likeOverNonText } ?? false }),
+            matches: { d in d.shownShape.map { Features($0, world: d.shownWorld).likeOverNonText } ?? false }),
     ]
 
     /// The known divergence `d` is, if any.

@@ -60,6 +60,24 @@ struct QueryGenerator {
         return s
     }
 
+    /// A random UPDATE (one or two columns set to a stored, edge or NULL value) or DELETE, filtered or not:
+    /// writes that may hit NOT NULL, unique and foreign-key constraints, which every backend must refuse alike.
+    func write(_ rng: inout SplitMix64) -> Statement {
+        let table = rng.pick(world.tables)
+        let scope = table.schema.columns.map { ScopedColumn(alias: nil, table: table.name, column: $0) }
+        let filter = rng.chance(0.85) ? predicate(scope, depth: 2, &rng) : nil
+        let settable = scope.filter { !$0.column.isPrimaryKey }
+        if rng.chance(0.4) || settable.isEmpty { return .delete(Delete(table: table.name, filter: filter)) }
+        var assignments: [Assignment] = []
+        for _ in 0..<(1 + rng.below(2)) {
+            let c = rng.pick(settable)
+            guard !assignments.contains(where: { $0.column == c.column.name }) else { continue }
+            let value = rng.chance(0.1) ? DatabaseValue.null : literal(c, &rng)
+            assignments.append(Assignment(c.column.name, value))
+        }
+        return .update(Update(table: table.name, assignments: assignments, filter: filter))
+    }
+
     /// A boolean expression over `scope`, nested up to `depth` levels of and/or/not.
     func predicate(_ scope: [ScopedColumn], depth: Int, _ rng: inout SplitMix64) -> SQLExpression {
         if depth > 0, rng.chance(0.4) {

@@ -36,6 +36,84 @@ extension DifferentialEngine {
         d.minimalDetails = details
     }
 
+    /// Shrinks a write divergence: simpler filter, fewer assignments, simpler values, a smaller world.
+    func shrinkWrite(_ d: inout Divergence) {
+        guard var write = d.write else { return }
+        var world = d.world
+        var details = d.details
+        var budget = options.shrinkBudget
+        var progress = true
+        func attempt(_ w: FuzzWorld, _ s: Statement) -> Bool {
+            guard budget > 0 else { return false }
+            budget -= 1
+            guard let why = writeFailure(s, in: w) else { return false }
+            world = w
+            write = s
+            details = why
+            return true
+        }
+        while progress, budget > 0 {
+            progress = false
+            for s in Self.simpler(write) where attempt(world, s) {
+                progress = true
+                break
+            }
+            if progress { continue }
+            for w in Self.smaller(world, keeping: Self.columns(of: write)) where attempt(w, write) {
+                progress = true
+                break
+            }
+        }
+        d.minimalWorld = world
+        d.minimalWrite = write
+        d.minimalDetails = details
+    }
+
+    static func simpler(_ write: Statement) -> [Statement] {
+        switch write {
+        case .delete(let del):
+            guard let f = del.filter else { return [] }
+            return [.delete(Delete(table: del.table, filter: nil))]
+                + simpler(f.node).map { .delete(Delete(table: del.table, filter: SQLExpression($0))) }
+        case .update(let up):
+            var out: [Statement] = []
+            if let f = up.filter {
+                out.append(.update(Update(table: up.table, assignments: up.assignments, filter: nil)))
+                out += simpler(f.node).map {
+                    .update(Update(table: up.table, assignments: up.assignments, filter: SQLExpression($0)))
+                }
+            }
+            if up.assignments.count > 1 {
+                for i in up.assignments.indices {
+                    var a = up.assignments
+                    a.remove(at: i)
+                    out.append(.update(Update(table: up.table, assignments: a, filter: up.filter)))
+                }
+            }
+            for i in up.assignments.indices {
+                for v in simpler(up.assignments[i].value) {
+                    var a = up.assignments
+                    a[i].value = v
+                    out.append(.update(Update(table: up.table, assignments: a, filter: up.filter)))
+                }
+            }
+            return out
+        default: return []
+        }
+    }
+
+    /// The columns a write names, by table.
+    static func columns(of write: Statement) -> Set<String> {
+        switch write {
+        case .delete(let del):
+            return columns(of: Select(table: del.table, selection: .count, filter: del.filter))
+        case .update(let up):
+            return columns(
+                of: Select(table: up.table, selection: .columns(up.assignments.map(\.column)), filter: up.filter))
+        default: return []
+        }
+    }
+
     // MARK: Queries
 
     /// Simpler variants of a query, most aggressive first.
