@@ -31,15 +31,21 @@ extension ConformanceSuite {
             try checkEqual(try await ConfUser.query(on: db).where(\.score == 0.0).count(), 1, "= 0.0 finds it")
         },
         ConformanceCase("parity.bulk-insert-after-many-distinct-statements") { db in
-            // SQLite's multi-row INSERT read max(rowid) through its statement cache, which, once full (512),
-            // finalized the INSERT it was about to step: a crash. Run enough distinct statements to fill it.
-            try await Fixtures.seedUsers(db)
-            for n in 0..<600 { _ = try await ConfUser.query(on: db).where(\.name == "n\(n)").limit(n + 1).count() }
-            var batch = (0..<3).map { ConfUser(name: "b\($0)", email: "b\($0)@x.io") }
-            try await ConfUser.insertAll(&batch, on: db)
-            try check(batch.allSatisfy { $0.id != nil }, "every inserted row has an id")
-            try checkEqual(Set(batch.compactMap(\.id)).count, 3, "three distinct ids")
-            try checkEqual(try await ConfUser.query(on: db).count(), 9, "six seeded and three inserted")
+            // Bulk inserts keep their ids right while the statement cache (512 on SQLite) fills and is evicted.
+            // SQLite's multi-row INSERT used to read max(rowid) through that cache, which could finalize the
+            // INSERT it was about to step (a crash); StrataDifferentialTests hits that at every fill level.
+            try await Fixtures.migrate(db)
+            var inserted = 0
+            for n in 0..<560 {
+                let names = (0...n).map { "n\($0)" }  // a different SQL text each time (n + 1 binds)
+                _ = try await ConfUser.query(on: db).where(\.name, in: names).count()
+                var batch = (0..<2).map { ConfUser(name: "b\(n)", email: "b\(n).\($0)@x.io") }
+                try await ConfUser.insertAll(&batch, on: db)
+                try check(batch.allSatisfy { $0.id != nil }, "every inserted row has an id")
+                inserted += 2
+            }
+            try checkEqual(try await ConfUser.query(on: db).count(), inserted, "every row inserted")
+            try checkEqual(Set(try await ConfUser.query(on: db).all().compactMap(\.id)).count, inserted, "distinct ids")
         },
     ]
 }

@@ -39,7 +39,8 @@ struct DifferentialDriverTests {
         try await DiffNote.insertAll(&batch, on: db)
         #expect(batch.map(\.id) == [3, 4, 5])
         #expect(try await DiffNote.query(on: db).where(\.title ~~ "n%").count() == 3)
-        #expect(try await DiffNote.query(on: db).order(\.title).all().map(\.title) == ["alpha", "beta", "n0", "n1", "n2"])
+        #expect(
+            try await DiffNote.query(on: db).order(\.title).all().map(\.title) == ["alpha", "beta", "n0", "n1", "n2"])
         #expect(try await DiffNote.query(on: db).where(\.score == nil).count() == 4)
         var seen: [String] = []
         try await db.withConnection { tx in
@@ -133,7 +134,9 @@ struct DifferentialDriverTests {
         }
         await #expect {
             try await DiffNote.query(on: db).count()
-        } throws: { error in isDivergence(error, mentioning: "integer 1") && isDivergence(error, mentioning: "integer 2") }
+        } throws: { error in
+            isDivergence(error, mentioning: "integer 1") && isDivergence(error, mentioning: "integer 2")
+        }
     }
 
     @Test("a partial order compares rows as a multiset; a cut partial order compares counts")

@@ -26,6 +26,33 @@ struct DriverFindingsTests {
         }
     }
 
+    @Test("SQLite: a multi-row INSERT returning ids works whatever the fill level of the statement cache")
+    func bulkInsertMeetsAFullCache() throws {
+        // The INSERT's keys come from max(rowid), read through the 512-statement cache: when that read filled
+        // the cache, its eviction finalized the prepared INSERT, which was then stepped (use after free).
+        let t = TableSchema(
+            name: "fz_bulk",
+            columns: [
+                TableColumn(name: "id", type: .integer, isNullable: false, isPrimaryKey: true),
+                TableColumn(name: "n", type: .integer, isNullable: false),
+            ])
+        for filled in 500..<516 {
+            let b = try Backend(url: "sqlite::memory:", drivers: FuzzBackends.drivers)
+            _ = b.run(.createTable(t), types: [])
+            for k in 0..<filled {
+                let distinct = Select(
+                    table: "fz_bulk", selection: .count,
+                    filter: .inList(.column("n"), Array(repeating: .integer(Int64(k)), count: k + 1)))
+                _ = b.run(.select(distinct), types: [.integer])
+            }
+            let insert = Insert(
+                table: "fz_bulk", columns: ["n"], rows: [[.integer(1)], [.integer(2)]], returning: "id")
+            #expect(
+                b.run(.insert(insert), types: [.integer]) == .rows([[.integer(1)], [.integer(2)]], changes: 2),
+                "after \(filled) statements")
+        }
+    }
+
     @Test("-0.0 written through the AST reads back as +0.0 on every driver (SQLite cannot keep the sign)")
     func negativeZero() async throws {
         for url in try await FuzzBackends.urls(schema: "strata_fuzz_zero") {
