@@ -11,7 +11,9 @@ import Strata
 /// print(report.summary)   // "1000 queries, 0 divergences"
 /// ```
 public final class DifferentialEngine {
+    /// The databases compared, the first one the reference.
     public let backends: [Backend]
+    /// What the run generates and how much.
     public let options: FuzzOptions
     /// Receives progress and each divergence's report as it is found.
     public var log: (String) -> Void = { _ in }
@@ -20,6 +22,7 @@ public final class DifferentialEngine {
     /// Statements run so far, on all backends together.
     public private(set) var statements = 0
 
+    /// An engine over backends already opened.
     public init(backends: [Backend], options: FuzzOptions) {
         self.backends = backends
         self.options = options
@@ -55,7 +58,7 @@ public final class DifferentialEngine {
                     // One statement in twenty is a write, run on a fresh copy of the world.
                     let write = generator.write(&batchRNG)
                     report.queries += 1
-                    if let details = writeFailure(write, in: world) {
+                    if let (details, _) = writeFailure(write, in: world) {
                         let d = Divergence(
                             check: .write, seed: options.seed, batch: batch, query: q, world: world, select: nil,
                             write: write, details: details)
@@ -145,18 +148,28 @@ public final class DifferentialEngine {
 
     /// Every check `select` fails on the world currently set up: backends disagreeing, then each oracle.
     func failures(of select: Select, in world: FuzzWorld) -> [(Check, String)] {
-        var out: [(Check, String)] = []
+        failuresWithSignature(of: select, in: world).map { ($0.0, $0.1) }
+    }
+
+    /// ``failures(of:in:)`` with, for each, its signature: the outcome kind on each backend (`rows` or the
+    /// error's case), which shrinking keeps so that it does not wander into another divergence.
+    private func failuresWithSignature(of select: Select, in world: FuzzWorld) -> [(Check, String, String)] {
+        var out: [(Check, String, String)] = []
         let types = world.resultTypes(select)
         let outcomes = backends.map { run(select, types: types, on: $0) }
         let ordered = Self.isTotallyOrdered(select)
         for i in outcomes.indices.dropFirst() where !outcomes[i].agrees(with: outcomes[0], ordered: ordered) {
-            out.append((.backends, "  \(backends[0].name): \(outcomes[0])\n  \(backends[i].name): \(outcomes[i])"))
+            out.append(
+                (
+                    .backends, "  \(backends[0].name): \(outcomes[0])\n  \(backends[i].name): \(outcomes[i])",
+                    Self.signature(outcomes)
+                ))
             break
         }
         guard options.oracles, let p = select.filter else { return out }
         for b in backends {
-            if let why = tlp(select, p, on: b) { out.append((.tlp(backend: b.name), why)) }
-            if let why = norec(select, p, on: b) { out.append((.norec(backend: b.name), why)) }
+            if let why = tlp(select, p, on: b) { out.append((.tlp(backend: b.name), why, "")) }
+            if let why = norec(select, p, on: b) { out.append((.norec(backend: b.name), why, "")) }
         }
         return out
     }
@@ -165,24 +178,24 @@ public final class DifferentialEngine {
     ///
     /// `rebuild` sets the world up again even when it compares equal to the current one: `==` on values
     /// calls -0.0 and 0.0 equal, and the shrinker must not take one for the other.
-    func failure(_ check: Check, of select: Select, in world: FuzzWorld, rebuild: Bool = false) -> String? {
+    func failure(_ check: Check, of select: Select, in world: FuzzWorld, rebuild: Bool = false) -> (String, String)? {
         if rebuild || current != world, setUp(world) != nil { return nil }
         switch check {
         case .setup, .write: return nil
         case .backends:
-            return failures(of: select, in: world).first { $0.0 == .backends }?.1
+            return failuresWithSignature(of: select, in: world).first { $0.0 == .backends }.map { ($0.1, $0.2) }
         case .tlp(let name):
             guard let p = select.filter, let b = backends.first(where: { $0.name == name }) else { return nil }
-            return tlp(select, p, on: b)
+            return tlp(select, p, on: b).map { ($0, "") }
         case .norec(let name):
             guard let p = select.filter, let b = backends.first(where: { $0.name == name }) else { return nil }
-            return norec(select, p, on: b)
+            return norec(select, p, on: b).map { ($0, "") }
         }
     }
 
     /// Runs an UPDATE or DELETE on a fresh copy of `world` on every backend; returns how they disagreed on
     /// its outcome (rows changed, or the error's case) or on the tables after it, if they did.
-    func writeFailure(_ write: Statement, in world: FuzzWorld) -> String? {
+    func writeFailure(_ write: Statement, in world: FuzzWorld) -> (String, String)? {
         if setUp(world) != nil { return nil }
         current = nil  // the write changes the world
         let outcomes = backends.map { b in
@@ -190,7 +203,9 @@ public final class DifferentialEngine {
             return b.run(write, types: [])
         }
         for i in outcomes.indices.dropFirst() where !outcomes[i].agrees(with: outcomes[0], ordered: true) {
-            return "  \(backends[0].name): \(outcomes[0])\n  \(backends[i].name): \(outcomes[i])"
+            return (
+                "  \(backends[0].name): \(outcomes[0])\n  \(backends[i].name): \(outcomes[i])", Self.signature(outcomes)
+            )
         }
         for t in world.tables {
             let dump = Select(
@@ -198,11 +213,18 @@ public final class DifferentialEngine {
             let types = t.schema.columns.map(\.type)
             let after = backends.map { run(dump, types: types, on: $0) }
             for i in after.indices.dropFirst() where !after[i].agrees(with: after[0], ordered: true) {
-                return "  after \(outcomes[0]), \(t.name) holds:\n  \(backends[0].name): \(after[0])\n"
-                    + "  \(backends[i].name): \(after[i])"
+                return (
+                    "  after \(outcomes[0]), \(t.name) holds:\n  \(backends[0].name): \(after[0])\n"
+                        + "  \(backends[i].name): \(after[i])", "after:" + Self.signature(outcomes)
+                )
             }
         }
         return nil
+    }
+
+    /// Each backend's outcome kind: `rows` or the error's case.
+    static func signature(_ outcomes: [QueryOutcome]) -> String {
+        outcomes.map { if case .failed(let kind, _) = $0 { kind } else { "rows" } }.joined(separator: "|")
     }
 
     private func run(_ select: Select, types: [ColumnType], on b: Backend) -> QueryOutcome {
@@ -257,6 +279,7 @@ public final class DifferentialEngine {
 
 /// What a run found.
 public struct FuzzReport: Sendable {
+    /// The names of the backends compared.
     public var backends: [String]
     /// Generated queries run (each on every backend).
     public var queries = 0

@@ -27,11 +27,17 @@ public enum Check: Sendable, Hashable, CustomStringConvertible {
 
 /// A divergence: where it was found (seed, batch, query), the check, the case, and its shrunk form.
 public struct Divergence: Sendable {
+    /// The check that failed.
     public var check: Check
+    /// The run's seed.
     public var seed: UInt64
+    /// The generated world (schema batch) it was found in, counted from 0.
     public var batch: Int
+    /// The statement's position in its batch (-1 for setup).
     public var query: Int
+    /// The world as generated.
     public var world: FuzzWorld
+    /// The query, for every check but ``Check/write`` and ``Check/setup``.
     public var select: Select?
     /// The UPDATE or DELETE, for a ``Check/write`` divergence.
     public var write: Statement?
@@ -39,15 +45,20 @@ public struct Divergence: Sendable {
     public var details: String
     /// The smallest world and query that still fail the same check, when shrinking ran.
     public var minimalWorld: FuzzWorld?
+    /// The smallest query that still fails.
     public var minimalSelect: Select?
+    /// The smallest write that still fails.
     public var minimalWrite: Statement?
+    /// What each backend answered to the minimal case.
     public var minimalDetails: String?
     /// The known divergence this one is, if any.
     public var known: KnownDivergence?
 
     /// The case to show: the minimal one when there is one.
     public var shownWorld: FuzzWorld { minimalWorld ?? world }
+    /// The query to show: the minimal one when there is one.
     public var shownSelect: Select? { minimalSelect ?? select }
+    /// The write to show: the minimal one when there is one.
     public var shownWrite: Statement? { minimalWrite ?? write }
 
     /// The query shown, or the write's table, filter and assigned columns as a query (to recognize it).

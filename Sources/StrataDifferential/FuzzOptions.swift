@@ -17,6 +17,7 @@ public struct FuzzOptions: Sendable {
     /// How many shrinking attempts one divergence may take.
     public var shrinkBudget: Int
 
+    /// Options; the defaults run 1,000 queries from seed 1 with every oracle on.
     public init(
         seed: UInt64 = 1, queries: Int = 1000, queriesPerSchema: Int = 100, noncharacters: Bool = true,
         oracles: Bool = true, shrinkLimit: Int = 8, shrinkBudget: Int = 400

@@ -5,14 +5,18 @@ import Strata
 public struct FuzzWorld: Sendable, Hashable {
     /// One table: its schema, its secondary indexes and its rows.
     public struct Table: Sendable, Hashable {
+        /// The table (its indexes are created apart).
         public var schema: TableSchema
+        /// Its unique and plain indexes.
         public var indexes: [Index]
         /// Values for ``TableSchema/insertColumnNames`` (everything but the id), one array per row.
         public var rows: [[DatabaseValue]]
 
+        /// The table's name.
         public var name: String { schema.name }
     }
 
+    /// The parent table, then the child.
     public var tables: [Table]
 
     /// The parent table's name.

@@ -10,10 +10,14 @@ extension DifferentialEngine {
         var details = d.details
         var budget = options.shrinkBudget
         var progress = true
+        // Each step must fail the same way (the same outcome kind on each backend), not in some other way.
+        guard let (_, signature) = failure(d.check, of: select, in: world, rebuild: true) else { return }
         func attempt(_ w: FuzzWorld, _ s: Select, rebuild: Bool = false) -> Bool {
             guard budget > 0 else { return false }
             budget -= 1
-            guard let why = failure(d.check, of: s, in: w, rebuild: rebuild) else { return false }
+            guard let (why, sig) = failure(d.check, of: s, in: w, rebuild: rebuild), sig == signature else {
+                return false
+            }
             world = w
             select = s
             details = why
@@ -43,10 +47,11 @@ extension DifferentialEngine {
         var details = d.details
         var budget = options.shrinkBudget
         var progress = true
+        guard let (_, signature) = writeFailure(write, in: world) else { return }
         func attempt(_ w: FuzzWorld, _ s: Statement) -> Bool {
             guard budget > 0 else { return false }
             budget -= 1
-            guard let why = writeFailure(s, in: w) else { return false }
+            guard let (why, sig) = writeFailure(s, in: w), sig == signature else { return false }
             world = w
             write = s
             details = why
@@ -127,9 +132,15 @@ extension DifferentialEngine {
         if s.filter != nil { with { $0.filter = nil } }
         if s.limit != nil { with { $0.limit = nil } }
         if s.offset != nil { with { $0.offset = nil } }
-        if !s.joins.isEmpty {
-            with {
-                $0.joins = []; $0.order.removeAll { $0.table != nil }
+        if !s.joins.isEmpty, s.filter.map({ !names(alias: $0.node) }) ?? true {
+            // Without its join, nothing may still name the joined table.
+            with { c in
+                c.joins = []
+                c.order.removeAll { $0.table != nil }
+                if case .refs(let refs) = c.selection {
+                    let main = refs.filter { $0.table == nil }
+                    c.selection = main.isEmpty ? .count : .refs(main)
+                }
             }
         }
         for j in s.joins.indices {
@@ -155,6 +166,18 @@ extension DifferentialEngine {
         }
         if let f = s.filter { for n in simpler(f.node) { with { $0.filter = SQLExpression(n) } } }
         return out
+    }
+
+    /// Whether an expression names a joined table's column.
+    static func names(alias n: SQLExpression.Node) -> Bool {
+        switch n {
+        case .joinedColumn: return true
+        case .column, .value, .constant, .unsafeRaw: return false
+        case .and(let items), .or(let items): return items.contains(where: names(alias:))
+        case .not(let e), .isNull(let e, _), .inList(let e, _, _), .like(let e, _, _, _): return names(alias: e)
+        case .compare(_, let l, let r): return names(alias: l) || names(alias: r)
+        case .between(let e, let l, let h, _): return names(alias: e) || names(alias: l) || names(alias: h)
+        }
     }
 
     /// Simpler variants of an expression: its parts, fewer items, simpler values.

@@ -35,6 +35,7 @@ public struct DifferentialDriver: Driver {
     public let secondary: any Driver
     let schemas = DifferentialSchemas()
 
+    /// A driver that checks `primary` against `secondary`.
     public init(primary: any Driver, secondary: any Driver) {
         self.primary = primary
         self.secondary = secondary
