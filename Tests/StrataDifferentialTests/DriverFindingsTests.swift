@@ -53,6 +53,38 @@ struct DriverFindingsTests {
         }
     }
 
+    @Test("a column of a table the SELECT does not join is invalidQuery on every driver (SQLite said unknownColumn)")
+    func unjoinedAlias() async throws {
+        for url in try await FuzzBackends.urls(schema: "strata_fuzz_alias") {
+            let b = try Backend(url: url, drivers: FuzzBackends.drivers)
+            let t = TableSchema(
+                name: "fz_alias",
+                columns: [
+                    TableColumn(name: "id", type: .integer, isNullable: false, isPrimaryKey: true),
+                    TableColumn(name: "n", type: .integer, isNullable: true),
+                ])
+            _ = b.run(.dropTable("fz_alias"), types: [])
+            _ = b.run(.createTable(t), types: [])
+            let refs = Select(table: "fz_alias", selection: .refs([ColumnRef("n", table: "j")]))
+            guard case .failed(let kind, _) = b.run(.select(refs), types: [.integer]) else {
+                Issue.record("\(b.name) answered a query naming an alias it does not join")
+                continue
+            }
+            #expect(kind == "invalidQuery", "on \(b.name)")
+            var ordered = Select(table: "fz_alias", selection: .columns(["id"]))
+            ordered.order = [Ordering("n", table: "j")]
+            guard case .failed(let orderKind, _) = b.run(.select(ordered), types: [.integer]) else {
+                Issue.record("\(b.name) ordered by an alias it does not join")
+                continue
+            }
+            #expect(orderKind == "invalidQuery", "on \(b.name)")
+            let own = Select(table: "fz_alias", selection: .refs([ColumnRef("n", table: "fz_alias")]))
+            #expect(
+                b.run(.select(own), types: [.integer]) == .rows([], changes: 0), "the main table by name, on \(b.name)")
+            _ = b.run(.dropTable("fz_alias"), types: [])
+        }
+    }
+
     @Test("-0.0 written through the AST reads back as +0.0 on every driver (SQLite cannot keep the sign)")
     func negativeZero() async throws {
         for url in try await FuzzBackends.urls(schema: "strata_fuzz_zero") {
