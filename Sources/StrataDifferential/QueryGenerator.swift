@@ -23,17 +23,27 @@ struct QueryGenerator {
         var scope = main.schema.columns.map { ScopedColumn(alias: nil, table: main.name, column: $0) }
         var joins: [Join] = []
         var joined: FuzzWorld.Table?
-        if rng.chance(0.3), let other = world.tables.first(where: { $0.name != main.name }) {
+        if rng.chance(0.3), let parentOrChild = world.tables.first(where: { $0.name != main.name }) {
+            // Mostly the foreign key; now and then the table joined to itself on a column of its own.
+            let selfJoin = rng.chance(0.2)
+            let other = selfJoin ? main : parentOrChild
             joined = other
             let alias = FuzzWorld.joinAlias
-            let link: SQLExpression =
-                main.name == FuzzWorld.child
-                ? .compare(.equal, .column("id", table: alias), .column("parent_id"))
-                : .compare(.equal, .column("parent_id", table: alias), .column("id"))
+            let comparable = main.schema.columns.filter { $0.type != .json }
+            let link: SQLExpression
+            if selfJoin {
+                let c = rng.pick(comparable).name
+                link = .compare(.equal, .column(c, table: alias), .column(c))
+            } else if main.name == FuzzWorld.child {
+                link = .compare(.equal, .column("id", table: alias), .column("parent_id"))
+            } else {
+                link = .compare(.equal, .column("parent_id", table: alias), .column("id"))
+            }
             let joinScope = other.schema.columns.map { ScopedColumn(alias: alias, table: other.name, column: $0) }
             var on = link
             if rng.chance(0.25) { on = .and([link, predicate(joinScope + scope, depth: 1, &rng)]) }
-            joins.append(Join(rng.chance(0.5) ? .inner : .left, table: other.name, alias: alias, on: on))
+            joins.append(
+                Join(rng.pick([.inner, .inner, .left, .left, .right, .full]), table: other.name, alias: alias, on: on))
             scope += joinScope
         }
         var s = Select(table: main.name, selection: .count, joins: joins)
