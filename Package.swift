@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "StrataMemory", targets: ["StrataMemory"]),
         .library(name: "StrataPostgres", targets: ["StrataPostgres"]),
         .library(name: "StrataConformance", targets: ["StrataConformance"]),
+        .library(name: "StrataDifferential", targets: ["StrataDifferential"]),
         .executable(name: "strata", targets: ["strata"]),
     ],
     dependencies: [
@@ -36,6 +37,7 @@ let package = Package(
         .systemLibrary(name: "CPostgres", path: "Drivers/CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "StrataPostgres", dependencies: ["Strata", "CPostgres"], path: "Drivers/Postgres"),
         .target(name: "StrataConformance", dependencies: ["Strata"], path: "conformance"),
+        .target(name: "StrataDifferential", dependencies: ["Strata"]),
         .target(
             name: "StrataBench",
             dependencies: ["Strata", "StrataSQLite", "StrataMemory", "StrataPostgres", "CSQLite", "CPostgres"]
@@ -44,6 +46,7 @@ let package = Package(
             name: "strata",
             dependencies: [
                 "Strata", "StrataSQLite", "StrataMemory", "StrataPostgres", "StrataConformance", "StrataBench",
+                "StrataDifferential",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -59,5 +62,9 @@ let package = Package(
         .testTarget(name: "StrataMemoryTests", dependencies: ["StrataMemory", "StrataConformance"]),
         .testTarget(name: "StrataExamplesTests", dependencies: ["StrataSQLite", "StrataMemory"]),
         .testTarget(name: "StrataPostgresTests", dependencies: ["StrataPostgres", "StrataConformance"]),
+        .testTarget(
+            name: "StrataDifferentialTests",
+            dependencies: ["StrataDifferential", "StrataSQLite", "StrataMemory", "StrataPostgres"]
+        ),
     ]
 )

@@ -57,6 +57,7 @@ public enum ConformanceSuite {
         stampCases,
         softDeleteCases,
         textCases,
+        parityCases,
     ].flatMap { $0 }
 
     /// The names of every case.

@@ -10,6 +10,8 @@ enum ColumnCoercion {
     static func normalize(_ value: DatabaseValue, to type: ColumnType) -> Result<DatabaseValue, Mismatch> {
         switch (type, value) {
         case (_, .null): return .success(.null)
+        // -0.0 is stored as 0.0, as SQLite stores it (and as `Double.databaseValue` already writes it).
+        case (.double, .double(let d)) where d == 0: return .success(.double(0))
         case (.integer, .integer), (.double, .double), (.text, .text), (.blob, .blob), (.bool, .bool),
             (.decimal, .decimal), (.uuid, .uuid):
             return .success(value)

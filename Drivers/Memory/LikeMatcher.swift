@@ -14,7 +14,8 @@ struct LikeMatcher: Sendable, Hashable {
 
     let tokens: [Token]
     let caseInsensitive: Bool
-    /// A pattern ending in a lone `\` matches nothing (SQLite's behaviour; PostgreSQL raises an error).
+    /// A pattern ending in a lone `\` matches nothing; compiling a condition refuses such a pattern first
+    /// (`LikePattern.validate`), as every driver does.
     let isMalformed: Bool
 
     init(pattern: String, caseInsensitive: Bool) {

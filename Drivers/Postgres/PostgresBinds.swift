@@ -68,8 +68,10 @@ struct PostgresBinds {
         bytes.append(0)
     }
 
-    /// The shortest text that reads back as the same double; PostgreSQL's spellings for the rest.
+    /// The shortest text that reads back as the same double; PostgreSQL's spellings for the rest. -0.0 is
+    /// sent as 0, so it is stored as 0.0 as on SQLite (which cannot keep the sign).
     static func doubleText(_ d: Double) -> String {
+        if d == 0 { return "0" }
         if d.isNaN { return "NaN" }
         if d.isInfinite { return d < 0 ? "-Infinity" : "Infinity" }
         return d.description

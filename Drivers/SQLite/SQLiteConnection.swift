@@ -105,7 +105,7 @@ public final class SQLiteConnection: SQLConnection {
         return (stmt, false)
     }
 
-    private func compile(_ sql: String, persistent: Bool) throws -> OpaquePointer {
+    func compile(_ sql: String, persistent: Bool) throws -> OpaquePointer {
         var stmt: OpaquePointer?
         let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
         let rc = sqlite3_prepare_v3(handle, sql, -1, flags, &stmt, nil)
@@ -165,6 +165,9 @@ public final class SQLiteConnection: SQLConnection {
         } else {
             row = SQLiteRow(stmt)  // the outer statement's reader is still in use
         }
+        // sqlite3_changes keeps the last INSERT, UPDATE or DELETE's count through DDL: a DROP TABLE after an
+        // INSERT of 7 rows would report 7. Only a statement that moved the total changed rows.
+        let totalBefore = sqlite3_total_changes64(handle)
         while true {
             let rc = sqlite3_step(stmt)
             if rc == SQLITE_ROW {
@@ -176,7 +179,8 @@ public final class SQLiteConnection: SQLConnection {
                 throw SQLiteErrors.map(sqlite3_extended_errcode(handle), message: message, table: table)
             }
         }
-        return sqlite3_stmt_readonly(stmt) != 0 ? 0 : Int(sqlite3_changes64(handle))
+        if sqlite3_stmt_readonly(stmt) != 0 || sqlite3_total_changes64(handle) == totalBefore { return 0 }
+        return Int(sqlite3_changes64(handle))
     }
 
     /// Grows the arena (between statements, never while one is bound to it) so that `bytes` fit next time;

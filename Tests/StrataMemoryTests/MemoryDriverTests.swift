@@ -287,7 +287,8 @@ struct MemoryDriverTests {
         #expect(try like("%") == [1, 2, 3, 4, 5, 6, 7])
         #expect(try like("ABC").isEmpty)
         #expect(try like("a%", not: true) == [3, 4, 5, 7])
-        #expect(try like("abc\\").isEmpty)  // a trailing lone escape matches nothing
+        // A trailing lone escape is refused, as on every driver (PostgreSQL raises an error for it).
+        #expect(throws: StrataError.invalidQuery("LIKE pattern ends with the escape character \\")) { try like("abc\\") }
     }
 
     @Test("case-insensitive LIKE folds ASCII letters only; long patterns do not backtrack exponentially")

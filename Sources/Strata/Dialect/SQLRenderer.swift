@@ -10,6 +10,10 @@ public struct SQLRenderer {
     private var binds: [DatabaseValue] = []
     /// The main table's name while rendering a SELECT with joins: its columns are then qualified.
     private var qualifier: String?
+    /// The aliases of the SELECT's joins, which a qualified column may name besides the main table.
+    private var aliases: Set<String> = []
+    /// The SELECT's main table, which a qualified column may also name.
+    private var mainTable: String?
 
     private init(dialect: any Dialect) { self.dialect = dialect }
 
@@ -87,7 +91,13 @@ public struct SQLRenderer {
 
     private mutating func select(_ s: Select) throws(StrataError) {
         qualifier = s.joins.isEmpty ? nil : s.table
-        defer { qualifier = nil }
+        aliases = Set(s.joins.map(\.alias))
+        mainTable = s.table
+        defer {
+            qualifier = nil
+            aliases = []
+            mainTable = nil
+        }
         switch s.selection {
         case .columns(let columns):
             guard !columns.isEmpty else { throw .invalidQuery("SELECT without columns") }
@@ -129,7 +139,15 @@ public struct SQLRenderer {
     }
 
     /// A column reference: qualified by its table when the SELECT has joins.
+    ///
+    /// - Throws: ``StrataError/invalidQuery(_:)`` for a table that is neither the main table nor a join's
+    ///   alias, as the memory driver does (a database would say "no such column", each in its own words).
     private func column(_ name: String, table: String?) throws(StrataError) -> String {
+        if let table, table != mainTable, !aliases.contains(table) {
+            throw .invalidQuery(
+                qualifier == nil
+                    ? "column \(table).\(name) of a joined table outside a join" : "no joined table named \(table)")
+        }
         if let table = table ?? qualifier { return try q(table) + "." + (try q(name)) }
         return try q(name)
     }
@@ -204,6 +222,7 @@ public struct SQLRenderer {
             }
             sql += "))"
         case .like(let e, let pattern, let caseInsensitive, let negated):
+            try LikePattern.validate(pattern)
             sql += "("
             let op = negated ? " NOT LIKE " : " LIKE "
             switch (caseInsensitive, dialect.caseInsensitiveLike) {

@@ -1,0 +1,67 @@
+// Backend: one connection under test, opened by URL through the driver factories the caller passes in.
+import Strata
+
+/// One database the engine runs statements on: a name, and one connection held for the whole run.
+///
+/// Statements run synchronously on the connection, with no pool in between, so a run needs no async
+/// context and each statement costs what the driver costs.
+public final class Backend {
+    /// The driver's name and the URL it was opened with, for reports.
+    public let name: String
+    let connection: any DatabaseConnection
+
+    /// Opens `url` with the driver among `drivers` that serves its scheme.
+    ///
+    /// - Throws: ``StrataError/invalidURL(_:reason:)``, ``StrataError/driverNotRegistered(scheme:module:)``
+    ///   and the driver's connection errors.
+    public init(url: String, drivers: [DriverFactory]) throws {
+        let parsed = try DatabaseURL(url)
+        guard let factory = drivers.first(where: { $0.schemes.contains(parsed.scheme) }) else {
+            throw StrataError.driverNotRegistered(scheme: parsed.scheme, module: "its driver module")
+        }
+        let driver = try factory.make(parsed, Configuration())
+        name = "\(driver.name) (\(URLText.redacted(url)))"
+        connection = try driver.connect()
+    }
+
+    /// The SQL a statement renders to on this backend, when it speaks SQL.
+    public func sql(_ statement: Statement) -> String? {
+        guard let sql = connection as? any SQLConnection else { return nil }
+        do {
+            let rendered = try SQLRenderer.render(statement, dialect: sql.dialect)
+            return rendered.sql + "  -- binds: " + rendered.binds.map(\.summary).joined(separator: ", ")
+        } catch {
+            return "(does not render: \(error))"
+        }
+    }
+
+    /// Runs a statement; `types` decodes each result column.
+    func run(_ statement: Statement, types: [ColumnType]) -> QueryOutcome {
+        var rows: [[CanonicalValue]] = []
+        do {
+            let changes = try connection.execute(statement) { reader in
+                var row: [CanonicalValue] = []
+                row.reserveCapacity(reader.columnCount)
+                for i in 0..<reader.columnCount {
+                    row.append(CanonicalValue(reader.value(at: i), type: i < types.count ? types[i] : .integer))
+                }
+                rows.append(row)
+            }
+            return .rows(rows, changes: changes)
+        } catch {
+            return .failed(kind: QueryOutcome.kind(of: error), message: "\(error)")
+        }
+    }
+}
+
+/// Hides a URL's password in reports.
+enum URLText {
+    static func redacted(_ url: String) -> String {
+        guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@") else {
+            return url
+        }
+        let info = url[scheme.upperBound..<at]
+        guard let colon = info.firstIndex(of: ":") else { return url }
+        return String(url[..<colon]) + ":***" + String(url[at...])
+    }
+}

@@ -1,0 +1,131 @@
+// DifferentialFuzzTests: thousands of generated queries on memory, SQLite and PostgreSQL, compared row for row.
+import Foundation
+import Strata
+import Testing
+
+@testable import StrataDifferential
+
+@Suite("Differential fuzzing")
+struct DifferentialFuzzTests {
+    @Test("generated queries agree on every backend, and TLP and NoREC hold on each (STRATA_FUZZ_QUERIES)")
+    func generatedQueriesAgree() async throws {
+        let urls = try await FuzzBackends.urls(schema: "strata_fuzz")
+        let options = FuzzOptions(seed: FuzzBackends.seed, queries: FuzzBackends.queries)
+        let engine = try DifferentialEngine(urls: urls, drivers: FuzzBackends.drivers, options: options)
+        var log: [String] = []
+        engine.log = { log.append($0) }
+        let started = Date()
+        let report = engine.run()
+        print(
+            "differential: \(report.summary) on \(report.backends.joined(separator: ", ")); "
+                + "\(report.statements) statements in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+        if let known = report.knownSummary { print(known) }
+        #expect(report.queries >= FuzzBackends.queries)
+        #expect(report.statements > report.queries * urls.count, "each query ran on every backend, oracles too")
+        for d in report.divergences { Issue.record(Comment(rawValue: engine.describe(d))) }
+    }
+
+    @Test("the same seed generates the same worlds and queries")
+    func deterministic() {
+        func sample(_ seed: UInt64) -> [Select] {
+            var rng = SplitMix64(seed: seed)
+            let values = EdgeValues(noncharacters: true)
+            let world = FuzzWorld.generate(&rng, values: values)
+            let generator = QueryGenerator(world: world, values: values)
+            return (0..<50).map { _ in generator.select(&rng) }
+        }
+        #expect(sample(7) == sample(7))
+        #expect(sample(7) != sample(8))
+    }
+
+    @Test("the generator covers every column type, joins, counts, LIKE, IN () and limits")
+    func coverage() {
+        var rng = SplitMix64(seed: 1)
+        let values = EdgeValues(noncharacters: true)
+        var types = Set<ColumnType>()
+        var sawJoin = false
+        var sawCount = false
+        var sawLike = false
+        var sawEmptyIn = false
+        var sawLimit = false
+        for _ in 0..<40 {
+            let world = FuzzWorld.generate(&rng, values: values)
+            for t in world.tables { types.formUnion(t.schema.columns.map(\.type)) }
+            let generator = QueryGenerator(world: world, values: values)
+            for _ in 0..<50 {
+                let s = generator.select(&rng)
+                sawJoin = sawJoin || !s.joins.isEmpty
+                sawCount = sawCount || s.selection == .count
+                sawLimit = sawLimit || s.limit != nil
+                let text = s.filter.map { ASTText.node($0.node) } ?? ""
+                sawLike = sawLike || text.contains(".like(")
+                sawEmptyIn = sawEmptyIn || text.contains(", [])") || text.contains(", [], negated: true)")
+            }
+        }
+        #expect(types == Set(ColumnType.allCases))
+        #expect(sawJoin && sawCount && sawLike && sawEmptyIn && sawLimit)
+    }
+
+    @Test("a real divergence is found, shrunk to a minimal case and named: LIKE over a bool column")
+    func findsShrinksAndNames() throws {
+        let engine = try DifferentialEngine(
+            urls: ["memory:", "sqlite::memory:"], drivers: FuzzBackends.drivers, options: FuzzOptions())
+        let parent = TableSchema(
+            name: FuzzWorld.parent,
+            columns: [
+                TableColumn(name: "id", type: .integer, isNullable: false, isPrimaryKey: true),
+                TableColumn(name: "flag", type: .bool, isNullable: true),
+                TableColumn(name: "note", type: .text, isNullable: true),
+            ])
+        let world = FuzzWorld(tables: [
+            FuzzWorld.Table(
+                schema: parent, indexes: [],
+                rows: [[.bool(true), .text("a")], [.bool(false), .null], [.null, .text("b")]])
+        ])
+        let select = Select(
+            table: FuzzWorld.parent, selection: .columns(["id", "note"]),
+            filter: .and([.isNull(.column("note"), negated: true), .like(.column("flag"), "%")]),
+            order: [Ordering("note"), Ordering("id")])
+        #expect(engine.setUp(world) == nil)
+        let failures = engine.failures(of: select, in: world)
+        #expect(failures.map(\.0).contains(.backends), "memory refuses LIKE over a bool, SQLite answers")
+        var d = Divergence(
+            check: .backends, seed: 0, batch: 0, query: 0, world: world, select: select,
+            details: failures.first?.1 ?? "")
+        engine.shrink(&d)
+        let minimal = try #require(d.minimalSelect)
+        #expect(minimal.filter.map { ASTText.node($0.node) } == #".like(.column("flag"), "")"#)
+        #expect(minimal.order.isEmpty)
+        #expect((d.minimalWorld?.tables.first?.rows.count ?? 0) == 1, "one row is enough")
+        #expect(KnownDivergence.classify(d)?.name == "like.non-text-column")
+        let text = engine.describe(d)
+        #expect(text.contains("SQL on sqlite"))
+        #expect(text.contains("AST: Select("))
+    }
+
+    @Test("TLP and NoREC can be expressed in the AST and hold on every backend for a sample of predicates")
+    func oraclesRun() async throws {
+        let urls = try await FuzzBackends.urls(schema: "strata_fuzz_oracles")
+        let engine = try DifferentialEngine(
+            urls: urls, drivers: FuzzBackends.drivers, options: FuzzOptions(seed: 99, queries: 300))
+        let report = engine.run()
+        #expect(report.divergences.isEmpty, "\(report.divergences.map(engine.describe))")
+        // Each query with a filter runs 3 TLP parts, the unfiltered base and 2 NoREC queries on each backend.
+        #expect(report.statements > 300 * urls.count * 3)
+    }
+
+    @Test("outcomes compare doubles bit for bit and text scalar for scalar")
+    func exactComparison() {
+        let a = QueryOutcome.rows([[CanonicalValue(.double(-0.0), type: .double)]], changes: 0)
+        let b = QueryOutcome.rows([[CanonicalValue(.double(0.0), type: .double)]], changes: 0)
+        #expect(!a.agrees(with: b, ordered: true))
+        let e1 = QueryOutcome.rows([[CanonicalValue(.text("é"), type: .text)]], changes: 0)
+        let e2 = QueryOutcome.rows([[CanonicalValue(.text("e\u{301}"), type: .text)]], changes: 0)
+        #expect(!e1.agrees(with: e2, ordered: true))
+        let sqliteBool = CanonicalValue(.integer(1), type: .bool)
+        #expect(sqliteBool == CanonicalValue(.bool(true), type: .bool), "SQLite's 1 is memory's true")
+        let x = QueryOutcome.failed(kind: "typeMismatch", message: "one")
+        #expect(x.agrees(with: .failed(kind: "typeMismatch", message: "two"), ordered: true))
+        #expect(!x.agrees(with: .failed(kind: "invalidQuery", message: "one"), ordered: true))
+    }
+}
