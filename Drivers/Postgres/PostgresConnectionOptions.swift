@@ -73,6 +73,13 @@ public struct PostgresConnectionOptions: Sendable, Hashable {
                     throw .invalidURL(url.original, reason: "sslmode must be one of \(modes.joined(separator: ", "))")
                 }
                 extra[key] = value
+            case "port" where port == nil && value.contains(","):
+                // A port list for a `host=h1,h2` parameter: each entry empty (the default) or a port.
+                guard value.split(separator: ",", omittingEmptySubsequences: false).allSatisfy(Self.isPortOrEmpty)
+                else {
+                    throw .invalidURL(url.original, reason: "port list '\(value)' holds something not from 1 to 65535")
+                }
+                extra[key] = value
             case "port" where port == nil:
                 guard let p = Int(value), (1...65535).contains(p) else {
                     throw .invalidURL(url.original, reason: "port '\(value)' is not a number from 1 to 65535")
@@ -111,6 +118,11 @@ public struct PostgresConnectionOptions: Sendable, Hashable {
         if extra["application_name"] == nil { pairs.append(("application_name", "strata")) }
         for (key, value) in extra.sorted(by: { $0.key < $1.key }) { pairs.append((key, value)) }
         return pairs
+    }
+
+    private static func isPortOrEmpty(_ text: Substring) -> Bool {
+        text.isEmpty
+            || (text.allSatisfy { $0.isASCII && $0.isNumber } && Int(text).map { (1...65535).contains($0) } == true)
     }
 
     private static func wholeSeconds(_ timeout: Double) -> Int {

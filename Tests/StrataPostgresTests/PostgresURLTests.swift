@@ -12,6 +12,11 @@ struct PostgresURLTests {
         #expect(o.hosts == [.init("h1", port: 5432), .init("::1", port: 5433), .init("h3")])
         #expect(o.host == "h1" && o.port == 5432 && o.user == "u" && o.password == "p" && o.database == "db")
         #expect(o.description == "u@h1:5432,[::1]:5433,h3:$PGPORT/db")
+        let listed = try PostgresConnectionOptions(url: DatabaseURL("postgres:///db?host=h1,h2&port=5432,"))
+        #expect(listed.host == "h1,h2" && listed.port == nil && listed.extra["port"] == "5432,")
+        #expect(throws: StrataError.self) {
+            try PostgresConnectionOptions(url: DatabaseURL("postgres:///db?host=h1,h2&port=5432,x"))
+        }
         let single = try PostgresConnectionOptions(url: DatabaseURL("postgres://u@h1:5432/db"))
         #expect(single.hosts.isEmpty && single.host == "h1" && single.port == 5432)
     }
