@@ -88,6 +88,19 @@ extension ConformanceSuite {
                 }
             }
             try checkEqual(try await ConfValue.query(on: db).count(), 0, "nothing inserted")
+            let badDefault = TableSchema(
+                name: "conf_bad_default",
+                columns: [
+                    TableColumn(name: "id", type: .integer, isNullable: false, isPrimaryKey: true),
+                    TableColumn(
+                        name: "at", type: .date, isNullable: false,
+                        schemaDefault: .date(Date(timeIntervalSince1970: .infinity))),
+                ])
+            try await checkThrows("a date default out of range", { isInvalidValue($0, "conf_bad_default", "at") }) {
+                try await db.withConnection { tx in try tx.migrate(badDefault, policy: .automatic) }
+            }
+            try checkEqual(
+                try await db.withConnection { tx in try tx.columns(of: "conf_bad_default") }, nil, "no table created")
             // The ends of the range round-trip on every driver.
             try await roundTrip(db, ConfValue(date: Date(timeIntervalSince1970: -62_135_596_800)), "0001-01-01")
             try await roundTrip(db, ConfValue(date: Date(timeIntervalSince1970: 253_402_300_799)), "9999-12-31")
