@@ -58,6 +58,7 @@ public enum ConformanceSuite {
         softDeleteCases,
         textCases,
         parityCases,
+        valueCases,
     ].flatMap { $0 }
 
     /// The names of every case.

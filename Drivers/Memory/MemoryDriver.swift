@@ -40,7 +40,9 @@ extension DriverFactory {
     /// ```swift
     /// let db = try Database.open("memory:", drivers: [.memory])
     /// ```
-    public static let memory = DriverFactory(schemes: ["memory"], module: "StrataMemory") { url, _ in
+    ///
+    /// It reads no URL parameters of its own: only Strata's `pool` and `migrate` are accepted.
+    public static let memory = DriverFactory(schemes: ["memory"], module: "StrataMemory", parameters: []) { url, _ in
         MemoryDriver(storeName: url.path)
     }
 }

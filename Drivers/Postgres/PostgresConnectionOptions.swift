@@ -15,6 +15,10 @@ import Strata
 public struct PostgresConnectionOptions: Sendable, Hashable {
     public var host: String?
     public var port: Int?
+    /// Every host to try, in order, when the URL lists more than one (`postgres://u@h1:5432,h2:5433/db`):
+    /// libpq gets `host=h1,h2 port=5432,5433` and connects to the first that answers. Empty otherwise
+    /// (then ``host`` and ``port`` apply).
+    public var hosts: [DatabaseURL.Host] = []
     public var user: String?
     public var password: String?
     public var database: String?
@@ -51,6 +55,7 @@ public struct PostgresConnectionOptions: Sendable, Hashable {
         self.init(
             host: url.host, port: url.port, user: url.user, password: url.password, database: url.database,
             timeout: configuration.timeout)
+        if url.hosts.count > 1 { hosts = url.hosts }
         for (key, value) in url.parameters.sorted(by: { $0.key < $1.key }) {
             switch key {
             case "pool", "migrate", "host":  // read by Database.open, or already in `host` by DatabaseURL
@@ -66,6 +71,13 @@ public struct PostgresConnectionOptions: Sendable, Hashable {
                 let modes = ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"]
                 guard modes.contains(value) else {
                     throw .invalidURL(url.original, reason: "sslmode must be one of \(modes.joined(separator: ", "))")
+                }
+                extra[key] = value
+            case "port" where port == nil && value.contains(","):
+                // A port list for a `host=h1,h2` parameter: each entry empty (the default) or a port.
+                guard value.split(separator: ",", omittingEmptySubsequences: false).allSatisfy(Self.isPortOrEmpty)
+                else {
+                    throw .invalidURL(url.original, reason: "port list '\(value)' holds something not from 1 to 65535")
                 }
                 extra[key] = value
             case "port" where port == nil:
@@ -90,8 +102,15 @@ public struct PostgresConnectionOptions: Sendable, Hashable {
     /// The keyword/value pairs for `PQconnectdbParams`.
     var libpqParameters: [(String, String)] {
         var pairs: [(String, String)] = []
-        if let host { pairs.append(("host", host)) }
-        if let port { pairs.append(("port", String(port))) }
+        if hosts.count > 1 {
+            pairs.append(("host", hosts.map(\.name).joined(separator: ",")))
+            if hosts.contains(where: { $0.port != nil }) {  // an empty entry is that host's default port
+                pairs.append(("port", hosts.map { $0.port.map(String.init) ?? "" }.joined(separator: ",")))
+            }
+        } else {
+            if let host { pairs.append(("host", host)) }
+            if let port { pairs.append(("port", String(port))) }
+        }
         if let user { pairs.append(("user", user)) }
         if let password { pairs.append(("password", password)) }
         if let database { pairs.append(("dbname", database)) }
@@ -101,10 +120,19 @@ public struct PostgresConnectionOptions: Sendable, Hashable {
         return pairs
     }
 
+    private static func isPortOrEmpty(_ text: Substring) -> Bool {
+        text.isEmpty
+            || (text.allSatisfy { $0.isASCII && $0.isNumber } && Int(text).map { (1...65535).contains($0) } == true)
+    }
+
     private static func wholeSeconds(_ timeout: Double) -> Int {
         guard timeout.isFinite, timeout > 0 else { return 2 }
         return max(2, Int(min(timeout, 86_400).rounded(.up)))  // 0 would mean "wait forever" to libpq
     }
+
+    /// The URL parameters a `postgres://` URL may carry: every libpq connection keyword and `search_path`
+    /// (``DriverFactory/postgres`` declares them; Strata's own `pool` and `migrate` come on top).
+    public static var urlParameters: Set<String> { libpqKeywords.union(["search_path"]) }
 
     /// Every connection keyword the linked libpq knows.
     static let libpqKeywords: Set<String> = {
@@ -123,8 +151,13 @@ public struct PostgresConnectionOptions: Sendable, Hashable {
 extension PostgresConnectionOptions: CustomStringConvertible {
     /// `user@host:port/database`, with `$PG…` for parts left to the environment; never the password.
     public var description: String {
-        let h = host.map { $0.hasPrefix("/") ? "[\($0)]" : $0 } ?? "$PGHOST"
-        let p = port.map(String.init) ?? "$PGPORT"
-        return "\(user ?? "$PGUSER")@\(h):\(p)/\(database ?? "$PGDATABASE")"
+        func shown(_ h: String) -> String { h.hasPrefix("/") || h.contains(":") ? "[\(h)]" : h }
+        let place: String
+        if hosts.count > 1 {
+            place = hosts.map { shown($0.name) + ":" + ($0.port.map(String.init) ?? "$PGPORT") }.joined(separator: ",")
+        } else {
+            place = (host.map(shown) ?? "$PGHOST") + ":" + (port.map(String.init) ?? "$PGPORT")
+        }
+        return "\(user ?? "$PGUSER")@\(place)/\(database ?? "$PGDATABASE")"
     }
 }

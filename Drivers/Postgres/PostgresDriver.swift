@@ -49,7 +49,9 @@ extension DriverFactory {
     ///
     /// It connects once at open time (and closes that connection), so a bad password, a missing
     /// database or an unreachable server fails `Database.open` with a typed error within the timeout.
-    public static let postgres = DriverFactory(schemes: ["postgres"], module: "StrataPostgres") { url, config in
+    public static let postgres = DriverFactory(
+        schemes: ["postgres"], module: "StrataPostgres", parameters: PostgresConnectionOptions.urlParameters
+    ) { url, config in
         let driver = PostgresDriver(
             options: try PostgresConnectionOptions(url: url, configuration: config),
             configuration: config)

@@ -199,7 +199,10 @@ enum PostgresText {
                 String(decoding: $0, as: UTF8.self)
             }
             let numbers = parts.compactMap { Int($0) }
-            guard numbers.count == parts.count, (1...3).contains(numbers.count) else { return nil }
+            // Each part is at most two digits (`+05:30:15`), so a hostile zone cannot overflow the sum below.
+            guard numbers.count == parts.count, (1...3).contains(numbers.count),
+                numbers.allSatisfy({ (0...99).contains($0) })
+            else { return nil }
             let magnitude =
                 numbers[0] * 3600 + (numbers.count > 1 ? numbers[1] * 60 : 0) + (numbers.count > 2 ? numbers[2] : 0)
             offset = utf8[sign] == UInt8(ascii: "-") ? -magnitude : magnitude

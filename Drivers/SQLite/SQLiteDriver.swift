@@ -18,7 +18,9 @@ public struct SQLiteDriver: Driver {
 
     public init(path: String, configuration: Configuration = Configuration()) {
         self.path = path
-        self.timeout = configuration.timeout
+        // The busy timeout reaches SQLite as Int32 milliseconds: keep it in range (NaN and negatives wait 0).
+        let t = configuration.timeout
+        self.timeout = t > 0 ? min(t, 2_000_000) : 0
         self.maxConnections = path == ":memory:" ? 1 : (configuration.maxConnections ?? 4)
     }
 
@@ -32,7 +34,10 @@ public struct SQLiteDriver: Driver {
 
 extension DriverFactory {
     /// The SQLite driver, for ``Database/open(_:drivers:configuration:)``.
-    public static let sqlite = DriverFactory(schemes: ["sqlite"], module: "StrataSQLite") { url, config in
+    ///
+    /// It reads no URL parameters of its own: only Strata's `pool` and `migrate` are accepted.
+    public static let sqlite = DriverFactory(schemes: ["sqlite"], module: "StrataSQLite", parameters: []) {
+        url, config in
         let driver = SQLiteDriver(path: url.path, configuration: config)
         // Open once now so a bad path fails at open time, with the driver's typed error.
         _ = try driver.connect()

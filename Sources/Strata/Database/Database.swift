@@ -44,12 +44,15 @@ public final class Database: Sendable {
 
     /// Opens the database a URL names.
     ///
-    /// URL parameters `pool=N` and `migrate=off` override the configuration.
+    /// URL parameters `pool=N` and `migrate=off` override the configuration; any other parameter must be one
+    /// the driver reads (see ``DriverFactory/parameters``), spelled exactly.
     ///
     /// - Parameters:
-    ///   - url: `sqlite:app.sqlite`, `sqlite:///abs/app.sqlite`, `sqlite::memory:`, `memory:`, `postgres://…`.
+    ///   - url: `sqlite:app.sqlite`, `sqlite:///abs/app.sqlite`, `sqlite::memory:`, `memory:`, `postgres://…`
+    ///     (see ``DatabaseURL``).
     ///   - drivers: the drivers to choose from; by default those passed to ``register(_:)``.
-    /// - Throws: ``StrataError/invalidURL(_:reason:)``, ``StrataError/unknownScheme(_:)``,
+    /// - Throws: ``StrataError/invalidURL(_:reason:)`` (a malformed URL, a bad `pool` or `migrate` value, or
+    ///   a parameter the driver does not read), ``StrataError/unknownScheme(_:)``,
     ///   ``StrataError/driverNotRegistered(scheme:module:)``, or the driver's connection errors.
     public static func open(
         _ url: String, drivers: [DriverFactory]? = nil,
@@ -76,7 +79,21 @@ public final class Database: Sendable {
                 parsed.scheme]
             throw StrataError.driverNotRegistered(scheme: parsed.scheme, module: module ?? "its driver module")
         }
+        try checkParameters(parsed, accepted: DriverFactory.commonParameters.union(factory.parameters))
         return Database(driver: try factory.make(parsed, config), configuration: config)
+    }
+
+    /// Refuses a URL parameter the driver does not read, hinting at the right spelling of a mis-cased one.
+    private static func checkParameters(_ url: DatabaseURL, accepted: Set<String>) throws(StrataError) {
+        for key in url.parameters.keys.sorted() where !accepted.contains(key) {
+            var reason = "unknown parameter '\(key)' for \(url.scheme) URLs"
+            if let meant = accepted.first(where: { $0.lowercased() == key.lowercased() }) {
+                reason += " (parameter names are case-sensitive: did you mean '\(meant)'?)"
+            } else if accepted.count <= 8 {
+                reason += " (accepted: \(accepted.sorted().joined(separator: ", ")))"
+            }
+            throw .invalidURL(url.original, reason: reason)
+        }
     }
 
     /// Opens the database named by the `DATABASE_URL` environment variable, or `fallback` when unset.

@@ -55,20 +55,29 @@ public protocol Driver: Sendable {
     func connect() throws -> any DatabaseConnection
 }
 
-/// A driver that Strata can open by URL: its schemes and how it turns a URL into a driver.
+/// A driver that Strata can open by URL: its schemes, the URL parameters it reads, and how it turns a URL
+/// into a driver.
 public struct DriverFactory: Sendable {
     /// URL schemes this driver answers to (`sqlite`, `postgres`, …).
     public var schemes: [String]
     /// The module to import, for error messages.
     public var module: String
+    /// The URL parameters the driver reads, besides Strata's own `pool` and `migrate` (which every driver
+    /// accepts). ``Database/open(_:drivers:configuration:)`` refuses any other, names included exactly
+    /// (they are case-sensitive), with ``StrataError/invalidURL(_:reason:)``.
+    public var parameters: Set<String>
     public var make: @Sendable (DatabaseURL, Configuration) throws -> any Driver
 
+    /// The URL parameters ``Database/open(_:drivers:configuration:)`` reads itself, for every driver.
+    public static let commonParameters: Set<String> = ["pool", "migrate"]
+
     public init(
-        schemes: [String], module: String,
+        schemes: [String], module: String, parameters: Set<String> = [],
         make: @escaping @Sendable (DatabaseURL, Configuration) throws -> any Driver
     ) {
         self.schemes = schemes
         self.module = module
+        self.parameters = parameters
         self.make = make
     }
 }

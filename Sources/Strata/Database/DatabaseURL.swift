@@ -3,19 +3,48 @@ import Foundation
 
 /// A parsed database URL.
 ///
-/// Accepted forms: `sqlite:relative/path.sqlite`, `sqlite:///abs/path.sqlite`, `sqlite://relative.sqlite`,
-/// `sqlite::memory:`, `memory:` (optionally `memory:name`), `postgres://user:pass@host:port/db?sslmode=…`
-/// (`postgresql://` too). Query parameters follow `?` and are kept as given.
+/// Accepted forms:
+/// - `sqlite:relative/path.sqlite`, `sqlite:///abs/path.sqlite`, `sqlite://relative.sqlite`, `sqlite::memory:`
+///   (`sqlite3:` too);
+/// - `memory:` (a fresh private store), `memory:name` (the process-wide store `name`; `mem:` too);
+/// - `postgres://user:password@host:port/database?sslmode=…` (`postgresql://` too), where every part is
+///   optional (`postgres://` alone leaves them all to libpq's environment), the host may be an IPv6 literal
+///   in brackets (`[::1]:5432`) or a percent-encoded unix-socket directory (`%2Fvar%2Frun%2Fpostgresql`),
+///   and may be a comma-separated list, as libpq accepts (`postgres://u@h1:5432,h2:5433/db` tries h1, then h2).
+///
+/// Every part is percent-decoded (a malformed `%` escape is an error), and NUL is refused after decoding.
+/// Query parameters follow `?` as `key=value` pairs joined by `&`; names are case-sensitive, given at most
+/// once, and checked by ``Database/open(_:drivers:configuration:)`` against what the driver accepts.
+/// A `#` fragment is refused (write `%23`).
 public struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
+    /// One host of a PostgreSQL URL's host list.
+    public struct Host: Sendable, Hashable {
+        /// The host name, IP address (IPv6 without brackets) or unix-socket directory.
+        public var name: String
+        /// The port, or nil for the default.
+        public var port: Int?
+
+        public init(_ name: String, port: Int? = nil) {
+            self.name = name
+            self.port = port
+        }
+    }
+
+    /// `sqlite`, `memory` or `postgres` (aliases are folded: `sqlite3`, `mem`, `postgresql`).
     public var scheme: String
     /// For `sqlite`: the file path or `:memory:`. For `memory`: the store name (may be empty).
     public var path: String
     public var user: String?
     public var password: String?
+    /// The first host (postgres), or the `host` parameter when the URL names none.
     public var host: String?
+    /// The first host's port (postgres).
     public var port: Int?
+    /// Every host of the authority, in order (postgres); empty when the URL names none.
+    public var hosts: [Host] = []
     /// The database name (postgres).
     public var database: String?
+    /// The query parameters, percent-decoded.
     public var parameters: [String: String]
     /// The URL as given (its description redacts the password).
     public var original: String
@@ -24,99 +53,189 @@ public struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a URL.
     ///
-    /// - Throws: ``StrataError/invalidURL(_:reason:)`` naming what is wrong, or
+    /// ```swift
+    /// let url = try DatabaseURL("postgres://ann:s%40cret@db1:5432,db2:5433/shop?sslmode=require")
+    /// // url.hosts == [Host("db1", port: 5432), Host("db2", port: 5433)], url.password == "s@cret"
+    /// ```
+    ///
+    /// - Throws: ``StrataError/invalidURL(_:reason:)`` naming what is wrong (never showing the password), or
     ///   ``StrataError/unknownScheme(_:)``.
     public init(_ string: String) throws(StrataError) {
         original = string
-        let trimmed = string.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { throw .invalidURL(string, reason: "empty URL") }
+        path = ""
+        parameters = [:]
+        scheme = ""
+        let parser = URLParser(original: string)
+        try parser.parse(into: &self)
+    }
+}
+
+extension ClosedRange<Unicode.Scalar> {
+    /// Every scalar of the range, in order.
+    fileprivate var unicodeScalarArray: [Unicode.Scalar] {
+        (lowerBound.value...upperBound.value).compactMap(Unicode.Scalar.init)
+    }
+}
+
+/// The grammar behind ``DatabaseURL``, one production per method:
+///
+/// ```
+/// url        = scheme ":" rest [ "?" query ]          (no "#")
+/// sqlite     = [ "//" ] path                          path percent-decoded, non-empty
+/// memory     = [ "//" ] name
+/// postgres   = "//" [ userinfo "@" ] [ hostlist ] [ "/" [ database ] ]
+/// userinfo   = user [ ":" password ]                  split at the last "@" and the first ":"
+/// hostlist   = host *( "," host )                     host = ( "[" ipv6 "]" | name ) [ ":" port ]
+/// query      = param *( "&" param )                   param = key [ "=" value ], key non-empty, unique
+/// ```
+private struct URLParser {
+    let original: String
+
+    func fail(_ reason: String) -> StrataError { .invalidURL(original, reason: reason) }
+
+    /// RFC 3986: a scheme is an ASCII letter, then letters, digits, `+`, `-` or `.`.
+    static let letters: Set<Unicode.Scalar> = Set(("a"..."z").unicodeScalarArray + ("A"..."Z").unicodeScalarArray)
+    static let schemeCharacters: Set<Unicode.Scalar> = letters.union(("0"..."9").unicodeScalarArray + ["+", "-", "."])
+
+    func parse(into url: inout DatabaseURL) throws(StrataError) {
+        let trimmed = original.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw fail("empty URL") }
+        guard !trimmed.contains("#") else { throw fail("unexpected '#' (write %23 for a literal '#')") }
         guard let colon = trimmed.firstIndex(of: ":") else {
-            throw .invalidURL(string, reason: "missing scheme (expected e.g. sqlite:app.sqlite or memory:)")
+            throw fail("missing scheme (expected e.g. sqlite:app.sqlite or memory:)")
         }
-        let scheme = trimmed[..<colon].lowercased()
-        guard !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." })
+        let rawScheme = trimmed[..<colon]
+        guard let first = rawScheme.unicodeScalars.first, Self.letters.contains(first),
+            rawScheme.unicodeScalars.allSatisfy({ Self.schemeCharacters.contains($0) })
         else {
-            throw .invalidURL(string, reason: "malformed scheme '\(trimmed[..<colon])'")
+            throw fail("malformed scheme '\(rawScheme)'")
         }
-        var rest = String(trimmed[trimmed.index(after: colon)...])
-        var parameters: [String: String] = [:]
+        var rest = Substring(trimmed[trimmed.index(after: colon)...])
         if let q = rest.firstIndex(of: "?") {
-            for pair in rest[rest.index(after: q)...].split(separator: "&") where !pair.isEmpty {
-                let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard let key = kv.first.map(String.init)?.removingPercentEncoding, !key.isEmpty else {
-                    throw .invalidURL(string, reason: "malformed query parameter '\(pair)'")
-                }
-                parameters[key] = kv.count > 1 ? (String(kv[1]).removingPercentEncoding ?? String(kv[1])) : ""
-            }
-            rest = String(rest[..<q])
+            url.parameters = try parameters(rest[rest.index(after: q)...])
+            rest = rest[..<q]
         }
-        self.parameters = parameters
-        self.scheme = scheme
+        let scheme = rawScheme.lowercased()
         switch scheme {
         case "sqlite", "sqlite3":
-            self.scheme = "sqlite"
-            if rest.hasPrefix("//") { rest.removeFirst(2) }  // sqlite:///abs → /abs, sqlite://rel → rel
-            guard !rest.isEmpty else { throw .invalidURL(string, reason: "missing SQLite file path") }
-            guard !rest.contains("\0") else { throw .invalidURL(string, reason: "path contains NUL") }
-            path = rest.removingPercentEncoding ?? rest
+            url.scheme = "sqlite"
+            if rest.hasPrefix("//") { rest = rest.dropFirst(2) }  // sqlite:///abs → /abs, sqlite://rel → rel
+            guard !rest.isEmpty else { throw fail("missing SQLite file path") }
+            url.path = try decode(rest, "path")
         case "memory", "mem":
-            self.scheme = "memory"
-            if rest.hasPrefix("//") { rest.removeFirst(2) }
-            path = rest
+            url.scheme = "memory"
+            if rest.hasPrefix("//") { rest = rest.dropFirst(2) }
+            url.path = try decode(rest, "store name")
         case "postgres", "postgresql":
-            self.scheme = "postgres"
-            path = ""
-            try parseAuthority(rest, original: string)
+            url.scheme = "postgres"
+            try postgres(rest, into: &url)
         default:
-            throw .unknownScheme(String(scheme))
+            throw .unknownScheme(scheme)
         }
     }
 
-    private mutating func parseAuthority(_ rest: String, original string: String) throws(StrataError) {
-        guard rest.hasPrefix("//") else { throw .invalidURL(string, reason: "expected '//' after 'postgres:'") }
-        var authority = String(rest.dropFirst(2))
+    /// Percent-decodes `text`, refusing a malformed escape and NUL (checked after decoding).
+    func decode(_ text: Substring, _ part: String) throws(StrataError) -> String {
+        guard let decoded = String(text).removingPercentEncoding else {
+            throw fail("malformed percent-encoding in the \(part)")
+        }
+        guard !decoded.unicodeScalars.contains("\0") else { throw fail("the \(part) contains NUL") }
+        return decoded
+    }
+
+    func parameters(_ query: Substring) throws(StrataError) -> [String: String] {
+        var out: [String: String] = [:]
+        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = try decode(kv[0], "parameter name")
+            guard !key.isEmpty else { throw fail("a query parameter has no name") }
+            guard out[key] == nil else { throw fail("parameter '\(key)' is given twice") }
+            out[key] = kv.count > 1 ? try decode(kv[1], "value of parameter '\(key)'") : ""
+        }
+        return out
+    }
+
+    func postgres(_ rest: Substring, into url: inout DatabaseURL) throws(StrataError) {
+        guard rest.hasPrefix("//") else { throw fail("expected '//' after 'postgres:'") }
+        var authority = rest.dropFirst(2)
         if let slash = authority.firstIndex(of: "/") {
-            let db = String(authority[authority.index(after: slash)...])
-            database = db.isEmpty ? nil : db.removingPercentEncoding ?? db
-            authority = String(authority[..<slash])
+            let db = try decode(authority[authority.index(after: slash)...], "database name")
+            url.database = db.isEmpty ? nil : db
+            authority = authority[..<slash]
         }
         if let at = authority.lastIndex(of: "@") {
             let userInfo = authority[..<at]
             if let c = userInfo.firstIndex(of: ":") {
-                user = String(userInfo[..<c]).removingPercentEncoding
-                password = String(userInfo[userInfo.index(after: c)...]).removingPercentEncoding
+                url.user = try decode(userInfo[..<c], "user name")
+                url.password = try decode(userInfo[userInfo.index(after: c)...], "password")
             } else {
-                user = String(userInfo).removingPercentEncoding
+                url.user = try decode(userInfo, "user name")
             }
-            if user?.isEmpty == true { user = nil }
-            authority = String(authority[authority.index(after: at)...])
+            if url.user?.isEmpty == true { url.user = nil }
+            authority = authority[authority.index(after: at)...]
         }
-        var hostPart = authority
-        if hostPart.hasPrefix("[") {  // IPv6 literal
-            guard let close = hostPart.firstIndex(of: "]") else {
-                throw .invalidURL(string, reason: "unclosed '[' in host")
-            }
-            host = String(hostPart[hostPart.index(after: hostPart.startIndex)..<close])
-            hostPart = String(hostPart[hostPart.index(after: close)...])
-            if hostPart.hasPrefix(":") {
-                try parsePort(String(hostPart.dropFirst()), string)
-            } else if !hostPart.isEmpty {
-                throw .invalidURL(string, reason: "unexpected text after host")
-            }
-        } else if let c = hostPart.lastIndex(of: ":") {
-            host = String(hostPart[..<c]).removingPercentEncoding
-            try parsePort(String(hostPart[hostPart.index(after: c)...]), string)
-        } else {
-            host = hostPart.removingPercentEncoding
+        if !authority.isEmpty {
+            url.hosts = try hostList(authority)
         }
-        if host?.isEmpty == true { host = nil }
-        if let h = parameters["host"], host == nil { host = h }
+        url.host = url.hosts.first?.name ?? url.parameters["host"]
+        url.port = url.hosts.first?.port
     }
 
-    private mutating func parsePort(_ text: String, _ string: String) throws(StrataError) {
-        guard let p = Int(text), (1...65535).contains(p) else {
-            throw .invalidURL(string, reason: "port '\(text)' is not a number from 1 to 65535")
+    /// `h1[:p1],h2[:p2],…`, splitting on commas outside IPv6 brackets.
+    func hostList(_ text: Substring) throws(StrataError) -> [DatabaseURL.Host] {
+        var hosts: [DatabaseURL.Host] = []
+        var start = text.startIndex
+        var inBrackets = false
+        var i = text.startIndex
+        while true {
+            if i == text.endIndex || (text[i] == "," && !inBrackets) {
+                hosts.append(try host(text[start..<i]))
+                if i == text.endIndex { break }
+                start = text.index(after: i)
+            } else if text[i] == "[" {
+                inBrackets = true
+            } else if text[i] == "]" {
+                inBrackets = false
+            }
+            i = text.index(after: i)
         }
-        port = p
+        return hosts
+    }
+
+    func host(_ text: Substring) throws(StrataError) -> DatabaseURL.Host {
+        guard !text.isEmpty else { throw fail("empty host in the host list") }
+        var name: String
+        var portText: Substring?
+        if text.hasPrefix("[") {  // IPv6 literal
+            guard let close = text.firstIndex(of: "]") else { throw fail("unclosed '[' in host") }
+            name = String(text[text.index(after: text.startIndex)..<close])
+            guard !name.isEmpty, name.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." || $0 == "%" }) else {
+                throw fail("malformed IPv6 address in brackets")
+            }
+            let after = text[text.index(after: close)...]
+            if after.hasPrefix(":") {
+                portText = after.dropFirst()
+            } else if !after.isEmpty {
+                throw fail("unexpected text after ']' in host")
+            }
+        } else {
+            guard !text.contains("[") && !text.contains("]") else { throw fail("misplaced '[' or ']' in host") }
+            let colons = text.filter { $0 == ":" }.count
+            guard colons <= 1 else { throw fail("an IPv6 host must be written in brackets, e.g. [::1]:5432") }
+            if let c = text.firstIndex(of: ":") {
+                name = try decode(text[..<c], "host")
+                portText = text[text.index(after: c)...]
+            } else {
+                name = try decode(text, "host")
+            }
+            guard !name.isEmpty else { throw fail("a port without a host") }
+        }
+        guard let portText else { return DatabaseURL.Host(name) }
+        guard !portText.isEmpty, portText.allSatisfy({ $0.isASCII && $0.isNumber }), let p = Int(portText),
+            (1...65535).contains(p)
+        else {
+            throw fail("the port of host '\(name)' is not a number from 1 to 65535")
+        }
+        return DatabaseURL.Host(name, port: p)
     }
 }

@@ -63,7 +63,7 @@ public struct SQLRenderer {
         case .createTable(let t): try createTable(t)
         case .addColumn(let table, let column):
             sql += "ALTER TABLE " + (try q(table)) + " ADD COLUMN "
-            try columnDefinition(column, forAdd: true)
+            try columnDefinition(column, table: table, forAdd: true)
         case .createIndex(let table, let index):
             let name = dialect.shortened(index.resolvedName(table: table))
             sql += "CREATE " + (index.isUnique ? "UNIQUE " : "") + "INDEX IF NOT EXISTS " + (try q(name)) + " ON "
@@ -330,7 +330,7 @@ public struct SQLRenderer {
         sql += "CREATE TABLE IF NOT EXISTS " + (try q(t.name)) + " ("
         for (n, c) in t.columns.enumerated() {
             if n > 0 { sql += ", " }
-            try columnDefinition(c, forAdd: false)
+            try columnDefinition(c, table: t.name, forAdd: false)
         }
         for fk in t.foreignKeys {
             sql += ", FOREIGN KEY (" + (try q(fk.column)) + ") REFERENCES " + (try q(fk.referencedTable))
@@ -340,7 +340,7 @@ public struct SQLRenderer {
     }
 
     /// Defaults are literals in DDL (no binds there): only integers, doubles, booleans and text.
-    private mutating func columnDefinition(_ c: TableColumn, forAdd: Bool) throws(StrataError) {
+    private mutating func columnDefinition(_ c: TableColumn, table: String, forAdd: Bool) throws(StrataError) {
         let name = try q(c.name)
         sql += name
         if c.isPrimaryKey {
@@ -352,28 +352,45 @@ public struct SQLRenderer {
         // A column added to an existing table is filled with its backfill value; it stays nullable
         // only when it is an Optional or there is no value to fill with.
         let fill = forAdd ? c.backfill : c.schemaDefault
-        if let fill { sql += " DEFAULT " + (try ddlLiteral(fill)) }
+        if let fill { sql += " DEFAULT " + (try ddlLiteral(fill, table: table, column: c.name)) }
         if !c.isNullable && (!forAdd || fill != nil) { sql += " NOT NULL" }
         if let check = dialect.typeCheck(c.type, column: name) { sql += " CHECK (" + check + ")" }
     }
 
-    private func ddlLiteral(_ v: DatabaseValue) throws(StrataError) -> String {
-        func text(_ s: String) throws(StrataError) -> String {
-            guard !s.unicodeScalars.contains("\0") else { throw .invalidQuery("default contains NUL") }
-            return "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
+    /// A default as a SQL literal: text is quoted with each `'` doubled at the Unicode-scalar level (a quote
+    /// followed by a combining mark is one Swift `Character`, which `Character`-level replacing would miss).
+    ///
+    /// - Throws: ``StrataError/invalidValue(table:column:reason:)`` for text holding NUL, a date outside
+    ///   ``DateText/isRepresentable(_:)`` or a failed JSON encoding; ``StrataError/invalidQuery(_:)`` for a
+    ///   non-finite double or a blob.
+    private func ddlLiteral(_ v: DatabaseValue, table: String, column: String) throws(StrataError) -> String {
+        guard ValueCheck.isStorable(v) else {
+            throw .invalidValue(table: table, column: column, reason: "default: " + ValueCheck.reason(v))
         }
         switch v {
         case .null: return "NULL"
         case .bool(let b): return dialect.literal(b)
         case .integer(let i): return String(i)
         case .double(let d):
-            guard d.isFinite else { throw .invalidQuery("non-finite default") }
+            guard d.isFinite else { throw .invalidQuery("non-finite default for \(table).\(column)") }
             return "(" + String(d) + ")"
-        case .text(let s), .json(let s): return try text(s)
-        case .decimal(let d): return try text("\(d)")
-        case .uuid(let u): return try text(u.uuidString.lowercased())
-        case .date(let d): return try text(DateText.format(d))
-        case .blob: throw .invalidQuery("blob defaults are not supported in a schema")
+        case .text(let s), .json(let s): return Self.quotedLiteral(s)
+        case .decimal(let d): return Self.quotedLiteral("\(d)")
+        case .uuid(let u): return Self.quotedLiteral(u.uuidString.lowercased())
+        case .date(let d): return Self.quotedLiteral(DateText.format(d))
+        case .blob: throw .invalidQuery("blob defaults are not supported in a schema (\(table).\(column))")
         }
+    }
+
+    /// `'text'` with every `'` scalar doubled (the caller has refused NUL).
+    static func quotedLiteral(_ s: String) -> String {
+        var out = String.UnicodeScalarView()
+        out.append("'")
+        for scalar in s.unicodeScalars {
+            if scalar == "'" { out.append("'") }
+            out.append(scalar)
+        }
+        out.append("'")
+        return String(out)
     }
 }

@@ -138,13 +138,17 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Hides the password of a URL before it goes into a message.
+///
+/// Conservative: everything from the first `:` after `://` to the last `@` before the query is hidden, so a
+/// password holding an unencoded `@`, `:` or `/` is hidden whole too.
 enum URLRedaction {
     static func redact(_ url: String) -> String {
-        guard let schemeEnd = url.range(of: "://"), let at = url[schemeEnd.upperBound...].firstIndex(of: "@") else {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let afterScheme = url[schemeEnd.upperBound...]
+        let beforeQuery = afterScheme[..<(afterScheme.firstIndex(of: "?") ?? afterScheme.endIndex)]
+        guard let at = beforeQuery.lastIndex(of: "@"), let colon = beforeQuery[..<at].firstIndex(of: ":") else {
             return url
         }
-        let userInfo = url[schemeEnd.upperBound..<at]
-        guard let colon = userInfo.firstIndex(of: ":") else { return url }
         return String(url[..<colon]) + ":***" + String(url[at...])
     }
 }

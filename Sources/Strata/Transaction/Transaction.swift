@@ -23,9 +23,14 @@ public final class Transaction {
     public var driverName: String { database.driverName }
 
     /// Runs one statement on the connection.
+    ///
+    /// Every statement passes here (and through the template and raw variants below) on its way to a
+    /// driver, so values no backend stores alike are refused once, the same on every driver (see
+    /// ``ValueCheck``): ``StrataError/invalidValue(table:column:reason:)``, before anything is written.
     @usableFromInline
     package func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void = { _ in }) throws -> Int {
         try checkOpen()
+        try ValueCheck.check(statement)
         database.statementCounter.add(1, ordering: .relaxed)
         return try connection.execute(statement, onRow: onRow)
     }
@@ -38,6 +43,7 @@ public final class Transaction {
         onRow: (any RowReader) throws -> Void
     ) throws -> Int {
         try checkOpen()
+        try ValueCheck.checkBinds(binds, statement: statement)
         database.statementCounter.add(1, ordering: .relaxed)
         return try connection.execute(template: template, binds: binds, statement: statement, onRow: onRow)
     }
@@ -85,15 +91,19 @@ public final class Transaction {
     /// Runs raw SQL whose `?` markers take `binds`; rows come back as arrays of values.
     ///
     /// The one raw-SQL door: values are still bound, never pasted. The memory driver throws
-    /// ``StrataError/unsupported(feature:driver:)``.
+    /// ``StrataError/unsupported(feature:driver:)``. A value no backend stores alike (text holding NUL, a
+    /// date outside 0001…9999) throws ``StrataError/invalidValue(table:column:reason:)`` naming it
+    /// `parameter N` (from 1).
     @discardableResult
     public func unsafeRawExecute(_ sql: String, _ binds: [any DatabaseValueConvertible] = []) throws
         -> [[DatabaseValue]]
     {
         try checkOpen()
+        let values = binds.map(\.databaseValue)
+        try ValueCheck.checkParameters(values)
         database.statementCounter.add(1, ordering: .relaxed)
         var rows: [[DatabaseValue]] = []
-        _ = try connection.executeRaw(sql, binds.map(\.databaseValue)) { r in
+        _ = try connection.executeRaw(sql, values) { r in
             rows.append((0..<r.columnCount).map { r.value(at: $0) })
         }
         return rows

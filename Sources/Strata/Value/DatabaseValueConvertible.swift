@@ -247,15 +247,64 @@ extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: Datab
 
 /// The JSON coding every backend shares: sorted keys, so equal values are equal text.
 enum JSONColumn {
+    /// The value to store for `value`: its JSON text, or, when encoding fails, a marker (text starting with
+    /// NUL, which no JSON encoder writes) that ``ValueCheck`` refuses with
+    /// ``StrataError/invalidValue(table:column:reason:)`` naming the table and column, so nothing is written.
     static func encode<T: Encodable>(_ value: T) -> DatabaseValue {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        guard let data = try? encoder.encode(value), let text = String(data: data, encoding: .utf8) else {
-            // Encoding a value the type itself declared Encodable only fails for non-finite floats.
-            return .null
+        let data: Data
+        do {
+            data = try encoder.encode(value)
+        } catch {
+            return .json(failureMarker + "encoding \(T.self) as JSON failed: " + describe(error))
         }
-        return .json(text)
+        return .json(String(decoding: data, as: UTF8.self))
+    }
+
+    private static let failureMarker = "\0"
+
+    /// The reason an encoding failed, when `json` is the marker ``encode(_:)`` returns for a failure.
+    static func failure(in json: String) -> String? {
+        json.hasPrefix(failureMarker) ? String(json.dropFirst(failureMarker.count)) : nil
+    }
+
+    /// Whether JSON text holds NUL, raw (the failure marker) or escaped as `\u0000`, which PostgreSQL's
+    /// `jsonb` cannot store.
+    static func holdsNUL(_ json: String) -> Bool {
+        if let found = json.utf8.withContiguousStorageIfAvailable(scanForNUL) { return found }
+        return Array(json.utf8).withUnsafeBufferPointer(scanForNUL)
+    }
+
+    private static func scanForNUL(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let backslash = UInt8(ascii: "\\")
+        let zero = UInt8(ascii: "0")
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            if c == 0 { return true }
+            if c == backslash {
+                if i + 5 < b.count, b[i + 1] == UInt8(ascii: "u"), b[i + 2] == zero, b[i + 3] == zero,
+                    b[i + 4] == zero, b[i + 5] == zero
+                {
+                    return true
+                }
+                i += 2  // skip the escaped character, so `\\u0000` (a backslash, then text) is not NUL
+            } else {
+                i += 1
+            }
+        }
+        return false
+    }
+
+    /// What went wrong, without the value itself (descriptions never show stored values).
+    private static func describe(_ error: any Error) -> String {
+        guard let e = error as? EncodingError, case .invalidValue(_, let context) = e else {
+            return String(describing: type(of: error))
+        }
+        let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+        return (path.isEmpty ? "" : "at '\(path)': ") + context.debugDescription
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from value: DatabaseValue) throws(ValueConversionError) -> T {

@@ -6,8 +6,23 @@ import Foundation
 /// Parsing also accepts what people and `sqlite3` write by hand: a `T` separator, a trailing `Z`,
 /// no fraction, fewer fraction digits, or a bare date.
 public enum DateText {
+    /// Whether `date` lies in 0001-01-01 00:00:00 … 9999-12-31 23:59:59.999999 UTC, the range this text form
+    /// (and PostgreSQL's `timestamptz` text) writes and reads back; false for NaN and infinities.
+    ///
+    /// Strata refuses other dates on every driver with ``StrataError/invalidValue(table:column:reason:)``.
+    @inline(__always)
+    public static func isRepresentable(_ date: Date) -> Bool {
+        let micros = (date.timeIntervalSince1970 * 1_000_000).rounded()
+        // Both bounds are exact in a Double (multiples of 32); NaN fails both comparisons.
+        return micros >= -62_135_596_800_000_000 && micros < 253_402_300_800_000_000
+    }
+
     /// Formats a date as fixed-width UTC text with six fraction digits.
+    ///
+    /// A date outside ``isRepresentable(_:)`` (which Strata never binds) gives a description such as
+    /// `invalid date (nan s since 1970)` instead of trapping.
     public static func format(_ date: Date) -> String {
+        guard isRepresentable(date) else { return "invalid date (\(date.timeIntervalSince1970) s since 1970)" }
         let totalMicros = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
         var seconds = totalMicros / 1_000_000
         var micros = totalMicros % 1_000_000
