@@ -40,8 +40,15 @@ struct SQLiteLikeTests {
                 for (id, bytes) in zip(ids, values) where matcher.matches(String(decoding: bytes, as: UTF8.self)) {
                     expected.insert(id)
                 }
-                let q = LikeItem.query(on: db).where(\.label, like: pattern, caseInsensitive: caseInsensitive)
-                let got = Set(try await q.all().compactMap(\.id))
+                // The typed query (as Strata renders it), and the same SQL with the pattern bound as a blob cast
+                // to text, so that patterns holding NUL are tested even where Strata refuses NUL in bound text.
+                let raw = Set(try await rawLike(pattern, caseInsensitive: caseInsensitive, in: db))
+                var got = raw
+                if !pattern.unicodeScalars.contains("\0") {
+                    let q = LikeItem.query(on: db).where(\.label, like: pattern, caseInsensitive: caseInsensitive)
+                    got = Set(try await q.all().compactMap(\.id))
+                    if got != raw { wrong.append("typed and raw LIKE \(pattern.debugDescription) differ") }
+                }
                 if got != expected {
                     let show = { (s: Set<Int64>) in
                         s.sorted().map { id in values[ids.firstIndex(of: id) ?? 0].map { String($0, radix: 16) } }
@@ -51,14 +58,29 @@ struct SQLiteLikeTests {
                             + "extra \(show(got.subtracting(expected))), missing \(show(expected.subtracting(got)))")
                 }
                 // NOT LIKE is the complement (no NULLs here).
-                let notQ = LikeItem.query(on: db).where(
-                    Condition<LikeItem>.notLike(\.label, pattern, caseInsensitive: caseInsensitive))
-                let notGot = Set(try await notQ.all().compactMap(\.id))
-                if notGot != Set(ids).subtracting(expected) { wrong.append("NOT LIKE \(pattern.debugDescription)") }
+                if !pattern.unicodeScalars.contains("\0") {
+                    let notQ = LikeItem.query(on: db).where(
+                        Condition<LikeItem>.notLike(\.label, pattern, caseInsensitive: caseInsensitive))
+                    let notGot = Set(try await notQ.all().compactMap(\.id))
+                    if notGot != Set(ids).subtracting(expected) {
+                        wrong.append("NOT LIKE \(pattern.debugDescription)")
+                    }
+                }
             }
         }
         try await db.unsafeRawExecute("DELETE FROM like_item")
         return wrong
+    }
+
+    /// The ids of `label LIKE pattern ESCAPE '\'` (or `lower(label) LIKE lower(pattern)`), the pattern's bytes bound
+    /// as a blob and cast to text.
+    private func rawLike(_ pattern: String, caseInsensitive: Bool, in db: Database) async throws -> [Int64] {
+        let condition =
+            caseInsensitive
+            ? "lower(label) LIKE lower(CAST(? AS TEXT)) ESCAPE '\\'" : "label LIKE CAST(? AS TEXT) ESCAPE '\\'"
+        let rows = try await db.unsafeRawExecute(
+            "SELECT id FROM like_item WHERE " + condition, [Data(pattern.utf8)])
+        return rows.compactMap { if case .integer(let id) = $0.first { id } else { nil } }
     }
 
     private func open(_ file: borrowing TemporarySQLiteFile) async throws -> Database {
