@@ -39,7 +39,7 @@ public enum ConformanceSuite {
     public static let cases: [ConformanceCase] =
         urlCases + migrationCases + persistenceCases + queryCases + orderingCases + constraintCases
         + validationCases + transactionCases + typeCases + associationCases + eagerLoadingCases
-        + joinCases
+        + joinCases + concurrencyCases
 
     /// The names of every case.
     public static var caseNames: [String] { cases.map(\.name) }
