@@ -108,8 +108,8 @@ public final class Database: Sendable {
     /// - otherwise, when the driver's calls may block (``Driver/callsMayBlock``: SQLite, PostgreSQL), on
     ///   the connection's own thread while the caller suspends, so that waiting on the network or on a
     ///   lock never holds one of Swift's cooperative threads (there is one per core) and every pooled
-    ///   connection can have a statement in flight. So at most one call per database ever waits on a
-    ///   cooperative thread, and a single task's calls pay no thread hop.
+    ///   connection can have a statement in flight. So, actors aside, at most one call per database waits
+    ///   on a cooperative thread at a time, and a single task's calls pay no thread hop.
     ///
     /// On a connection's thread the body sees no task: `Task.isCancelled` is false and task-local
     /// values are their defaults. A cancelled task's body runs to its end (the connection is never left
