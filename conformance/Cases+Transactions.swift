@@ -1,4 +1,5 @@
 // Cases+Transactions: all or nothing, savepoints that roll back alone, errors that leave a transaction usable.
+import Foundation
 import Strata
 
 extension ConformanceSuite {
@@ -109,14 +110,45 @@ extension ConformanceSuite {
             ) { try ConfGroup.query(on: escaped.tx).count() }
         },
         ConformanceCase("transaction.isolated-until-commit") { db in
+            // Another connection reads while the transaction is open: it sees the last committed state,
+            // neither the new row nor the changed one; after COMMIT it sees both.
             try await Fixtures.migrate(db)
-            try await db.transaction { tx in
-                var a = ConfGroup(title: "inside")
-                try a.save(tx)
-                try checkEqual(try ConfGroup.query(on: tx).count(), 1, "visible inside the transaction")
+            var before = ConfGroup(title: "before")
+            try await before.save(on: db)
+            let committed = before
+            let many = try await Siblings.open(db, connections: 2)
+            defer { many.close() }
+            let written = Signal()
+            let readerDone = DispatchSemaphore(value: 0)
+            let writer = Siblings.onOwnThread {
+                defer { written.fire() }
+                try await many.transaction { tx in
+                    var inside = ConfGroup(title: "inside")
+                    try inside.save(tx)
+                    var changed = committed
+                    changed.title = "changed"
+                    try changed.save(tx)
+                    let titles = try ConfGroup.query(on: tx).order(\.title).all().map(\.title)
+                    try checkEqual(titles, ["changed", "inside"], "visible inside the transaction")
+                    written.fire()
+                    let read = readerDone.wait(timeout: .now() + 30)
+                    try check(read == .success, "the other connection never read")
+                }
             }
-            try checkEqual(
-                try await ConfGroup.query(on: db).where(\.title == "inside").count(), 1, "visible after commit")
+            await written.wait()
+            let seen: Result<[String], any Error>
+            do {
+                seen = .success(try await ConfGroup.query(on: many).order(\.title).all().map(\.title))
+            } catch {
+                seen = .failure(error)
+            }
+            readerDone.signal()
+            try await writer.value
+            try checkEqual(try seen.get(), ["before"], "another connection sees the last committed state meanwhile")
+            for reader in [db, many] {
+                let titles = try await ConfGroup.query(on: reader).order(\.title).all().map(\.title)
+                try checkEqual(titles, ["changed", "inside"], "visible to every connection after commit")
+            }
         },
     ]
 }

@@ -59,6 +59,7 @@ public enum ConformanceSuite {
         textCases,
         parityCases,
         valueCases,
+        concurrencyCases,
     ].flatMap { $0 }
 
     /// The names of every case.

@@ -66,15 +66,13 @@ extension StoreState {
 
     mutating func commit() throws(StrataError) {
         guard transaction != nil else { throw .transactionMisuse("COMMIT without a transaction") }
-        transaction = nil
-        settle(nil)
+        endTransaction()
     }
 
     mutating func rollback() throws(StrataError) {
         guard transaction != nil else { throw .transactionMisuse("ROLLBACK without a transaction") }
         undo(to: 0)
-        transaction = nil
-        settle(nil)
+        endTransaction()
     }
 
     mutating func savepoint(_ name: String) throws(StrataError) {

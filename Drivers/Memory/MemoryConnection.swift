@@ -8,16 +8,19 @@ import Strata
 final class MemoryConnection: DatabaseConnection {
     private let store: MemoryStore
     private let id: Int
+    /// How long a write waits for another connection's transaction to end, in seconds.
+    private let busyTimeout: Double
 
-    init(store: MemoryStore) {
+    init(store: MemoryStore, busyTimeout: Double) {
         self.store = store
         self.id = store.connect()
+        self.busyTimeout = busyTimeout
     }
 
     deinit { store.disconnect(id) }
 
     func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void) throws -> Int {
-        let outcome = try store.execute(statement, connection: id)
+        let outcome = try store.execute(statement, connection: id, busyTimeout: busyTimeout)
         let projection = outcome.projection
         let reader = MemoryRow(values: [], projection: projection)
         switch outcome.rows {
@@ -61,7 +64,7 @@ final class MemoryConnection: DatabaseConnection {
         throw StrataError.unsupported(feature: "raw SQL", driver: "memory")
     }
 
-    func columns(of table: String) throws -> [String]? { store.columns(of: table) }
+    func columns(of table: String) throws -> [String]? { store.columns(of: table, connection: id) }
 
     var isBroken: Bool { false }
 }

@@ -16,22 +16,28 @@ public struct MemoryDriver: Driver {
     public let name = "memory"
     /// One connection: statements on a store run one at a time anyway.
     public let maxConnections = 1
-    private let store: MemoryStore
+    let store: MemoryStore
+    /// How long a write waits for another connection's transaction to end before it throws
+    /// ``StrataError/busy``, in seconds (``Configuration/timeout`` when opened by URL).
+    public let busyTimeout: Double
 
     /// A driver over a store.
     ///
-    /// - Parameter storeName: empty for a fresh store private to this driver value (and its copies);
-    ///   otherwise the name of a process-wide store shared by every driver given that name, which
-    ///   lives as long as the process.
-    public init(storeName: String = "") {
+    /// - Parameters:
+    ///   - storeName: empty for a fresh store private to this driver value (and its copies); otherwise the
+    ///     name of a process-wide store shared by every driver given that name, which lives as long as the
+    ///     process.
+    ///   - busyTimeout: how long a write waits for another connection's transaction, in seconds.
+    public init(storeName: String = "", busyTimeout: Double = 5) {
         store = storeName.isEmpty ? MemoryStore() : MemoryStore.named(storeName)
+        self.busyTimeout = busyTimeout
     }
 
     /// Opens a connection to the store.
     ///
-    /// While one connection has a transaction open, statements from the store's other connections
-    /// throw ``StrataError/busy``.
-    public func connect() throws -> any DatabaseConnection { MemoryConnection(store: store) }
+    /// While one connection has a transaction open, the store's other connections read what was last
+    /// committed, and their writes wait for it to end (up to ``busyTimeout``, then ``StrataError/busy``).
+    public func connect() throws -> any DatabaseConnection { MemoryConnection(store: store, busyTimeout: busyTimeout) }
 }
 
 extension DriverFactory {
@@ -42,7 +48,8 @@ extension DriverFactory {
     /// ```
     ///
     /// It reads no URL parameters of its own: only Strata's `pool` and `migrate` are accepted.
-    public static let memory = DriverFactory(schemes: ["memory"], module: "StrataMemory", parameters: []) { url, _ in
-        MemoryDriver(storeName: url.path)
+    public static let memory = DriverFactory(schemes: ["memory"], module: "StrataMemory", parameters: []) {
+        url, configuration in
+        MemoryDriver(storeName: url.path, busyTimeout: configuration.timeout)
     }
 }

@@ -46,8 +46,10 @@ struct SlotMap: Sendable {
                 return
             }
             // Extend the run when the id is near its end (so a gap stays small), else hash.
+            // Any two Int64 ids may be further apart than Int64.max: every difference is checked.
             let (end, overflow) = base.addingReportingOverflow(Int64(dense.count))
-            if !overflow, id > end, id - end <= Int64(max(64, dense.count / 2)) {
+            let (gap, gapOverflow) = id.subtractingReportingOverflow(end)
+            if !overflow, !gapOverflow, id > end, gap <= Int64(max(64, dense.count / 2)) {
                 var next = end + 1
                 while next < id {
                     dense.append(sparse.isEmpty ? -1 : sparse.removeValue(forKey: next) ?? -1)

@@ -32,6 +32,13 @@ struct StoreState: Sendable {
     var transaction: OpenTransaction?
     /// Undo steps since the transaction began (or since the statement began, outside one).
     var journal: [UndoStep] = []
+    /// While a transaction is open: the tables as last committed, which other connections read. Built
+    /// from the journal by the first such read (nil until then), so a store nobody else reads never copies.
+    var committedTables: [String: MemoryTable]?
+    /// How many transactions have ended (committed, rolled back or abandoned).
+    private(set) var transactionsEnded: UInt64 = 0
+    /// How many writers wait for the open transaction to end.
+    var waitingWriters = 0
     private var connectionCount = 0
 
     /// A new connection's id.
@@ -40,11 +47,17 @@ struct StoreState: Sendable {
         return connectionCount
     }
 
-    /// Runs one statement for `connection`: all of it or, when it throws, none of it.
-    ///
-    /// - Throws: ``StrataError/busy`` while another connection holds a transaction open.
+    /// Whether another connection than `connection` holds a transaction open: its writes wait, its reads
+    /// see ``committedTables``.
+    @inline(__always)
+    func isHeld(against connection: Int) -> Bool {
+        guard let t = transaction else { return false }
+        return t.owner != connection
+    }
+
+    /// Runs one statement for `connection`: all of it or, when it throws, none of it. The caller has
+    /// checked that no other connection holds a transaction (``isHeld(against:)``).
     mutating func execute(_ statement: Statement, connection: Int) throws(StrataError) -> Outcome {
-        if let t = transaction, t.owner != connection { throw .busy }
         switch statement {
         case .begin:
             try begin(connection)
@@ -116,7 +129,41 @@ struct StoreState: Sendable {
     mutating func abandon(_ connection: Int) {
         guard let t = transaction, t.owner == connection else { return }
         undo(to: 0)
+        endTransaction()
+    }
+
+    /// Closes the open transaction: forgets the committed copy and counts the end for waiting writers.
+    mutating func endTransaction() {
         transaction = nil
+        committedTables = nil
+        transactionsEnded &+= 1
         settle(nil)
+    }
+
+    // MARK: Reading what is committed
+
+    /// Runs a SELECT over the committed tables, for a connection that does not own the open transaction.
+    mutating func selectCommitted(_ s: Select) throws(StrataError) -> Outcome {
+        var view = StoreState()
+        view.tables = committedTables ?? committed()
+        committedTables = nil  // the view holds the only reference while it runs (lookups may build entries)
+        defer { committedTables = view.tables }
+        return try view.select(s)
+    }
+
+    /// A table's column names as last committed (see ``selectCommitted(_:)``).
+    mutating func committedColumns(of table: String) -> [String]? {
+        if committedTables == nil { committedTables = committed() }
+        return committedTables?[table]?.columns.map(\.name)
+    }
+
+    /// The tables as they were when the open transaction began: the live ones with the journal undone
+    /// on a copy. Only the tables the transaction changed are copied.
+    private func committed() -> [String: MemoryTable] {
+        var copy = StoreState()
+        copy.tables = tables
+        copy.journal = journal
+        copy.undo(to: 0)
+        return copy.tables
     }
 }

@@ -1,81 +1,192 @@
 // ConnectionPool: hands each task one connection at a time, opening up to a limit, waiting past it.
 import Synchronization
 
-/// A connection leased from the pool.
+/// A connection leased from the pool, with the thread its blocking calls run on.
 ///
 /// `@unchecked Sendable`: the connection inside is not thread-safe, but a lease is held by exactly one
 /// task between `acquire` and `release`; the pool's mutex orders every hand-over, so no two tasks
-/// ever touch the connection at once.
+/// ever touch the connection (or create its thread) at once.
 final class Lease: @unchecked Sendable {
     let connection: any DatabaseConnection
-    init(_ connection: any DatabaseConnection) { self.connection = connection }
+    private var ownThread: ConnectionThread?
+
+    init(_ connection: any DatabaseConnection, thread: ConnectionThread? = nil) {
+        self.connection = connection
+        self.ownThread = thread
+    }
+
+    /// The connection's own thread, started on first use.
+    var thread: ConnectionThread {
+        if let ownThread { return ownThread }
+        let started = ConnectionThread(name: "strata connection")
+        ownThread = started
+        return started
+    }
+
+    deinit { ownThread?.stop() }
 }
 
 /// A fixed-capacity pool. Waiting for a connection suspends the task; it never blocks a thread.
+///
+/// A wait ends with a connection, with ``StrataError/poolTimeout(seconds:)`` after the configured
+/// time, or with `CancellationError` when the waiting task is cancelled; either way the task leaves
+/// the queue and no connection is lost.
 final class ConnectionPool: Sendable {
+    private struct Waiter {
+        let id: UInt64
+        let continuation: CheckedContinuation<Lease?, any Error>
+        var timer: Task<Void, Never>?
+    }
+
     private struct State {
         var idle: [Lease] = []
+        /// Connections open or being opened.
         var open = 0
-        var waiters: [CheckedContinuation<Lease?, Never>] = []
+        /// Connections leased to tasks (or being opened for one).
+        var inUse = 0
+        var waiters: [Waiter] = []
+        var nextWaiter: UInt64 = 0
         var closed = false
     }
 
     let driver: any Driver
     let capacity: Int
+    /// How long `acquire` waits for a connection, in seconds.
+    let timeout: Double
     private let state = Mutex(State())
 
-    init(driver: any Driver, capacity: Int) {
+    init(driver: any Driver, capacity: Int, timeout: Double = 30) {
         self.driver = driver
         self.capacity = max(1, capacity)
+        self.timeout = timeout.isNaN ? 0 : max(0, timeout)
     }
 
-    private enum Step { case use(Lease), connect, wait, closed }
+    private enum Step { case use(Lease, alone: Bool), connect(alone: Bool), wait, closed }
 
-    func acquire() async throws -> Lease {
+    /// A connection for the calling task, and whether it is the only one in use (no other task holds a
+    /// connection of this pool, so running on the caller's thread delays no other call).
+    ///
+    /// - Throws: ``StrataError/poolTimeout(seconds:)`` when none frees up in time, `CancellationError`
+    ///   when the task is cancelled while it waits, the driver's connection errors, and
+    ///   ``StrataError/connectionFailed(_:)`` once the database is closed.
+    nonisolated(nonsending) func acquire() async throws -> (lease: Lease, alone: Bool) {
+        var deadline: ContinuousClock.Instant?
         while true {
             let step: Step = state.withLock { s in
                 if s.closed { return .closed }
-                if let lease = s.idle.popLast() { return .use(lease) }
+                if let lease = s.idle.popLast() {
+                    s.inUse += 1
+                    return .use(lease, alone: s.inUse == 1)
+                }
                 if s.open < capacity {
                     s.open += 1
-                    return .connect
+                    s.inUse += 1
+                    return .connect(alone: s.inUse == 1)
                 }
                 return .wait
             }
             switch step {
-            case .use(let lease): return lease
+            case .use(let lease, let alone): return (lease, alone)
             case .closed: throw StrataError.connectionFailed("the database is closed")
-            case .connect:
+            case .connect(let alone):
                 do {
-                    return Lease(try driver.connect())
+                    return (try await connect(alone: alone), alone)
                 } catch {
-                    state.withLock { $0.open -= 1 }
+                    state.withLock { s in
+                        s.open -= 1
+                        s.inUse -= 1
+                    }
                     wakeOne(with: nil)  // let a waiter try to connect in our place
                     throw error
                 }
             case .wait:
-                let handed: Lease? = await withCheckedContinuation { c in
-                    let enqueued = state.withLock { s -> Bool in
-                        if s.closed || !s.idle.isEmpty || s.open < capacity { return false }
-                        s.waiters.append(c)
-                        return true
-                    }
-                    if !enqueued { c.resume(returning: nil) }
-                }
-                if let handed { return handed }
+                let until = deadline ?? timeout.deadline
+                deadline = until
+                if let handed = try await wait(until: until) { return (handed, false) }
             }
         }
+    }
+
+    /// Opens a connection: on the caller's thread when it is alone, else on the connection's own thread
+    /// (connecting is a network round trip or more on a server).
+    nonisolated(nonsending) private func connect(alone: Bool) async throws -> Lease {
+        if alone || !driver.callsMayBlock { return Lease(try driver.connect()) }
+        let thread = ConnectionThread(name: "strata connection")
+        do {
+            let driver = self.driver
+            return Lease(try await thread.run { try driver.connect() }, thread: thread)
+        } catch {
+            thread.stop()
+            throw error
+        }
+    }
+
+    /// Queues the task until a lease is handed to it (nil: try again, a slot may be free), the deadline
+    /// passes, or the task is cancelled.
+    nonisolated(nonsending) private func wait(until deadline: ContinuousClock.Instant?) async throws -> Lease? {
+        let id = state.withLock { s in
+            s.nextWaiter &+= 1
+            return s.nextWaiter
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Lease?, any Error>) in
+                let queued = state.withLock { s -> Bool in
+                    if s.closed || !s.idle.isEmpty || s.open < capacity { return false }
+                    s.waiters.append(Waiter(id: id, continuation: c))
+                    return true
+                }
+                guard queued else {
+                    c.resume(returning: nil)
+                    return
+                }
+                if Task.isCancelled {
+                    // Cancelled before the handler below could find the waiter in the queue.
+                    leave(id, throwing: CancellationError())
+                    return
+                }
+                guard let deadline else { return }
+                let seconds = timeout
+                let timer = Task { [weak self] in
+                    try? await Task.sleep(until: deadline, clock: .continuous)
+                    if Task.isCancelled { return }
+                    self?.leave(id, throwing: StrataError.poolTimeout(seconds: seconds))
+                }
+                let served = state.withLock { s -> Bool in
+                    guard let i = s.waiters.firstIndex(where: { $0.id == id }) else { return true }
+                    s.waiters[i].timer = timer
+                    return false
+                }
+                if served { timer.cancel() }
+            }
+        } onCancel: {
+            leave(id, throwing: CancellationError())
+        }
+    }
+
+    /// Takes a waiter out of the queue with an error, unless a lease was handed to it first.
+    private func leave(_ id: UInt64, throwing error: any Error) {
+        let waiter: Waiter? = state.withLock { s in
+            guard let i = s.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return s.waiters.remove(at: i)
+        }
+        guard let waiter else { return }
+        waiter.timer?.cancel()
+        waiter.continuation.resume(throwing: error)
     }
 
     /// Returns a lease; a broken connection is dropped so the next acquire opens a fresh one.
     func release(_ lease: Lease) {
         if lease.connection.isBroken {
-            state.withLock { $0.open -= 1 }
+            state.withLock { s in
+                s.open -= 1
+                s.inUse -= 1
+            }
             wakeOne(with: nil)
             return
         }
-        let waiter: CheckedContinuation<Lease?, Never>? = state.withLock { s in
-            if !s.waiters.isEmpty { return s.waiters.removeFirst() }
+        let waiter: Waiter? = state.withLock { s in
+            if !s.waiters.isEmpty { return s.waiters.removeFirst() }  // handed over: still in use
+            s.inUse -= 1
             if s.closed {
                 s.open -= 1
             } else {
@@ -83,23 +194,48 @@ final class ConnectionPool: Sendable {
             }
             return nil
         }
-        waiter?.resume(returning: lease)
+        guard let waiter else { return }
+        waiter.timer?.cancel()
+        waiter.continuation.resume(returning: lease)
     }
 
     private func wakeOne(with lease: Lease?) {
         let waiter = state.withLock { s in s.waiters.isEmpty ? nil : s.waiters.removeFirst() }
-        waiter?.resume(returning: lease)
+        guard let waiter else { return }
+        waiter.timer?.cancel()
+        waiter.continuation.resume(returning: lease)
     }
 
     /// Closes idle connections and refuses new leases; leases in use close when released.
     func close() {
-        let waiters = state.withLock { s in
+        let (waiters, idle) = state.withLock { s in
             s.closed = true
             s.open -= s.idle.count
-            s.idle.removeAll()
-            defer { s.waiters.removeAll() }
-            return s.waiters
+            defer {
+                s.idle.removeAll()
+                s.waiters.removeAll()
+            }
+            return (s.waiters, s.idle)
         }
-        for w in waiters { w.resume(returning: nil) }
+        _ = idle  // the leases (and their threads) end here, outside the lock
+        for w in waiters {
+            w.timer?.cancel()
+            w.continuation.resume(returning: nil)
+        }
+    }
+
+    /// Connections open now (idle or in use), for tests that count leases.
+    var openCount: Int { state.withLock { $0.open } }
+    /// Connections leased to tasks now.
+    var inUseCount: Int { state.withLock { $0.inUse } }
+    /// Tasks queued for a connection now.
+    var waitingCount: Int { state.withLock { $0.waiters.count } }
+}
+
+extension Double {
+    /// The instant this many seconds from now, or nil (wait forever) when it is too far to represent.
+    fileprivate var deadline: ContinuousClock.Instant? {
+        guard self < 1e9 else { return nil }
+        return .now + .seconds(self)
     }
 }

@@ -10,8 +10,9 @@ import Synchronization
 /// let users = try await User.query(on: db).all()
 /// ```
 ///
-/// Async calls run their work synchronously on a leased connection, on the caller's executor
-/// (`nonisolated(nonsending)`): one suspension to lease a connection when the pool is full, none per row.
+/// Async calls run their work synchronously on a leased connection: one suspension to lease a
+/// connection when the pool is full, none per row. Where the work runs is described at
+/// ``withConnection(_:)``.
 public final class Database: Sendable {
     /// The driver's name (`sqlite`, `postgres`, `memory`).
     public let driverName: String
@@ -24,11 +25,20 @@ public final class Database: Sendable {
     public init(driver: any Driver, configuration: Configuration = Configuration()) {
         self.driverName = driver.name
         self.configuration = configuration
-        self.pool = ConnectionPool(driver: driver, capacity: configuration.maxConnections ?? driver.maxConnections)
+        self.pool = ConnectionPool(
+            driver: driver, capacity: configuration.maxConnections ?? driver.maxConnections,
+            timeout: configuration.poolTimeout)
     }
 
     /// The number of statements run so far on this database (queries, writes, transaction control).
     public var statementCount: Int { statementCounter.load(ordering: .relaxed) }
+
+    /// The driver the connections come from: a second `Database` over it reaches the same data (the
+    /// conformance suite opens one where a case needs more connections than the pool has).
+    package var driver: any Driver { pool.driver }
+
+    /// The most connections the pool opens.
+    package var maxConnections: Int { pool.capacity }
 
     // MARK: Opening by URL
 
@@ -108,11 +118,36 @@ public final class Database: Sendable {
     // MARK: Running work
 
     /// Runs `body` on one connection in autocommit mode: each statement commits on its own.
+    ///
+    /// Where `body` runs:
+    /// - alone (no other call of this database holds a connection), or called from an actor: on the
+    ///   caller's thread, as a plain function call (an actor's state must stay on the actor);
+    /// - otherwise, when the driver's calls may block (``Driver/callsMayBlock``: SQLite, PostgreSQL), on
+    ///   the connection's own thread while the caller suspends, so that waiting on the network or on a
+    ///   lock never holds one of Swift's cooperative threads (there is one per core) and every pooled
+    ///   connection can have a statement in flight. So, actors aside, at most one call per database waits
+    ///   on a cooperative thread at a time, and a single task's calls pay no thread hop.
+    ///
+    /// On a connection's thread the body sees no task: `Task.isCancelled` is false and task-local
+    /// values are their defaults. A cancelled task's body runs to its end (the connection is never left
+    /// halfway); cancellation is noticed while waiting for a connection.
+    ///
+    /// - Throws: what `body` throws; ``StrataError/poolTimeout(seconds:)`` when no connection frees up
+    ///   within ``Configuration/poolTimeout``; `CancellationError` when the task is cancelled while it
+    ///   waits for one.
     nonisolated(nonsending)
         public func withConnection<T>(_ body: (Transaction) throws -> T) async throws -> T
     {
-        let lease = try await pool.acquire()
+        let (lease, alone) = try await pool.acquire()
         defer { pool.release(lease) }
+        if !alone && pool.driver.callsMayBlock && #isolation == nil {
+            return try await lease.thread.run { try run(body, on: lease) }
+        }
+        return try run(body, on: lease)
+    }
+
+    /// Runs `body` on a leased connection, on the current thread.
+    private func run<T>(_ body: (Transaction) throws -> T, on lease: Lease) throws -> T {
         let tx = Transaction(connection: lease.connection, database: self, depth: 0)
         defer { tx.close() }
         return try body(tx)

@@ -49,10 +49,18 @@ public protocol Driver: Sendable {
     var name: String { get }
     /// How many connections the pool may open. In-memory stores use 1.
     var maxConnections: Int { get }
+    /// Whether a call on a connection may wait on something other than the CPU (the network, a lock,
+    /// the disk); such calls run on each connection's own thread while others are in flight (see
+    /// ``Database/withConnection(_:)``). Defaults to true.
+    var callsMayBlock: Bool { get }
     /// Opens a new connection.
     ///
     /// - Throws: ``StrataError/connectionFailed(_:)`` and friends.
     func connect() throws -> any DatabaseConnection
+}
+
+extension Driver {
+    public var callsMayBlock: Bool { true }
 }
 
 /// A driver that Strata can open by URL: its schemes, the URL parameters it reads, and how it turns a URL

@@ -1,0 +1,205 @@
+// ConnectionPoolTests: waiting for a connection times out, leaves on cancellation, and never loses a lease.
+import Foundation
+import StrataMemory
+import Synchronization
+import Testing
+
+@testable import Strata
+
+/// The memory driver, counting the connections it opens.
+private struct CountingDriver: Driver {
+    let base = MemoryDriver()
+    let opened = Counter()
+    var name: String { base.name }
+    var maxConnections: Int { base.maxConnections }
+    var callsMayBlock: Bool { base.callsMayBlock }
+
+    func connect() throws -> any DatabaseConnection {
+        opened.value.add(1, ordering: .relaxed)
+        return try base.connect()
+    }
+}
+
+/// A shared count. Sendable: an atomic.
+private final class Counter: Sendable {
+    let value = Atomic<Int>(0)
+    var count: Int { value.load(ordering: .relaxed) }
+}
+
+/// A task executor with its own thread, so a test's holder can block in its body without taking one of
+/// the few cooperative threads the waiters need.
+///
+/// `@unchecked Sendable`: `jobs` and `stopped` are read and written only while `condition` is locked.
+final class OwnThread: TaskExecutor, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var stopped = false
+
+    init() {
+        Thread.detachNewThread { [self] in
+            while true {
+                condition.lock()
+                while jobs.isEmpty && !stopped { condition.wait() }
+                if jobs.isEmpty {
+                    condition.unlock()
+                    return
+                }
+                let job = jobs.removeFirst()
+                condition.unlock()
+                job.runSynchronously(on: asUnownedTaskExecutor())
+            }
+        }
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let unowned = UnownedJob(job)
+        condition.lock()
+        jobs.append(unowned)
+        condition.signal()
+        condition.unlock()
+    }
+
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Runs `body` as a task on a new thread of its own.
+    static func task<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
+        let executor = OwnThread()
+        return Task(executorPreference: executor) {
+            defer { executor.stop() }
+            return try await body()
+        }
+    }
+}
+
+/// Holds the pool's one connection in a body blocked until `release` is signalled.
+private func hold(_ db: Database, until release: DispatchSemaphore) async -> Task<Void, any Error> {
+    let holding = DispatchSemaphore(value: 0)
+    let holder = OwnThread.task {
+        try await db.withConnection { _ in
+            holding.signal()
+            _ = release.wait(timeout: .now() + 30)
+        }
+    }
+    while holding.wait(timeout: .now()) == .timedOut { await Task.yield() }
+    return holder
+}
+
+/// Waits (yielding) until `n` tasks wait in the pool's queue.
+private func waitForWaiters(_ db: Database, _ n: Int) async {
+    while db.pool.waitingCount < n { try? await Task.sleep(for: .milliseconds(1)) }
+}
+
+@Suite("Connection pool")
+struct ConnectionPoolTests {
+    @Test("a task waiting on a full pool throws poolTimeout after the configured time", .timeLimit(.minutes(1)))
+    func timesOut() async throws {
+        let driver = CountingDriver()
+        let db = Database(driver: driver, configuration: Configuration(maxConnections: 1, poolTimeout: 0.3))
+        let release = DispatchSemaphore(value: 0)
+        let holder = await hold(db, until: release)
+        let start = ContinuousClock.now
+        await #expect(throws: StrataError.poolTimeout(seconds: 0.3)) {
+            try await db.withConnection { _ in }
+        }
+        let waited = ContinuousClock.now - start
+        #expect(waited >= .milliseconds(290), "waited \(waited)")
+        // The timer needs a cooperative thread; tests running beside this one may keep them busy a while.
+        #expect(waited < .seconds(15), "waited \(waited), not the 60 s a lost timer would leave to the time limit")
+        #expect(db.pool.waitingCount == 0, "the timed-out task left the queue")
+        release.signal()
+        try await holder.value
+        try await db.withConnection { _ in }
+        #expect(driver.opened.count == 1, "one connection, never lost")
+    }
+
+    @Test(
+        "a cancelled waiter leaves the queue at once; the next waiter still gets the connection",
+        .timeLimit(.minutes(1)))
+    func cancelledWaiterLeaves() async throws {
+        let driver = CountingDriver()
+        let db = Database(driver: driver, configuration: Configuration(maxConnections: 1, poolTimeout: 60))
+        let release = DispatchSemaphore(value: 0)
+        let holder = await hold(db, until: release)
+        let cancelled = Task { try await db.withConnection { _ in "ran" } }
+        await waitForWaiters(db, 1)
+        let next = Task { try await db.withConnection { _ in "ran" } }
+        await waitForWaiters(db, 2)
+        cancelled.cancel()
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+        #expect(db.pool.waitingCount == 1, "only the next waiter is left")
+        release.signal()
+        try await holder.value
+        #expect(try await next.value == "ran")
+        #expect(driver.opened.count == 1)
+        #expect(db.pool.openCount == 1)
+        #expect(db.pool.inUseCount == 0)
+    }
+
+    @Test("a task cancelled before it waits does not wait", .timeLimit(.minutes(1)))
+    func cancelledBeforeWaiting() async throws {
+        let db = Database(driver: CountingDriver(), configuration: Configuration(maxConnections: 1, poolTimeout: 60))
+        let release = DispatchSemaphore(value: 0)
+        let holder = await hold(db, until: release)
+        let early = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await db.withConnection { _ in 1 }
+        }
+        await #expect(throws: CancellationError.self) { try await early.value }
+        release.signal()
+        try await holder.value
+    }
+
+    @Test(
+        "hundreds of calls with timeouts and cancellations over a pool of 2 lose no connection", .timeLimit(.minutes(2))
+    )
+    func noLeaseLost() async throws {
+        let driver = CountingDriver()
+        let db = Database(driver: driver, configuration: Configuration(maxConnections: 2, poolTimeout: 0.05))
+        var outcomes = (ran: 0, timedOut: 0, cancelled: 0)
+        for round in 0..<5 {
+            let tasks = (0..<64).map { n in
+                Task { () -> Int in
+                    do {
+                        return try await db.withConnection { _ in
+                            Thread.sleep(forTimeInterval: 0.002)
+                            return 0
+                        }
+                    } catch StrataError.poolTimeout {
+                        return 1
+                    } catch is CancellationError {
+                        return 2
+                    }
+                }
+            }
+            for (n, t) in tasks.enumerated() where (n + round) % 5 == 0 { t.cancel() }
+            for t in tasks {
+                switch try await t.value {
+                case 0: outcomes.ran += 1
+                case 1: outcomes.timedOut += 1
+                default: outcomes.cancelled += 1
+                }
+            }
+        }
+        #expect(outcomes.ran + outcomes.timedOut + outcomes.cancelled == 320)
+        #expect(outcomes.ran > 0)
+        #expect(db.pool.inUseCount == 0)
+        #expect(db.pool.waitingCount == 0)
+        #expect(db.pool.openCount <= 2)
+        #expect(driver.opened.count == db.pool.openCount, "every connection opened is still in the pool")
+        // Both connections are still there to lease: two bodies at once.
+        let together = DispatchSemaphore(value: 0)
+        async let first: Void = db.withConnection { _ in
+            together.signal()
+        }
+        async let second: Void = db.withConnection { _ in
+            together.signal()
+        }
+        _ = try await (first, second)
+        #expect(driver.opened.count <= 2)
+    }
+}

@@ -1,0 +1,92 @@
+// PostgresConcurrencyTests: a pool of 8 keeps 8 statements in flight, whatever the number of cooperative threads.
+import Foundation
+import Strata
+import StrataPostgres
+import Testing
+
+extension PostgresServerTests {
+    @Suite("PostgreSQL concurrency")
+    struct PostgresConcurrencyTests {
+        /// Runs `statement` `count` times from `tasks` tasks; returns the rows of every run.
+        private static func run(
+            _ db: Database, _ statement: String, count: Int, tasks: Int
+        ) async throws -> (rows: [[[DatabaseValue]]], seconds: Double) {
+            let start = ContinuousClock.now
+            let rows = try await withThrowingTaskGroup(of: [[[DatabaseValue]]].self) { group in
+                for t in 0..<tasks {
+                    group.addTask {
+                        var out: [[[DatabaseValue]]] = []
+                        for _ in stride(from: t, to: count, by: tasks) {
+                            out.append(try await db.unsafeRawExecute(statement))
+                        }
+                        return out
+                    }
+                }
+                var all: [[[DatabaseValue]]] = []
+                for try await part in group { all += part }
+                return all
+            }
+            let elapsed = ContinuousClock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            return (rows, seconds)
+        }
+
+        @Test("64 tasks through pool=8 have all 8 connections in a statement at once (not one per cooperative thread)")
+        func eightInFlight() async throws {
+            let db = try PostgresTestServer.open("pool=8")
+            defer { db.close() }
+            // Each statement sleeps 50 ms on the server and counts the sessions running it meanwhile.
+            let statement = """
+                SELECT (SELECT count(*) FROM pg_stat_activity
+                        WHERE state = 'active' AND query LIKE 'SELECT (SELECT count(*) FROM pg_stat_activity%strata-in-flight%'),
+                       pg_sleep(0.05), 'strata-in-flight'
+                """
+            let (rows, _) = try await Self.run(db, statement, count: 256, tasks: 64)
+            let seen = rows.compactMap { r -> Int64? in
+                if case .integer(let n) = r.first?.first { return n }
+                return nil
+            }
+            #expect(seen.count == 256)
+            let most = seen.max() ?? 0
+            #expect(
+                most >= 7,
+                "at most \(most) statements in flight; \(ProcessInfo.processInfo.activeProcessorCount) cooperative threads"
+            )
+        }
+
+        @Test("64 tasks through pool=8 running SELECT pg_sleep(0.001): statements per second")
+        func sleepRate() async throws {
+            let db = try PostgresTestServer.open("pool=8")
+            defer { db.close() }
+            _ = try await Self.run(db, "SELECT pg_sleep(0.001)", count: 256, tasks: 64)  // open the 8 connections
+            let count = 3_000
+            let (rows, seconds) = try await Self.run(db, "SELECT pg_sleep(0.001)", count: count, tasks: 64)
+            #expect(rows.count == count)
+            print("postgres: 64 tasks, pool=8, SELECT pg_sleep(0.001): \(Int(Double(count) / seconds)) statements/s")
+            // Two in flight (one per cooperative thread here) could not exceed 2,000/s.
+            #expect(Double(count) / seconds > 2_000 || ProcessInfo.processInfo.activeProcessorCount > 2)
+        }
+
+        @Test("a task cancelled while its transaction body runs finishes the body: all of it commits")
+        func cancelledMidBody() async throws {
+            let db = try await PostgresTestServer.freshSchema("strata_cancel_mid_body", "pool=2")
+            defer { db.close() }
+            try await db.unsafeRawExecute("CREATE TABLE t (n integer)")
+            let started = DispatchSemaphore(value: 0)
+            let task = Task {
+                try await db.transaction { tx in
+                    try tx.unsafeRawExecute("INSERT INTO t VALUES (1)")
+                    started.signal()
+                    try tx.unsafeRawExecute("SELECT pg_sleep(0.2)")
+                    try tx.unsafeRawExecute("INSERT INTO t VALUES (2)")
+                }
+            }
+            while started.wait(timeout: .now()) == .timedOut { await Task.yield() }
+            task.cancel()
+            try await task.value
+            let rows = try await db.unsafeRawExecute("SELECT n FROM t ORDER BY n")
+            #expect(rows == [[.integer(1)], [.integer(2)]])
+            try await PostgresTestServer.dropSchema("strata_cancel_mid_body")
+        }
+    }
+}
