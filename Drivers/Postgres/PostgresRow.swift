@@ -199,7 +199,10 @@ enum PostgresText {
                 String(decoding: $0, as: UTF8.self)
             }
             let numbers = parts.compactMap { Int($0) }
-            guard numbers.count == parts.count, (1...3).contains(numbers.count) else { return nil }
+            // Each part is two digits in PostgreSQL's output; a longer one is not a zone (and would overflow).
+            guard numbers.count == parts.count, (1...3).contains(numbers.count),
+                numbers.allSatisfy({ (0..<100).contains($0) })
+            else { return nil }
             let magnitude =
                 numbers[0] * 3600 + (numbers.count > 1 ? numbers[1] * 60 : 0) + (numbers.count > 2 ? numbers[2] : 0)
             offset = utf8[sign] == UInt8(ascii: "-") ? -magnitude : magnitude
