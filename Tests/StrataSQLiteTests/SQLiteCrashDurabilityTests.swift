@@ -115,7 +115,7 @@ struct SQLiteCrashDurabilityTests {
             // Mostly early (during open, migration and the first commits), sometimes well into the run.
             let delay =
                 Bool.random(using: &rng)
-                ? Int.random(in: 0..<60_000, using: &rng) : Int.random(in: 60_000..<400_000, using: &rng)
+                ? Int.random(in: 0..<40_000, using: &rng) : Int.random(in: 40_000..<250_000, using: &rng)
             await #expect(processExitsWith: .signal(SIGKILL), "round \(round), seed \(seed)") {
                 [
                     path = path as String, ackPath = ackPath as String, round = round as Int, seed = seed as UInt64,
