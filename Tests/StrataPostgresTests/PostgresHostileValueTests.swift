@@ -26,4 +26,14 @@ struct PostgresHostileValueTests {
         let expected = Date(timeIntervalSince1970: 1_700_000_000 - 5 * 3600 - 30 * 60)
         #expect(value("2023-11-14 22:13:20+05:30", type: 1184) == .date(expected))
     }
+
+    @Test("a float8 with leading white space reads the same through double(at:) and value(at:)")
+    func floatWithLeadingSpace() {
+        let read = _PostgresFuzzing.withRow(types: [701], values: [Array(" 1.5".utf8)]) { row in
+            (row.double(at: 0), row.value(at: 0))
+        }
+        #expect(read?.0 == nil)
+        #expect(read?.1 == .text(" 1.5"))
+        #expect(value("1.5", type: 701) == .double(1.5))
+    }
 }
