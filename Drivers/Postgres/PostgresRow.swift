@@ -146,7 +146,8 @@ enum PostgresText {
     static func double(_ start: UnsafeMutablePointer<CChar>, count: Int) -> Double? {
         var end: UnsafeMutablePointer<CChar>?
         let value = strtod(start, &end)
-        if count > 0 && end == start + count { return value }
+        // strtod also skips leading white space, which the general path (and PostgreSQL's output) never has.
+        if count > 0 && end == start + count && start.pointee > 32 { return value }
         return start.withMemoryRebound(to: UInt8.self, capacity: count) { p in
             double(string(UnsafeBufferPointer(start: p, count: count)))
         }

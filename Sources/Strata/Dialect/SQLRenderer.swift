@@ -275,11 +275,20 @@ public struct SQLRenderer {
     }
 
     /// Copies a raw fragment, turning each `?` outside quotes into the dialect's next placeholder.
+    ///
+    /// A placeholder is never glued to a word or number beside it: `?1` would read as `$11` or SQLite's `?1`
+    /// (another parameter), and `x?` as the identifier `x$1`; a space goes between them.
     private mutating func raw(_ fragment: String, _ values: [DatabaseValue]) throws(StrataError) {
+        func isWordScalar(_ s: Unicode.Scalar) -> Bool {
+            s == "_" || s == "$" || ("0"..."9").contains(s) || s.properties.isAlphabetic
+        }
         var quote: Unicode.Scalar?
         var used = 0
         var out = String.UnicodeScalarView()
+        var afterPlaceholder = false
         for scalar in fragment.unicodeScalars {
+            if afterPlaceholder && isWordScalar(scalar) { out.append(" ") }
+            afterPlaceholder = false
             if let open = quote {
                 if scalar == open { quote = nil }
                 out.append(scalar)
@@ -288,10 +297,12 @@ public struct SQLRenderer {
                 out.append(scalar)
             } else if scalar == "?" {
                 guard used < values.count else { throw .invalidQuery("raw SQL has more ? than bound values") }
+                if let last = out.last ?? sql.unicodeScalars.last, isWordScalar(last) { out.append(" ") }
                 sql += String(out)
                 out = String.UnicodeScalarView()
                 bind(values[used])
                 used += 1
+                afterPlaceholder = true
             } else {
                 out.append(scalar)
             }
@@ -307,6 +318,9 @@ public struct SQLRenderer {
         sql += "INSERT INTO " + (try q(i.table))
         if i.columns.isEmpty {
             guard i.rows.count == 1 else { throw .invalidQuery("multi-row INSERT without columns") }
+            guard i.rows[0].isEmpty else {
+                throw .invalidQuery("INSERT row has \(i.rows[0].count) values for 0 columns")
+            }
             sql += " DEFAULT VALUES"
         } else {
             sql +=

@@ -1,0 +1,2 @@
+// CFuzzer: no code; the header declares libFuzzer's LLVMFuzzerRunDriver, which the link provides.
+#include "CFuzzer.h"

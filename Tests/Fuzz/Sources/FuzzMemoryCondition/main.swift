@@ -1,0 +1,4 @@
+// main: hands fuzzMemoryCondition to libFuzzer (see runLibFuzzer).
+import FuzzSupport
+
+runLibFuzzer(fuzzMemoryCondition)

@@ -1,0 +1,4 @@
+// main: hands fuzzPostgresDecode to libFuzzer (see runLibFuzzer).
+import FuzzSupport
+
+runLibFuzzer(fuzzPostgresDecode)

@@ -1,0 +1,4 @@
+// main: hands fuzzRender to libFuzzer (see runLibFuzzer).
+import FuzzSupport
+
+runLibFuzzer(fuzzRender)

@@ -1,0 +1,4 @@
+// main: hands fuzzSQLiteDecode to libFuzzer (see runLibFuzzer).
+import FuzzSupport
+
+runLibFuzzer(fuzzSQLiteDecode)

@@ -1,0 +1,4 @@
+// main: hands fuzzDatabaseURL to libFuzzer (see runLibFuzzer).
+import FuzzSupport
+
+runLibFuzzer(fuzzDatabaseURL)
