@@ -137,11 +137,11 @@ enum Siblings {
     }
 
     /// Starts `body` as a task whose work runs on a thread of its own, so it may block.
-    static func onOwnThread(_ body: @escaping @Sendable () async throws -> Void) -> Task<Void, any Error> {
+    static func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
         let executor = DedicatedThreadExecutor()
         return Task(executorPreference: executor) {
             defer { executor.stop() }
-            try await body()
+            return try await body()
         }
     }
 }

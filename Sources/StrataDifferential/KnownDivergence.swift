@@ -5,7 +5,7 @@ import Strata
 ///
 /// It is never skipped: the generator keeps producing it, and each run reports how often it was seen.
 public struct KnownDivergence: Sendable, Hashable {
-    /// A short name, like a conformance case's (`like.sqlite-noncharacters`).
+    /// A short name, like a conformance case's (`compare.across-types`).
     public var name: String
     /// What differs, and where it is being fixed.
     public var reason: String
@@ -29,15 +29,6 @@ public struct KnownDivergence: Sendable, Hashable {
                 + "PostgreSQL and memory refuse it (typeMismatch, memory only when a row is evaluated), SQLite "
                 + "matches the value's text",
             matches: { d in d.shownShape.map { Features($0, world: d.shownWorld).likeOverNonText } ?? false }),
-        KnownDivergence(
-            name: "like.sqlite-noncharacters",
-            reason:
-                "SQLite's LIKE reads U+FFFE/U+FFFF as U+FFFD, so it matches extra rows (issue 11; being fixed in the SQLite LIKE work)",
-            matches: { d in
-                // Rows against rows (an error on one side is some other divergence), LIKE, noncharacters.
-                guard let s = d.shownShape, !(d.minimalDetails ?? d.details).contains(": error ") else { return false }
-                return Features(s, world: d.shownWorld).likeOverNoncharacters
-            }),
     ]
 
     /// The known divergence `d` is, if any.
@@ -46,13 +37,10 @@ public struct KnownDivergence: Sendable, Hashable {
 
 /// What a query and its world contain, for recognizing known divergences.
 struct Features {
-    var likeOverNoncharacters = false
     var mistypedComparison = false
     var likeOverNonText = false
 
     init(_ s: Select, world: FuzzWorld) {
-        var likes = false
-        var patternNonchar = false
         var mistyped = false
         var likeNonText = false
         func type(_ n: SQLExpression.Node) -> ColumnType? {
@@ -74,9 +62,7 @@ struct Features {
         }
         func walk(_ n: SQLExpression.Node) {
             switch n {
-            case .like(let e, let p, _, _):
-                likes = true
-                if Self.hasNoncharacter(p) { patternNonchar = true }
+            case .like(let e, _, _, _):
                 if let t = type(e), t != .text { likeNonText = true }
                 walk(e)
             case .and(let items), .or(let items): items.forEach(walk)
@@ -101,12 +87,6 @@ struct Features {
         }
         if let f = s.filter { walk(f.node) }
         s.joins.forEach { walk($0.on.node) }
-        let dataNonchar = world.tables.contains { t in
-            t.rows.contains { row in
-                row.contains { if case .text(let s) = $0 { Self.hasNoncharacter(s) } else { false } }
-            }
-        }
-        likeOverNoncharacters = likes && (patternNonchar || dataNonchar)
         mistypedComparison = mistyped
         likeOverNonText = likeNonText
     }
@@ -125,9 +105,5 @@ struct Features {
         case .uuid: .uuid
         case .json: .json
         }
-    }
-
-    static func hasNoncharacter(_ s: String) -> Bool {
-        s.unicodeScalars.contains { $0.value == 0xFFFE || $0.value == 0xFFFF }
     }
 }
