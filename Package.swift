@@ -36,9 +36,12 @@ let package = Package(
         .systemLibrary(name: "CPostgres", path: "Drivers/CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "StrataPostgres", dependencies: ["Strata", "CPostgres"], path: "Drivers/Postgres"),
         .target(name: "StrataConformance", dependencies: ["Strata"], path: "conformance"),
+        .target(name: "CBenchValgrind"),
         .target(
             name: "StrataBench",
-            dependencies: ["Strata", "StrataSQLite", "StrataMemory", "StrataPostgres", "CSQLite", "CPostgres"]
+            dependencies: [
+                "Strata", "StrataSQLite", "StrataMemory", "StrataPostgres", "CSQLite", "CPostgres", "CBenchValgrind",
+            ]
         ),
         .executableTarget(
             name: "strata",
@@ -59,5 +62,6 @@ let package = Package(
         .testTarget(name: "StrataMemoryTests", dependencies: ["StrataMemory", "StrataConformance"]),
         .testTarget(name: "StrataExamplesTests", dependencies: ["StrataSQLite", "StrataMemory"]),
         .testTarget(name: "StrataPostgresTests", dependencies: ["StrataPostgres", "StrataConformance"]),
+        .testTarget(name: "StrataBenchTests", dependencies: ["StrataBench"]),
     ]
 )
