@@ -23,6 +23,30 @@ struct InstructionCounter {
         return found.map { .success($0) } ?? .failure(BenchError("valgrind is not on PATH"))
     }
 
+    /// A copy of this program without its DWARF 5 debug information, which valgrind 3.19 cannot read
+    /// (it gives up on the whole run); the symbol table stays, so callgrind still names functions.
+    private func strippedExecutable() throws -> String {
+        guard let exe = options.selfCommand.first else { throw BenchError("instruction counts need the bench command") }
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("strata-bench-stripped-\(getpid())")
+            .path
+        if FileManager.default.fileExists(atPath: copy) { return copy }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["strip", "--strip-debug", "-o", copy, exe]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw BenchError("strip --strip-debug failed on \(exe) (binutils is needed for --instructions)")
+        }
+        return copy
+    }
+
+    /// Removes the stripped copy.
+    func cleanUp() {
+        try? FileManager.default.removeItem(
+            at: FileManager.default.temporaryDirectory.appendingPathComponent("strata-bench-stripped-\(getpid())"))
+    }
+
     /// The instructions `side` runs in one timed section of `workload` on `backend`.
     func count(_ backend: Backend, _ workload: Workload, _ side: Side) throws -> Int {
         guard !options.selfCommand.isEmpty else { throw BenchError("instruction counts need the bench command") }
@@ -33,9 +57,9 @@ struct InstructionCounter {
         var arguments = [
             "--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=\(out)",
         ]
-        arguments += options.selfCommand
+        arguments += [try strippedExecutable()] + options.selfCommand.dropFirst()
         arguments += [
-            "--backends", backend.rawValue, "--only", workload.rawValue, "--once", side.rawValue,
+            "--backends", backend.rawValue, "--only", workload.rawValue, "--once", "--side", side.rawValue,
             "--scale", "\(options.instructionScale ?? options.scale)", "--postgres-url", options.postgresURL,
         ]
         if let dir = options.directory { arguments += ["--dir", dir] }
@@ -58,11 +82,12 @@ struct InstructionCounter {
         return n
     }
 
-    /// The `summary:` (or `totals:`) figure of a callgrind output file: instructions executed (Ir).
+    /// The `totals:` figure of a callgrind output file: instructions executed (Ir).
     static func total(in text: String) -> Int? {
         for line in text.split(separator: "\n") {
-            for key in ["summary:", "totals:"] where line.hasPrefix(key) {
-                return line.dropFirst(key.count).split(separator: " ").first.flatMap { Int($0) }
+            // With --instr-atstart=no the summary line says 0; the totals line holds the count.
+            if line.hasPrefix("totals:") {
+                return line.dropFirst("totals:".count).split(separator: " ").first.flatMap { Int($0) }
             }
         }
         return nil

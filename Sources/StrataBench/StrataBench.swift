@@ -121,6 +121,7 @@ public enum StrataBench {
             return results
         }
         let counter = InstructionCounter(options: options, valgrind: valgrind)
+        defer { counter.cleanUp() }
         var out = results
         for i in out.indices {
             let w = out[i].workload

@@ -74,7 +74,7 @@ struct ChecksumCheckTests {
         let pgbench = "number of failed transactions: 0 (0.000%)\ntps = 3747.264480 (without initial connection time)\n"
         #expect(Pgbench.rate(in: pgbench) == 3747.264480)
         #expect(Pgbench.rate(in: "no figure") == nil)
-        let callgrind = "events: Ir\nfl=(1) a.c\nfn=(1) main\n3 5\nsummary: 123456789\ntotals: 123456789\n"
+        let callgrind = "events: Ir\nfl=(1) a.c\nfn=(1) main\n3 5\nsummary: 0\ntotals: 123456789\n"
         #expect(InstructionCounter.total(in: callgrind) == 123_456_789)
     }
 
