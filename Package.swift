@@ -38,9 +38,12 @@ let package = Package(
         .target(name: "StrataPostgres", dependencies: ["Strata", "CPostgres"], path: "Drivers/Postgres"),
         .target(name: "StrataConformance", dependencies: ["Strata"], path: "conformance"),
         .target(name: "StrataDifferential", dependencies: ["Strata"]),
+        .target(name: "CBenchValgrind"),
         .target(
             name: "StrataBench",
-            dependencies: ["Strata", "StrataSQLite", "StrataMemory", "StrataPostgres", "CSQLite", "CPostgres"]
+            dependencies: [
+                "Strata", "StrataSQLite", "StrataMemory", "StrataPostgres", "CSQLite", "CPostgres", "CBenchValgrind",
+            ]
         ),
         .executableTarget(
             name: "strata",
@@ -66,5 +69,6 @@ let package = Package(
             name: "StrataDifferentialTests",
             dependencies: ["StrataDifferential", "StrataSQLite", "StrataMemory", "StrataPostgres"]
         ),
+        .testTarget(name: "StrataBenchTests", dependencies: ["StrataBench"]),
     ]
 )

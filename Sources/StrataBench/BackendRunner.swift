@@ -1,5 +1,15 @@
 // BackendRunner: runs the chosen workloads on one backend, alternating Strata and baseline runs.
 
+/// Which side of a comparison a run belongs to.
+public enum Side: String, CaseIterable, Sendable, Codable {
+    /// Strata.
+    case strata
+    /// The raw C API (or, for the memory driver, Strata on SQLite in memory).
+    case raw
+    /// The raw side's second bulk floor (binary COPY on PostgreSQL, the single-row INSERT loop on SQLite).
+    case floor
+}
+
 /// Runs every chosen workload on one pair of contenders and collects the medians.
 struct BackendRunner {
     let backend: Backend
@@ -10,35 +20,97 @@ struct BackendRunner {
 
     /// The workloads in the order they run: the stream first (see ``PeakMemory``), then the writes,
     /// then the reads, which share one seeded table.
+    static let order: [Workload] = [.stream, .insert, .bulk, .fetch, .lookupTx, .lookupAsync, .query]
+
     func run() async throws -> [WorkloadResult] {
         var results: [WorkloadResult] = []
         let chosen = Set(options.workloads)
-        let order: [Workload] = [.stream, .insert, .bulk, .fetch, .lookupTx, .lookupAsync, .query]
         var seededForReads = false
-        for w in order where chosen.contains(w) {
-            switch w {
-            case .stream:
-                try await seed(sizes.stream)
-                results.append(try await measure(w) { try await $0.stream() })
-                try await resetBoth()
-            case .insert, .bulk:
-                let n = w == .insert ? sizes.insert : sizes.bulk
-                seededForReads = false
-                results.append(
-                    try await measure(w, before: { try await pair.fixture(for: $0).reset() }) { c in
-                        w == .insert ? try await c.insertOneByOne(n) : try await c.bulkInsert(n)
-                    })
-            case .fetch, .lookupTx, .lookupAsync, .query:
+        for w in Self.order where chosen.contains(w) {
+            if w.isRead {
                 if !seededForReads {
-                    try await resetBoth()
                     try await seed(sizes.fetch)
                     seededForReads = true
                 }
-                results.append(try await measureRead(w))
+            } else {
+                seededForReads = false
+                if w == .stream { try await seed(sizes.stream) }
             }
+            let arms = self.arms(w)
+            let samples = try await measure(w, arms)
+            if w == .stream { try await resetBoth() }
+            results.append(
+                Summary.result(
+                    w, backend: backend, sizes: sizes, runs: options.runs(for: w), strata: samples[.strata] ?? [],
+                    baseline: samples[.raw] ?? [], floor: samples[.floor] ?? [],
+                    floorName: arms.contains { $0.side == .floor } ? pair.baseline.bulkFloorName : nil))
         }
         try await resetBoth()
         return results
+    }
+
+    /// Runs `side` once, instrumented (under callgrind: the `--once` child of `--instructions`), after the
+    /// same preparation and one warm-up run.
+    func once(_ w: Workload, side: Side) async throws -> Sample {
+        guard !w.isThroughput, let arm = arms(w).first(where: { $0.side == side }) else {
+            throw BenchError("\(w.rawValue) has no \(side.rawValue) side on \(backend.rawValue)")
+        }
+        try await seed(w == .stream ? sizes.stream : w.isRead ? sizes.fetch : 0)
+        try await arm.before(arm.contender)
+        _ = try await arm.body(arm.contender)
+        try await arm.before(arm.contender)
+        Instrumentation.arm()
+        let sample = try await arm.body(arm.contender)
+        try await resetBoth()
+        return sample
+    }
+
+    /// One side's way of running a workload.
+    struct Arm {
+        let side: Side
+        let contender: Contender
+        /// Untimed preparation before each run (emptying the table for a write).
+        let before: (Contender) async throws -> Void
+        let body: (Contender) async throws -> Sample
+    }
+
+    private func arms(_ w: Workload) -> [Arm] {
+        let pairSides: [(Side, Contender)] = [(.strata, pair.strata), (.raw, pair.baseline)]
+        let ids = (0..<sizes.lookups).map { Int64(($0 &* 7_919 &+ 13) % sizes.fetch) }
+        let range = RecordFactory.i1Range
+        // Each threshold keeps 0.2 to 0.3 % of the rows (200 to 300 of 100,000): the index narrows the scan,
+        // the limit of 100 still cuts, and the database's own work stays small enough for Strata's to show.
+        let thresholds = (0..<sizes.queries).map { range - range / 500 - ($0 &* 37) % (range / 1_000) }
+        let limit = sizes.queryLimit
+        let empty: (Contender) async throws -> Void = { try await pair.fixture(for: $0).reset() }
+        let nothing: (Contender) async throws -> Void = { _ in }
+        var arms: [Arm] = pairSides.map { side, c in
+            let base = { c === pair.strata ? bases.strata : bases.baseline }
+            switch w {
+            case .insert:
+                return Arm(side: side, contender: c, before: empty) { try await $0.insertOneByOne(sizes.insert) }
+            case .bulk: return Arm(side: side, contender: c, before: empty) { try await $0.bulkInsert(sizes.bulk) }
+            case .stream: return Arm(side: side, contender: c, before: nothing) { try await $0.stream(base: base()) }
+            case .fetch: return Arm(side: side, contender: c, before: nothing) { try await $0.fetchAll(base: base()) }
+            case .lookupTx:
+                return Arm(side: side, contender: c, before: nothing) {
+                    try await $0.lookupsInTransaction(ids.map { base() + $0 }, base: base())
+                }
+            case .lookupAsync:
+                return Arm(side: side, contender: c, before: nothing) {
+                    try await $0.lookupsOneShot(ids.map { base() + $0 }, base: base())
+                }
+            case .query, .sleep, .pointSelect:  // the throughput workloads never come here (see ThroughputRunner)
+                return Arm(side: side, contender: c, before: nothing) {
+                    try await $0.filteredQueries(thresholds, limit: limit, base: base())
+                }
+            }
+        }
+        if w == .bulk, pair.baseline.bulkFloorName != nil {
+            arms.append(
+                Arm(side: .floor, contender: pair.baseline, before: empty) { try await $0.bulkInsertFloor(sizes.bulk) })
+        }
+        return arms
     }
 
     /// The id of row 0 on each side (ids of a seed are contiguous from it).
@@ -53,8 +125,10 @@ struct BackendRunner {
         if !pair.sharedStore { try await pair.fixture(for: pair.baseline).reset() }
     }
 
+    /// Empties the table(s) and, when `count > 0`, seeds `count` rows.
     private func seed(_ count: Int) async throws {
         try await resetBoth()
+        guard count > 0 else { return }
         let clock = ContinuousClock()
         let start = clock.now
         bases.baseline = try await pair.fixture(for: pair.baseline).seed(count)
@@ -62,55 +136,49 @@ struct BackendRunner {
         log("  seeded \(count) rows in \(Format.duration(start.duration(to: clock.now)))")
     }
 
-    private func measureRead(_ w: Workload) async throws -> WorkloadResult {
-        let n = sizes.fetch
-        let offsets = (0..<sizes.lookups).map { Int64(($0 &* 7_919 &+ 13) % n) }
-        let range = RecordFactory.i1Range
-        // Each threshold keeps 0.2 to 0.3 % of the rows (200 to 300 of 100,000): the index narrows the scan,
-        // the limit of 100 still cuts, and the database's own work stays small enough for Strata's to show.
-        let thresholds = (0..<sizes.queries).map { range - range / 500 - ($0 &* 37) % (range / 1_000) }
-        let limit = sizes.queryLimit
-        return try await measure(w, warmUp: true) { c in
-            let base = c === pair.strata ? bases.strata : bases.baseline
-            switch w {
-            case .fetch: return try await c.fetchAll()
-            case .lookupTx: return try await c.lookupsInTransaction(offsets.map { base + $0 })
-            case .lookupAsync: return try await c.lookupsOneShot(offsets.map { base + $0 })
-            default: return try await c.filteredQueries(thresholds, limit: limit)
-            }
-        }
-    }
-
-    /// Runs `body` on both sides `runs` times, alternating which goes first, and summarizes.
-    private func measure(
-        _ w: Workload, warmUp: Bool = false, before: (Contender) async throws -> Void = { _ in },
-        _ body: (Contender) async throws -> Sample
-    ) async throws -> WorkloadResult {
+    /// Runs every arm `runs` times, rotating which goes first; checks every digest (a write's against the
+    /// table it left, read back untimed) and fails the run on the first mismatch.
+    private func measure(_ w: Workload, _ arms: [Arm]) async throws -> [Side: [Sample]] {
         let runs = options.runs(for: w)
         log("  \(w.rawValue): \(runs) runs per side…")
-        if warmUp {
-            _ = try await body(pair.strata)
-            _ = try await body(pair.baseline)
+        if w.isRead {
+            for arm in arms { _ = try await arm.body(arm.contender) }
         }
-        var strata: [Sample] = []
-        var baseline: [Sample] = []
+        var samples: [Side: [Sample]] = [:]
         for i in 0..<runs {
-            let sides = i % 2 == 0 ? [pair.strata, pair.baseline] : [pair.baseline, pair.strata]
-            for side in sides {
-                try await before(side)
-                let sample = try await sample(w, side, body)
-                if side === pair.strata { strata.append(sample) } else { baseline.append(sample) }
+            for k in arms.indices {
+                let arm = arms[(i + k) % arms.count]
+                try await arm.before(arm.contender)
+                var sample = try await self.sample(w, arm)
+                if !w.isRead {
+                    let stored = try await pair.fixture(for: arm.contender).tableDigest()
+                    if let reported = sample.checksum {
+                        try ChecksumCheck.verify(
+                            "\(backend.rawValue) \(w.rawValue)",
+                            [("what \(name(arm)) reported writing", reported), ("what the table holds", stored)])
+                    }
+                    sample.checksum = stored
+                }
+                samples[arm.side, default: []].append(sample)
             }
         }
-        return Summary.result(w, backend: backend, sizes: sizes, runs: runs, strata: strata, baseline: baseline)
+        let digests = arms.flatMap { arm in (samples[arm.side] ?? []).map { (name(arm), $0.checksum ?? Digest()) } }
+        try ChecksumCheck.verify("\(backend.rawValue) \(w.rawValue)", digests)
+        return samples
+    }
+
+    private func name(_ arm: Arm) -> String {
+        switch arm.side {
+        case .strata: return pair.strata.name
+        case .raw: return pair.baseline.name
+        case .floor: return pair.baseline.name + " " + (pair.baseline.bulkFloorName ?? "floor")
+        }
     }
 
     /// One run; the stream's also reads the peak memory it reached.
-    private func sample(_ w: Workload, _ side: Contender, _ body: (Contender) async throws -> Sample)
-        async throws -> Sample
-    {
-        guard w == .stream else { return try await body(side) }
-        let (s, reading) = try await PeakMemory.measure { try await body(side) }
+    private func sample(_ w: Workload, _ arm: Arm) async throws -> Sample {
+        guard w == .stream else { return try await arm.body(arm.contender) }
+        let (s, reading) = try await PeakMemory.measure { try await arm.body(arm.contender) }
         var sample = s
         sample.peakGrowth = reading?.growth
         sample.peakResident = reading?.peak

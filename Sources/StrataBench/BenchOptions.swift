@@ -20,6 +20,16 @@ public struct BenchOptions: Sendable {
     public var chartPath: String?
     /// The command line that produced the run, recorded in the JSON and the chart.
     public var commandLine: String
+    /// Also count each side's instructions under callgrind (slow: one valgrind child per side and workload).
+    public var instructions = false
+    /// The divisor applied to the counts of the instruction-counting runs (default: ``scale``).
+    public var instructionScale: Int?
+    /// Runs one side of one workload once, instrumented, and prints its time (the child of ``instructions``).
+    public var once: Side?
+    /// How to start this program's `bench` subcommand (the executable and `bench`), for the valgrind children.
+    public var selfCommand: [String] = []
+    /// Seconds per timed run of the throughput workloads (pgbench's `-T`).
+    public var throughputSeconds = 5.0
 
     /// Options for a run; by default every backend and workload at full scale, five runs per side.
     public init(

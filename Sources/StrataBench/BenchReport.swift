@@ -28,8 +28,53 @@ public struct WorkloadResult: Sendable, Codable {
     public var target: Target?
     /// Whether the target was met; nil when there is none.
     public var met: Bool?
-    /// Whether both sides read (or wrote) the same data in every run.
+    /// Whether both sides read (or wrote) the same data in every run (a mismatch stops the run, so a
+    /// written report always says true).
     public var checksumsMatch: Bool
+    /// The digest every run of every side produced (hex, and the rows it covers).
+    public var digest: String?
+    /// Bulk only: the raw side's second floor (`binary COPY`, `single-row INSERT`).
+    public var floorName: String? = nil
+    /// Its median, in milliseconds.
+    public var floorMs: Double? = nil
+    /// Strata's median over the floor's.
+    public var floorRatio: Double? = nil
+    /// Every floor run, in milliseconds.
+    public var floorRunsMs: [Double]? = nil
+    /// Instructions Strata's timed section ran (callgrind, this process only), with `--instructions`.
+    public var strataInstructions: Int? = nil
+    /// Instructions the baseline's timed section ran.
+    public var baselineInstructions: Int? = nil
+    /// Instructions the floor's timed section ran.
+    public var floorInstructions: Int? = nil
+    /// Strata's instructions over the baseline's.
+    public var instructionRatio: Double? = nil
+    /// Strata's instructions over the floor's.
+    public var floorInstructionRatio: Double? = nil
+}
+
+/// A throughput workload on PostgreSQL: statements per second through Strata and through pgbench.
+public struct ThroughputResult: Sendable, Codable {
+    /// Which workload.
+    public var workload: Workload
+    /// Its label.
+    public var label: String
+    /// The pgbench command line it is compared with.
+    public var pgbench: String
+    /// Seconds per timed run.
+    public var seconds: Double
+    /// Strata's median rate, statements per second.
+    public var strataPerSecond: Double
+    /// pgbench's median rate (its `tps` without the initial connection time).
+    public var pgbenchPerSecond: Double
+    /// Strata's rate over pgbench's: higher is better.
+    public var ratio: Double
+    /// The least ratio the issue asks for.
+    public var minRatio: Double
+    /// Every Strata run's rate.
+    public var strataRuns: [Double]
+    /// Every pgbench run's rate.
+    public var pgbenchRuns: [Double]
 }
 
 /// The results on one backend, or why it was skipped.
@@ -46,6 +91,10 @@ public struct BackendReport: Sendable, Codable {
     public var results: [WorkloadResult]
     /// Versions and other facts about this backend.
     public var notes: [String]
+    /// PostgreSQL only: the throughput workloads against pgbench.
+    public var throughput: [ThroughputResult]? = nil
+    /// Why the throughput workloads did not run (no pgbench), when they were asked for.
+    public var throughputSkipped: String? = nil
 }
 
 /// A whole benchmark run.

@@ -1,9 +1,10 @@
 // Contender: one side of a comparison (Strata on a database, or a raw C API) running each workload.
 
 /// One side of a comparison. Each workload method builds its inputs first, then times only the work
-/// itself, and returns a ``Sample`` whose checksum must match the other side's.
+/// itself, and returns a ``Sample`` whose digest must match the other side's.
 ///
-/// Contenders are used by one task, one call at a time.
+/// The read workloads take `base`, the id of row 0 of the seed on this side: rows are digested with their
+/// id relative to it. Contenders are used by one task, one call at a time.
 protocol Contender: AnyObject {
     /// The name in tables and messages (`Strata`, `libsqlite3`, …).
     var name: String { get }
@@ -13,20 +14,55 @@ protocol Contender: AnyObject {
     ///
     /// - Returns: the id row 0 got; the others follow it contiguously.
     func seed(_ count: Int) async throws -> Int64
+    /// The digest of every row in the table, ids relative to the smallest (untimed): what a write stored.
+    func tableDigest() async throws -> Digest
     /// Inserts `count` records one statement each, inside one transaction, reading back each new id.
     func insertOneByOne(_ count: Int) async throws -> Sample
-    /// Inserts `count` records the fastest way this side has.
+    /// Inserts `count` records the way Strata's `insertAll` does (same statements, same chunk size),
+    /// reading back their ids.
     func bulkInsert(_ count: Int) async throws -> Sample
+    /// The name of a second, faster bulk floor this side offers (binary COPY), or nil.
+    var bulkFloorName: String? { get }
+    /// Inserts `count` records through that floor (its sample may have no digest: ids are not returned).
+    func bulkInsertFloor(_ count: Int) async throws -> Sample
     /// Reads every row into an array of records.
-    func fetchAll() async throws -> Sample
+    func fetchAll(base: Int64) async throws -> Sample
     /// Looks up each id in turn, all inside one read transaction.
-    func lookupsInTransaction(_ ids: [Int64]) async throws -> Sample
+    func lookupsInTransaction(_ ids: [Int64], base: Int64) async throws -> Sample
     /// Looks up each id in turn, each lookup its own call (Strata: an async one-shot call; raw: autocommit).
-    func lookupsOneShot(_ ids: [Int64]) async throws -> Sample
+    func lookupsOneShot(_ ids: [Int64], base: Int64) async throws -> Sample
     /// Runs `where i1 > t order by d1 limit n` once per threshold, reading the rows into records.
-    func filteredQueries(_ thresholds: [Int], limit: Int) async throws -> Sample
-    /// Reads every row through a cursor, one record at a time, keeping none.
-    func stream() async throws -> Sample
+    func filteredQueries(_ thresholds: [Int], limit: Int, base: Int64) async throws -> Sample
+    /// Reads every row through a cursor, one record at a time, keeping none (the digest is folded in as
+    /// rows pass, inside the timed section, on both sides alike).
+    func stream(base: Int64) async throws -> Sample
     /// Releases the connection(s).
     func close()
+}
+
+extension Contender {
+    var bulkFloorName: String? { nil }
+
+    func bulkInsertFloor(_ count: Int) async throws -> Sample {
+        throw BenchError("\(name) has no second bulk floor")
+    }
+}
+
+/// Digests of the records a side handled, ids relative to `base`.
+enum Digests {
+    static func of(_ rows: [RawRecord], base: Int64) -> Digest {
+        var d = Digest()
+        for r in rows { d.add(r, base: base) }
+        return d
+    }
+
+    static func of(_ rows: [BenchRecord], base: Int64) -> Digest {
+        var d = Digest()
+        for r in rows { d.add(r, base: base) }
+        return d
+    }
+
+    /// Written rows: ids relative to the first row's (rows are written in order, so it is the smallest).
+    static func written(_ rows: [RawRecord]) -> Digest { of(rows, base: rows.first?.id ?? 0) }
+    static func written(_ rows: [BenchRecord]) -> Digest { of(rows, base: rows.first?.id ?? 0) }
 }

@@ -4,6 +4,13 @@ enum Format {
     static func ms(_ x: Double) -> String { fixed(x, x >= 100 ? 1 : 2) }
     static func ratio(_ x: Double) -> String { fixed(x, 2) }
     static func mb(_ x: Double) -> String { fixed(x, 1) + " MB" }
+    /// `12.3M`, `456.7k`, `890`: an instruction count.
+    static func count(_ n: Int) -> String {
+        if n >= 1_000_000_000 { return fixed(Double(n) / 1e9, 2) + "G" }
+        if n >= 1_000_000 { return fixed(Double(n) / 1e6, 1) + "M" }
+        if n >= 1_000 { return fixed(Double(n) / 1e3, 1) + "k" }
+        return "\(n)"
+    }
 
     static func duration(_ d: Duration) -> String {
         let c = d.components

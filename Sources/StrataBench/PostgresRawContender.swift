@@ -1,14 +1,20 @@
 // PostgresRawContender: the libpq baseline: PQprepare + PQexecPrepared with text parameters, multi-row
-// VALUES for bulk, single-row mode for the stream, PQgetvalue into a plain struct.
+// INSERTs chunked like insertAll (and binary COPY as a second floor), single-row mode for the stream.
 import CPostgres
+import StrataPostgres
 
 /// Runs the workloads straight through libpq on the same server and table Strata uses.
+///
+/// Every statement is prepared once, outside the timed sections; values go as text parameters, as
+/// Strata's driver sends them. The bulk insert sends the statements `insertAll` sends: multi-row
+/// `INSERT … RETURNING id` of the same number of rows (the bind limit over the nine columns), and
+/// reads the ids back; the second floor is binary `COPY … FROM STDIN`, which returns no ids.
 final class PostgresRawContender: Contender {
     let name = "libpq"
     private let pg: RawPostgres
     private let params = TextParams()
-    /// Rows per multi-row INSERT: 9 parameters each, far under libpq's 65,535.
-    static let bulkChunk = 1_000
+    /// Rows per multi-row INSERT: what `insertAll` computes (65,535 binds / 9 columns = 7,281).
+    static let bulkChunk = BenchSQL.rowsPerStatement(bindLimit: PostgresDialect().maxBindParameters)
 
     private static let placeholders = "($1, $2, $3, $4, $5, $6, $7, $8, $9)"
 
@@ -20,6 +26,7 @@ final class PostgresRawContender: Contender {
             "ins", "INSERT INTO bench_record (\(BenchSQL.insertColumns)) VALUES \(Self.placeholders) RETURNING id",
             parameters: 9)
         try pg.prepare("all", BenchSQL.selectAll, parameters: 0)
+        try pg.prepare("all_by_id", BenchSQL.selectAll + " ORDER BY id", parameters: 0)
         try pg.prepare("by_id", "\(BenchSQL.selectAll) WHERE id = $1", parameters: 1)
         try pg.prepare("filtered", "\(BenchSQL.selectAll) WHERE i1 > $1 ORDER BY d1 LIMIT $2", parameters: 2)
     }
@@ -27,61 +34,96 @@ final class PostgresRawContender: Contender {
     func reset() async throws { try pg.exec("TRUNCATE bench_record RESTART IDENTITY") }
 
     func seed(_ count: Int) async throws -> Int64 {
+        var rows = (0..<count).map(RecordFactory.raw)
+        try prepareChunks(count)
         try pg.exec("BEGIN")
-        try insertChunked((0..<count).map(RecordFactory.raw))
+        try insertChunked(&rows)
         try pg.exec("COMMIT")
         // Fresh statistics, so both sides get the same (index) plans from the first run on.
         try pg.exec("VACUUM ANALYZE bench_record")
         return try pg.scalar("SELECT min(id) FROM bench_record")
     }
 
-    /// Multi-row `INSERT … VALUES (…), (…), …` of ``bulkChunk`` rows per statement.
-    private func insertChunked(_ rows: [RawRecord]) throws {
+    func tableDigest() async throws -> Digest {
+        params.removeAll()
+        let r = try pg.run("all_by_id", params)
+        let rows = Self.records(r)
+        PQclear(r)
+        return Digests.written(rows)
+    }
+
+    /// The name of the prepared multi-row INSERT for `count` rows.
+    private static func chunkName(_ count: Int) -> String { "bulk_\(count)" }
+
+    /// Prepares the chunk statements a bulk insert of `count` rows will use (untimed).
+    private func prepareChunks(_ count: Int) throws {
+        for n in [min(count, Self.bulkChunk), count % Self.bulkChunk] where n > 0 {
+            let sql = BenchSQL.multiRowInsert(rows: n, placeholder: { "$\($0)" }, returning: " RETURNING id")
+            try pg.prepare(Self.chunkName(n), sql, parameters: n * BenchSQL.insertWidth)
+        }
+    }
+
+    /// Prepared multi-row `INSERT … RETURNING id` of ``bulkChunk`` rows per statement; sets the ids.
+    private func insertChunked(_ rows: inout [RawRecord]) throws {
         var start = 0
         while start < rows.count {
             let end = min(rows.count, start + Self.bulkChunk)
-            var sql = "INSERT INTO bench_record (\(BenchSQL.insertColumns)) VALUES "
             params.removeAll()
-            for i in start..<end {
-                let p = (i - start) * 9
-                sql += i == start ? "(" : ", ("
-                for c in 1...9 { sql += c == 1 ? "$\(p + c)" : ", $\(p + c)" }
-                sql += ")"
-                params.append(rows[i])
+            for i in start..<end { params.append(rows[i]) }
+            let r = try pg.run(Self.chunkName(end - start), params)
+            defer { PQclear(r) }
+            guard PQntuples(r) == Int32(end - start) else {
+                throw BenchError("libpq: the INSERT returned \(PQntuples(r)) ids for \(end - start) rows")
             }
-            PQclear(try pg.runUnprepared(sql, params))
+            for i in start..<end { rows[i].id = RawPostgres.int64(r, Int32(i - start), 0) }
             start = end
         }
     }
 
     func insertOneByOne(_ count: Int) async throws -> Sample {
         var rows = (0..<count).map(RecordFactory.raw)
-        return try timed {
-            try pg.exec("BEGIN")
-            var saved = 0
-            for i in rows.indices {
-                params.removeAll()
-                params.append(rows[i])
-                let r = try pg.run("ins", params)
-                if PQntuples(r) == 1 {
-                    rows[i].id = RawPostgres.int64(r, 0, 0)
-                    saved += 1
+        return try timed(
+            {
+                try pg.exec("BEGIN")
+                for i in rows.indices {
+                    params.removeAll()
+                    params.append(rows[i])
+                    let r = try pg.run("ins", params)
+                    if PQntuples(r) == 1 { rows[i].id = RawPostgres.int64(r, 0, 0) }
+                    PQclear(r)
                 }
-                PQclear(r)
-            }
-            try pg.exec("COMMIT")
-            return saved
-        }
+                try pg.exec("COMMIT")
+            }, digest: { Digests.written(rows) })
     }
 
     func bulkInsert(_ count: Int) async throws -> Sample {
+        var rows = (0..<count).map(RecordFactory.raw)
+        try prepareChunks(count)
+        return try timed(
+            {
+                try pg.exec("BEGIN")
+                try insertChunked(&rows)
+                try pg.exec("COMMIT")
+            }, digest: { Digests.written(rows) })
+    }
+
+    var bulkFloorName: String? { "binary COPY" }
+
+    /// `COPY bench_record (…) FROM STDIN (FORMAT binary)`: the rows encoded (inside the timed section)
+    /// in PostgreSQL's binary copy format and sent with PQputCopyData. No ids come back: the runner
+    /// reads the table to check what was stored.
+    func bulkInsertFloor(_ count: Int) async throws -> Sample {
         let rows = (0..<count).map(RecordFactory.raw)
-        return try timed {
-            try pg.exec("BEGIN")
-            try insertChunked(rows)
-            try pg.exec("COMMIT")
-            return rows.count
-        }
+        var buffer = BinaryCopy()
+        return try timed(
+            {
+                try pg.exec("BEGIN")
+                buffer.removeAll()
+                for r in rows { buffer.append(r) }
+                buffer.finish()
+                try pg.copyIn("COPY bench_record (\(BenchSQL.insertColumns)) FROM STDIN (FORMAT binary)", buffer.bytes)
+                try pg.exec("COMMIT")
+            }, digest: { _ in nil })
     }
 
     /// Reads every row of a result into records.
@@ -93,82 +135,87 @@ final class PostgresRawContender: Contender {
         return rows
     }
 
-    func fetchAll() async throws -> Sample {
+    func fetchAll(base: Int64) async throws -> Sample {
         params.removeAll()
-        return try timed {
-            try pg.exec("BEGIN")
-            let r = try pg.run("all", params)
-            let rows = Self.records(r)
-            PQclear(r)
-            try pg.exec("COMMIT")
-            return rows.reduce(rows.count) { $0 &+ Digest.of($1) }
-        }
+        return try timed(
+            {
+                try pg.exec("BEGIN")
+                let r = try pg.run("all", params)
+                let rows = Self.records(r)
+                PQclear(r)
+                try pg.exec("COMMIT")
+                return rows
+            }, digest: { Digests.of($0, base: base) })
     }
 
-    private func lookups(_ ids: [Int64]) throws -> Int {
-        var sum = 0
+    private func lookups(_ ids: [Int64], into found: inout [RawRecord]) throws {
         for id in ids {
             params.removeAll()
             params.append(id)
             let r = try pg.run("by_id", params)
-            if PQntuples(r) == 1 { sum = sum &+ Digest.of(RawPostgres.record(r, 0)) }
+            if PQntuples(r) == 1 { found.append(RawPostgres.record(r, 0)) }
             PQclear(r)
         }
-        return sum
     }
 
-    func lookupsInTransaction(_ ids: [Int64]) async throws -> Sample {
-        try timed {
-            try pg.exec("BEGIN")
-            let sum = try lookups(ids)
-            try pg.exec("COMMIT")
-            return sum
-        }
+    func lookupsInTransaction(_ ids: [Int64], base: Int64) async throws -> Sample {
+        var found: [RawRecord] = []
+        found.reserveCapacity(ids.count)
+        return try timed(
+            {
+                try pg.exec("BEGIN")
+                try lookups(ids, into: &found)
+                try pg.exec("COMMIT")
+            }, digest: { Digests.of(found, base: base) })
     }
 
-    func lookupsOneShot(_ ids: [Int64]) async throws -> Sample {
-        try timed { try lookups(ids) }
+    func lookupsOneShot(_ ids: [Int64], base: Int64) async throws -> Sample {
+        var found: [RawRecord] = []
+        found.reserveCapacity(ids.count)
+        return try timed({ try lookups(ids, into: &found) }, digest: { Digests.of(found, base: base) })
     }
 
-    func filteredQueries(_ thresholds: [Int], limit: Int) async throws -> Sample {
-        try timed {
-            try pg.exec("BEGIN")
-            var sum = 0
-            for t in thresholds {
-                params.removeAll()
-                params.append(t)
-                params.append(limit)
-                let r = try pg.run("filtered", params)
-                let rows = Self.records(r)
-                PQclear(r)
-                sum = rows.reduce(sum &+ rows.count) { $0 &+ Digest.of($1) }
-            }
-            try pg.exec("COMMIT")
-            return sum
-        }
+    func filteredQueries(_ thresholds: [Int], limit: Int, base: Int64) async throws -> Sample {
+        var found: [RawRecord] = []
+        found.reserveCapacity(thresholds.count * limit)
+        return try timed(
+            {
+                try pg.exec("BEGIN")
+                for t in thresholds {
+                    params.removeAll()
+                    params.append(t)
+                    params.append(limit)
+                    let r = try pg.run("filtered", params)
+                    found += Self.records(r)
+                    PQclear(r)
+                }
+                try pg.exec("COMMIT")
+            }, digest: { Digests.of(found, base: base) })
     }
 
     /// Single-row mode: libpq hands over one row at a time instead of buffering the whole result.
-    func stream() async throws -> Sample {
-        try timed {
-            try pg.exec("BEGIN")
-            guard PQsendQueryPrepared(pg.conn, "all", 0, nil, nil, nil, 0) == 1, PQsetSingleRowMode(pg.conn) == 1 else {
-                throw BenchError("libpq: cannot start single-row mode: \(String(cString: PQerrorMessage(pg.conn)))")
-            }
-            var sum = 0
-            var failure: BenchError?
-            while let r = PQgetResult(pg.conn) {
-                switch PQresultStatus(r) {
-                case PGRES_SINGLE_TUPLE: sum = sum &+ Digest.of(RawPostgres.record(r, 0)) &+ 1
-                case PGRES_TUPLES_OK: break
-                default: failure = BenchError("libpq: \(String(cString: PQresultErrorMessage(r)))")
+    func stream(base: Int64) async throws -> Sample {
+        try timed(
+            {
+                try pg.exec("BEGIN")
+                guard PQsendQueryPrepared(pg.conn, "all", 0, nil, nil, nil, 0) == 1, PQsetSingleRowMode(pg.conn) == 1
+                else {
+                    throw BenchError("libpq: cannot start single-row mode: \(String(cString: PQerrorMessage(pg.conn)))")
                 }
-                PQclear(r)
-            }
-            if let failure { throw failure }
-            try pg.exec("COMMIT")
-            return sum
-        }
+                var d = Digest()
+                var failure: BenchError?
+                while let r = PQgetResult(pg.conn) {
+                    switch PQresultStatus(r) {
+                    case PGRES_SINGLE_TUPLE: d.add(RawPostgres.record(r, 0), base: base)
+                    case PGRES_TUPLES_OK: break
+                    default: failure = BenchError("libpq: \(String(cString: PQresultErrorMessage(r)))")
+                    }
+                    PQclear(r)
+                }
+                if let failure { throw failure }
+                try pg.exec("COMMIT")
+                return d
+            }, digest: { $0 })
     }
 
     func close() {}

@@ -1,4 +1,4 @@
-// RawPostgres: a bare libpq connection for the baseline: connect, exec, prepare, run with text parameters.
+// RawPostgres: a bare libpq connection for the baseline: connect, exec, prepare, run with text parameters, COPY.
 import CPostgres
 
 #if canImport(Glibc)
@@ -64,17 +64,36 @@ final class RawPostgres {
         return r
     }
 
-    /// Runs SQL with text parameters without preparing it first; the caller clears the result.
-    func runUnprepared(_ sql: String, _ params: TextParams) throws -> OpaquePointer {
-        let r = params.withValues { values in
-            PQexecParams(conn, sql, Int32(params.count), nil, values, nil, nil, 0)
+    /// Runs `COPY … FROM STDIN` and sends `data` (already in the COPY format) in 1 MB messages.
+    func copyIn(_ sql: String, _ data: [UInt8]) throws {
+        let started = PQexec(conn, sql)
+        let status = started.map(PQresultStatus) ?? PGRES_FATAL_ERROR
+        PQclear(started)
+        guard status == PGRES_COPY_IN else {
+            throw BenchError("libpq: \(String(cString: PQerrorMessage(conn))) (\(sql))")
         }
-        guard let r else { throw BenchError("libpq: \(String(cString: PQerrorMessage(conn)))") }
-        do { try check(r, "multi-row INSERT") } catch {
+        let piece = 1 << 20
+        let sent = data.withUnsafeBytes { raw -> Bool in
+            var offset = 0
+            while offset < raw.count {
+                let n = min(piece, raw.count - offset)
+                let p = raw.baseAddress.map { ($0 + offset).assumingMemoryBound(to: CChar.self) }
+                guard PQputCopyData(conn, p, Int32(n)) == 1 else { return false }
+                offset += n
+            }
+            return true
+        }
+        guard sent, PQputCopyEnd(conn, nil) == 1 else {
+            throw BenchError("libpq: COPY failed: \(String(cString: PQerrorMessage(conn)))")
+        }
+        var failure: BenchError?
+        while let r = PQgetResult(conn) {
+            if PQresultStatus(r) != PGRES_COMMAND_OK, failure == nil {
+                failure = BenchError("libpq: COPY failed: \(String(cString: PQresultErrorMessage(r)))")
+            }
             PQclear(r)
-            throw error
         }
-        return r
+        if let failure { throw failure }
     }
 
     func check(_ r: OpaquePointer?, _ what: String) throws {

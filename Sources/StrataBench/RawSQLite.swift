@@ -5,6 +5,8 @@ import CSQLite
 final class RawSQLite {
     let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
+    /// Where a multi-row INSERT's texts are copied to be bound without another copy (as Strata's driver does).
+    private var arena = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
 
     init(path: String) throws {
         var db: OpaquePointer?
@@ -22,6 +24,7 @@ final class RawSQLite {
     deinit {
         for s in statements.values { sqlite3_finalize(s) }
         sqlite3_close_v2(handle)
+        arena.deallocate()
     }
 
     /// Runs SQL without parameters or rows.
@@ -96,6 +99,44 @@ final class RawSQLite {
         }
     }
 
+    /// Binds the nine non-id columns of each row in `rows` to consecutive parameters (row k takes
+    /// `9k + 1`…`9k + 9`), copying the texts once into the arena (SQLITE_STATIC), then steps and resets.
+    func withBound(_ rows: ArraySlice<RawRecord>, to s: OpaquePointer, _ body: () throws -> Void) rethrows {
+        var need = 0
+        for r in rows { need += r.s1.utf8.count + r.s2.utf8.count + r.s3.utf8.count + 3 }
+        if arena.count < need {
+            arena.deallocate()
+            arena = .allocate(byteCount: need * 2, alignment: 8)
+        }
+        var offset = 0
+        var p: Int32 = 1
+        for r in rows {
+            sqlite3_bind_int64(s, p, Int64(r.i1))
+            sqlite3_bind_int64(s, p + 1, Int64(r.i2))
+            sqlite3_bind_int64(s, p + 2, Int64(r.i3))
+            sqlite3_bind_double(s, p + 3, r.d1)
+            sqlite3_bind_double(s, p + 4, r.d2)
+            sqlite3_bind_double(s, p + 5, r.d3)
+            copyAndBind(r.s1, s, p + 6, &offset)
+            copyAndBind(r.s2, s, p + 7, &offset)
+            copyAndBind(r.s3, s, p + 8, &offset)
+            p += 9
+        }
+        try body()
+    }
+
+    @inline(__always)
+    private func copyAndBind(_ text: String, _ s: OpaquePointer, _ i: Int32, _ offset: inout Int) {
+        var text = text
+        text.withUTF8 { bytes in
+            let start = arena.baseAddress.map { $0 + offset }
+            if let start, let from = bytes.baseAddress { start.copyMemory(from: from, byteCount: bytes.count) }
+            _ = sqlite3_bind_text64(
+                s, i, start?.assumingMemoryBound(to: CChar.self), sqlite3_uint64(bytes.count), nil, UInt8(SQLITE_UTF8))
+            offset += bytes.count + 1
+        }
+    }
+
     @inline(__always)
     private static func bindText(_ buf: UnsafeBufferPointer<UInt8>, _ s: OpaquePointer, _ i: Int32) {
         guard let base = buf.baseAddress else {
@@ -113,4 +154,27 @@ enum BenchSQL {
     static let columns = "id, i1, i2, i3, d1, d2, d3, s1, s2, s3"
     static let insertColumns = "i1, i2, i3, d1, d2, d3, s1, s2, s3"
     static let selectAll = "SELECT \(columns) FROM bench_record"
+    /// The nine values each inserted row binds.
+    static let insertWidth = 9
+
+    /// Rows per multi-row INSERT, as `Model.insertAll` computes it: the dialect's bind limit over the
+    /// number of inserted columns.
+    static func rowsPerStatement(bindLimit: Int) -> Int {
+        max(1, bindLimit / max(1, BenchRecord.schema.insertColumnNames.count))
+    }
+
+    /// `INSERT INTO bench_record (…) VALUES (…), (…), …` for `rows` rows, parameter `n` spelt `placeholder(n)`.
+    static func multiRowInsert(rows: Int, placeholder: (Int) -> String, returning: String = "") -> String {
+        var sql = "INSERT INTO bench_record (\(insertColumns)) VALUES "
+        sql.reserveCapacity(sql.utf8.count + rows * insertWidth * 8)
+        for r in 0..<rows {
+            sql += r == 0 ? "(" : ", ("
+            for c in 1...insertWidth {
+                if c > 1 { sql += ", " }
+                sql += placeholder(r * insertWidth + c)
+            }
+            sql += ")"
+        }
+        return sql + returning
+    }
 }

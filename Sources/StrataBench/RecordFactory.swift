@@ -1,4 +1,4 @@
-// RecordFactory: the deterministic rows every workload writes, and the digest both sides compute over reads.
+// RecordFactory: the deterministic rows every workload writes.
 
 /// Makes the `k`-th benchmark row (0-based) the same way for Strata and for the raw baselines.
 ///
@@ -26,28 +26,5 @@ enum RecordFactory {
         let r = raw(k)
         return BenchRecord(
             id: nil, i1: r.i1, i2: r.i2, i3: r.i3, d1: r.d1, d2: r.d2, d3: r.d3, s1: r.s1, s2: r.s2, s3: r.s3)
-    }
-}
-
-/// A checksum over the columns read back (not the id, which differs between stores), so the
-/// benchmark can check that Strata and its baseline returned the same rows and that no read is elided.
-enum Digest {
-    @inline(__always)
-    static func of(
-        i1: Int, i2: Int, i3: Int, d1: Double, d2: Double, d3: Double, s1: String, s2: String, s3: String
-    ) -> Int {
-        var h = i1 &* 31 &+ i2
-        h = h &* 31 &+ i3
-        h = h &+ Int(d1 * 16) &+ Int(d2 * 4) &+ Int(d3 * 4)
-        h = h &+ s1.utf8.count &* 7 &+ s2.utf8.count &* 11 &+ s3.utf8.count &* 13
-        return h
-    }
-
-    static func of(_ r: BenchRecord) -> Int {
-        of(i1: r.i1, i2: r.i2, i3: r.i3, d1: r.d1, d2: r.d2, d3: r.d3, s1: r.s1, s2: r.s2, s3: r.s3)
-    }
-
-    static func of(_ r: RawRecord) -> Int {
-        of(i1: r.i1, i2: r.i2, i3: r.i3, d1: r.d1, d2: r.d2, d3: r.d3, s1: r.s1, s2: r.s2, s3: r.s3)
     }
 }

@@ -17,6 +17,7 @@ public enum StrataBench {
         -> BenchReport
     {
         let sizes = WorkloadSizes(scale: options.scale)
+        if let side = options.once { return try await once(side, options, sizes: sizes, log: log) }
         var report = BenchReport(
             command: options.commandLine, date: ISO8601DateFormatter().string(from: Date()), host: host(),
             scale: options.scale, iterations: options.iterations, sizes: sizes,
@@ -47,7 +48,7 @@ public enum StrataBench {
             log("\(pair.title): Strata vs \(backend.baselineName)")
             for note in pair.notes { log("  \(note)") }
             let runner = BackendRunner(backend: backend, pair: pair, options: options, sizes: sizes, log: log)
-            let results: [WorkloadResult]
+            var results: [WorkloadResult]
             do {
                 results = try await runner.run()
             } catch {
@@ -55,24 +56,96 @@ public enum StrataBench {
                 throw error
             }
             await pair.tearDown()
-            let backendReport = BackendReport(
+            if options.instructions { results = try countInstructions(backend, results, options, log: log) }
+            var backendReport = BackendReport(
                 backend: backend, title: pair.title, baselineName: backend.baselineName, skipped: nil,
                 results: results, notes: pair.notes)
+            let throughput = options.workloads.filter(\.isThroughput)
+            if backend == .postgres, !throughput.isEmpty {
+                if let path = Pgbench.find() {
+                    log("  throughput against \(path), same server:")
+                    let runner = ThroughputRunner(
+                        options: options, pgbench: Pgbench(path: path, url: options.postgresURL), log: log)
+                    backendReport.throughput = try await runner.run(throughput)
+                } else {
+                    backendReport.throughputSkipped = "pgbench not found (install postgresql-15)"
+                    log("  \(throughput.map(\.rawValue).joined(separator: ", ")): skipped: pgbench not found")
+                }
+            }
             report.backends.append(backendReport)
             log("")
             log(TextTable.render(backendReport))
-            if results.contains(where: { !$0.checksumsMatch }) {
-                log("(!) Strata and the baseline read different data in some run: the figures are suspect.")
+            if let t = backendReport.throughput, !t.isEmpty {
+                log("")
+                log(TextTable.renderThroughput(t))
             }
         }
         try write(report, options)
         return report
     }
 
+    /// The `--once` child: one instrumented run of one side of one workload on the first backend.
+    private static func once(
+        _ side: Side, _ options: BenchOptions, sizes: WorkloadSizes, log: @escaping (String) -> Void
+    ) async throws -> BenchReport {
+        guard let backend = options.backends.first, let w = options.workloads.first, !w.isThroughput else {
+            throw BenchError("--once needs one backend and one of the timed workloads")
+        }
+        let pair = try await BackendSetup.open(backend, options: options)
+        let runner = BackendRunner(backend: backend, pair: pair, options: options, sizes: sizes, log: { _ in })
+        let sample: Sample
+        do {
+            sample = try await runner.once(w, side: side)
+        } catch {
+            await pair.tearDown()
+            throw error
+        }
+        await pair.tearDown()
+        log(
+            "once \(backend.rawValue) \(w.rawValue) \(side.rawValue): \(Format.ms(sample.milliseconds)) ms, digest "
+                + (sample.checksum?.description ?? "none") + (Instrumentation.onValgrind ? " (under valgrind)" : ""))
+        return BenchReport(
+            command: options.commandLine, date: ISO8601DateFormatter().string(from: Date()), host: host(),
+            scale: options.scale, iterations: 1, sizes: sizes, memoryMethod: "", backends: [])
+    }
+
+    /// Fills in each result's instruction counts (one callgrind child per side and workload).
+    private static func countInstructions(
+        _ backend: Backend, _ results: [WorkloadResult], _ options: BenchOptions, log: (String) -> Void
+    ) throws -> [WorkloadResult] {
+        let valgrind: String
+        switch InstructionCounter.find() {
+        case .success(let path): valgrind = path
+        case .failure(let reason):
+            log("  instruction counts skipped: \(reason)")
+            return results
+        }
+        let counter = InstructionCounter(options: options, valgrind: valgrind)
+        defer { counter.cleanUp() }
+        var out = results
+        for i in out.indices {
+            let w = out[i].workload
+            log("  \(w.rawValue): counting instructions under callgrind…")
+            let strata = try counter.count(backend, w, .strata)
+            let raw = try counter.count(backend, w, .raw)
+            out[i].strataInstructions = strata
+            out[i].baselineInstructions = raw
+            out[i].instructionRatio = raw > 0 ? Summary.rounded(Double(strata) / Double(raw), 1_000) : nil
+            if out[i].floorName != nil {
+                let floor = try counter.count(backend, w, .floor)
+                out[i].floorInstructions = floor
+                out[i].floorInstructionRatio = floor > 0 ? Summary.rounded(Double(strata) / Double(floor), 1_000) : nil
+            }
+        }
+        return out
+    }
+
     /// The README-ready Markdown tables of a report.
     public static func markdown(_ report: BenchReport) -> String {
         report.backends.filter { $0.skipped == nil }.map { b in
-            "**\(b.title)** vs \(b.baselineName)\n\n" + TextTable.markdown(b)
+            var text = "**\(b.title)** vs \(b.baselineName)\n\n" + TextTable.markdown(b)
+            if let t = b.throughput, !t.isEmpty { text += "\n\n" + TextTable.markdownThroughput(t) }
+            return text
         }.joined(separator: "\n\n")
     }
 

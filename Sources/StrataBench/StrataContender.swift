@@ -30,83 +30,81 @@ final class StrataContender: Contender {
         }
     }
 
+    func tableDigest() async throws -> Digest {
+        let rows = try await db.transaction { tx in try BenchRecord.query(on: tx).order(\.id).all() }
+        return Digests.written(rows)
+    }
+
     func insertOneByOne(_ count: Int) async throws -> Sample {
         var records = (0..<count).map(RecordFactory.model)
-        return try await timedAsync {
-            try await db.transaction { tx in
-                var saved = 0
-                for i in records.indices {
-                    try records[i].save(tx)
-                    if records[i].id != nil { saved += 1 }
+        return try await timedAsync(
+            {
+                try await db.transaction { tx in
+                    for i in records.indices { try records[i].save(tx) }
                 }
-                return saved
-            }
-        }
+            }, digest: { Digests.written(records) })
     }
 
     /// `insertAll`: multi-row INSERTs chunked under the backend's bind limit, in one transaction.
     func bulkInsert(_ count: Int) async throws -> Sample {
         var records = (0..<count).map(RecordFactory.model)
-        return try await timedAsync {
-            try await db.transaction { tx in
-                try BenchRecord.insertAll(&records, tx)
-                return records.count { $0.id != nil }
-            }
-        }
+        return try await timedAsync(
+            { try await db.transaction { tx in try BenchRecord.insertAll(&records, tx) } },
+            digest: { Digests.written(records) })
     }
 
-    func fetchAll() async throws -> Sample {
-        try await timedAsync {
-            try await db.transaction { tx in
-                let rows = try BenchRecord.query(on: tx).all()
-                return rows.reduce(rows.count) { $0 &+ Digest.of($1) }
-            }
-        }
+    func fetchAll(base: Int64) async throws -> Sample {
+        try await timedAsync(
+            { try await db.transaction { tx in try BenchRecord.query(on: tx).all() } },
+            digest: { Digests.of($0, base: base) })
     }
 
-    func lookupsInTransaction(_ ids: [Int64]) async throws -> Sample {
-        try await timedAsync {
-            try await db.transaction { tx in
-                var sum = 0
+    func lookupsInTransaction(_ ids: [Int64], base: Int64) async throws -> Sample {
+        var found: [BenchRecord] = []
+        found.reserveCapacity(ids.count)
+        return try await timedAsync(
+            {
+                try await db.transaction { tx in
+                    for id in ids {
+                        if let r = try BenchRecord.find(id, tx) { found.append(r) }
+                    }
+                }
+            }, digest: { Digests.of(found, base: base) })
+    }
+
+    func lookupsOneShot(_ ids: [Int64], base: Int64) async throws -> Sample {
+        var found: [BenchRecord] = []
+        found.reserveCapacity(ids.count)
+        return try await timedAsync(
+            {
                 for id in ids {
-                    if let r = try BenchRecord.find(id, tx) { sum = sum &+ Digest.of(r) }
+                    if let r = try await BenchRecord.find(id, on: db) { found.append(r) }
                 }
-                return sum
-            }
-        }
+            }, digest: { Digests.of(found, base: base) })
     }
 
-    func lookupsOneShot(_ ids: [Int64]) async throws -> Sample {
-        try await timedAsync {
-            var sum = 0
-            for id in ids {
-                if let r = try await BenchRecord.find(id, on: db) { sum = sum &+ Digest.of(r) }
-            }
-            return sum
-        }
-    }
-
-    func filteredQueries(_ thresholds: [Int], limit: Int) async throws -> Sample {
-        try await timedAsync {
-            try await db.transaction { tx in
-                var sum = 0
-                for t in thresholds {
-                    let rows = try BenchRecord.query(on: tx).where(\.i1 > t).order(\.d1).limit(limit).all()
-                    sum = rows.reduce(sum &+ rows.count) { $0 &+ Digest.of($1) }
+    func filteredQueries(_ thresholds: [Int], limit: Int, base: Int64) async throws -> Sample {
+        var found: [BenchRecord] = []
+        found.reserveCapacity(thresholds.count * limit)
+        return try await timedAsync(
+            {
+                try await db.transaction { tx in
+                    for t in thresholds {
+                        found += try BenchRecord.query(on: tx).where(\.i1 > t).order(\.d1).limit(limit).all()
+                    }
                 }
-                return sum
-            }
-        }
+            }, digest: { Digests.of(found, base: base) })
     }
 
-    func stream() async throws -> Sample {
-        try await timedAsync {
-            try await db.transaction { tx in
-                var sum = 0
-                try BenchRecord.query(on: tx).forEach { r in sum = sum &+ Digest.of(r) &+ 1 }
-                return sum
-            }
-        }
+    func stream(base: Int64) async throws -> Sample {
+        try await timedAsync(
+            {
+                try await db.transaction { tx in
+                    var d = Digest()
+                    try BenchRecord.query(on: tx).forEach { r in d.add(r, base: base) }
+                    return d
+                }
+            }, digest: { $0 })
     }
 
     func close() { db.close() }

@@ -8,7 +8,8 @@ enum Summary {
     }
 
     static func result(
-        _ w: Workload, backend: Backend, sizes: WorkloadSizes, runs: Int, strata: [Sample], baseline: [Sample]
+        _ w: Workload, backend: Backend, sizes: WorkloadSizes, runs: Int, strata: [Sample], baseline: [Sample],
+        floor: [Sample] = [], floorName: String? = nil
     )
         -> WorkloadResult
     {
@@ -27,6 +28,7 @@ enum Summary {
             met = ok
         }
         let reference = baseline.first?.checksum
+        let floorMs = floor.isEmpty ? nil : median(floor.map(\.milliseconds))
         return WorkloadResult(
             workload: w, label: w.label(sizes), runs: runs,
             strataMs: rounded(strataMs), baselineMs: rounded(baselineMs), ratio: rounded(ratio, 1_000),
@@ -35,7 +37,11 @@ enum Summary {
             strataPeakMB: strataPeak.map { rounded($0, 10) }, baselinePeakMB: baselinePeak.map { rounded($0, 10) },
             strataPeakResidentMB: strata.compactMap(\.peakResident).max().map { rounded(mb($0), 10) },
             target: target, met: met,
-            checksumsMatch: (strata + baseline).allSatisfy { $0.checksum == reference })
+            checksumsMatch: (strata + baseline + floor).allSatisfy { $0.checksum == reference },
+            digest: reference?.description,
+            floorName: floorName, floorMs: floorMs.map { rounded($0) },
+            floorRatio: floorMs.map { $0 > 0 ? rounded(strataMs / $0, 1_000) : 0 },
+            floorRunsMs: floor.isEmpty ? nil : floor.map { rounded($0.milliseconds) })
     }
 
     static func rounded(_ x: Double, _ scale: Double = 100) -> Double { (x * scale).rounded() / scale }

@@ -1,25 +1,64 @@
 // TextTable: prints one backend's results as an aligned table (and a Markdown one for the README).
 
 enum TextTable {
-    /// `workload | Strata ms | baseline ms | ratio | target | met?`, plus the stream's peak-memory row.
+    /// `workload | Strata ms | baseline ms | ratio | target | met?`, plus instruction columns when counted,
+    /// a row for the bulk floor, and the stream's peak-memory row.
     static func render(_ report: BackendReport) -> String {
-        var rows: [[String]] = [["workload", "Strata ms", shortName(report) + " ms", "ratio", "target", "met?"]]
+        let counted = report.results.contains { $0.strataInstructions != nil }
+        var header = ["workload", "Strata ms", shortName(report) + " ms", "ratio", "target", "met?"]
+        if counted { header += ["Strata instr.", "baseline instr.", "instr. ratio"] }
+        var rows: [[String]] = [header]
         for r in report.results {
             let ratioTarget = r.target?.maxRatio.map { "≤ " + Format.ratio($0) } ?? "—"
             let ratioMet: String
             if let max = r.target?.maxRatio { ratioMet = r.ratio <= max ? "yes" : "NO" } else { ratioMet = "" }
-            rows.append([
-                r.label + (r.checksumsMatch ? "" : " (!)"), Format.ms(r.strataMs), Format.ms(r.baselineMs),
-                Format.ratio(r.ratio), ratioTarget, ratioMet,
-            ])
+            var row = [
+                r.label, Format.ms(r.strataMs), Format.ms(r.baselineMs), Format.ratio(r.ratio), ratioTarget, ratioMet,
+            ]
+            if counted {
+                row += [
+                    r.strataInstructions.map(Format.count) ?? "", r.baselineInstructions.map(Format.count) ?? "",
+                    r.instructionRatio.map(Format.ratio) ?? "",
+                ]
+            }
+            rows.append(row)
+            if let name = r.floorName, let ms = r.floorMs, let ratio = r.floorRatio {
+                var floor = ["  vs raw " + name, "", Format.ms(ms), Format.ratio(ratio), "", ""]
+                if counted {
+                    floor += [
+                        "", r.floorInstructions.map(Format.count) ?? "",
+                        r.floorInstructionRatio.map(Format.ratio) ?? "",
+                    ]
+                }
+                rows.append(floor)
+            }
             if let s = r.strataPeakMB {
                 let b = r.baselinePeakMB.map(Format.mb) ?? "?"
                 let limit = r.target?.maxPeakMB
                 let met = limit.map { s < $0 ? "yes" : "NO" } ?? ""
-                rows.append(["  peak memory growth", Format.mb(s), b, "", limit.map { "< \(Int($0)) MB" } ?? "", met])
+                var peak = ["  peak memory growth", Format.mb(s), b, "", limit.map { "< \(Int($0)) MB" } ?? "", met]
+                if counted { peak += ["", "", ""] }
+                rows.append(peak)
             }
         }
-        let widths = (0..<6).map { c in rows.map { $0[c].count }.max() ?? 0 }
+        return align(rows)
+    }
+
+    /// `workload | Strata stmt/s | pgbench stmt/s | ratio | target | met?` (higher is better here).
+    static func renderThroughput(_ results: [ThroughputResult]) -> String {
+        var rows = [["throughput (vs pgbench)", "Strata stmt/s", "pgbench stmt/s", "ratio", "target", "met?"]]
+        for r in results {
+            rows.append([
+                r.label, Format.fixed(r.strataPerSecond, 0), Format.fixed(r.pgbenchPerSecond, 0), Format.ratio(r.ratio),
+                "≥ " + Format.ratio(r.minRatio), r.ratio >= r.minRatio ? "yes" : "NO",
+            ])
+        }
+        return align(rows)
+    }
+
+    private static func align(_ rows: [[String]]) -> String {
+        let columns = rows.map(\.count).max() ?? 0
+        let widths = (0..<columns).map { c in rows.map { c < $0.count ? $0[c].count : 0 }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { c, cell in
                 c == 0 ? Format.padRight(cell, widths[c]) : Format.padLeft(cell, widths[c])
@@ -29,20 +68,49 @@ enum TextTable {
 
     /// The same table in Markdown.
     static func markdown(_ report: BackendReport) -> String {
+        let counted = report.results.contains { $0.strataInstructions != nil }
         var lines = [
-            "| workload | Strata ms | \(shortName(report)) ms | ratio | target | met? |",
-            "|---|---:|---:|---:|---|---|",
+            "| workload | Strata ms | \(shortName(report)) ms | ratio | target | met? |"
+                + (counted ? " Strata instr. | baseline instr. | instr. ratio |" : ""),
+            "|---|---:|---:|---:|---|---|" + (counted ? "---:|---:|---:|" : ""),
         ]
         for r in report.results {
             let target = r.target?.description ?? "—"
             let met = r.met.map { $0 ? "✅" : "❌" } ?? ""
-            lines.append(
+            var line =
                 "| \(r.label) | \(Format.ms(r.strataMs)) | \(Format.ms(r.baselineMs)) | \(Format.ratio(r.ratio)) | \(target) | \(met) |"
-            )
+            if counted {
+                line +=
+                    " \(r.strataInstructions.map(Format.count) ?? "") | \(r.baselineInstructions.map(Format.count) ?? "") | \(r.instructionRatio.map(Format.ratio) ?? "") |"
+            }
+            lines.append(line)
+            if let name = r.floorName, let ms = r.floorMs, let ratio = r.floorRatio {
+                var floor = "| ↳ vs raw \(name) | | \(Format.ms(ms)) | \(Format.ratio(ratio)) | | |"
+                if counted {
+                    floor +=
+                        " | \(r.floorInstructions.map(Format.count) ?? "") | \(r.floorInstructionRatio.map(Format.ratio) ?? "") |"
+                }
+                lines.append(floor)
+            }
             if let s = r.strataPeakMB {
                 lines.append(
-                    "| ↳ peak memory growth | \(Format.mb(s)) | \(r.baselinePeakMB.map(Format.mb) ?? "?") | | | |")
+                    "| ↳ peak memory growth | \(Format.mb(s)) | \(r.baselinePeakMB.map(Format.mb) ?? "?") | | | |"
+                        + (counted ? " | | |" : ""))
             }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The throughput table in Markdown.
+    static func markdownThroughput(_ results: [ThroughputResult]) -> String {
+        var lines = [
+            "| throughput (vs pgbench, same server) | Strata stmt/s | pgbench stmt/s | ratio | target | met? |",
+            "|---|---:|---:|---:|---|---|",
+        ]
+        for r in results {
+            lines.append(
+                "| \(r.label) (`\(r.pgbench)`) | \(Format.fixed(r.strataPerSecond, 0)) | \(Format.fixed(r.pgbenchPerSecond, 0)) | \(Format.ratio(r.ratio)) | ≥ \(Format.ratio(r.minRatio)) | \(r.ratio >= r.minRatio ? "✅" : "❌") |"
+            )
         }
         return lines.joined(separator: "\n")
     }

@@ -10,6 +10,11 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     case lookupTx = "lookup-tx"
     case lookupAsync = "lookup-async"
     case query
+    /// PostgreSQL only: `SELECT pg_sleep(0.001)` from 64 tasks through 8 pooled connections, against pgbench.
+    case sleep = "pg-sleep"
+    /// PostgreSQL only: point lookups in `pgbench_accounts` from 64 tasks through 8 connections, against
+    /// `pgbench -S -M prepared`.
+    case pointSelect = "pg-select"
 
     /// What the workload does, at full scale.
     public var summary: String {
@@ -22,6 +27,11 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
             return "1,000 runs of where i1 > ? order by d1 limit 100 (200–300 rows match), in one read transaction"
         case .bulk: return "bulk insert of 100,000 records"
         case .stream: return "stream 1,000,000 rows through a cursor"
+        case .sleep:
+            return
+                "SELECT pg_sleep(0.001) from 64 tasks through pool=8, vs pgbench -n -f sleep.sql -c 8 -j 2 (statements/s)"
+        case .pointSelect:
+            return "pgbench_accounts lookups by aid from 64 tasks through pool=8, vs pgbench -S -c 8 -j 2 -M prepared"
         }
     }
 
@@ -35,6 +45,8 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .query: return "\(Self.count(sizes.queries)) filtered queries"
         case .bulk: return "bulk insert \(Self.count(sizes.bulk))"
         case .stream: return "stream \(Self.count(sizes.stream)) rows"
+        case .sleep: return "1 ms statement, 64 tasks, pool=8"
+        case .pointSelect: return "point lookups, 64 tasks, pool=8"
         }
     }
 
@@ -47,6 +59,12 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
 
     /// Whether the workload is large enough to run fewer times (see ``BenchOptions/iterations``).
     var isLarge: Bool { self == .bulk || self == .stream }
+
+    /// Whether the workload reads the seeded table (and is warmed up first).
+    var isRead: Bool { [.fetch, .lookupTx, .lookupAsync, .query].contains(self) }
+
+    /// Whether the workload measures statements per second against pgbench (PostgreSQL only).
+    public var isThroughput: Bool { self == .sleep || self == .pointSelect }
 }
 
 /// The counts behind the workloads, divided by `--scale` (never below 1).

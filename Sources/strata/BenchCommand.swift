@@ -10,7 +10,10 @@ struct BenchCommand: AsyncParsableCommand {
         discussion: """
             Build in release mode first: swift run -c release strata bench. Workloads: \
             \(Workload.allCases.map(\.rawValue).joined(separator: ", ")). PostgreSQL runs when a server is \
-            reachable (pg_virtualenv -v 15 swift run -c release strata bench), else it is skipped.
+            reachable (pg_virtualenv -v 15 swift run -c release strata bench), else it is skipped; its \
+            pg-sleep and pg-select workloads run beside pgbench on the same server (skipped without pgbench). \
+            A checksum mismatch between the two sides fails the run. --instructions also counts each side's \
+            instructions under valgrind's callgrind (slow; try --instructions-scale 10).
             """
     )
 
@@ -41,19 +44,54 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Also print the tables in Markdown, ready for the README.")
     var markdown = false
 
+    @Flag(help: "Also count each side's instructions in each timed section with valgrind --tool=callgrind.")
+    var instructions = false
+
+    @Option(
+        name: .customLong("instructions-scale"),
+        help: "Divide the counts of the callgrind runs by this (default: --scale).")
+    var instructionsScale: Int?
+
+    @Option(name: .customLong("throughput-seconds"), help: "Seconds per run of pg-sleep and pg-select (pgbench -T).")
+    var throughputSeconds = 5
+
+    @Flag(help: "Run one side of one workload once, instrumented for callgrind (what --instructions runs).")
+    var once = false
+
+    @Option(help: "With --once: strata, raw or floor.")
+    var side: String?
+
     func validate() throws {
         _ = try parsedBackends()
         _ = try parsedWorkloads()
         guard scale >= 1 else { throw ValidationError("--scale must be at least 1") }
         guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
+        guard throughputSeconds >= 1 else { throw ValidationError("--throughput-seconds must be at least 1") }
+        if let instructionsScale, instructionsScale < 1 {
+            throw ValidationError("--instructions-scale must be at least 1")
+        }
+        if once {
+            guard let side, Side(rawValue: side) != nil else {
+                throw ValidationError("--once needs --side strata, raw or floor")
+            }
+            guard try parsedBackends().count == 1, try parsedWorkloads().count == 1 else {
+                throw ValidationError("--once needs one backend (--backends) and one workload (--only)")
+            }
+        }
     }
 
     mutating func run() async throws {
-        let options = BenchOptions(
+        var options = BenchOptions(
             backends: try parsedBackends(), workloads: try parsedWorkloads(), scale: scale, iterations: iterations,
             postgresURL: postgresURL, directory: dir, jsonPath: json, chartPath: chart,
             commandLine: (["strata"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
+        options.instructions = instructions
+        options.instructionScale = instructionsScale
+        options.throughputSeconds = Double(throughputSeconds)
+        options.once = once ? side.flatMap(Side.init(rawValue:)) : nil
+        options.selfCommand = [Bundle.main.executablePath ?? CommandLine.arguments[0], "bench"]
         let report = try await StrataBench.run(options)
+        if once { return }
         if markdown {
             print("")
             print(StrataBench.markdown(report))

@@ -1,0 +1,105 @@
+// Digest: a 64-bit hash over every column value of every row, compared between Strata and its baseline.
+
+/// A checksum over the values read back or written, so that a run fails when Strata and its baseline
+/// did not see the same data (and so that no read can be elided).
+///
+/// Each row hashes all ten columns (FNV-1a over the integers' and doubles' bit patterns (zero unsigned) and the
+/// strings' UTF-8 bytes, each string's length first), then a final avalanche; rows combine by wrapping
+/// addition, so the digest does not depend on the order rows arrive in. The id enters as its offset
+/// from the side's first id (`base`), since two stores may number the same rows differently.
+struct Digest: Equatable, CustomStringConvertible {
+    private(set) var value: UInt64 = 0
+    private(set) var rows: Int = 0
+
+    init() {}
+
+    /// A digest with the given parts (for tests and for mixing in counts).
+    init(value: UInt64, rows: Int) {
+        self.value = value
+        self.rows = rows
+    }
+
+    var description: String {
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, 16 - hex.count)) + hex + " over \(rows) rows"
+    }
+
+    /// Adds one row.
+    @inline(__always)
+    mutating func add(_ r: RawRecord, base: Int64) {
+        value = value &+ Self.row(r, base: base)
+        rows += 1
+    }
+
+    /// Adds one row read through Strata.
+    @inline(__always)
+    mutating func add(_ r: BenchRecord, base: Int64) {
+        add(
+            RawRecord(
+                id: r.id, i1: r.i1, i2: r.i2, i3: r.i3, d1: r.d1, d2: r.d2, d3: r.d3, s1: r.s1, s2: r.s2, s3: r.s3),
+            base: base)
+    }
+
+    /// The hash of one row: every column, the id relative to `base` (a missing id hashes as -1).
+    static func row(_ r: RawRecord, base: Int64) -> UInt64 {
+        var h = Hasher64()
+        h.add(UInt64(bitPattern: r.id.map { $0 &- base } ?? -1))
+        h.add(UInt64(bitPattern: Int64(r.i1)))
+        h.add(UInt64(bitPattern: Int64(r.i2)))
+        h.add(UInt64(bitPattern: Int64(r.i3)))
+        h.add(value: r.d1)
+        h.add(value: r.d2)
+        h.add(value: r.d3)
+        h.add(r.s1)
+        h.add(r.s2)
+        h.add(r.s3)
+        return h.finish()
+    }
+}
+
+/// FNV-1a, 64-bit, fed byte by byte, with a murmur3-style finalizer so that sums of row hashes stay spread.
+struct Hasher64 {
+    private var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    private static let prime: UInt64 = 0x0000_0100_0000_01b3
+
+    @inline(__always)
+    mutating func add(byte: UInt8) {
+        h = (h ^ UInt64(byte)) &* Self.prime
+    }
+
+    @inline(__always)
+    mutating func add(_ word: UInt64) {
+        var w = word
+        for _ in 0..<8 {
+            add(byte: UInt8(truncatingIfNeeded: w))
+            w >>= 8
+        }
+    }
+
+    /// A double by value: its bits, except that -0.0 counts as 0.0 (SQLite stores an integral REAL as an
+    /// integer, so -0.0 reads back as 0.0 there, through Strata and libsqlite3 alike).
+    @inline(__always)
+    mutating func add(value d: Double) {
+        add(d == 0 ? 0 : d.bitPattern)
+    }
+
+    @inline(__always)
+    mutating func add(_ s: String) {
+        var s = s
+        s.withUTF8 { bytes in
+            add(UInt64(bytes.count))
+            for b in bytes { add(byte: b) }
+        }
+    }
+
+    @inline(__always)
+    func finish() -> UInt64 {
+        var x = h
+        x ^= x >> 33
+        x = x &* 0xff51_afd7_ed55_8ccd
+        x ^= x >> 33
+        x = x &* 0xc4ce_b9fe_1a85_ec53
+        x ^= x >> 33
+        return x
+    }
+}

@@ -1,0 +1,135 @@
+// ThroughputRunner: statements per second from 64 tasks through pool=8, beside pgbench on the same server.
+import Foundation
+import Strata
+import StrataPostgres
+
+/// Runs the throughput workloads (``Workload/sleep``, ``Workload/pointSelect``): Strata from 64 tasks
+/// sharing a pool of 8 connections, then pgbench with 8 clients on 2 threads, alternating, each for
+/// ``BenchOptions/throughputSeconds``; connections are opened and statements prepared before the clock
+/// starts on both sides (pgbench's `tps` excludes its connection time).
+struct ThroughputRunner {
+    let options: BenchOptions
+    let pgbench: Pgbench
+    let log: (String) -> Void
+
+    static let tasks = 64
+    static let pool = 8
+    /// Accounts `pgbench -i -s 1` creates.
+    static let scale = 1
+    static let accounts = 100_000 * scale
+    /// What each workload should reach, as a share of pgbench's rate.
+    static let minRatio = 0.9
+
+    func run(_ workloads: [Workload]) async throws -> [ThroughputResult] {
+        let db = try Database.open(
+            options.postgresURL, drivers: [.postgres],
+            configuration: Configuration(maxConnections: Self.pool, migration: .disabled))
+        defer { db.close() }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strata-pgbench-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var results: [ThroughputResult] = []
+        for w in workloads {
+            switch w {
+            case .sleep:
+                let script = dir.appendingPathComponent("sleep.sql").path
+                try "SELECT pg_sleep(0.001);\n".write(toFile: script, atomically: true, encoding: .utf8)
+                results.append(
+                    try await compare(
+                        w, pgbenchArguments: ["-n", "-f", script, "-c", "8", "-j", "2"],
+                        shown: "pgbench -n -f sleep.sql -c 8 -j 2"
+                    ) { _ in
+                        _ = try await db.unsafeRawExecute("SELECT pg_sleep(0.001)")
+                    })
+            case .pointSelect:
+                log("  pgbench -i -s \(Self.scale)…")
+                _ = try pgbench.run(["-i", "-q", "-s", "\(Self.scale)"])
+                defer { _ = try? pgbench.run(["-i", "-I", "d"]) }
+                results.append(
+                    try await compare(
+                        w, pgbenchArguments: ["-n", "-S", "-c", "8", "-j", "2", "-M", "prepared"],
+                        shown: "pgbench -n -S -c 8 -j 2 -M prepared"
+                    ) { random in
+                        let aid = Int64(random.next() % UInt64(Self.accounts)) + 1
+                        guard let account = try await PgbenchAccount.find(aid, on: db), account.id == aid else {
+                            throw BenchError("pgbench_accounts has no row \(aid): pgbench -i did not fill it")
+                        }
+                    })
+            default:
+                continue
+            }
+        }
+        return results
+    }
+
+    /// Alternates pgbench and Strata runs and summarizes the rates.
+    private func compare(
+        _ w: Workload, pgbenchArguments: [String], shown: String,
+        _ statement: @escaping @Sendable (inout SplitMix) async throws -> Void
+    ) async throws -> ThroughputResult {
+        let seconds = options.throughputSeconds
+        let runs = max(1, min(options.iterations, 3))
+        log("  \(w.rawValue): \(runs) runs per side of \(Format.fixed(seconds, 1)) s…")
+        _ = try await strataRate(seconds: min(1, seconds), statement)  // opens the 8 connections, prepares
+        var strata: [Double] = []
+        var bench: [Double] = []
+        for i in 0..<runs {
+            for side in i % 2 == 0 ? [0, 1] : [1, 0] {
+                if side == 0 {
+                    let out = try pgbench.run(pgbenchArguments + ["-T", "\(Int(seconds.rounded(.up)))"])
+                    guard let rate = Pgbench.rate(in: out) else { throw BenchError("pgbench printed no tps: \(out)") }
+                    bench.append(rate)
+                } else {
+                    strata.append(try await strataRate(seconds: seconds.rounded(.up), statement))
+                }
+            }
+        }
+        let s = Summary.median(strata)
+        let b = Summary.median(bench)
+        return ThroughputResult(
+            workload: w, label: w.label(WorkloadSizes(scale: 1)), pgbench: shown, seconds: seconds.rounded(.up),
+            strataPerSecond: Summary.rounded(s, 1), pgbenchPerSecond: Summary.rounded(b, 1),
+            ratio: b > 0 ? Summary.rounded(s / b, 1_000) : 0, minRatio: Self.minRatio,
+            strataRuns: strata.map { Summary.rounded($0, 1) }, pgbenchRuns: bench.map { Summary.rounded($0, 1) })
+    }
+
+    /// Statements per second that 64 tasks complete in `seconds`, each running `statement` in a loop.
+    private func strataRate(seconds: Double, _ statement: @escaping @Sendable (inout SplitMix) async throws -> Void)
+        async throws -> Double
+    {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline = start + .milliseconds(Int64(seconds * 1_000))
+        let total = try await withThrowingTaskGroup(of: Int.self) { group in
+            for t in 0..<Self.tasks {
+                group.addTask {
+                    var random = SplitMix(seed: UInt64(t) &* 0x9E37_79B9_7F4A_7C15 &+ 1)
+                    var done = 0
+                    while clock.now < deadline {
+                        try await statement(&random)
+                        done += 1
+                    }
+                    return done
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        let elapsed = start.duration(to: clock.now).components
+        return Double(total) / (Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+    }
+}
+
+/// A small, fast, seedable random generator (SplitMix64), one per task.
+struct SplitMix: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state = state &+ 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
