@@ -1,5 +1,6 @@
 // ConnectionPoolTests: waiting for a connection times out, leaves on cancellation, and never loses a lease.
 import Foundation
+import StrataConformance
 import StrataMemory
 import Synchronization
 import Testing
@@ -26,63 +27,13 @@ private final class Counter: Sendable {
     var count: Int { value.load(ordering: .relaxed) }
 }
 
-/// A task executor with its own thread, so a test's holder can block in its body without taking one of
-/// the few cooperative threads the waiters need.
-///
-/// `@unchecked Sendable`: `jobs` and `stopped` are read and written only while `condition` is locked.
-final class OwnThread: TaskExecutor, @unchecked Sendable {
-    private let condition = NSCondition()
-    private var jobs: [UnownedJob] = []
-    private var stopped = false
-
-    init() {
-        Thread.detachNewThread { [self] in
-            while true {
-                condition.lock()
-                while jobs.isEmpty && !stopped { condition.wait() }
-                if jobs.isEmpty {
-                    condition.unlock()
-                    return
-                }
-                let job = jobs.removeFirst()
-                condition.unlock()
-                job.runSynchronously(on: asUnownedTaskExecutor())
-            }
-        }
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let unowned = UnownedJob(job)
-        condition.lock()
-        jobs.append(unowned)
-        condition.signal()
-        condition.unlock()
-    }
-
-    func stop() {
-        condition.lock()
-        stopped = true
-        condition.signal()
-        condition.unlock()
-    }
-
-    /// Runs `body` as a task on a new thread of its own.
-    static func task<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
-        let executor = OwnThread()
-        return Task(executorPreference: executor) {
-            defer { executor.stop() }
-            return try await body()
-        }
-    }
-}
-
 /// Holds the pool's one connection in a body blocked until `release` is signalled.
 private func hold(_ db: Database, until release: DispatchSemaphore) async -> Task<Void, any Error> {
     let holding = DispatchSemaphore(value: 0)
-    let holder = OwnThread.task {
+    let holder = Siblings.onOwnThread {
         try await db.withConnection { _ in
             holding.signal()
-            _ = release.wait(timeout: .now() + 30)
+            _ = release.wait(timeout: .now() + 300)
         }
     }
     while holding.wait(timeout: .now()) == .timedOut { await Task.yield() }

@@ -1,6 +1,7 @@
 // ConnectionThreadTests: where a call's body runs: alone on the caller's thread, meeting others on its connection's.
 import Foundation
 import Strata
+import StrataConformance
 import StrataMemory
 import Synchronization
 import Testing
@@ -13,10 +14,10 @@ private var onConnectionThread: Bool { withUnsafeCurrentTask { $0 == nil } }
 /// other call meets a call in flight.
 private func holdOne(_ db: Database, until release: DispatchSemaphore) async -> Task<Void, any Error> {
     let holding = DispatchSemaphore(value: 0)
-    let holder = OwnThread.task {
+    let holder = Siblings.onOwnThread {
         try await db.withConnection { _ in
             holding.signal()
-            _ = release.wait(timeout: .now() + 30)
+            _ = release.wait(timeout: .now() + 300)
         }
     }
     while holding.wait(timeout: .now()) == .timedOut { await Task.yield() }
