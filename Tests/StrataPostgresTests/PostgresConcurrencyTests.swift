@@ -54,19 +54,6 @@ extension PostgresServerTests {
             )
         }
 
-        @Test("64 tasks through pool=8 running SELECT pg_sleep(0.001): statements per second")
-        func sleepRate() async throws {
-            let db = try PostgresTestServer.open("pool=8")
-            defer { db.close() }
-            _ = try await Self.run(db, "SELECT pg_sleep(0.001)", count: 256, tasks: 64)  // open the 8 connections
-            let count = 3_000
-            let (rows, seconds) = try await Self.run(db, "SELECT pg_sleep(0.001)", count: count, tasks: 64)
-            #expect(rows.count == count)
-            print("postgres: 64 tasks, pool=8, SELECT pg_sleep(0.001): \(Int(Double(count) / seconds)) statements/s")
-            // Two in flight (one per cooperative thread here) could not exceed 2,000/s.
-            #expect(Double(count) / seconds > 2_000 || ProcessInfo.processInfo.activeProcessorCount > 2)
-        }
-
         @Test("a task cancelled while its transaction body runs finishes the body: all of it commits")
         func cancelledMidBody() async throws {
             let db = try await PostgresTestServer.freshSchema("strata_cancel_mid_body", "pool=2")
