@@ -5,7 +5,7 @@ import PackageDescription
 
 let package = Package(
     name: "Strata",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "StrataSQLite", targets: ["StrataSQLite"]),
