@@ -9,7 +9,7 @@ import Foundation
 /// connection's lease goes away).
 ///
 /// `@unchecked Sendable`: `jobs` and `stopped` are read and written only while `condition` is locked.
-final class ConnectionThread: @unchecked Sendable {
+package final class ConnectionThread: @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [@Sendable () -> Void] = []
     private var stopped = false
@@ -17,7 +17,7 @@ final class ConnectionThread: @unchecked Sendable {
     /// Starts the thread.
     ///
     /// - Parameter name: the thread's name, for debuggers and profilers.
-    init(name: String) {
+    package init(name: String) {
         let thread = Thread { [self] in loop() }
         thread.name = name
         // As much stack as a main thread has: bodies are user code and may recurse deeply.
@@ -39,7 +39,8 @@ final class ConnectionThread: @unchecked Sendable {
         }
     }
 
-    private func submit(_ job: @escaping @Sendable () -> Void) {
+    /// Queues `job` to run on this thread after the jobs before it.
+    package func submit(_ job: @escaping @Sendable () -> Void) {
         condition.lock()
         jobs.append(job)
         condition.signal()
@@ -47,7 +48,7 @@ final class ConnectionThread: @unchecked Sendable {
     }
 
     /// Lets the thread finish the calls it was given, then end.
-    func stop() {
+    package func stop() {
         condition.lock()
         stopped = true
         condition.signal()
