@@ -146,6 +146,20 @@ package enum Siblings {
         return sibling
     }
 
+    /// Holds one connection of `db` in a body on a thread of its own until `release` is signalled (or 300 s
+    /// pass), so that every other call meets a call in flight; returns once the connection is held.
+    package static func holdOne(_ db: Database, until release: DispatchSemaphore) async -> Task<Void, any Error> {
+        let holding = DispatchSemaphore(value: 0)
+        let holder = onOwnThread {
+            try await db.withConnection { _ in
+                holding.signal()
+                _ = release.wait(timeout: .now() + 300)
+            }
+        }
+        while holding.wait(timeout: .now()) == .timedOut { await Task.yield() }
+        return holder
+    }
+
     /// Starts `body` as a task whose work runs on a thread of its own, so it may block.
     package static func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Task<T, any Error>
     {

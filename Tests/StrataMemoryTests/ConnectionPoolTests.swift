@@ -27,19 +27,6 @@ private final class Counter: Sendable {
     var count: Int { value.load(ordering: .relaxed) }
 }
 
-/// Holds the pool's one connection in a body blocked until `release` is signalled.
-private func hold(_ db: Database, until release: DispatchSemaphore) async -> Task<Void, any Error> {
-    let holding = DispatchSemaphore(value: 0)
-    let holder = Siblings.onOwnThread {
-        try await db.withConnection { _ in
-            holding.signal()
-            _ = release.wait(timeout: .now() + 300)
-        }
-    }
-    while holding.wait(timeout: .now()) == .timedOut { await Task.yield() }
-    return holder
-}
-
 /// Waits (yielding) until `n` tasks wait in the pool's queue.
 private func waitForWaiters(_ db: Database, _ n: Int) async {
     while db.pool.waitingCount < n { try? await Task.sleep(for: .milliseconds(1)) }
@@ -52,7 +39,7 @@ struct ConnectionPoolTests {
         let driver = CountingDriver()
         let db = Database(driver: driver, configuration: Configuration(maxConnections: 1, poolTimeout: 0.3))
         let release = DispatchSemaphore(value: 0)
-        let holder = await hold(db, until: release)
+        let holder = await Siblings.holdOne(db, until: release)
         let start = ContinuousClock.now
         await #expect(throws: StrataError.poolTimeout(seconds: 0.3)) {
             try await db.withConnection { _ in }
@@ -75,7 +62,7 @@ struct ConnectionPoolTests {
         let driver = CountingDriver()
         let db = Database(driver: driver, configuration: Configuration(maxConnections: 1, poolTimeout: 60))
         let release = DispatchSemaphore(value: 0)
-        let holder = await hold(db, until: release)
+        let holder = await Siblings.holdOne(db, until: release)
         let cancelled = Task { try await db.withConnection { _ in "ran" } }
         await waitForWaiters(db, 1)
         let next = Task { try await db.withConnection { _ in "ran" } }
@@ -95,7 +82,7 @@ struct ConnectionPoolTests {
     func cancelledBeforeWaiting() async throws {
         let db = Database(driver: CountingDriver(), configuration: Configuration(maxConnections: 1, poolTimeout: 60))
         let release = DispatchSemaphore(value: 0)
-        let holder = await hold(db, until: release)
+        let holder = await Siblings.holdOne(db, until: release)
         let early = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await db.withConnection { _ in 1 }

@@ -10,20 +10,6 @@ import Testing
 /// runs inside the caller's task). Thread names cannot tell: Linux's Foundation does not apply them.
 private var onConnectionThread: Bool { withUnsafeCurrentTask { $0 == nil } }
 
-/// Holds one connection of `db` on a thread of its own until `release` is signalled, so that every
-/// other call meets a call in flight.
-private func holdOne(_ db: Database, until release: DispatchSemaphore) async -> Task<Void, any Error> {
-    let holding = DispatchSemaphore(value: 0)
-    let holder = Siblings.onOwnThread {
-        try await db.withConnection { _ in
-            holding.signal()
-            _ = release.wait(timeout: .now() + 300)
-        }
-    }
-    while holding.wait(timeout: .now()) == .timedOut { await Task.yield() }
-    return holder
-}
-
 /// How many bodies run now, and the most at once. Sendable: atomics.
 private final class Peak: Sendable {
     let inBody = Atomic<Int>(0)
@@ -41,7 +27,7 @@ struct ConnectionThreadTests {
         // One call held open, so every other call meets it (under a busy test run, tasks that never
         // overlap would each be alone and rightly run inline).
         let release = DispatchSemaphore(value: 0)
-        let holder = await holdOne(db, until: release)
+        let holder = await Siblings.holdOne(db, until: release)
         let peak = Peak()
         let placed = try await withThrowingTaskGroup(of: Bool.self) { group in
             for _ in 0..<16 {
@@ -79,7 +65,7 @@ struct ConnectionThreadTests {
             }
         }
         let release = DispatchSemaphore(value: 0)
-        let holder = await holdOne(db, until: release)
+        let holder = await Siblings.holdOne(db, until: release)
         let results = try await withThrowingTaskGroup(of: (Int, Int, Bool).self) { group in
             for _ in 0..<6 {
                 group.addTask {
@@ -114,7 +100,7 @@ struct ConnectionThreadTests {
         defer { db.close() }
         try await db.migrate(Note.self)
         let release = DispatchSemaphore(value: 0)
-        let holder = await holdOne(db, until: release)
+        let holder = await Siblings.holdOne(db, until: release)
         let started = DispatchSemaphore(value: 0)
         let task = Task {
             try await db.transaction { tx in

@@ -45,14 +45,7 @@ extension PostgresServerTests {
             // One call holds a connection throughout, so every other call meets it and runs on its connection's
             // thread (a call alone runs inline; in a busy test run, tasks that never overlap would each be alone).
             let release = DispatchSemaphore(value: 0)
-            let holding = DispatchSemaphore(value: 0)
-            let holder = Siblings.onOwnThread {
-                try await db.withConnection { _ in
-                    holding.signal()
-                    _ = release.wait(timeout: .now() + 300)
-                }
-            }
-            while holding.wait(timeout: .now()) == .timedOut { await Task.yield() }
+            let holder = await Siblings.holdOne(db, until: release)
             let (rows, _) = try await Self.run(db, statement, count: 256, tasks: 64)
             release.signal()
             try await holder.value
