@@ -216,22 +216,14 @@ extension Model {
     ///   ``StrataError/deleteRestricted(model:association:)``, ``StrataError/foreignKeyViolation(table:)``.
     @discardableResult
     public func delete(_ tx: Transaction) throws -> Bool {
-        guard let deleted = Self.schema.column(withRole: .deletedAt) else { return try forceDelete(tx) }
+        guard Self.schema.column(withRole: .deletedAt) != nil else { return try forceDelete(tx) }
         guard let id else { throw StrataError.notPersisted(model: Self.modelName) }
         return try tx.savepoint { tx in
             try willDelete(tx)
             for association in Self.associations { try association.beforeSoftDeleting(ownerID: id, tx) }
-            let marked = try tx.execute(
-                .update(
-                    Update(
-                        table: Self.schema.name,
-                        assignments: [Assignment(deleted.name, .date(DatabaseValue.roundedToMicroseconds(Date())))],
-                        filter: .and([
-                            .compare(.equal, .column(Self.primaryKeyColumn), .value(.integer(id))),
-                            .isNull(.column(deleted.name)),
-                        ]))))
+            let marked = try Self.query(on: tx).filter(id: id).delete() > 0  // soft: sets the column if not set
             try didDelete(tx)
-            return marked > 0
+            return marked
         }
     }
 
@@ -263,11 +255,7 @@ extension Model {
             throw StrataError.invalidQuery("\(Self.modelName) has no @DeletedAt column to restore")
         }
         guard let id else { throw StrataError.notPersisted(model: Self.modelName) }
-        _ = try tx.execute(
-            .update(
-                Update(
-                    table: Self.schema.name, assignments: [Assignment(deleted.name, .null)],
-                    filter: .compare(.equal, .column(Self.primaryKeyColumn), .value(.integer(id))))))
+        try Self.query(on: tx).withDeleted().filter(id: id).restore()
         if let kp = Self.keyPath(forColumn: deleted.name) as? WritableKeyPath<Self, Date?> {
             self[keyPath: kp] = nil
             _persistence.markStored()
