@@ -84,6 +84,10 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case poolTimeout(seconds: Double)
     /// Two backends of a differential database answered one statement differently.
     case divergence(statement: String, details: String)
+    /// Arithmetic no backend can answer the same way: integer overflow (of `+ - * /`, `sum`) or division by
+    /// zero. `expression` names the model and column (or the operation) where it happened. Every driver raises
+    /// it rather than returning NULL, a float or a wrapped value.
+    case arithmeticError(expression: String, reason: String)
 
     public var description: String {
         switch self {
@@ -133,6 +137,7 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         case .poolTimeout(let s): return "no pooled connection became free within \(s) s"
         case .divergence(let statement, let details):
             return "backends diverged on \(statement): \(details)"
+        case .arithmeticError(let e, let r): return "arithmetic error in \(e): \(r)"
         }
     }
 }
