@@ -18,6 +18,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", "603.0.0"..<"604.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
     ],
     targets: [
         .macro(
@@ -30,13 +32,26 @@ let package = Package(
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
             ]
         ),
-        .target(name: "Strata", dependencies: ["StrataMacros"]),
+        .target(
+            name: "Strata",
+            dependencies: [
+                "StrataMacros", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]
+        ),
         .systemLibrary(name: "CSQLite", path: "Drivers/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "StrataSQLite", dependencies: ["Strata", "CSQLite"], path: "Drivers/SQLite"),
         .target(name: "StrataMemory", dependencies: ["Strata"], path: "Drivers/Memory"),
         .systemLibrary(name: "CPostgres", path: "Drivers/CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "StrataPostgres", dependencies: ["Strata", "CPostgres"], path: "Drivers/Postgres"),
-        .target(name: "StrataConformance", dependencies: ["Strata"], path: "conformance"),
+        .target(
+            name: "StrataConformance",
+            dependencies: [
+                "Strata", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            path: "conformance"
+        ),
         .target(name: "StrataDifferential", dependencies: ["Strata"]),
         .target(name: "CBenchValgrind"),
         .target(
@@ -60,10 +75,21 @@ let package = Package(
                 .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
             ]
         ),
-        .testTarget(name: "StrataTests", dependencies: ["Strata"]),
+        .testTarget(
+            name: "StrataTests",
+            dependencies: [
+                "Strata", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]
+        ),
         .testTarget(name: "StrataSQLiteTests", dependencies: ["StrataSQLite", "StrataMemory", "StrataConformance"]),
         .testTarget(name: "StrataMemoryTests", dependencies: ["StrataMemory", "StrataConformance"]),
-        .testTarget(name: "StrataExamplesTests", dependencies: ["StrataSQLite", "StrataMemory"]),
+        .testTarget(
+            name: "StrataExamplesTests",
+            dependencies: [
+                "StrataSQLite", "StrataMemory", "StrataConformance", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "StrataPostgresTests", dependencies: ["StrataPostgres", "StrataConformance"]),
         .testTarget(
             name: "StrataDifferentialTests",

@@ -61,6 +61,8 @@ public enum ConformanceSuite {
         valueCases,
         concurrencyCases,
         semanticsCases,
+        observabilityCases,
+        observationCases,
     ].flatMap { $0 }
 
     /// The names of every case.

@@ -1,4 +1,6 @@
-// Configuration: the options a database is opened with (pool size, migration policy, timeouts).
+// Configuration: the options a database is opened with (pool size, migration policy, timeouts, logging, metrics).
+import Logging
+import Metrics
 
 /// Options for opening a ``Database``.
 public struct Configuration: Sendable {
@@ -11,16 +13,39 @@ public struct Configuration: Sendable {
     /// How long a call waits for a pooled connection before it throws ``StrataError/poolTimeout(seconds:)``,
     /// in seconds.
     public var poolTimeout: Double
+    /// Where the database logs: each statement (SQL, duration, rows, driver) at `.debug` (transaction control
+    /// at `.trace`), a statement slower than ``slowStatementThreshold`` at `.warning`, connections opened,
+    /// replaced and closed at `.info`/`.notice`, waits for a pooled connection at `.info`. The default logs
+    /// nothing. The database adds `db.system` (the driver's name) to the logger's metadata.
+    public var logger: Logger
+    /// Whether statement logs show bound values; by default they show only how many there are, since
+    /// values may hold personal data or secrets.
+    public var logBoundValues: Bool
+    /// A statement that takes this many seconds or longer is logged at `.warning` whatever the logger's
+    /// level; nil (the default) never warns.
+    public var slowStatementThreshold: Double?
+    /// Where metrics go: statements counted and timed by kind, pool waits timed, connections in use as a
+    /// gauge, errors counted by ``StrataError`` case. Nil (the default) uses the factory bootstrapped with
+    /// `MetricsSystem.bootstrap`, and when none was, records nothing and costs nothing.
+    public var metricsFactory: (any MetricsFactory)?
 
     public init(
         maxConnections: Int? = nil, migration: MigrationPolicy = .automatic, timeout: Double = 5,
-        poolTimeout: Double = 30
+        poolTimeout: Double = 30, logger: Logger = Configuration.silentLogger, logBoundValues: Bool = false,
+        slowStatementThreshold: Double? = nil, metricsFactory: (any MetricsFactory)? = nil
     ) {
         self.maxConnections = maxConnections
         self.migration = migration
         self.timeout = timeout
         self.poolTimeout = poolTimeout
+        self.logger = logger
+        self.logBoundValues = logBoundValues
+        self.slowStatementThreshold = slowStatementThreshold
+        self.metricsFactory = metricsFactory
     }
+
+    /// The default logger: it prints nothing.
+    public static let silentLogger = Logger(label: "strata", factory: { _ in SwiftLogNoOpLogHandler() })
 }
 
 /// What automatic migration may do.

@@ -1,4 +1,5 @@
 // ConnectionPool: hands each task one connection at a time, opening up to a limit, waiting past it.
+import Logging
 import Synchronization
 
 /// A connection leased from the pool, with the thread its blocking calls run on.
@@ -54,11 +55,17 @@ final class ConnectionPool: Sendable {
     /// How long `acquire` waits for a connection, in seconds.
     let timeout: Double
     private let state = Mutex(State())
+    /// Where connection events and waits are logged and measured.
+    private let observer: StatementObserver?
+    /// Whether leases are timed (a metrics backend, or a logger at `.info` or below).
+    private let watched: Bool
 
-    init(driver: any Driver, capacity: Int, timeout: Double = 30) {
+    init(driver: any Driver, capacity: Int, timeout: Double = 30, observer: StatementObserver? = nil) {
         self.driver = driver
         self.capacity = max(1, capacity)
         self.timeout = timeout.isNaN ? 0 : max(0, timeout)
+        self.observer = observer
+        watched = observer.map { $0.metrics != nil || $0.logger.logLevel <= .info } ?? false
     }
 
     private enum Step { case use(Lease, alone: Bool), connect(alone: Bool), wait, closed }
@@ -70,6 +77,31 @@ final class ConnectionPool: Sendable {
     ///   when the task is cancelled while it waits, the driver's connection errors, and
     ///   ``StrataError/connectionFailed(_:)`` once the database is closed.
     nonisolated(nonsending) func acquire() async throws -> (lease: Lease, alone: Bool) {
+        var queued = false
+        guard watched, let observer else { return try await acquireLease(queued: &queued) }
+        let start = ContinuousClock.now
+        do {
+            let leased = try await acquireLease(queued: &queued)
+            let waited = ContinuousClock.now - start
+            observer.metrics?.poolWait.recordNanoseconds(waited.nanoseconds)
+            observer.metrics?.inUse.record(inUseCount)
+            if queued {
+                observer.logger.info(
+                    "waited for a pooled connection",
+                    metadata: ["db.pool.wait_ms": .stringConvertible(waited.nanoseconds / 1_000_000)])
+            }
+            return leased
+        } catch {
+            observer.failedBeforeRunning(error)
+            if queued {
+                observer.logger.notice(
+                    "gave up waiting for a pooled connection", metadata: ["db.error": .string("\(error)")])
+            }
+            throw error
+        }
+    }
+
+    nonisolated(nonsending) private func acquireLease(queued: inout Bool) async throws -> (lease: Lease, alone: Bool) {
         var deadline: ContinuousClock.Instant?
         while true {
             let step: Step = state.withLock { s in
@@ -100,6 +132,7 @@ final class ConnectionPool: Sendable {
                     throw error
                 }
             case .wait:
+                queued = true
                 let until = deadline ?? timeout.deadline
                 deadline = until
                 if let handed = try await wait(until: until) { return (handed, false) }
@@ -110,6 +143,17 @@ final class ConnectionPool: Sendable {
     /// Opens a connection: on the caller's thread when it is alone, else on the connection's own thread
     /// (connecting is a network round trip or more on a server).
     nonisolated(nonsending) private func connect(alone: Bool) async throws -> Lease {
+        do {
+            let lease = try await openLease(alone: alone)
+            observer?.logger.info("opened a connection", metadata: ["db.pool.open": .stringConvertible(openCount)])
+            return lease
+        } catch {
+            observer?.logger.notice("could not open a connection", metadata: ["db.error": .string("\(error)")])
+            throw error
+        }
+    }
+
+    nonisolated(nonsending) private func openLease(alone: Bool) async throws -> Lease {
         if alone || !driver.callsMayBlock { return Lease(try driver.connect()) }
         let thread = ConnectionThread(name: "strata connection")
         do {
@@ -181,6 +225,8 @@ final class ConnectionPool: Sendable {
                 s.open -= 1
                 s.inUse -= 1
             }
+            observer?.logger.notice("dropped a broken connection; the next call opens a new one")
+            observer?.metrics?.inUse.record(inUseCount)
             wakeOne(with: nil)
             return
         }
@@ -194,7 +240,10 @@ final class ConnectionPool: Sendable {
             }
             return nil
         }
-        guard let waiter else { return }
+        guard let waiter else {
+            observer?.metrics?.inUse.record(inUseCount)
+            return
+        }
         waiter.timer?.cancel()
         waiter.continuation.resume(returning: lease)
     }
@@ -217,6 +266,7 @@ final class ConnectionPool: Sendable {
             }
             return (s.waiters, s.idle)
         }
+        observer?.logger.info("closed the pool", metadata: ["db.pool.closed_idle": .stringConvertible(idle.count)])
         _ = idle  // the leases (and their threads) end here, outside the lock
         for w in waiters {
             w.timer?.cancel()

@@ -1,5 +1,6 @@
 // Database: the async entry point: a driver, a pool of its connections, and the configuration.
 import Foundation
+import Logging
 import Synchronization
 
 /// A database: a driver plus a pool of its connections. Safe to share between tasks.
@@ -20,15 +21,25 @@ public final class Database: Sendable {
     let pool: ConnectionPool
     /// Every statement this database ran, counted (a driver-independent way to count queries).
     let statementCounter = Atomic<Int>(0)
+    /// Logs and metrics of this database's statements and connections (see ``Configuration/logger``).
+    let observer: StatementObserver
+    /// The observers of this database's queries (see ``QueryBuilder/observe()``).
+    let changes = ChangeHub()
 
     /// Opens a database on a driver.
     public init(driver: any Driver, configuration: Configuration = Configuration()) {
         self.driverName = driver.name
         self.configuration = configuration
+        let observer = StatementObserver(configuration: configuration, driverName: driver.name)
+        self.observer = observer
         self.pool = ConnectionPool(
             driver: driver, capacity: configuration.maxConnections ?? driver.maxConnections,
-            timeout: configuration.poolTimeout)
+            timeout: configuration.poolTimeout, observer: observer)
     }
+
+    /// The logger this database logs to: ``Configuration/logger`` with `db.system` (the driver's name) in its
+    /// metadata.
+    public var logger: Logger { observer.logger }
 
     /// The number of statements run so far on this database (queries, writes, transaction control).
     public var statementCount: Int { statementCounter.load(ordering: .relaxed) }
@@ -39,6 +50,12 @@ public final class Database: Sendable {
 
     /// The most connections the pool opens.
     package var maxConnections: Int { pool.capacity }
+
+    /// Connections leased to calls now (the conformance suite checks that an ended observation holds none).
+    package var connectionsInUse: Int { pool.inUseCount }
+
+    /// Queries being observed now (see ``QueryBuilder/observe()``).
+    package var observationCount: Int { changes.observerCount }
 
     // MARK: Opening by URL
 

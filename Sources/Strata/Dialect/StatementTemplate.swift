@@ -14,9 +14,12 @@ public struct StatementTemplate: Hashable, Sendable {
 
     public let model: ObjectIdentifier
     public let kind: Kind
+    /// The table the statement reads or writes (observers of a database are told which tables changed).
+    public let table: String
 
-    public init(_ model: Any.Type, _ kind: Kind) {
+    public init(_ model: Any.Type, _ kind: Kind, table: String) {
         self.model = ObjectIdentifier(model)
         self.kind = kind
+        self.table = table
     }
 }

@@ -49,7 +49,7 @@ extension Model {
             // Only full chunks are templated, so the cache holds one shape per model, whatever the batch sizes.
             if end - start == perStatement {
                 _ = try tx.execute(
-                    template: StatementTemplate(Self.self, .insertRowsReturningKey(perStatement)),
+                    template: StatementTemplate(Self.self, .insertRowsReturningKey(perStatement), table: schema.name),
                     binds: rows.flatMap { $0 }, statement: { insert }, onRow: collect)
             } else {
                 _ = try tx.execute(insert, onRow: collect)

@@ -85,7 +85,7 @@ extension Model {
             row.remove(at: pk)
             var newID: Int64?
             _ = try tx.execute(
-                template: StatementTemplate(Self.self, .insertReturningKey), binds: row,
+                template: StatementTemplate(Self.self, .insertReturningKey, table: schema.name), binds: row,
                 statement: {
                     .insert(
                         Insert(
@@ -302,7 +302,7 @@ extension Model {
         let context = RowContext(model: Self.self, schema: schema, selected: nil)
         var found: Self?
         _ = try tx.execute(
-            template: StatementTemplate(Self.self, .findByKey), binds: [.integer(id)],
+            template: StatementTemplate(Self.self, .findByKey, table: schema.name), binds: [.integer(id)],
             statement: {
                 .select(
                     Select(

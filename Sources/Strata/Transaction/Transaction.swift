@@ -12,6 +12,8 @@ public final class Transaction {
     /// 0: autocommit; 1: inside BEGIN; n > 1: inside n - 1 savepoints.
     public private(set) var depth: Int
     private(set) var isOpen = true
+    /// The tables written inside the open transaction, announced to observers when it commits.
+    private var touched = TouchedTables()
 
     init(connection: any DatabaseConnection, database: Database, depth: Int) {
         self.connection = connection
@@ -29,10 +31,28 @@ public final class Transaction {
     /// ``ValueCheck``): ``StrataError/invalidValue(table:column:reason:)``, before anything is written.
     @usableFromInline
     package func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void = { _ in }) throws -> Int {
-        try checkOpen()
-        try ValueCheck.check(statement)
+        let observer = database.observer
+        guard observer.isActive else {
+            try checkOpen()
+            try ValueCheck.check(statement)
+            database.statementCounter.add(1, ordering: .relaxed)
+            let changed = try connection.execute(statement, onRow: onRow)
+            wrote(statement)
+            return changed
+        }
+        do {
+            try checkOpen()
+            try ValueCheck.check(statement)
+        } catch {
+            observer.failedBeforeRunning(error)
+            throw error
+        }
         database.statementCounter.add(1, ordering: .relaxed)
-        return try connection.execute(statement, onRow: onRow)
+        let changed = try observer.run(StatementKind(statement), describe: { describe(statement) }, onRow: onRow) {
+            try connection.execute(statement, onRow: $0)
+        }
+        wrote(statement)
+        return changed
     }
 
     /// Runs a statement of a fixed shape with `binds` (see
@@ -42,10 +62,59 @@ public final class Transaction {
         template: StatementTemplate, binds: [DatabaseValue], statement: () throws -> Statement,
         onRow: (any RowReader) throws -> Void
     ) throws -> Int {
-        try checkOpen()
-        try ValueCheck.checkBinds(binds, statement: statement)
+        let observer = database.observer
+        guard observer.isActive else {
+            try checkOpen()
+            try ValueCheck.checkBinds(binds, statement: statement)
+            database.statementCounter.add(1, ordering: .relaxed)
+            let changed = try connection.execute(template: template, binds: binds, statement: statement, onRow: onRow)
+            if template.kind != .findByKey { wrote(table: template.table) }
+            return changed
+        }
+        do {
+            try checkOpen()
+            try ValueCheck.checkBinds(binds, statement: statement)
+        } catch {
+            observer.failedBeforeRunning(error)
+            throw error
+        }
         database.statementCounter.add(1, ordering: .relaxed)
-        return try connection.execute(template: template, binds: binds, statement: statement, onRow: onRow)
+        let kind: StatementKind = template.kind == .findByKey ? .select : .insert
+        let changed = try observer.run(
+            kind,
+            describe: {
+                guard let built = try? statement() else { return ("\(template.kind)", binds) }
+                return describe(built)
+            }, onRow: onRow
+        ) { try connection.execute(template: template, binds: binds, statement: statement, onRow: $0) }
+        if kind != .select { wrote(table: template.table) }
+        return changed
+    }
+
+    /// Notes a statement that ran: a write's table is announced now in autocommit, at COMMIT otherwise.
+    private func wrote(_ statement: Statement) {
+        switch statement {
+        case .select, .begin, .commit, .rollback, .savepoint, .releaseSavepoint, .rollbackToSavepoint: return
+        default: if let table = statement.tableName { wrote(table: table) }
+        }
+    }
+
+    private func wrote(table: String) {
+        if depth == 0 {
+            database.changes.committed([table])
+        } else {
+            touched.add(table)
+        }
+    }
+
+    /// The SQL a statement runs as on this connection (for a driver without SQL, as PostgreSQL would
+    /// write it), with its binds, for logs.
+    private func describe(_ statement: Statement) -> (sql: String, binds: [DatabaseValue]) {
+        let dialect = (connection as? any SQLConnection)?.dialect ?? DescriptionDialect()
+        guard let rendered = try? SQLRenderer.render(statement, dialect: dialect) else {
+            return ("\(statement)", [])
+        }
+        return (rendered.sql, rendered.binds)
     }
 
     /// Runs `body` in a nested scope that rolls back alone when it throws.
@@ -66,6 +135,7 @@ public final class Transaction {
         } catch {
             depth -= 1
             if depth == 0 {
+                touched.removeAll()
                 _ = try? execute(.rollback)
             } else {
                 _ = try? execute(.rollbackToSavepoint(name))
@@ -79,8 +149,13 @@ public final class Transaction {
             do {
                 _ = try execute(.commit)
             } catch {
+                touched.removeAll()
                 _ = try? execute(.rollback)
                 throw error
+            }
+            if !touched.isEmpty {
+                database.changes.committed(touched.announced)
+                touched.removeAll()
             }
         } else {
             _ = try execute(.releaseSavepoint(name))
@@ -103,8 +178,20 @@ public final class Transaction {
         try ValueCheck.checkParameters(values)
         database.statementCounter.add(1, ordering: .relaxed)
         var rows: [[DatabaseValue]] = []
-        _ = try connection.executeRaw(sql, values) { r in
+        let collect: (any RowReader) throws -> Void = { r in
             rows.append((0..<r.columnCount).map { r.value(at: $0) })
+        }
+        let observer = database.observer
+        if observer.isActive {
+            _ = try observer.run(.raw, describe: { (sql, values) }, onRow: collect) {
+                try connection.executeRaw(sql, values, onRow: $0)
+            }
+        } else {
+            _ = try connection.executeRaw(sql, values, onRow: collect)
+        }
+        // Raw SQL may write any table; only a plain SELECT is known to write none.
+        if !sql.drop(while: { $0 == " " || $0 == "\n" || $0 == "\t" }).prefix(6).uppercased().hasPrefix("SELECT") {
+            if depth == 0 { database.changes.committed(nil) } else { touched.addUnknown() }
         }
         return rows
     }

@@ -1,0 +1,23 @@
+// StatementKind: the coarse kind of a statement, the one dimension logs and metrics group statements by.
+
+/// What a statement does, as logs and metrics name it.
+public enum StatementKind: String, Sendable, CaseIterable {
+    case select, insert, update, delete
+    /// Creating or changing tables and indexes.
+    case schema
+    /// BEGIN, COMMIT, ROLLBACK and savepoints.
+    case transaction
+    /// SQL passed by the application (`unsafeRawExecute`).
+    case raw
+
+    init(_ statement: Statement) {
+        switch statement {
+        case .select: self = .select
+        case .insert: self = .insert
+        case .update: self = .update
+        case .delete: self = .delete
+        case .begin, .commit, .rollback, .savepoint, .releaseSavepoint, .rollbackToSavepoint: self = .transaction
+        default: self = .schema
+        }
+    }
+}

@@ -1,0 +1,127 @@
+// StatementObserver: logs and measures each statement and connection event of one database, at no cost when off.
+import Foundation
+import Logging
+import Metrics
+
+/// What one database reports about its work, through its configuration's logger and metrics factory.
+///
+/// When neither the logger's level nor a slow-statement threshold nor a metrics backend asks for anything,
+/// ``isActive`` is false and a statement costs one branch more than without it.
+final class StatementObserver: Sendable {
+    let logger: Logger
+    private let logsStatements: Bool
+    private let logsTransactionControl: Bool
+    private let logBinds: Bool
+    private let slowThreshold: Duration?
+    let metrics: StrataMetrics?
+    /// Whether statements must be timed at all.
+    let isActive: Bool
+
+    init(configuration: Configuration, driverName: String) {
+        var logger = configuration.logger
+        logger[metadataKey: "db.system"] = .string(driverName)
+        self.logger = logger
+        logsStatements = logger.logLevel <= .debug
+        logsTransactionControl = logger.logLevel <= .trace
+        logBinds = configuration.logBoundValues
+        slowThreshold = configuration.slowStatementThreshold.flatMap { seconds in
+            seconds.isFinite && seconds >= 0 ? Duration.nanoseconds(Int64(min(seconds, 1e9) * 1e9)) : nil
+        }
+        let factory = configuration.metricsFactory ?? MetricsSystem.factory
+        metrics = factory is NOOPMetricsHandler ? nil : StrataMetrics(factory: factory, driver: driverName)
+        isActive = logsStatements || slowThreshold != nil || metrics != nil
+    }
+
+    /// Runs one statement through `body`, timing it and counting the rows it hands to `onRow`; then logs it
+    /// and records its metrics. `describe` renders its SQL and binds, and runs only when a log needs them.
+    func run(
+        _ kind: StatementKind, describe: () -> (sql: String, binds: [DatabaseValue]),
+        onRow: (any RowReader) throws -> Void, _ body: ((any RowReader) throws -> Void) throws -> Int
+    ) throws -> Int {
+        var returned = 0
+        let start = ContinuousClock.now
+        let changed: Int
+        do {
+            changed = try withoutActuallyEscaping(onRow) { onRow in
+                try body { row in
+                    returned += 1
+                    try onRow(row)
+                }
+            }
+        } catch {
+            let elapsed = ContinuousClock.now - start
+            metrics?.record(kind, elapsed: elapsed)
+            metrics?.failed(error)
+            if logsStatements {
+                var metadata = self.metadata(kind, elapsed: elapsed, describe: describe)
+                metadata["db.error"] = .string("\(error)")
+                logger.debug("statement failed", metadata: metadata)
+            }
+            throw error
+        }
+        let elapsed = ContinuousClock.now - start
+        metrics?.record(kind, elapsed: elapsed)
+        let slow = slowThreshold.map { elapsed >= $0 } ?? false
+        let logged = kind == .transaction ? logsTransactionControl : logsStatements
+        guard slow || logged else { return changed }
+        var metadata = self.metadata(kind, elapsed: elapsed, describe: describe)
+        metadata["db.rows_returned"] = .stringConvertible(returned)
+        metadata["db.rows_changed"] = .stringConvertible(changed)
+        if slow {
+            logger.warning("slow statement", metadata: metadata)
+        } else if kind == .transaction {
+            logger.trace("statement", metadata: metadata)
+        } else {
+            logger.debug("statement", metadata: metadata)
+        }
+        return changed
+    }
+
+    /// Counts a failure that happened before a statement reached the driver (a refused value, a closed handle).
+    func failedBeforeRunning(_ error: any Error) {
+        metrics?.failed(error)
+    }
+
+    private func metadata(
+        _ kind: StatementKind, elapsed: Duration, describe: () -> (sql: String, binds: [DatabaseValue])
+    ) -> Logger.Metadata {
+        let (sql, binds) = describe()
+        let (seconds, attoseconds) = elapsed.components
+        let milliseconds = Double(seconds) * 1e3 + Double(attoseconds) / 1e15
+        var metadata: Logger.Metadata = [
+            "db.statement": .string(sql),
+            "db.operation": .string(kind.rawValue),
+            "db.duration_ms": .string(threeDecimals(milliseconds)),
+        ]
+        if logBinds {
+            metadata["db.binds"] = .string(binds.map(Self.show).joined(separator: ", "))
+        } else if !binds.isEmpty {
+            metadata["db.binds"] = .string("\(binds.count) redacted (set Configuration.logBoundValues to show them)")
+        }
+        return metadata
+    }
+
+    /// A bound value as a log shows it when the user asked for values.
+    private static func show(_ value: DatabaseValue) -> String {
+        func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+        switch value {
+        case .null: return "NULL"
+        case .bool(let b): return b ? "TRUE" : "FALSE"
+        case .integer(let i): return String(i)
+        case .double(let d): return String(d)
+        case .text(let s), .json(let s): return quoted(s)
+        case .blob(let d): return "<\(d.count) bytes>"
+        case .date(let d):
+            return quoted(d.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)))
+        case .decimal(let d): return "\(d)"
+        case .uuid(let u): return quoted(u.uuidString)
+        }
+    }
+}
+
+/// A non-negative number with three decimals, without Foundation's formatter.
+private func threeDecimals(_ value: Double) -> String {
+    let thousandths = Int64((max(0, min(value, 1e12)) * 1000).rounded())
+    let fraction = String(thousandths % 1000)
+    return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+}
