@@ -33,11 +33,25 @@ public final class PostgresConnection: SQLConnection {
     ///
     /// - Throws: ``StrataError/authenticationFailed(_:)``, or ``StrataError/connectionFailed(_:)`` saying whether the database
     ///   is missing, the attempt timed out, or the server could not be reached.
-    public init(options: PostgresConnectionOptions) throws {
-        handle = try PostgresConnector.open(options)
+    public convenience init(options: PostgresConnectionOptions) throws {
+        try self.init(options: options, own: nil)
     }
 
-    deinit { PQfinish(handle) }
+    /// A connection whose backend is listed in `own` while it lives (see ``PostgresChangeListener``).
+    init(options: PostgresConnectionOptions, own: OwnBackends?) throws {
+        handle = try PostgresConnector.open(options)
+        self.own = own
+        backend = PQbackendPID(handle)
+        own?.add(backend)
+    }
+
+    private let own: OwnBackends?
+    private let backend: Int32
+
+    deinit {
+        own?.remove(backend)
+        PQfinish(handle)
+    }
 
     public func execute(
         template: StatementTemplate, binds: [DatabaseValue], statement: () throws -> Statement,

@@ -18,6 +18,8 @@ public struct PostgresDriver: Driver {
     public let options: PostgresConnectionOptions
     public let maxConnections: Int
     public var name: String { "postgres" }
+    /// The backends of this driver's connections, whose NOTIFYs the change listener ignores.
+    let own = OwnBackends()
 
     /// A driver for the given options; `configuration.maxConnections` (default 4) sizes the pool.
     public init(options: PostgresConnectionOptions, configuration: Configuration = Configuration()) {
@@ -37,7 +39,13 @@ public struct PostgresDriver: Driver {
     }
 
     public func connect() throws -> any DatabaseConnection {
-        try PostgresConnection(options: options)
+        try PostgresConnection(options: options, own: own)
+    }
+
+    /// Listens for `NOTIFY strata_changes` (sent by the triggers of models with
+    /// ``Model/notifiesOtherProcesses``) on a connection and thread of its own.
+    public func listenForChanges(_ onChange: @escaping @Sendable (String) -> Void) -> (any ChangeListener)? {
+        PostgresChangeListener(options: options, own: own, onChange: onChange)
     }
 
     /// The version of the linked libpq, e.g. 150018 for 15.18.

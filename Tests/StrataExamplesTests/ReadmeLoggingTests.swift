@@ -66,3 +66,22 @@ import Testing
         #expect(db.observationCount == 0)
     }
 }
+
+// README: "Watching data change" (other processes' commits, PostgreSQL)
+@Model struct Order {
+    var id: Int64?
+    var total: Decimal
+    static let notifiesOtherProcesses = true  // migrate installs a trigger: NOTIFY strata_changes, 'order'
+}
+
+@Suite struct ReadmeNotifyExampleTests {
+    @Test func aModelOptsIntoNotifications() async throws {
+        #expect(Order.notifiesOtherProcesses)
+        #expect(!Player.notifiesOtherProcesses)
+        let db = try Database.open("memory:", drivers: [.memory])
+        try await db.migrate(Order.self)  // no trigger on a driver without NOTIFY; nothing else changes
+        var order = Order(total: Decimal(string: "9.99") ?? 0)
+        try await order.save(on: db)
+        #expect(try await Order.query(on: db).first()?.total == Decimal(string: "9.99"))
+    }
+}

@@ -24,7 +24,7 @@ public final class Database: Sendable {
     /// Logs and metrics of this database's statements and connections (see ``Configuration/logger``).
     let observer: StatementObserver
     /// The observers of this database's queries (see ``QueryBuilder/observe()``).
-    let changes = ChangeHub()
+    let changes: ChangeHub
 
     /// Opens a database on a driver.
     public init(driver: any Driver, configuration: Configuration = Configuration()) {
@@ -32,6 +32,7 @@ public final class Database: Sendable {
         self.configuration = configuration
         let observer = StatementObserver(configuration: configuration, driverName: driver.name)
         self.observer = observer
+        self.changes = ChangeHub(driver: driver)
         self.pool = ConnectionPool(
             driver: driver, capacity: configuration.maxConnections ?? driver.maxConnections,
             timeout: configuration.poolTimeout, observer: observer)

@@ -57,10 +57,23 @@ public protocol Driver: Sendable {
     ///
     /// - Throws: ``StrataError/connectionFailed(_:)`` and friends.
     func connect() throws -> any DatabaseConnection
+    /// Starts listening for commits made by other processes (PostgreSQL: `LISTEN strata_changes`), calling
+    /// `onChange` with each changed table's name; nil when the driver cannot (the default). Commits made
+    /// through this driver's own connections are not reported (the database announces those itself).
+    func listenForChanges(_ onChange: @escaping @Sendable (String) -> Void) -> (any ChangeListener)?
 }
 
 extension Driver {
     public var callsMayBlock: Bool { true }
+    public func listenForChanges(_ onChange: @escaping @Sendable (String) -> Void) -> (any ChangeListener)? { nil }
+}
+
+/// A driver's running subscription to other processes' commits.
+public protocol ChangeListener: Sendable {
+    /// Returns once the subscription is active: every commit after it is reported.
+    func ready() async
+    /// Stops listening and closes the listener's connection.
+    func stop()
 }
 
 /// A driver that Strata can open by URL: its schemes, the URL parameters it reads, and how it turns a URL

@@ -43,6 +43,10 @@ public protocol Dialect: Sendable {
 
     /// How a Bool literal in a query is written. Default `TRUE` / `FALSE`.
     func literal(_ value: Bool) -> String
+
+    /// The statements that make commits to `table` notify other processes (see
+    /// ``Model/notifiesOtherProcesses``), run by automatic migration; idempotent. Default none.
+    func changeNotificationSQL(table: String) throws(StrataError) -> [String]
 }
 
 /// How to express OFFSET when there is no LIMIT.
@@ -69,6 +73,7 @@ extension Dialect {
     public var tableSuffix: String { "" }
     public var beginTransaction: String { "BEGIN" }
     public func literal(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
+    public func changeNotificationSQL(table: String) throws(StrataError) -> [String] { [] }
 
     /// Quotes an identifier, doubling the quote character at the Unicode-scalar level.
     ///

@@ -29,6 +29,18 @@ extension Transaction {
         for schema in schemas {
             try migrate(schema, policy: policy ?? database.configuration.migration)
         }
+        if (policy ?? database.configuration.migration) == .automatic {
+            try installChangeNotifications(Self.followingAssociations(models).filter { $0.notifiesOtherProcesses })
+        }
+    }
+
+    /// Makes commits to these models' tables notify other processes, where the dialect can
+    /// (``Dialect/changeNotificationSQL(table:)``).
+    private func installChangeNotifications(_ models: [any Model.Type]) throws {
+        guard !models.isEmpty, let dialect = (connection as? any SQLConnection)?.dialect else { return }
+        for model in models {
+            for sql in try dialect.changeNotificationSQL(table: model.schema.name) { try unsafeRawExecute(sql) }
+        }
     }
 
     /// The longest table, column or index name any driver accepts: PostgreSQL's 63 bytes (it would silently

@@ -75,6 +75,11 @@ public protocol Model: Sendable {
     func willDelete(_ tx: Transaction) throws
     /// Runs after the row was deleted.
     func didDelete(_ tx: Transaction) throws
+    /// Whether commits to the model's table by other processes reach this process's observers
+    /// (``QueryBuilder/observe()``). On PostgreSQL, automatic migration installs a statement trigger that
+    /// sends `NOTIFY strata_changes` with the table's name; other drivers see only their own process's
+    /// commits. Default false.
+    static var notifiesOtherProcesses: Bool { get }
 }
 
 extension Model {
@@ -88,6 +93,8 @@ extension Model {
     public static func keyPath(forColumn column: String) -> PartialKeyPath<Self>? { nil }
 
     public static var associations: [any ModelAssociation<Self>] { [] }
+
+    public static var notifiesOtherProcesses: Bool { false }
 
     /// The model's name for messages.
     public static var modelName: String { String(describing: Self.self) }

@@ -12,25 +12,61 @@ final class ChangeHub: Sendable {
         let continuation: AsyncStream<Void>.Continuation
     }
 
-    private let observers = Mutex<[UInt64: Observer]>([:])
+    private struct State {
+        var observers: [UInt64: Observer] = [:]
+        /// Other processes' commits, heard while anyone observes (see ``Driver/listenForChanges(_:)``).
+        var listener: (any ChangeListener)?
+    }
+
+    private let state = Mutex(State())
     private let nextID = Atomic<UInt64>(0)
     /// How many observers there are, read without the lock on every commit.
     private let count = Atomic<Int>(0)
+    private let driver: (any Driver)?
+
+    /// A hub for a database on `driver`, which it asks to listen for other processes' commits while anyone
+    /// observes.
+    init(driver: (any Driver)? = nil) { self.driver = driver }
 
     /// Starts watching `tables` (nil: all); the stream yields after each commit that touches one of them.
+    /// The first observer starts the driver's listener, if it has one.
     func register(tables: Set<String>?) -> (id: UInt64, signals: AsyncStream<Void>) {
         let id = nextID.add(1, ordering: .relaxed).newValue
         let (signals, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        observers.withLock { $0[id] = Observer(tables: tables, continuation: continuation) }
+        let first = state.withLock { s in
+            s.observers[id] = Observer(tables: tables, continuation: continuation)
+            return s.observers.count == 1 && s.listener == nil
+        }
         count.add(1, ordering: .relaxed)
+        if first, let listener = driver?.listenForChanges({ [weak self] table in self?.committed([table]) }) {
+            let extra = state.withLock { s -> (any ChangeListener)? in
+                guard s.listener == nil, !s.observers.isEmpty else { return listener }
+                s.listener = listener
+                return nil
+            }
+            extra?.stop()
+        }
         return (id, signals)
     }
 
+    /// Returns once other processes' commits are being heard (at once when the driver cannot hear them).
+    func listening() async {
+        let listener = state.withLock { $0.listener }
+        await listener?.ready()
+    }
+
+    /// Stops watching; the last observer stops the listener (and frees its connection).
     func unregister(_ id: UInt64) {
-        let removed = observers.withLock { $0.removeValue(forKey: id) }
+        let (removed, listener) = state.withLock { s -> (Observer?, (any ChangeListener)?) in
+            let removed = s.observers.removeValue(forKey: id)
+            guard removed != nil, s.observers.isEmpty else { return (removed, nil) }
+            defer { s.listener = nil }
+            return (removed, s.listener)
+        }
         guard let removed else { return }
         count.subtract(1, ordering: .relaxed)
         removed.continuation.finish()
+        listener?.stop()
     }
 
     /// How many observers are registered (tests check that cancelling one removes it).
@@ -39,8 +75,8 @@ final class ChangeHub: Sendable {
     /// A transaction committed after writing `tables` (nil: tables it cannot name, raw SQL).
     func committed(_ tables: Set<String>?) {
         guard count.load(ordering: .relaxed) > 0 else { return }
-        let targets = observers.withLock { all in
-            all.values.filter { observer in
+        let targets = state.withLock { s in
+            s.observers.values.filter { observer in
                 guard let watched = observer.tables, let tables else { return true }
                 return !watched.isDisjoint(with: tables)
             }.map(\.continuation)

@@ -16,8 +16,10 @@ extension QueryBuilder where Executor == Database {
     ///   sees the latest state, not every intermediate one.
     /// - The tables read are the model's and its joins'. A query with `including(…)` or a raw condition is
     ///   fetched again after any commit.
-    /// - Only commits made through this ``Database`` value are seen: another process, or another
-    ///   `Database` opened on the same file, does not announce its commits here.
+    /// - Commits made through this ``Database`` value are seen on every driver. On PostgreSQL, commits by
+    ///   other processes (or other `Database` values) to the tables of models with
+    ///   ``Model/notifiesOtherProcesses`` are seen too, through `LISTEN`/`NOTIFY` on a connection of its own
+    ///   held while anything is observed; elsewhere they are not.
     /// - Each fetch leases a connection only while it runs; ending the loop (or cancelling its task)
     ///   stops the observation.
     ///
@@ -30,6 +32,7 @@ extension QueryBuilder where Executor == Database {
             let (id, signals) = hub.register(tables: observedTables)
             let task = Task {
                 do {
+                    await hub.listening()
                     continuation.yield(try await query.query.all())
                     for await _ in signals {
                         try Task.checkCancellation()
