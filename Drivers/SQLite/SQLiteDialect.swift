@@ -28,6 +28,11 @@ public struct SQLiteDialect: Dialect {
         }
     }
 
+    /// SUM over decimal text is `strata_decimal_sum`, exact (SQLite's own SUM would read doubles).
+    public func aggregateFunction(_ function: Aggregate.Function, over type: ColumnType?) -> String {
+        function == .sum && type == .decimal ? SQLiteDecimalSum.name : function.rawValue.uppercased()
+    }
+
     public func typeCheck(_ type: ColumnType, column: String) -> String? {
         type == .bool ? column + " IN (0, 1)" : nil
     }

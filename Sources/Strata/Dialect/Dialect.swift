@@ -43,6 +43,10 @@ public protocol Dialect: Sendable {
 
     /// How a Bool literal in a query is written. Default `TRUE` / `FALSE`.
     func literal(_ value: Bool) -> String
+
+    /// The SQL function of an aggregate over a column of `type` (nil for `COUNT(*)`). Default the standard
+    /// name (`SUM`); a backend that cannot sum a type exactly names a function of its own.
+    func aggregateFunction(_ function: Aggregate.Function, over type: ColumnType?) -> String
 }
 
 /// How to express OFFSET when there is no LIMIT.
@@ -69,6 +73,9 @@ extension Dialect {
     public var tableSuffix: String { "" }
     public var beginTransaction: String { "BEGIN" }
     public func literal(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
+    public func aggregateFunction(_ function: Aggregate.Function, over type: ColumnType?) -> String {
+        function.rawValue.uppercased()
+    }
 
     /// Quotes an identifier, doubling the quote character at the Unicode-scalar level.
     ///
