@@ -259,6 +259,16 @@ extension ConformanceSuite {
                     RegionTotal(region: "north", total: 8, n: 2), RegionTotal(region: "south", total: 9, n: 2),
                 ], "rows decoded by key")
         },
+        ConformanceCase("group.having-and-order-on-decimal-aggregates-compare-numbers") { db in
+            try await seedSales(db)
+            let rows = try await ConfSale.query(on: db).group(by: \.region).having(.max(\.price) > decimal("3"))
+                .select(.column(\.region))
+            try checkEqual(rows.map { text($0) }, ["south"], "12345678901234567.89 > 3 (as text it would not be)")
+            let ordered = try await ConfSale.query(on: db).group(by: \.region).order(.sum(\.price)).order(\.region)
+                .select(.column(\.region), .sum(\.price))
+            try checkEqual(
+                ordered.map { text($0.0) }, ["nil", "east", "north", "south"], "sums ordered by value, not as text")
+        },
         ConformanceCase("group.decimal-sum-per-group-is-exact") { db in
             try await seedSales(db)
             let rows = try await ConfSale.query(on: db).group(by: \.region).order(\.region)

@@ -44,9 +44,10 @@ public protocol Dialect: Sendable {
     /// How a Bool literal in a query is written. Default `TRUE` / `FALSE`.
     func literal(_ value: Bool) -> String
 
-    /// The SQL function of an aggregate over a column of `type` (nil for `COUNT(*)`). Default the standard
-    /// name (`SUM`); a backend that cannot sum a type exactly names a function of its own.
-    func aggregateFunction(_ function: Aggregate.Function, over type: ColumnType?) -> String
+    /// An aggregate call over `argument` (a quoted column, maybe after `DISTINCT `), a column of `type`. Default
+    /// the standard call (`SUM("amount")`); a backend that cannot sum a type exactly, or whose result would lose
+    /// the column's comparison rules (SQLite's decimal text), writes its own.
+    func aggregateCall(_ function: Aggregate.Function, over type: ColumnType?, argument: String) -> String
 }
 
 /// How to express OFFSET when there is no LIMIT.
@@ -73,8 +74,8 @@ extension Dialect {
     public var tableSuffix: String { "" }
     public var beginTransaction: String { "BEGIN" }
     public func literal(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
-    public func aggregateFunction(_ function: Aggregate.Function, over type: ColumnType?) -> String {
-        function.rawValue.uppercased()
+    public func aggregateCall(_ function: Aggregate.Function, over type: ColumnType?, argument: String) -> String {
+        function.rawValue.uppercased() + "(" + argument + ")"
     }
 
     /// Quotes an identifier, doubling the quote character at the Unicode-scalar level.

@@ -22,8 +22,8 @@ extension SQLRenderer {
             sql += "COUNT(*)"
             return
         }
-        sql += dialect.aggregateFunction(a.function, over: a.type) + "(" + (a.distinct ? "DISTINCT " : "")
-        sql += try column(c.name, table: c.table) + ")"
+        let argument = (a.distinct ? "DISTINCT " : "") + (try column(c.name, table: c.table))
+        sql += dialect.aggregateCall(a.function, over: a.type, argument: argument)
     }
 
     /// ` GROUP BY … HAVING …`, between WHERE and ORDER BY.
