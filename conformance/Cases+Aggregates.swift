@@ -148,6 +148,13 @@ extension ConformanceSuite {
                     if case .invalidAggregate("ConfSale", "flag", _) = error { true } else { false }
                 }
             ) { try await ConfSale.query(on: db).min(\.flag) }
+            try await Fixtures.migrate(db)
+            try await checkThrows(
+                "max of a UUID (PostgreSQL has no max(uuid))",
+                { error in
+                    if case .invalidAggregate("ConfValue", "uuid", _) = error { true } else { false }
+                }
+            ) { try await ConfValue.query(on: db).max(\.uuid) }
             try checkEqual(try await ConfSale.query(on: db).count(), 7, "nothing changed")
         },
         ConformanceCase("aggregate.sum-of-own-summable-type") { db in

@@ -52,7 +52,7 @@ extension QueryGenerator {
             let s = rng.pick(summable)
             return Aggregate(rng.chance(0.6) ? .sum : .avg, s.ref, type: .integer)
         default:
-            let ordered = scope.filter { ![.json, .bool, .blob].contains($0.column.type) }
+            let ordered = scope.filter { ![.json, .bool, .blob, .uuid].contains($0.column.type) }
             guard !ordered.isEmpty else { return .countAll }
             let m = rng.pick(ordered)
             return Aggregate(rng.chance(0.5) ? .min : .max, m.ref, type: m.column.type)
