@@ -336,6 +336,10 @@ extension ConformanceSuite {
                     if case .invalidAggregate("ConfSale", "region", _) = error { true } else { false }
                 }
             ) { try await ConfSale.query(on: db).group(by: \.region).all() }
+            try await checkThrows(
+                "delete() of a grouped query",
+                { if case .invalidQuery = $0 { true } else { false } }
+            ) { try await ConfSale.query(on: db).group(by: \.region).delete() }
             try checkEqual(try await ConfSale.query(on: db).count(), 7, "nothing changed")
         },
     ]

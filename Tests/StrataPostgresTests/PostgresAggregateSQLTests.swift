@@ -5,7 +5,7 @@ import Testing
 
 @Suite("PostgreSQL aggregates")
 struct PostgresAggregateSQLTests {
-    @Test("a grouped SELECT on PostgreSQL: $n placeholders, plain SUM (numeric, read back as Int64 or Decimal)")
+    @Test("a grouped SELECT on PostgreSQL: $n placeholders, plain SUM of decimals (numeric, read back exactly)")
     func golden() throws {
         var s = Select(
             table: "sale",
@@ -28,6 +28,22 @@ struct PostgresAggregateSQLTests {
                 + #"GROUP BY "region" HAVING ((MAX("quantity") < $2) OR (MIN("weight") IS NOT NULL)) "#
                 + #"ORDER BY SUM("price") DESC NULLS LAST LIMIT $3"#)
         #expect(r.binds == [.bool(false), .integer(9), .integer(5)])
+    }
+
+    @Test("SUM of integers is cast to BIGINT (an overflow is an error) and AVG to DOUBLE PRECISION")
+    func integerSumAndAverage() throws {
+        let s = Select(
+            table: "sale",
+            selection: .items([
+                .aggregate(Aggregate(.sum, ColumnRef("quantity"), type: .integer)),
+                .aggregate(Aggregate(.avg, ColumnRef("quantity"), distinct: true, type: .integer)),
+                .aggregate(Aggregate(.sum, ColumnRef("weight"), type: .double)),
+            ]))
+        let r = try SQLRenderer.render(.select(s), dialect: PostgresDialect())
+        #expect(
+            r.sql
+                == #"SELECT CAST(SUM("quantity") AS BIGINT), CAST(AVG(DISTINCT "quantity") AS DOUBLE PRECISION), "#
+                + #"SUM("weight") FROM "sale""#)
     }
 
     @Test("SELECT DISTINCT of a column")

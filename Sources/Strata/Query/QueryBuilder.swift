@@ -235,6 +235,9 @@ public struct QueryBuilder<M: Model, Executor> {
     func writeFilter(_ verb: String) throws -> SQLExpression? {
         if let error { throw error }
         guard joins.isEmpty else { throw StrataError.invalidQuery("\(verb) does not take joins") }
+        guard !grouping.isGrouped, !grouping.distinct else {
+            throw StrataError.invalidQuery("\(verb) does not take group(by:), having or distinct()")
+        }
         guard limit == nil, offset == nil else {
             throw StrataError.invalidQuery("\(verb) does not take a limit or offset")
         }
