@@ -63,6 +63,7 @@ public enum ConformanceSuite {
         semanticsCases,
         observabilityCases,
         observationCases,
+        aggregateCases,
     ].flatMap { $0 }
 
     /// The names of every case.

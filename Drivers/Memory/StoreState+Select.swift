@@ -6,6 +6,7 @@ extension StoreState {
     mutating func select(_ s: Select) throws(StrataError) -> Outcome {
         // Read the table in place in the dictionary: copying the struct out costs a retain per field.
         guard let i = tables.index(forKey: s.table) else { throw .noSuchTable(s.table) }
+        if s.needsGrouping { return try groupedSelect(s, main: tables.values[i]) }
         if s.joins.isEmpty { return try Self.select(s, from: &tables.values[i]) }
         let (scope, rows) = try joinedRows(s, main: tables.values[i])
         let condition = try s.filter.map { f throws(StrataError) in try CompiledCondition(f.node, scope: scope) }
@@ -62,6 +63,8 @@ extension StoreState {
             projection = positions.elementsEqual(0..<scope.width) ? nil : positions
         case .count:
             break
+        case .items:
+            throw .invalidQuery("a SELECT of items runs as a grouped select")
         }
         var terms: [(column: Int, descending: Bool)] = []
         for o in s.order { terms.append((try scope.position(of: o.column, in: o.table), o.direction == .descending)) }

@@ -31,6 +31,18 @@ public struct PostgresDialect: Dialect {
         ]
     }
 
+    /// SUM of integers is cast back to BIGINT (PostgreSQL's own is numeric, which never overflows: the cast makes a
+    /// total past Int64 an error, in HAVING and ORDER BY too, as on SQLite), AVG to DOUBLE PRECISION (its own is
+    /// numeric): both then read back without parsing a decimal.
+    public func aggregateCall(_ function: Aggregate.Function, over type: ColumnType?, argument: String) -> String {
+        let call = function.rawValue.uppercased() + "(" + argument + ")"
+        switch (function, type) {
+        case (.sum, .integer?): return "CAST(" + call + " AS BIGINT)"
+        case (.avg, _): return "CAST(" + call + " AS DOUBLE PRECISION)"
+        default: return call
+        }
+    }
+
     public func sqlType(_ type: ColumnType) -> String {
         switch type {
         case .integer: return "BIGINT"

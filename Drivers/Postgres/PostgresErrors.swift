@@ -61,6 +61,8 @@ enum PostgresErrors {
                 detail: f.message)
         case "42883" where f.message.hasPrefix("operator does not exist"):
             return .typeMismatch(table: table, column: nil, detail: f.message)
+        case "22003" where f.message == "bigint out of range":  // CAST(SUM(…) AS BIGINT) past Int64
+            return .arithmeticError(expression: table ?? f.table ?? "?", reason: "integer overflow: past Int64")
         case "22P02", "22003", "22007", "22008", "22001", "22021", "22P05", "2202E", "22023":
             return .typeMismatch(table: f.table ?? table, column: f.column, detail: redacted(f.message))
         case "40001", "40P01":

@@ -28,6 +28,16 @@ public struct SQLiteDialect: Dialect {
         }
     }
 
+    /// SUM over decimal text is `strata_decimal_sum`, exact (SQLite's own SUM would read doubles); a decimal
+    /// SUM, MIN or MAX keeps the decimal collation, so HAVING and ORDER BY compare it as a number, not as text.
+    public func aggregateCall(_ function: Aggregate.Function, over type: ColumnType?, argument: String) -> String {
+        guard type == .decimal, function != .count, function != .avg else {
+            return function.rawValue.uppercased() + "(" + argument + ")"
+        }
+        let name = function == .sum ? SQLiteDecimalSum.name : function.rawValue.uppercased()
+        return name + "(" + argument + ") COLLATE \"" + SQLiteDecimalCollation.name + "\""
+    }
+
     public func typeCheck(_ type: ColumnType, column: String) -> String? {
         type == .bool ? column + " IN (0, 1)" : nil
     }

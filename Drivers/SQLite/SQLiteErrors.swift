@@ -30,6 +30,10 @@ enum SQLiteErrors {
             if let c = suffix(after: "no such column: ", in: message) {
                 return .unknownColumn(model: table ?? "?", column: c)
             }
+            // SUM of integers past Int64 (PostgreSQL returns numeric, which the core refuses alike).
+            if message == "integer overflow" {
+                return .arithmeticError(expression: table ?? "?", reason: "integer overflow: past Int64")
+            }
             return .database(code: Int(code), message: message)
         default:
             return .database(code: Int(code), message: message)

@@ -20,7 +20,7 @@ struct BackendRunner {
 
     /// The workloads in the order they run: the stream first (see ``PeakMemory``), then the writes,
     /// then the reads, which share one seeded table.
-    static let order: [Workload] = [.stream, .insert, .bulk, .fetch, .lookupTx, .lookupAsync, .query]
+    static let order: [Workload] = [.stream, .insert, .bulk, .fetch, .lookupTx, .lookupAsync, .query, .groupSum]
 
     func run() async throws -> [WorkloadResult] {
         var results: [WorkloadResult] = []
@@ -100,6 +100,7 @@ struct BackendRunner {
                 return Arm(side: side, contender: c, before: nothing) {
                     try await $0.lookupsOneShot(ids.map { base() + $0 }, base: base())
                 }
+            case .groupSum: return Arm(side: side, contender: c, before: nothing) { try await $0.groupSum() }
             case .query, .sleep, .pointSelect:  // the throughput workloads never come here (see ThroughputRunner)
                 return Arm(side: side, contender: c, before: nothing) {
                     try await $0.filteredQueries(thresholds, limit: limit, base: base())

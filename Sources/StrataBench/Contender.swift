@@ -36,6 +36,8 @@ protocol Contender: AnyObject {
     /// Reads every row through a cursor, one record at a time, keeping none (the digest is folded in as
     /// rows pass, inside the timed section, on both sides alike).
     func stream(base: Int64) async throws -> Sample
+    /// Runs ``GroupSum/sql`` once in a read transaction, reading each group's key, count and sum.
+    func groupSum() async throws -> Sample
     /// Releases the connection(s).
     func close()
 }

@@ -29,6 +29,7 @@ final class PostgresRawContender: Contender {
         try pg.prepare("all_by_id", BenchSQL.selectAll + " ORDER BY id", parameters: 0)
         try pg.prepare("by_id", "\(BenchSQL.selectAll) WHERE id = $1", parameters: 1)
         try pg.prepare("filtered", "\(BenchSQL.selectAll) WHERE i1 > $1 ORDER BY d1 LIMIT $2", parameters: 2)
+        try pg.prepare("group_sum", GroupSum.sql, parameters: 0)
     }
 
     func reset() async throws { try pg.exec("TRUNCATE bench_record RESTART IDENTITY") }
@@ -213,6 +214,26 @@ final class PostgresRawContender: Contender {
                     PQclear(r)
                 }
                 if let failure { throw failure }
+                try pg.exec("COMMIT")
+                return d
+            }, digest: { $0 })
+    }
+
+    /// The sum arrives as numeric text (PostgreSQL's SUM of bigint), read as an Int64 like the count.
+    func groupSum() async throws -> Sample {
+        try timed(
+            {
+                try pg.exec("BEGIN")
+                params.removeAll()
+                let r = try pg.run("group_sum", params)
+                var d = Digest()
+                for row in 0..<PQntuples(r) {
+                    let key = PQgetvalue(r, row, 0).map { String(cString: $0) } ?? ""
+                    let count = PQgetvalue(r, row, 1).flatMap { Int64(String(cString: $0)) } ?? 0
+                    let sum = PQgetvalue(r, row, 2).flatMap { Int64(String(cString: $0)) } ?? 0
+                    GroupSum.add(key, count: count, sum: sum, to: &d)
+                }
+                PQclear(r)
                 try pg.exec("COMMIT")
                 return d
             }, digest: { $0 })

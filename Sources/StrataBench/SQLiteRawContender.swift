@@ -187,5 +187,22 @@ final class SQLiteRawContender: Contender {
             }, digest: { $0 })
     }
 
+    func groupSum() async throws -> Sample {
+        let s = try db.statement(GroupSum.sql)
+        let (begin, commit) = (try db.statement("BEGIN"), try db.statement("COMMIT"))
+        return try timed(
+            {
+                try db.stepDone(begin)
+                var d = Digest()
+                while sqlite3_step(s) == SQLITE_ROW {
+                    let key = sqlite3_column_text(s, 0).map { String(cString: $0) } ?? ""
+                    GroupSum.add(key, count: sqlite3_column_int64(s, 1), sum: sqlite3_column_int64(s, 2), to: &d)
+                }
+                sqlite3_reset(s)
+                try db.stepDone(commit)
+                return d
+            }, digest: { $0 })
+    }
+
     func close() {}
 }

@@ -15,6 +15,8 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     /// PostgreSQL only: point lookups in `pgbench_accounts` from 64 tasks through 8 connections, against
     /// `pgbench -S -M prepared`.
     case pointSelect = "pg-select"
+    /// `group by s2` with `count(*)` and `sum(i1)` over the seeded table (1,000 groups), in a read transaction.
+    case groupSum = "group-sum"
 
     /// What the workload does, at full scale.
     public var summary: String {
@@ -32,6 +34,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
                 "SELECT pg_sleep(0.001) from 64 tasks through pool=8, vs pgbench -n -f sleep.sql -c 8 -j 2 (statements/s)"
         case .pointSelect:
             return "pgbench_accounts lookups by aid from 64 tasks through pool=8, vs pgbench -S -c 8 -j 2 -M prepared"
+        case .groupSum: return "group 100,000 rows by s2 (1,000 groups): count(*) and sum(i1), ordered by s2"
         }
     }
 
@@ -47,6 +50,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .stream: return "stream \(Self.count(sizes.stream)) rows"
         case .sleep: return "1 ms statement, 64 tasks, pool=8"
         case .pointSelect: return "point lookups, 64 tasks, pool=8"
+        case .groupSum: return "group-by-sum over \(Self.count(sizes.fetch)) rows"
         }
     }
 
@@ -61,7 +65,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     var isLarge: Bool { self == .bulk || self == .stream }
 
     /// Whether the workload reads the seeded table (and is warmed up first).
-    var isRead: Bool { [.fetch, .lookupTx, .lookupAsync, .query].contains(self) }
+    var isRead: Bool { [.fetch, .lookupTx, .lookupAsync, .query, .groupSum].contains(self) }
 
     /// Whether the workload measures statements per second against pgbench (PostgreSQL only).
     public var isThroughput: Bool { self == .sleep || self == .pointSelect }

@@ -11,6 +11,8 @@ enum ASTText {
         case .columns(let c): parts.append("selection: .columns([\(c.map(quoted).joined(separator: ", "))])")
         case .refs(let refs):
             parts.append("selection: .refs([\(refs.map { ref($0.name, $0.table) }.joined(separator: ", "))])")
+        case .items(let items):
+            parts.append("selection: .items(\(String(reflecting: items)))")
         }
         if !s.joins.isEmpty {
             let joins = s.joins.map { j in
@@ -28,7 +30,11 @@ enum ASTText {
         }
         if let l = s.limit { parts.append("limit: \(l)") }
         if let o = s.offset { parts.append("offset: \(o)") }
-        return "Select(" + parts.joined(separator: ", ") + ")"
+        var text = "Select(" + parts.joined(separator: ", ") + ")"
+        if !s.groupBy.isEmpty { text += " /* groupBy: \(String(reflecting: s.groupBy)) */" }
+        if let h = s.having { text += " /* having: \(String(reflecting: h)) */" }
+        if s.distinct { text += " /* distinct */" }
+        return text
     }
 
     /// An UPDATE or DELETE as the Swift that builds it.

@@ -38,12 +38,17 @@ public final class Backend {
     /// Runs a statement; `types` decodes each result column.
     func run(_ statement: Statement, types: [ColumnType]) -> QueryOutcome {
         var rows: [[CanonicalValue]] = []
+        let items = AggregateResults.items(statement)
         do {
             let changes = try connection.execute(statement) { reader in
                 var row: [CanonicalValue] = []
                 row.reserveCapacity(reader.columnCount)
                 for i in 0..<reader.columnCount {
-                    row.append(CanonicalValue(reader.value(at: i), type: i < types.count ? types[i] : .integer))
+                    var value = reader.value(at: i)
+                    if let items, i < items.count {
+                        value = try AggregateResults.normalize(value, item: items[i], table: statement.tableName ?? "?")
+                    }
+                    row.append(CanonicalValue(value, type: i < types.count ? types[i] : .integer))
                 }
                 rows.append(row)
             }

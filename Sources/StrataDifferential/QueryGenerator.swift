@@ -67,6 +67,7 @@ struct QueryGenerator {
             if rng.chance(0.3) { s.limit = rng.below(8) }
             if rng.chance(0.2) { s.offset = rng.below(6) }
         }
+        if rng.chance(0.2) { return aggregated(s, scope: scope, &rng) }
         return s
     }
 
@@ -220,6 +221,7 @@ extension FuzzWorld {
         case .count: return [.integer]
         case .columns(let names): return names.map { type($0, alias: nil) }
         case .refs(let refs): return refs.map { type($0.name, alias: $0.table) }
+        case .items(let items): return itemTypes(s, items)
         }
     }
 }

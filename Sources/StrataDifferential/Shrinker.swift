@@ -156,6 +156,7 @@ extension DifferentialEngine {
                     with { $0.selection = .columns(c.enumerated().filter { $0.offset != i }.map(\.element)) }
                 }
             }
+        case .items: break
         case .refs(let r):
             with { $0.selection = .count }
             if r.count > 1 {
@@ -298,6 +299,13 @@ extension DifferentialEngine {
         case .count: break
         case .columns(let c): c.forEach { out.insert(name($0, nil)) }
         case .refs(let r): r.forEach { out.insert(name($0.name, $0.table)) }
+        case .items(let items):
+            for case .column(let c) in items { out.insert(name(c.name, c.table)) }
+            for case .aggregate(let a) in items { if let c = a.column { out.insert(name(c.name, c.table)) } }
+        }
+        s.groupBy.forEach { out.insert(name($0.name, $0.table)) }
+        for case .aggregate(let a) in s.having?.items ?? [] {
+            if let c = a.column { out.insert(name(c.name, c.table)) }
         }
         return out
     }

@@ -37,8 +37,10 @@ final class DifferentialConnection: DatabaseConnection {
 
     func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void) throws -> Int {
         if case .createTable(let schema) = statement { schemas.record(schema) }
-        let a = Self.answer { try primary.execute(statement, onRow: $0) }
-        let b = Self.answer { try secondary.execute(statement, onRow: $0) }
+        var a = Self.answer { try primary.execute(statement, onRow: $0) }
+        var b = Self.answer { try secondary.execute(statement, onRow: $0) }
+        a.rows = AggregateRows.normalized(a.rows, of: statement)
+        b.rows = AggregateRows.normalized(b.rows, of: statement)
         try reconcile(a, b, statement: text(of: statement), order: rowOrder(statement))
         return try replay(a, onRow)
     }

@@ -47,6 +47,10 @@ public protocol Dialect: Sendable {
     /// The statements that make commits to `table` notify other processes (see
     /// ``Model/notifiesOtherProcesses``), run by automatic migration; idempotent. Default none.
     func changeNotificationSQL(table: String) throws(StrataError) -> [String]
+    /// An aggregate call over `argument` (a quoted column, maybe after `DISTINCT `), a column of `type`. Default
+    /// the standard call (`SUM("amount")`); a backend that cannot sum a type exactly, or whose result would lose
+    /// the column's comparison rules (SQLite's decimal text), writes its own.
+    func aggregateCall(_ function: Aggregate.Function, over type: ColumnType?, argument: String) -> String
 }
 
 /// How to express OFFSET when there is no LIMIT.
@@ -74,6 +78,9 @@ extension Dialect {
     public var beginTransaction: String { "BEGIN" }
     public func literal(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
     public func changeNotificationSQL(table: String) throws(StrataError) -> [String] { [] }
+    public func aggregateCall(_ function: Aggregate.Function, over type: ColumnType?, argument: String) -> String {
+        function.rawValue.uppercased() + "(" + argument + ")"
+    }
 
     /// Quotes an identifier, doubling the quote character at the Unicode-scalar level.
     ///

@@ -6,7 +6,7 @@
 /// error instead of producing invalid SQL.
 public struct SQLRenderer {
     public let dialect: any Dialect
-    private var sql = ""
+    var sql = ""
     private var binds: [DatabaseValue] = []
     /// The main table's name while rendering a SELECT with joins: its columns are then qualified.
     private var qualifier: String?
@@ -80,9 +80,9 @@ public struct SQLRenderer {
         }
     }
 
-    private func q(_ identifier: String) throws(StrataError) -> String { try dialect.quote(identifier) }
+    func q(_ identifier: String) throws(StrataError) -> String { try dialect.quote(identifier) }
 
-    private mutating func bind(_ value: DatabaseValue) {
+    mutating func bind(_ value: DatabaseValue) {
         binds.append(value)
         sql += dialect.placeholder(binds.count)
     }
@@ -98,18 +98,20 @@ public struct SQLRenderer {
             aliases = []
             mainTable = nil
         }
+        try s.checkGrouping()
+        let select = s.distinct ? "SELECT DISTINCT " : "SELECT "
         switch s.selection {
         case .columns(let columns):
             guard !columns.isEmpty else { throw .invalidQuery("SELECT without columns") }
             sql +=
-                "SELECT "
+                select
                 + (try columns.map { c throws(StrataError) in try column(c, table: nil) }.joined(separator: ", "))
             try from(s)
             try selectTail(s)
         case .refs(let refs):
             guard !refs.isEmpty else { throw .invalidQuery("SELECT without columns") }
             sql +=
-                "SELECT "
+                select
                 + (try refs.map { r throws(StrataError) in try column(r.name, table: r.table) }.joined(separator: ", "))
             try from(s)
             try selectTail(s)
@@ -124,6 +126,11 @@ public struct SQLRenderer {
                 try selectTail(s)
                 sql += ") AS " + (try q("strata_count"))
             }
+        case .items(let items):
+            sql += select
+            try selectItems(items)
+            try from(s)
+            try selectTail(s)
         }
     }
 
@@ -142,7 +149,7 @@ public struct SQLRenderer {
     ///
     /// - Throws: ``StrataError/invalidQuery(_:)`` for a table that is neither the main table nor a join's
     ///   alias, as the memory driver does (a database would say "no such column", each in its own words).
-    private func column(_ name: String, table: String?) throws(StrataError) -> String {
+    func column(_ name: String, table: String?) throws(StrataError) -> String {
         if let table, table != mainTable, !aliases.contains(table) {
             throw .invalidQuery(
                 qualifier == nil
@@ -154,11 +161,12 @@ public struct SQLRenderer {
 
     private mutating func selectTail(_ s: Select) throws(StrataError) {
         try whereClause(s.filter)
+        try groupTail(s)
         if !s.order.isEmpty {
             sql += " ORDER BY "
             for (n, o) in s.order.enumerated() {
                 if n > 0 { sql += ", " }
-                sql += try column(o.column, table: o.table)
+                if let a = o.aggregate { try aggregate(a) } else { sql += try column(o.column, table: o.table) }
                 sql += o.direction == .ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"
             }
         }

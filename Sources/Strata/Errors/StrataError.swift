@@ -88,6 +88,11 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// zero. `expression` names the model and column (or the operation) where it happened. Every driver raises
     /// it rather than returning NULL, a float or a wrapped value.
     case arithmeticError(expression: String, reason: String)
+    /// An aggregate, grouping or DISTINCT the query cannot run the same way everywhere: `sum`/`avg` of a column
+    /// that is not numeric, `min`/`max` of one with no order on every backend, `having` without `group(by:)`,
+    /// a column neither grouped nor aggregated. Thrown before any SQL is sent; `column` names the column (or
+    /// the aggregate) of `model`.
+    case invalidAggregate(model: String, column: String, reason: String)
 
     public var description: String {
         switch self {
@@ -138,6 +143,7 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         case .divergence(let statement, let details):
             return "backends diverged on \(statement): \(details)"
         case .arithmeticError(let e, let r): return "arithmetic error in \(e): \(r)"
+        case .invalidAggregate(let m, let c, let r): return "invalid aggregate on \(m).\(c): \(r)"
         }
     }
 }

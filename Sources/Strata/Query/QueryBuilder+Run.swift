@@ -38,7 +38,7 @@ extension QueryBuilder where Executor == Transaction {
     /// The first matching model, or nil.
     public func first() throws -> M? {
         var out: [M] = []
-        try fetch(try selectStatement(limit: min(limit ?? 1, 1))) { out.append($0) }
+        try fetch(try selectStatement(limit: Swift.min(limit ?? 1, 1))) { out.append($0) }
         for load in includes { try load(&out, executor) }
         return out.first
     }
@@ -65,6 +65,7 @@ extension QueryBuilder where Executor == Transaction {
 
     /// The number of matching rows (respecting limit and offset).
     public func count() throws -> Int {
+        if grouping.distinct { return try distinctCount() }
         var select = try selectStatement()
         select.selection = .count
         select.order = []

@@ -30,6 +30,8 @@ public struct QueryBuilder<M: Model, Executor> {
     var error: StrataError?
     /// Which rows of a soft-deleted model (one with `@DeletedAt`) the query sees.
     var deletedRows = DeletedRows.excluded
+    /// GROUP BY columns, HAVING terms (joined by AND) and DISTINCT (see `QueryBuilder+Group.swift`).
+    var grouping = Grouping()
 
     init(executor: Executor) { self.executor = executor }
 
@@ -46,6 +48,7 @@ public struct QueryBuilder<M: Model, Executor> {
         q.includes = includes
         q.joins = joins
         q.deletedRows = deletedRows
+        q.grouping = grouping
         return q
     }
 
@@ -220,15 +223,21 @@ public struct QueryBuilder<M: Model, Executor> {
     @usableFromInline
     func selectStatement(limit: Int? = nil) throws -> Select {
         if let error { throw error }
+        try grouping.checkModelRows(M.self)
         let columns = selected ?? M.schema.columnNames
-        return Select(
+        var select = Select(
             table: M.schema.name, selection: .columns(columns), joins: joinClauses, filter: filter,
             order: order, limit: limit ?? self.limit, offset: offset)
+        select.distinct = grouping.distinct
+        return select
     }
 
     func writeFilter(_ verb: String) throws -> SQLExpression? {
         if let error { throw error }
         guard joins.isEmpty else { throw StrataError.invalidQuery("\(verb) does not take joins") }
+        guard !grouping.isGrouped, !grouping.distinct else {
+            throw StrataError.invalidQuery("\(verb) does not take group(by:), having or distinct()")
+        }
         guard limit == nil, offset == nil else {
             throw StrataError.invalidQuery("\(verb) does not take a limit or offset")
         }

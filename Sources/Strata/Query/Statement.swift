@@ -44,6 +44,8 @@ public struct Select: Sendable, Hashable {
         case count
         /// Columns of the main table and of joined tables, in order.
         case refs([ColumnRef])
+        /// Grouped columns and aggregates, in order (see ``Select/groupBy`` and ``Select/having``).
+        case items([SelectItem])
     }
 
     public var table: String
@@ -57,6 +59,12 @@ public struct Select: Sendable, Hashable {
     /// Whether the caller consumes the rows one at a time (`forEach`): a driver that would otherwise
     /// buffer the whole result should stream it instead, in constant memory. Not part of the SQL.
     public var streamsRows = false
+    /// GROUP BY these columns; NULL forms one group on every backend.
+    public var groupBy: [ColumnRef] = []
+    /// HAVING: which groups survive (needs ``groupBy``).
+    public var having: HavingCondition?
+    /// SELECT DISTINCT: equal rows (NULL equal to NULL) come back once.
+    public var distinct = false
 
     public init(
         table: String, selection: Selection, joins: [Join] = [], filter: SQLExpression? = nil, order: [Ordering] = [],
@@ -79,11 +87,19 @@ public struct Ordering: Sendable, Hashable {
     public var direction: Direction
     /// The joined table's alias, or nil for the main table.
     public var table: String?
+    /// An aggregate to sort groups by, in place of the column.
+    public var aggregate: Aggregate?
 
     public init(_ column: String, _ direction: Direction = .ascending, table: String? = nil) {
         self.column = column
         self.direction = direction
         self.table = table
+    }
+
+    /// Sorts groups by an aggregate (`ORDER BY SUM("amount") DESC NULLS LAST`).
+    public init(_ aggregate: Aggregate, _ direction: Direction = .ascending) {
+        self.init(aggregate.summary, direction)
+        self.aggregate = aggregate
     }
 }
 

@@ -1,0 +1,175 @@
+// StoreState+Group: SELECTs with items, GROUP BY, HAVING, aggregates or DISTINCT, evaluated in memory.
+import Strata
+
+extension Select {
+    /// Whether the memory driver runs this SELECT through ``StoreState/groupedSelect(_:main:)``.
+    var needsGrouping: Bool {
+        if case .items = selection { return true }
+        return !groupBy.isEmpty || having != nil || distinct || order.contains { $0.aggregate != nil }
+    }
+}
+
+extension StoreState {
+    /// Filters (and joins) the rows, groups them, keeps the groups HAVING accepts, computes each item, sorts
+    /// (NULLs first ascending), drops repeated rows for DISTINCT, then pages: SQL's order of evaluation.
+    func groupedSelect(_ s: Select, main: MemoryTable) throws(StrataError) -> Outcome {
+        try s.checkGrouping()
+        if let l = s.limit, l < 0 { throw .invalidQuery("negative limit \(l)") }
+        if let o = s.offset, o < 0 { throw .invalidQuery("negative offset \(o)") }
+        let scope: ColumnScope
+        let rows: [[DatabaseValue]]
+        if s.joins.isEmpty {
+            scope = ColumnScope(main)
+            rows = main.slots
+        } else {
+            (scope, rows) = try joinedRows(s, main: main)
+        }
+        let condition = try s.filter.map { f throws(StrataError) in try CompiledCondition(f.node, scope: scope) }
+        let matched = try RowScan.matching(rows, condition)
+        let items: [SelectItem]
+        switch s.selection {
+        case .columns(let names): items = names.map { .column(ColumnRef($0)) }
+        case .refs(let refs): items = refs.map { .column($0) }
+        case .items(let list): items = list
+        case .count: throw .invalidQuery("COUNT(*) of a grouped or DISTINCT select: select a count item instead")
+        }
+        let orderItems = s.order.map { o in
+            o.aggregate.map(SelectItem.aggregate) ?? .column(ColumnRef(o.column, table: o.table))
+        }
+        let evaluator = GroupEvaluator(scope: scope, rows: rows, table: s.table)
+        // Each output row: the items, then the values it sorts by (dropped before returning).
+        var out: [[DatabaseValue]] = []
+        if s.isAggregated {
+            for group in try evaluator.groups(matched, by: s.groupBy) {
+                if let having = s.having, try evaluator.truth(having.node, group) != true { continue }
+                var row: [DatabaseValue] = []
+                for item in items + orderItems { row.append(try evaluator.value(item, group)) }
+                out.append(row)
+            }
+        } else {
+            for i in matched {
+                var row: [DatabaseValue] = []
+                for item in items + orderItems { row.append(try evaluator.value(item, [i])) }
+                out.append(row)
+            }
+        }
+        let terms = s.order.enumerated().map {
+            (column: items.count + $0.offset, descending: $0.element.direction == .descending)
+        }
+        var positions = RowSort.sort(Array(out.indices), of: out, by: terms, keeping: nil)
+        if s.distinct {
+            var seen: Set<[IndexKey]> = []
+            positions = positions.filter { seen.insert(out[$0].prefix(items.count).map(IndexKey.init)).inserted }
+        }
+        let start = min(s.offset ?? 0, positions.count)
+        let end = s.limit.map { min(positions.count, start + min($0, positions.count - start)) } ?? positions.count
+        return Outcome(rows: .list(positions[start..<end].map { Array(out[$0].prefix(items.count)) }))
+    }
+}
+
+/// Computes items and HAVING conditions over groups of rows (each group: row positions, in scan order).
+struct GroupEvaluator {
+    let scope: ColumnScope
+    let rows: [[DatabaseValue]]
+    let table: String
+
+    /// The groups of `matched` by the values of `columns` (NULL equal to NULL), in order of first row; with no
+    /// columns, one group of every row, even none (an aggregate over no rows still answers).
+    func groups(_ matched: [Int], by columns: [ColumnRef]) throws(StrataError) -> [[Int]] {
+        guard !columns.isEmpty else { return [matched] }
+        var positions: [Int] = []
+        for c in columns { positions.append(try scope.position(of: c.name, in: c.table)) }
+        var index: [[IndexKey]: Int] = [:]
+        var groups: [[Int]] = []
+        for i in matched {
+            let key = positions.map { IndexKey(rows[i][$0]) }
+            if let g = index[key] {
+                groups[g].append(i)
+            } else {
+                index[key] = groups.count
+                groups.append([i])
+            }
+        }
+        return groups
+    }
+
+    func value(_ item: SelectItem, _ group: [Int]) throws(StrataError) -> DatabaseValue {
+        switch item {
+        case .column(let c):
+            guard let first = group.first else { return .null }
+            return rows[first][try scope.position(of: c.name, in: c.table)]
+        case .aggregate(let a):
+            return try aggregate(a, group)
+        }
+    }
+
+    /// HAVING in three-valued logic: nil is unknown (a comparison with NULL).
+    func truth(_ node: HavingCondition.Node, _ group: [Int]) throws(StrataError) -> Bool? {
+        switch node {
+        case .compare(let op, let item, let bound):
+            let v = try value(item, group)
+            if v.isNull || bound.isNull { return nil }
+            let c = ValueOrder.compare(v, bound)
+            switch op {
+            case .equal: return c == 0
+            case .notEqual: return c != 0
+            case .less: return c < 0
+            case .lessOrEqual: return c <= 0
+            case .greater: return c > 0
+            case .greaterOrEqual: return c >= 0
+            }
+        case .isNull(let item, let negated):
+            return try value(item, group).isNull != negated
+        case .and(let items):
+            var unknown = false
+            for item in items {
+                switch try truth(item, group) {
+                case false?: return false
+                case nil: unknown = true
+                case true?: break
+                }
+            }
+            return unknown ? nil : true
+        case .or(let items):
+            var unknown = false
+            for item in items {
+                switch try truth(item, group) {
+                case true?: return true
+                case nil: unknown = true
+                case false?: break
+                }
+            }
+            return unknown ? nil : false
+        case .not(let inner):
+            return try truth(inner, group).map { !$0 }
+        }
+    }
+
+    /// One aggregate over a group: NULLs skipped, DISTINCT by SQL equality; no values give NULL (0 for a count).
+    func aggregate(_ a: Aggregate, _ group: [Int]) throws(StrataError) -> DatabaseValue {
+        guard let c = a.column else { return .integer(Int64(group.count)) }
+        let p = try scope.position(of: c.name, in: c.table)
+        var values: [DatabaseValue] = []
+        var seen: Set<IndexKey> = []
+        for i in group {
+            let v = rows[i][p]
+            if v.isNull { continue }
+            if a.distinct, !seen.insert(IndexKey(v)).inserted { continue }
+            values.append(v)
+        }
+        switch a.function {
+        case .count: return .integer(Int64(values.count))
+        case .min, .max:
+            guard var best = values.first else { return .null }
+            for v in values.dropFirst() {
+                let order = ValueOrder.compare(v, best)
+                if a.function == .min ? order < 0 : order > 0 { best = v }
+            }
+            return best
+        case .sum, .avg:
+            guard !values.isEmpty else { return .null }
+            return try AggregateSum(values, type: a.type ?? scope.type(at: p), expression: table + "." + a.summary)
+                .result(average: a.function == .avg)
+        }
+    }
+}

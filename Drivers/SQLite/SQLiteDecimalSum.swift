@@ -1,0 +1,62 @@
+// SQLiteDecimalSum: `strata_decimal_sum`, an exact SUM over Decimal columns (stored as text), on every connection.
+import CSQLite
+import Foundation
+
+/// SQLite's own `SUM` reads decimal text as a double (`0.1 + 0.2` ≠ `0.3`, 18 digits lost); this aggregate adds
+/// the values as `Decimal`s, as PostgreSQL's `numeric` and the memory driver do, and returns the exact text.
+/// NULLs are skipped; no values give NULL; a value that is not a decimal is an error.
+enum SQLiteDecimalSum {
+    static let name = "strata_decimal_sum"
+
+    static func register(on db: OpaquePointer) {
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
+        sqlite3_create_function_v2(db, name, 1, flags, nil, nil, step, final, nil)
+    }
+
+    /// The running state, in SQLite's zero-filled aggregate context (all zero bits: no values, a zero sum).
+    private struct Accumulator {
+        var sum: Decimal
+        var count: Int64
+        var invalid: Bool
+    }
+
+    private static func accumulator(_ ctx: OpaquePointer, create: Bool) -> UnsafeMutablePointer<Accumulator>? {
+        let size = create ? Int32(MemoryLayout<Accumulator>.stride) : 0
+        return sqlite3_aggregate_context(ctx, size)?.bindMemory(to: Accumulator.self, capacity: 1)
+    }
+
+    private static let step: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+        ctx, _, argv in
+        guard let ctx, let argv, let value = argv[0] else { return }
+        guard let acc = accumulator(ctx, create: true) else { return sqlite3_result_error_nomem(ctx) }
+        let type = sqlite3_value_type(value)
+        if type == SQLITE_NULL { return }
+        let d: Decimal?
+        switch type {
+        case SQLITE_INTEGER: d = Decimal(sqlite3_value_int64(value))
+        case SQLITE_TEXT:
+            let count = Int(sqlite3_value_bytes(value))
+            let text = sqlite3_value_text(value).map {
+                String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+            }
+            d = text.flatMap { Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX")) }
+        default: d = nil
+        }
+        guard let d else {
+            acc.pointee.invalid = true
+            return
+        }
+        acc.pointee.sum += d
+        acc.pointee.count += 1
+    }
+
+    private static let final: @convention(c) (OpaquePointer?) -> Void = { ctx in
+        guard let ctx else { return }
+        guard let acc = accumulator(ctx, create: false), acc.pointee.count > 0 || acc.pointee.invalid else {
+            return sqlite3_result_null(ctx)
+        }
+        if acc.pointee.invalid { return sqlite3_result_error(ctx, "strata_decimal_sum: a value is not a decimal", -1) }
+        let text = acc.pointee.sum.description
+        sqlite3_result_text(ctx, text, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+    }
+}

@@ -1,0 +1,119 @@
+// Aggregate: the aggregate calls, select items and HAVING conditions of a grouped SELECT, as plain values.
+import Foundation
+
+/// One aggregate call in a SELECT: `COUNT(*)`, `COUNT([DISTINCT] c)`, `SUM(c)`, `AVG(c)`, `MIN(c)`, `MAX(c)`.
+///
+/// Every driver gives the same answer: an empty input gives NULL (0 for a count); `AVG` is a double;
+/// `SUM` over integers is an integer, and a total past Int64 is ``StrataError/arithmeticError(expression:reason:)``;
+/// `SUM` over decimals is exact.
+public struct Aggregate: Sendable, Hashable {
+    /// The aggregate function.
+    public enum Function: String, Sendable, Hashable, CaseIterable {
+        case count, sum, avg, min, max
+    }
+
+    public var function: Function
+    /// The argument, or nil for `COUNT(*)`.
+    public var column: ColumnRef?
+    /// Whether only distinct non-NULL values count (`COUNT(DISTINCT c)`).
+    public var distinct: Bool
+    /// The argument column's type: how a dialect spells the call and how a result decodes.
+    public var type: ColumnType?
+
+    public init(_ function: Function, _ column: ColumnRef? = nil, distinct: Bool = false, type: ColumnType? = nil) {
+        self.function = function
+        self.column = column
+        self.distinct = distinct
+        self.type = type
+    }
+
+    /// `COUNT(*)`.
+    public static let countAll = Aggregate(.count)
+
+    /// How the call reads in messages: `sum(order.amount)`, `count(*)`.
+    public var summary: String {
+        guard let column else { return function.rawValue + "(*)" }
+        let name = column.table.map { $0 + "." + column.name } ?? column.name
+        return function.rawValue + "(" + (distinct ? "distinct " : "") + name + ")"
+    }
+
+    /// The result as the Swift type every driver agrees on: an integer for a count and for a sum of integers
+    /// (a decimal total past Int64 is an error), a double for an average and for a sum of doubles, an exact
+    /// decimal for a sum of decimals; MIN and MAX as read (their column's type decodes them).
+    ///
+    /// - Throws: ``StrataError/arithmeticError(expression:reason:)`` for an integer sum past Int64;
+    ///   ``StrataError/decodingFailed(model:column:value:expected:)`` for a value of no numeric kind.
+    public func normalize(_ value: DatabaseValue, model: String) throws(StrataError) -> DatabaseValue {
+        if value.isNull { return function == .count ? .integer(0) : .null }
+        switch (function, type) {
+        case (.count, _), (.sum, .integer?):
+            switch value {
+            case .integer: return value
+            case .decimal(let d):
+                guard let i = AggregateNumber.int64(exactly: d) else {
+                    throw .arithmeticError(expression: model + "." + summary, reason: "integer overflow: past Int64")
+                }
+                return .integer(i)
+            case .double(let d):
+                guard let i = Int64(exactly: d) else {
+                    throw .arithmeticError(expression: model + "." + summary, reason: "integer overflow: past Int64")
+                }
+                return .integer(i)
+            default: break
+            }
+        case (.avg, _), (.sum, .double?):
+            switch value {
+            case .double: return value
+            case .integer(let i): return .double(Double(i))
+            case .decimal(let d): return .double(AggregateNumber.double(d))
+            case .text(let s): if let d = Double(s) { return .double(d) }
+            default: break
+            }
+        case (.sum, .decimal?):
+            switch value {
+            case .decimal: return value
+            case .integer(let i): return .decimal(Decimal(i))
+            case .text(let s): if let d = AggregateNumber.decimal(s) { return .decimal(d) }
+            default: break
+            }
+        default:
+            return value
+        }
+        throw .decodingFailed(model: model, column: summary, value: value.summary, expected: "number")
+    }
+}
+
+/// One item of a SELECT's list: a column (grouped, or of every row) or an aggregate.
+public enum SelectItem: Sendable, Hashable {
+    case column(ColumnRef)
+    case aggregate(Aggregate)
+}
+
+/// A HAVING condition: comparisons of aggregates (or grouped columns) with bound values, joined by AND, OR, NOT.
+public struct HavingCondition: Sendable, Hashable {
+    /// The condition's tree.
+    public indirect enum Node: Sendable, Hashable {
+        /// `item op value`; NULL on either side is unknown, so the group is left out.
+        case compare(ComparisonOperator, SelectItem, DatabaseValue)
+        case isNull(SelectItem, negated: Bool)
+        case and([Node])
+        case or([Node])
+        case not(Node)
+    }
+
+    public var node: Node
+
+    public init(_ node: Node) { self.node = node }
+
+    /// The aggregates the condition reads.
+    public var items: [SelectItem] {
+        func walk(_ n: Node) -> [SelectItem] {
+            switch n {
+            case .compare(_, let item, _), .isNull(let item, _): return [item]
+            case .and(let all), .or(let all): return all.flatMap(walk)
+            case .not(let inner): return walk(inner)
+            }
+        }
+        return walk(node)
+    }
+}

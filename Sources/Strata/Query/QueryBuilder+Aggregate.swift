@@ -1,0 +1,226 @@
+// QueryBuilder+Aggregate: the terminal aggregate calls and select(…) of typed tuples or Decodable rows.
+
+extension QueryBuilder where Executor == Transaction {
+    /// Each row of a grouped or aggregate query as a typed tuple, one element per item.
+    ///
+    /// ```swift
+    /// let rows = try Order.query(on: tx).group(by: \.customerID).order(.sum(\.amount), .descending)
+    ///     .select(.column(\.customerID), .sum(\.amount), .count())   // [(Int64?, Int64?, Int)]
+    /// ```
+    ///
+    /// Renders on SQLite as `SELECT "customer_id", SUM("amount"), COUNT(*) FROM "order" GROUP BY "customer_id"
+    /// ORDER BY SUM("amount") DESC NULLS LAST`, and alike on PostgreSQL (`$n` placeholders).
+    ///
+    /// - Throws: ``StrataError/invalidAggregate(model:column:reason:)`` before any SQL for a bad grouping;
+    ///   ``StrataError/arithmeticError(expression:reason:)`` for an integer sum past Int64.
+    public func select<each V: DatabaseValueConvertible>(_ items: repeat Projection<M, each V>) throws -> [(
+        repeat each V
+    )] {
+        var resolved: [SelectItem] = []
+        let aliases = joinAliases
+        for item in repeat each items { resolved.append(try item.resolve(aliases).get()) }
+        var out: [(repeat each V)] = []
+        try run(resolved) { values in
+            var index = 0
+            out.append((repeat try Self.read(each items, values, &index)))
+        }
+        return out
+    }
+
+    /// Each row of a grouped or aggregate query decoded as `R`, whose keys are the items' ``Projection/key``s
+    /// (`.sum(\.amount).as("total")`); a key matches a column name ignoring case and underscores
+    /// (`customerID` reads `customer_id`).
+    public func select<R: Decodable, each V: DatabaseValueConvertible>(
+        as type: R.Type, _ items: repeat Projection<M, each V>
+    ) throws -> [R] {
+        var resolved: [SelectItem] = []
+        var keys: [String] = []
+        let aliases = joinAliases
+        for item in repeat each items {
+            resolved.append(try item.resolve(aliases).get())
+            keys.append(item.key)
+        }
+        var out: [R] = []
+        try run(resolved) { values in
+            out.append(try AggregateRowDecoder.decode(R.self, keys: keys, values: values, model: M.modelName))
+        }
+        return out
+    }
+
+    /// The number of non-NULL values of a column.
+    public func count<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V>) throws -> Int {
+        try scalar(.count(kp)) ?? 0
+    }
+
+    /// The number of distinct non-NULL values of a column.
+    public func count<V: DatabaseValueConvertible>(distinct kp: KeyPath<M, V>) throws -> Int {
+        try scalar(.count(distinct: kp)) ?? 0
+    }
+
+    /// The sum of a column over the matching rows, nil when there are none (or all are NULL): `Int64` for
+    /// integers, `Double` for doubles, an exact `Decimal` for decimals.
+    ///
+    /// - Throws: ``StrataError/arithmeticError(expression:reason:)`` when an integer sum passes Int64.
+    public func sum<V: SummableColumn>(_ kp: KeyPath<M, V>) throws -> V.Sum? {
+        try scalar(.sum(kp)) ?? nil
+    }
+
+    /// The average of a column as a `Double` (integers too), nil when there are no values.
+    public func avg<V: SummableColumn>(_ kp: KeyPath<M, V>) throws -> Double? {
+        try scalar(.avg(kp)) ?? nil
+    }
+
+    /// The smallest value of a column (code point order for text), nil when there are none.
+    public func min<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V>) throws -> V? { try scalar(.min(kp)) ?? nil }
+    /// The smallest value of an optional column, nil when all are NULL.
+    public func min<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V?>) throws -> V? { try scalar(.min(kp)) ?? nil }
+    /// The largest value of a column, nil when there are none.
+    public func max<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V>) throws -> V? { try scalar(.max(kp)) ?? nil }
+    /// The largest value of an optional column, nil when all are NULL.
+    public func max<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V?>) throws -> V? { try scalar(.max(kp)) ?? nil }
+
+    /// The number of distinct rows (`distinct()`): distinct primary keys, which a join may repeat.
+    func distinctCount() throws -> Int {
+        guard selected == nil else {
+            throw StrataError.invalidAggregate(
+                model: M.modelName, column: "*", reason: "count() of distinct only(…) columns: use count(distinct:)")
+        }
+        var copy = self
+        copy.grouping.distinct = false
+        let pk = M.primaryKeyColumn
+        return try copy.scalar(
+            Projection<M, Int>(key: "count") { _ in
+                .success(.aggregate(Aggregate(.count, ColumnRef(pk), distinct: true)))
+            }
+        ) ?? 0
+    }
+
+    // MARK: Running
+
+    /// One aggregate over the whole (filtered, joined) query.
+    private func scalar<V: DatabaseValueConvertible>(_ item: Projection<M, V>) throws -> V? {
+        if grouping.isGrouped {
+            throw StrataError.invalidAggregate(
+                model: M.modelName, column: item.key, reason: "a grouped query has one value per group: use select(…)")
+        }
+        guard limit == nil, offset == nil else {
+            throw StrataError.invalidAggregate(
+                model: M.modelName, column: item.key, reason: "an aggregate takes no limit or offset")
+        }
+        var copy = self
+        copy.order = []
+        return try copy.select(item).first
+    }
+
+    /// Runs the SELECT of `items` and hands each row's values, normalized to the types every driver agrees on.
+    private func run(_ items: [SelectItem], _ body: ([DatabaseValue]) throws -> Void) throws {
+        let select = try itemsStatement(items)
+        let model = M.modelName
+        do {
+            _ = try executor.execute(.select(select)) { reader in
+                var values: [DatabaseValue] = []
+                values.reserveCapacity(items.count)
+                for (k, item) in items.enumerated() {
+                    let v = reader.value(at: k)
+                    if case .aggregate(let a) = item {
+                        values.append(try a.normalize(v, model: model))
+                    } else {
+                        values.append(v)
+                    }
+                }
+                try body(values)
+            }
+        } catch StrataError.arithmeticError(_, let reason) {
+            // A driver that stopped on overflow names only its table: name the sum.
+            let sum = items.lazy.compactMap { item -> Aggregate? in
+                if case .aggregate(let a) = item, a.function == .sum { return a }
+                return nil
+            }.first
+            throw StrataError.arithmeticError(expression: model + "." + (sum?.summary ?? "sum"), reason: reason)
+        }
+    }
+
+    private static func read<V: DatabaseValueConvertible>(
+        _ item: Projection<M, V>, _ values: [DatabaseValue], _ index: inout Int
+    ) throws -> V {
+        let v = values[index]
+        index += 1
+        do {
+            return try item.read(v)
+        } catch {
+            throw StrataError.decodingFailed(
+                model: M.modelName, column: item.key, value: v.summary, expected: error.expected)
+        }
+    }
+}
+
+extension QueryBuilder where Executor == Database {
+    /// Each row of a grouped or aggregate query as a typed tuple (see the synchronous ``select(_:)``).
+    nonisolated(nonsending) public func select<each V: DatabaseValueConvertible>(_ items: repeat Projection<M, each V>)
+        async throws
+        -> [(repeat each V)]
+    {
+        try await on { try $0.select(repeat each items) }
+    }
+
+    /// Each row of a grouped or aggregate query decoded as `R` (see the synchronous ``select(as:_:)``).
+    nonisolated(nonsending) public func select<R: Decodable, each V: DatabaseValueConvertible>(
+        as type: R.Type, _ items: repeat Projection<M, each V>
+    )
+        async throws -> [R]
+    {
+        try await on { try $0.select(as: type, repeat each items) }
+    }
+
+    /// The number of non-NULL values of a column.
+    nonisolated(nonsending) public func count<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V> & Sendable) async throws
+        -> Int
+    {
+        try await on { try $0.count(kp) }
+    }
+
+    /// The number of distinct non-NULL values of a column.
+    nonisolated(nonsending) public func count<V: DatabaseValueConvertible>(distinct kp: KeyPath<M, V> & Sendable)
+        async throws -> Int
+    {
+        try await on { try $0.count(distinct: kp) }
+    }
+
+    /// The sum of a column, nil for no values (see the synchronous ``sum(_:)``).
+    nonisolated(nonsending) public func sum<V: SummableColumn>(_ kp: KeyPath<M, V> & Sendable) async throws -> V.Sum? {
+        try await on { try $0.sum(kp) }
+    }
+
+    /// The average of a column as a `Double`, nil for no values.
+    nonisolated(nonsending) public func avg<V: SummableColumn>(_ kp: KeyPath<M, V> & Sendable) async throws -> Double? {
+        try await on { try $0.avg(kp) }
+    }
+
+    /// The smallest value of a column, nil when there are none.
+    nonisolated(nonsending) public func min<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V> & Sendable) async throws
+        -> V?
+    {
+        try await on { try $0.min(kp) }
+    }
+
+    /// The smallest value of an optional column, nil when all are NULL.
+    nonisolated(nonsending) public func min<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V?> & Sendable) async throws
+        -> V?
+    {
+        try await on { try $0.min(kp) }
+    }
+
+    /// The largest value of a column, nil when there are none.
+    nonisolated(nonsending) public func max<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V> & Sendable) async throws
+        -> V?
+    {
+        try await on { try $0.max(kp) }
+    }
+
+    /// The largest value of an optional column, nil when all are NULL.
+    nonisolated(nonsending) public func max<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V?> & Sendable) async throws
+        -> V?
+    {
+        try await on { try $0.max(kp) }
+    }
+}

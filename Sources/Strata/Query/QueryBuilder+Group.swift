@@ -1,0 +1,164 @@
+// QueryBuilder+Group: group(by:), having, distinct and ordering by aggregates; the checks they need before SQL.
+
+/// What a builder groups by, which groups it keeps, and whether its rows are distinct.
+struct Grouping {
+    var columns: [ColumnRef] = []
+    var having: [HavingCondition.Node] = []
+    var distinct = false
+
+    var isGrouped: Bool { !columns.isEmpty || !having.isEmpty }
+
+    /// Models (`all`, `first`, `forEach`, `values`) cannot come from a grouped query.
+    func checkModelRows<M: Model>(_: M.Type) throws(StrataError) {
+        guard isGrouped else { return }
+        throw .invalidAggregate(
+            model: M.modelName, column: columns.first?.name ?? "*",
+            reason: "a grouped query returns groups, not models: read them with select(…)")
+    }
+}
+
+extension QueryBuilder {
+    /// The aliases of the joins so far, for projections over joined columns.
+    var joinAliases: JoinAliases {
+        var byKey: [String: String] = [:]
+        var byTable: [String: String] = [:]
+        for j in joins {
+            if byKey[j.key] == nil { byKey[j.key] = j.alias }
+            if byTable[j.table] == nil { byTable[j.table] = j.alias }
+        }
+        return JoinAliases(byKey: byKey, byTable: byTable)
+    }
+
+    private func failing(_ e: StrataError) -> Self {
+        var copy = self
+        copy.error = copy.error ?? e
+        return copy
+    }
+
+    /// Groups rows by these columns (call again, or with an association, to add more). NULL forms one group on
+    /// every driver. Read the groups with ``select(_:)``.
+    ///
+    /// ```swift
+    /// let perTeam = try await Member.query(on: db).group(by: \.teamID).select(.column(\.teamID), .count())
+    /// ```
+    /// renders `SELECT "team_id", COUNT(*) FROM "member" GROUP BY "team_id"`.
+    public func group(by keyPaths: PartialKeyPath<M>...) -> Self {
+        var copy = self
+        for kp in keyPaths {
+            guard let name = M.columnName(for: kp) else {
+                return failing(.unknownColumn(model: M.modelName, column: "\(kp)"))
+            }
+            copy.grouping.columns.append(ColumnRef(name))
+        }
+        return copy
+    }
+
+    /// Groups by a column of a joined association (`join(_:)` it first).
+    public func group<A: JoinableAssociation, V>(by association: A, _ kp: KeyPath<A.Target, V>) -> Self
+    where A.Owner == M {
+        guard let name = A.Target.columnName(for: kp) else {
+            return failing(.unknownColumn(model: A.Target.modelName, column: "\(kp)"))
+        }
+        guard let alias = joinAliases.byKey[association.key] else {
+            return failing(.invalidQuery("\(association.key) is not joined; call join(…) first"))
+        }
+        var copy = self
+        copy.grouping.columns.append(ColumnRef(name, table: alias))
+        return copy
+    }
+
+    /// Keeps the groups matching a condition on aggregates (several calls are joined with AND). Needs
+    /// ``group(by:)``; without it the query throws ``StrataError/invalidAggregate(model:column:reason:)``.
+    ///
+    /// ```swift
+    /// .group(by: \.teamID).having(.count() >= 2 && .avg(\.age) > 30)
+    /// ```
+    public func having(_ condition: AggregateCondition<M>) -> Self {
+        switch condition.resolve(joinAliases) {
+        case .success(let node):
+            var copy = self
+            copy.grouping.having.append(node)
+            return copy
+        case .failure(let e): return failing(e)
+        }
+    }
+
+    /// Returns each distinct row once (`SELECT DISTINCT`): distinct models of a join, distinct ``values(_:)``,
+    /// distinct ``select(_:)`` tuples. Ordering is then only by what is selected.
+    public func distinct() -> Self {
+        var copy = self
+        copy.grouping.distinct = true
+        return copy
+    }
+
+    /// Sorts groups by an aggregate or a grouped column: `.order(.sum(\.amount), .descending)`.
+    /// NULLs come first ascending and last descending, as for columns.
+    public func order<V: DatabaseValueConvertible>(
+        _ item: Projection<M, V>, _ direction: Ordering.Direction = .ascending
+    ) -> Self {
+        switch item.resolve(joinAliases) {
+        case .success(.aggregate(let a)):
+            var copy = self
+            copy.order.append(Ordering(a, direction))
+            return copy
+        case .success(.column(let c)):
+            var copy = self
+            copy.order.append(Ordering(c.name, direction, table: c.table))
+            return copy
+        case .failure(let e): return failing(e)
+        }
+    }
+
+    // MARK: Statements
+
+    /// The SELECT of `items`, after the checks that name the model and column of a bad query.
+    ///
+    /// - Throws: ``StrataError/invalidAggregate(model:column:reason:)`` for `having` without `group(by:)`, a
+    ///   column neither grouped nor aggregated (selected or ordered by), or, with `distinct()`, an order by
+    ///   something not selected.
+    func itemsStatement(_ items: [SelectItem]) throws -> Select {
+        if let error { throw error }
+        let g = grouping
+        if let first = g.having.first, g.columns.isEmpty {
+            let item = HavingCondition(first).items.first
+            throw StrataError.invalidAggregate(
+                model: M.modelName, column: item.map(Self.label) ?? "*", reason: "having(…) needs group(by:)")
+        }
+        let aggregated = !g.columns.isEmpty || items.contains { if case .aggregate = $0 { true } else { false } }
+        if aggregated {
+            for case .column(let c) in items where !g.columns.contains(c) {
+                throw StrataError.invalidAggregate(
+                    model: M.modelName, column: Self.label(.column(c)),
+                    reason: "selected but neither grouped nor aggregated: add it to group(by:)")
+            }
+            for o in order where o.aggregate == nil && !g.columns.contains(ColumnRef(o.column, table: o.table)) {
+                throw StrataError.invalidAggregate(
+                    model: M.modelName, column: o.column, reason: "ordered by but not grouped: add it to group(by:)")
+            }
+        }
+        if g.distinct {
+            for o in order {
+                let item = o.aggregate.map(SelectItem.aggregate) ?? .column(ColumnRef(o.column, table: o.table))
+                guard items.contains(item) else {
+                    throw StrataError.invalidAggregate(
+                        model: M.modelName, column: Self.label(item),
+                        reason: "distinct() rows can only be ordered by what they select")
+                }
+            }
+        }
+        var s = Select(
+            table: M.schema.name, selection: .items(items), joins: joinClauses, filter: filter, order: order,
+            limit: limit, offset: offset)
+        s.groupBy = g.columns
+        s.having = g.having.isEmpty ? nil : HavingCondition(g.having.count == 1 ? g.having[0] : .and(g.having))
+        s.distinct = g.distinct
+        return s
+    }
+
+    static func label(_ item: SelectItem) -> String {
+        switch item {
+        case .column(let c): return c.table.map { $0 + "." + c.name } ?? c.name
+        case .aggregate(let a): return a.summary
+        }
+    }
+}

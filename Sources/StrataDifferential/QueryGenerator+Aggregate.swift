@@ -1,0 +1,116 @@
+// QueryGenerator+Aggregate: turns a generated SELECT into a grouped, aggregate or DISTINCT one over the same rows.
+import Foundation
+import Strata
+
+extension QueryGenerator {
+    /// `s` (its table, joins and filter) grouped by up to two columns, selecting them and one to three aggregates,
+    /// maybe with HAVING on a count or an aggregate and ordered by the group keys; or, one time in four, the
+    /// DISTINCT values of one or two columns. No limit: groups are compared as multisets.
+    func aggregated(_ s: Select, scope: [ScopedColumn], _ rng: inout SplitMix64) -> Select {
+        var q = Select(table: s.table, selection: .count, joins: s.joins, filter: s.filter)
+        let groupable = scope.filter { $0.column.type != .json }
+        if rng.chance(0.25) {
+            let picked = (0..<(1 + rng.below(2))).map { _ in rng.pick(groupable).ref }
+            q.selection = .items(picked.map(SelectItem.column))
+            q.distinct = true
+            return q
+        }
+        for _ in 0..<rng.below(3) {
+            let c = rng.pick(groupable).ref
+            if !q.groupBy.contains(c) { q.groupBy.append(c) }
+        }
+        var items = q.groupBy.map(SelectItem.column)
+        for _ in 0..<(1 + rng.below(3)) { items.append(.aggregate(aggregate(scope, &rng))) }
+        q.selection = .items(items)
+        if !q.groupBy.isEmpty, rng.chance(0.35) {
+            let a = rng.chance(0.5) ? Aggregate.countAll : aggregate(scope, &rng)
+            let bound: DatabaseValue =
+                switch a.function {
+                case .count: .integer(Int64(rng.below(4)))
+                case .avg: .double(Double(rng.below(40)) / 2)
+                default: literalFor(a, scope: scope, &rng)
+                }
+            q.having = HavingCondition(.compare(rng.pick(Self.operators), .aggregate(a), bound))
+        }
+        for c in q.groupBy {
+            q.order.append(Ordering(c.name, rng.chance(0.5) ? .ascending : .descending, table: c.table))
+        }
+        return q
+    }
+
+    /// An aggregate every backend answers exactly alike: counts of anything; sums and averages only of integer
+    /// columns whose stored values are small (no overflow, exact doubles); min and max of ordered types.
+    private func aggregate(_ scope: [ScopedColumn], _ rng: inout SplitMix64) -> Aggregate {
+        let c = rng.pick(scope)
+        let type = c.column.type
+        switch rng.below(5) {
+        case 0: return .countAll
+        case 1: return Aggregate(.count, c.ref, distinct: rng.chance(0.5) && type != .json, type: type)
+        case 2:
+            let summable = scope.filter { $0.column.type == .integer && smallIntegers($0) }
+            guard !summable.isEmpty else { return .countAll }
+            let s = rng.pick(summable)
+            return Aggregate(rng.chance(0.6) ? .sum : .avg, s.ref, type: .integer)
+        default:
+            let ordered = scope.filter { ![.json, .bool, .blob, .uuid].contains($0.column.type) }
+            guard !ordered.isEmpty else { return .countAll }
+            let m = rng.pick(ordered)
+            return Aggregate(rng.chance(0.5) ? .min : .max, m.ref, type: m.column.type)
+        }
+    }
+
+    /// Whether every stored value of an integer column lies within ±2^40 (ids and foreign keys always do).
+    private func smallIntegers(_ c: ScopedColumn) -> Bool {
+        if c.column.name == "id" || c.column.name == "parent_id" { return true }
+        guard let t = world.table(c.table), let i = t.schema.insertColumnNames.firstIndex(of: c.column.name) else {
+            return false
+        }
+        return t.rows.allSatisfy { row in
+            if case .integer(let v) = row[i] { return v.magnitude < 1 << 40 }
+            return row[i].isNull
+        }
+    }
+
+    /// A HAVING bound for a sum, min or max: a stored value of its column when there is one.
+    private func literalFor(_ a: Aggregate, scope: [ScopedColumn], _ rng: inout SplitMix64) -> DatabaseValue {
+        guard let ref = a.column, let c = scope.first(where: { $0.ref == ref }) else { return .integer(1) }
+        if a.function == .sum { return .integer(Int64(rng.below(60))) }
+        return values.value(c.column.type, &rng)
+    }
+}
+
+extension FuzzWorld {
+    /// The type each item of a SELECT's list reads as: a count as an integer, an average as a double, a sum as
+    /// its column's type, min and max as their column's.
+    func itemTypes(_ s: Select, _ items: [SelectItem]) -> [ColumnType] {
+        items.map { item in
+            switch item {
+            case .column(let c): return resultTypes(Select(table: s.table, selection: .refs([c]), joins: s.joins))[0]
+            case .aggregate(let a):
+                switch a.function {
+                case .count: return .integer
+                case .avg: return .double
+                case .sum, .min, .max: return a.type ?? .integer
+                }
+            }
+        }
+    }
+}
+
+/// Aggregate results made comparable across backends: each value normalized to the type every driver agrees on
+/// (PostgreSQL's numeric sum to an integer), an average rounded to 12 significant digits (PostgreSQL divides
+/// in numeric, SQLite and memory in doubles).
+enum AggregateResults {
+    static func normalize(_ v: DatabaseValue, item: SelectItem?, table: String) throws -> DatabaseValue {
+        guard case .aggregate(let a)? = item else { return v }
+        let n = try a.normalize(v, model: table)
+        if a.function == .avg, case .double(let d) = n { return .double(Double(String(format: "%.12g", d)) ?? d) }
+        return n
+    }
+
+    /// The items of a SELECT, when it selects items.
+    static func items(_ statement: Statement) -> [SelectItem]? {
+        guard case .select(let s) = statement, case .items(let items) = s.selection else { return nil }
+        return items
+    }
+}

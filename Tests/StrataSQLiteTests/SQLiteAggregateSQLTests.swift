@@ -1,0 +1,53 @@
+// SQLiteAggregateSQLTests: the exact SQL SQLite runs for aggregates, and the exact decimal SUM it registers.
+import Foundation
+import Strata
+import StrataSQLite
+import Testing
+
+@Suite("SQLite aggregates")
+struct SQLiteAggregateSQLTests {
+    @Test("a grouped SELECT on SQLite: ? placeholders, strata_decimal_sum for decimals")
+    func golden() throws {
+        var s = Select(
+            table: "sale",
+            selection: .items([
+                .column(ColumnRef("region")), .aggregate(Aggregate(.sum, ColumnRef("quantity"), type: .integer)),
+                .aggregate(Aggregate(.sum, ColumnRef("price"), type: .decimal)),
+                .aggregate(Aggregate(.avg, ColumnRef("price"), type: .decimal)),
+            ]),
+            order: [Ordering("region")], offset: 2)
+        s.groupBy = [ColumnRef("region")]
+        s.having = HavingCondition(.compare(.greater, .aggregate(.countAll), .integer(1)))
+        let r = try SQLRenderer.render(.select(s), dialect: SQLiteDialect())
+        #expect(
+            r.sql
+                == #"SELECT "region", SUM("quantity"), strata_decimal_sum("price") COLLATE "strata_decimal", AVG("price") "#
+                + #"FROM "sale" "#
+                + #"GROUP BY "region" HAVING (COUNT(*) > ?) ORDER BY "region" ASC NULLS FIRST LIMIT -1 OFFSET ?"#)
+        #expect(r.binds == [.integer(1), .integer(2)])
+    }
+
+    @Test("SUM past Int64 is arithmeticError naming the model and column, not SQLite's 'integer overflow'")
+    func overflow() async throws {
+        let file = TemporarySQLiteFile()
+        let db = try Database.open("sqlite:\(file.path)", drivers: [.sqlite])
+        defer { db.close() }
+        try await db.migrate(Tally.self)
+        for n in [Int64.max, 1] {
+            var t = Tally(n: n)
+            try await t.save(on: db)
+        }
+        await #expect(
+            throws: StrataError.arithmeticError(expression: "Tally.sum(n)", reason: "integer overflow: past Int64")
+        ) {
+            try await Tally.query(on: db).sum(\.n)
+        }
+        #expect(try await Tally.query(on: db).count() == 2)
+    }
+}
+
+@Model(table: "sq_tally")
+struct Tally {
+    var id: Int64?
+    var n: Int64
+}
