@@ -46,6 +46,7 @@ public final class SQLiteConnection: SQLConnection {
         _ = strata_sqlite_disable_dqs(db)
         SQLiteDecimalCollation.register(on: db)
         SQLiteLike.register(on: db)
+        SQLiteArithmetic.register(on: db)
         do {
             if path != ":memory:" { try exec("PRAGMA journal_mode = WAL") }
             try exec("PRAGMA synchronous = NORMAL")

@@ -30,6 +30,7 @@ enum SQLiteErrors {
             if let c = suffix(after: "no such column: ", in: message) {
                 return .unknownColumn(model: table ?? "?", column: c)
             }
+            if let e = SQLiteArithmetic.error(message, table: table) { return e }
             return .database(code: Int(code), message: message)
         default:
             return .database(code: Int(code), message: message)

@@ -83,6 +83,12 @@ struct Features {
                 walk(l)
                 walk(h)
             case .column, .joinedColumn, .value, .constant, .unsafeRaw: break
+            case .arithmetic(_, let l, let r), .concat(let l, let r):
+                walk(l)
+                walk(r)
+            case .caseMapped(let e, _), .inSubquery(let e, _, _): walk(e)
+            case .coalesce(let items): items.forEach(walk)
+            case .scalarSubquery: break
             }
         }
         if let f = s.filter { walk(f.node) }

@@ -43,6 +43,13 @@ public protocol Dialect: Sendable {
 
     /// How a Bool literal in a query is written. Default `TRUE` / `FALSE`.
     func literal(_ value: Bool) -> String
+
+    /// How arithmetic is spelled so that division by zero and overflow raise Strata's one error (default
+    /// ``ArithmeticSyntax/operators``).
+    var arithmeticSyntax: ArithmeticSyntax { get }
+
+    /// How `lower`/`upper` are spelled so that they fold ASCII letters only (default ``CaseMappingSyntax/plain``).
+    var caseMappingSyntax: CaseMappingSyntax { get }
 }
 
 /// How to express OFFSET when there is no LIMIT.

@@ -6,14 +6,14 @@
 /// error instead of producing invalid SQL.
 public struct SQLRenderer {
     public let dialect: any Dialect
-    private var sql = ""
-    private var binds: [DatabaseValue] = []
+    var sql = ""
+    var binds: [DatabaseValue] = []
     /// The main table's name while rendering a SELECT with joins: its columns are then qualified.
-    private var qualifier: String?
+    var qualifier: String?
     /// The aliases of the SELECT's joins, which a qualified column may name besides the main table.
-    private var aliases: Set<String> = []
+    var aliases: Set<String> = []
     /// The SELECT's main table, which a qualified column may also name.
-    private var mainTable: String?
+    var mainTable: String?
 
     private init(dialect: any Dialect) { self.dialect = dialect }
 
@@ -54,7 +54,7 @@ public struct SQLRenderer {
             for (n, a) in u.assignments.enumerated() {
                 if n > 0 { sql += ", " }
                 sql += try q(a.column) + " = "
-                bind(a.value)
+                if let e = a.expression { try expression(e.node) } else { bind(a.value) }
             }
             try whereClause(u.filter)
         case .delete(let d):
@@ -80,24 +80,21 @@ public struct SQLRenderer {
         }
     }
 
-    private func q(_ identifier: String) throws(StrataError) -> String { try dialect.quote(identifier) }
+    func q(_ identifier: String) throws(StrataError) -> String { try dialect.quote(identifier) }
 
-    private mutating func bind(_ value: DatabaseValue) {
+    mutating func bind(_ value: DatabaseValue) {
         binds.append(value)
         sql += dialect.placeholder(binds.count)
     }
 
     // MARK: SELECT
 
-    private mutating func select(_ s: Select) throws(StrataError) {
+    mutating func select(_ s: Select) throws(StrataError) {
+        let outer = (qualifier, aliases, mainTable)  // a subquery's SELECT restores its outer query's scope
         qualifier = s.joins.isEmpty ? nil : s.table
         aliases = Set(s.joins.map(\.alias))
         mainTable = s.table
-        defer {
-            qualifier = nil
-            aliases = []
-            mainTable = nil
-        }
+        defer { (qualifier, aliases, mainTable) = outer }
         switch s.selection {
         case .columns(let columns):
             guard !columns.isEmpty else { throw .invalidQuery("SELECT without columns") }
@@ -158,7 +155,7 @@ public struct SQLRenderer {
             sql += " ORDER BY "
             for (n, o) in s.order.enumerated() {
                 if n > 0 { sql += ", " }
-                sql += try column(o.column, table: o.table)
+                if let e = o.expression { try expression(e.node) } else { sql += try column(o.column, table: o.table) }
                 sql += o.direction == .ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"
             }
         }
@@ -184,7 +181,7 @@ public struct SQLRenderer {
 
     // MARK: Expressions
 
-    private mutating func expression(_ node: SQLExpression.Node) throws(StrataError) {
+    mutating func expression(_ node: SQLExpression.Node) throws(StrataError) {
         switch node {
         case .column(let c): sql += try column(c, table: nil)
         case .joinedColumn(let t, let c):
@@ -254,6 +251,8 @@ public struct SQLRenderer {
             sql += "("
             try raw(fragment, values)
             sql += ")"
+        case .arithmetic, .concat, .caseMapped, .coalesce, .inSubquery, .scalarSubquery:
+            try computed(node)
         }
     }
 
