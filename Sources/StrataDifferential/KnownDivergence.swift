@@ -86,10 +86,19 @@ struct Features {
             case .arithmetic(_, let l, let r), .concat(let l, let r):
                 walk(l)
                 walk(r)
-            case .caseMapped(let e, _), .inSubquery(let e, _, _): walk(e)
+            case .caseMapped(let e, _): walk(e)
             case .coalesce(let items): items.forEach(walk)
-            case .scalarSubquery: break
+            case .inSubquery(let e, let inner, _):
+                walk(e)
+                nested(inner)
+            case .scalarSubquery(let inner): nested(inner)
             }
+        }
+        /// A subquery's own filter, over its own table.
+        func nested(_ inner: Select) {
+            let f = Features(inner, world: world)
+            mistyped = mistyped || f.mistypedComparison
+            likeNonText = likeNonText || f.likeOverNonText
         }
         if let f = s.filter { walk(f.node) }
         s.joins.forEach { walk($0.on.node) }
