@@ -188,6 +188,40 @@ extension ConformanceSuite {
             try checkEqual(try await ConfMembership.query(on: db).where(\.id, in: apollo).delete(), 2, "deleted")
             try checkEqual(try await ConfMembership.query(on: db).count(), 2, "left")
         },
+        ConformanceCase("subquery.render-errors-come-before-missing-tables") { db in
+            // Found by `strata fuzz` (seed 7): the memory driver ran the subquery (no such table) before refusing
+            // the LIKE pattern that SQL drivers refuse while rendering, before the database sees anything.
+            try await Fixtures.seedUsers(db)
+            let missing = ConfCounter.query(on: db).select(\.id)
+            let invalidPattern: (StrataError) -> Bool = {
+                if case .invalidQuery(let m) = $0 { return m.contains("escape") }
+                return false
+            }
+            try await checkThrows("lone escape, then a subquery on a table never created", invalidPattern) {
+                try await ConfUser.query(on: db).where(\.name, like: "a\\").where(\.id, in: missing).all()
+            }
+            try await checkThrows("the same in a DELETE", invalidPattern) {
+                try await ConfUser.query(on: db).where(\.name, like: "a\\").where(\.id, in: missing).delete()
+            }
+            try checkEqual(try await ConfUser.query(on: db).count(), 6, "nothing deleted")
+        },
+        ConformanceCase("subquery.render-errors-come-before-unknown-join-columns") { db in
+            // The fuzzer's minimal case: a join on a column that does not exist, and a LIKE pattern ending in `\`.
+            try await Fixtures.seedUsers(db)
+            let s = Select(
+                table: "conf_user", selection: .count,
+                joins: [
+                    Join(
+                        .left, table: "conf_group", alias: "j",
+                        on: .compare(.equal, .column("no_such_column"), .value(.integer(0))))
+                ],
+                filter: .like(.column("name"), "\\"))
+            try await checkThrows(
+                "lone escape, then an unknown column", { if case .invalidQuery = $0 { true } else { false } }
+            ) {
+                try await db.withConnection { tx in try tx.execute(.select(s)) }
+            }
+        },
         ConformanceCase("subquery.nested-subquery") { db in
             let w = try await Fixtures.seedWorld(db)
             let gemini = ConfProject.query(on: db).where(\.name == "Gemini").select(\.id)
@@ -347,6 +381,20 @@ extension ConformanceSuite {
     ]
 
     static let computedErrorCases: [ConformanceCase] = [
+        ConformanceCase("expression.transient-property-is-unknown-column") { db in
+            try await Fixtures.seedUsers(db)
+            let unknown: (StrataError) -> Bool = {
+                if case .unknownColumn(let model, _) = $0 { return model == "ConfUser" }
+                return false
+            }
+            try await checkThrows("filter on draft + text", unknown) {
+                try await ConfUser.query(on: db).where(\.draft + "!" == "x").all()
+            }
+            try await checkThrows("SET name = draft", unknown) {
+                try await ConfUser.query(on: db).update(set: \.name, to: lower(\.draft))
+            }
+            try checkEqual(try await names(ConfUser.query(on: db).where(\.name == "Alex")), ["Alex"], "nothing renamed")
+        },
         ConformanceCase("expression.division-by-zero-is-an-error") { db in
             try await seedCounters(db)
             try await checkThrows("views / 0", isArithmetic) {

@@ -4,6 +4,7 @@ import Strata
 extension StoreState {
     /// Mutating only to build an index's ordered entries on first use.
     mutating func select(_ s: Select) throws(StrataError) -> Outcome {
+        try Self.checkAsRendered(s)
         let s = try resolvingSubqueries(in: s)
         // Read the table in place in the dictionary: copying the struct out costs a retain per field.
         guard let i = tables.index(forKey: s.table) else { throw .noSuchTable(s.table) }

@@ -95,7 +95,7 @@ extension StoreState {
     }
 
     /// The same check the SQL renderer makes: a subquery used as a value selects exactly one column.
-    private static func checkSingleColumn(_ s: Select, use: String) throws(StrataError) {
+    static func checkSingleColumn(_ s: Select, use: String) throws(StrataError) {
         let names: [String]
         switch s.selection {
         case .columns(let c): names = c
