@@ -367,6 +367,16 @@ extension ConformanceSuite {
             let delta = try await ConfCounter.query(on: db).where(\.label == "DELTA").first()
             try checkEqual(delta.map { [$0.views, $0.clicks] }, [4, 7], "swapped from the old row")
         },
+        ConformanceCase("expression.negative-zero-reads-as-zero") { db in
+            // 0.0 * -1 is -0.0: SQLite stores it as 0, the memory driver writes 0.0, PostgreSQL kept the sign.
+            try await seedCounters(db)
+            try await ConfCounter.query(on: db).where(\.label == "gamma").update(set: \.ratio, to: \.ratio - 0.25)
+            try await ConfCounter.query(on: db).where(\.label == "gamma").update(set: \.ratio, to: \.ratio * -1)
+            let ratio = try await ConfCounter.query(on: db).where(\.label == "gamma").first()?.ratio
+            try checkEqual(ratio.map { $0.sign == .plus && $0 == 0 }, true, "0.0, not -0.0")
+            try checkEqual(
+                try await labels(ConfCounter.query(on: db).where(\.ratio == 0)), ["gamma"], "-0.0 = 0 anyway")
+        },
         ConformanceCase("expression.update-text-and-coalesce") { db in
             try await seedCounters(db)
             try await ConfCounter.query(on: db).update(set: \.note, to: coalesce(\.note, "") + "+")
