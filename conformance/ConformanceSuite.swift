@@ -64,6 +64,7 @@ public enum ConformanceSuite {
         observabilityCases,
         observationCases,
         aggregateCases,
+        expressionCases,
     ].flatMap { $0 }
 
     /// The names of every case.

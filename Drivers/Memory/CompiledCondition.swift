@@ -57,6 +57,10 @@ enum CompiledCondition: Sendable {
                 high: try Operand(high, scope: scope), negated: negated)
         case .unsafeRaw:
             throw .unsupported(feature: "raw SQL", driver: "memory")
+        case .arithmetic, .concat, .caseMapped, .coalesce:
+            self = .operand(try Operand(node, scope: scope))
+        case .inSubquery, .scalarSubquery:
+            throw .invalidQuery("a subquery the memory driver did not resolve")
         }
     }
 }
@@ -67,12 +71,16 @@ enum Operand: Sendable {
     case value(DatabaseValue)
     /// A boolean expression used as a value: TRUE, FALSE or NULL (unknown).
     case condition(NestedCondition)
+    /// A computed value: arithmetic, concatenation, lower/upper, COALESCE.
+    case computed(ComputedBox)
 
     init(_ node: SQLExpression.Node, scope: borrowing ColumnScope) throws(StrataError) {
         switch node {
         case .column(let name): self = .column(try scope.position(of: name))
         case .joinedColumn(let alias, let name): self = .column(try scope.position(of: name, in: alias))
         case .value(let v): self = .value(v)
+        case .arithmetic, .concat, .caseMapped, .coalesce:
+            self = .computed(ComputedBox(try ComputedValue(node, scope: scope)))
         default: self = .condition(NestedCondition(try CompiledCondition(node, scope: scope)))
         }
     }

@@ -64,12 +64,12 @@ extension CompiledCondition {
             switch r {
             case .value(let v): return compared(op, row[i], v)
             case .column(let j): return compared(op, row[i], row[j])
-            case .condition: return compared(op, row[i], try r.value(row))
+            case .condition, .computed: return compared(op, row[i], try r.value(row))
             }
         case .value(let v):
             if case .column(let j) = r { return compared(op, v, row[j]) }
             return compared(op, v, try r.value(row))
-        case .condition:
+        case .condition, .computed:
             return compared(op, try l.value(row), try r.value(row))
         }
     }
@@ -131,6 +131,7 @@ extension Operand {
         case .column(let i): return row[i]
         case .value(let v): return v
         case .condition(let nested): return try nested.condition.truth(row).databaseValue
+        case .computed(let box): return try box.computed.value(row)
         }
     }
 }

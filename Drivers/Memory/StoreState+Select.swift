@@ -4,6 +4,8 @@ import Strata
 extension StoreState {
     /// Mutating only to build an index's ordered entries on first use.
     mutating func select(_ s: Select) throws(StrataError) -> Outcome {
+        try Self.checkAsRendered(s)
+        let s = try resolvingSubqueries(in: s)
         // Read the table in place in the dictionary: copying the struct out costs a retain per field.
         guard let i = tables.index(forKey: s.table) else { throw .noSuchTable(s.table) }
         if s.needsGrouping { return try groupedSelect(s, main: tables.values[i]) }
@@ -22,7 +24,8 @@ extension StoreState {
             // `pk = id` (a find): the map gives the one row that matches, with nothing to compile or re-check.
             candidates = table.slotByID[id].map { [$0] } ?? []
         } else if s.filter == nil, s.selection != .count, let limit = s.limit, limit >= 0, (s.offset ?? 0) >= 0,
-            let first = s.order.first, let column = try? scope.position(of: first.column, in: first.table)
+            let first = s.order.first, first.expression == nil,
+            let column = try? scope.position(of: first.column, in: first.table)
         {
             // ORDER BY an indexed column with LIMIT: only the rows at that end of the index can come first.
             let (count, overflow) = (s.offset ?? 0).addingReportingOverflow(limit)
@@ -67,7 +70,14 @@ extension StoreState {
             throw .invalidQuery("a SELECT of items runs as a grouped select")
         }
         var terms: [(column: Int, descending: Bool)] = []
-        for o in s.order { terms.append((try scope.position(of: o.column, in: o.table), o.direction == .descending)) }
+        let computed = try ComputedOrder(s.order, scope: scope)
+        for (k, o) in s.order.enumerated() {
+            if let p = computed?.position(of: k) {
+                terms.append((p, o.direction == .descending))
+            } else {
+                terms.append((try scope.position(of: o.column, in: o.table), o.direction == .descending))
+            }
+        }
         if let l = s.limit, l < 0 { throw .invalidQuery("negative limit \(l)") }
         if let o = s.offset, o < 0 { throw .invalidQuery("negative offset \(o)") }
         let offset = s.offset ?? 0
@@ -85,6 +95,11 @@ extension StoreState {
         // Without ORDER BY, stop scanning once the page is full.
         let enough = s.limit.map { offset.addingReportingOverflow($0).partialValue }
         var matched = try RowScan.matching(rows, condition, candidates: candidates, limit: sorted ? nil : enough)
+        var rows = rows
+        if let computed, sorted {
+            rows = try computed.extend(rows, matched)
+            projection = projection ?? Array(0..<scope.width)
+        }
         if sorted { matched = RowSort.sort(matched, of: rows, by: terms, keeping: enough) }
 
         let start = min(offset, matched.count)

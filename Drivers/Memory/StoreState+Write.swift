@@ -94,14 +94,22 @@ extension StoreState {
 
     /// Sets the assignments on the matching rows; returns how many rows matched.
     mutating func update(_ u: Update) throws(StrataError) -> Int {
+        try Self.checkAsRendered(u)
+        let u = try resolvingSubqueries(in: u)
         let referenced = !references(to: u.table).isEmpty
         var before: [[DatabaseValue]] = []
         var after: [[DatabaseValue]] = []
         let count = try changing(u.table) { table, journal throws(StrataError) in
             guard !u.assignments.isEmpty else { throw .invalidQuery("UPDATE without any column to set") }
             var assignments: [(position: Int, value: DatabaseValue)] = []
+            var computed: [ComputedAssignment] = []
             for a in u.assignments {
                 let p = try table.position(of: a.column)
+                if let e = a.expression {
+                    computed.append(
+                        ComputedAssignment(position: p, value: try ComputedValue(e.node, scope: ColumnScope(table))))
+                    continue
+                }
                 let column = table.columns[p]
                 // A type error is raised even when no row matches (PostgreSQL checks the bound value's
                 // type up front); NOT NULL only when a row is actually updated.
@@ -125,6 +133,7 @@ extension StoreState {
                 guard let old = table.row(at: slot) else { continue }
                 var row = old
                 for a in assignments { row[a.position] = a.value }
+                for c in computed { row[c.position] = try c.stored(from: old, in: table) }
                 if let columns = table.conflict(for: row, ignoring: slot) {
                     throw .uniqueViolation(table: table.name, columns: columns)
                 }
@@ -150,6 +159,8 @@ extension StoreState {
     /// Deletes the matching rows; returns how many. Foreign keys that reference them cascade, set
     /// NULL, or refuse the delete.
     mutating func delete(_ d: Delete) throws(StrataError) -> Int {
+        try Self.checkAsRendered(d)
+        let d = try resolvingSubqueries(in: d)
         guard let i = tables.index(forKey: d.table) else { throw .noSuchTable(d.table) }
         if d.filter == nil {
             // Every row: journal the table whole (a copy-on-write reference, not a step per row) and

@@ -63,6 +63,13 @@ enum PostgresErrors {
             return .typeMismatch(table: table, column: nil, detail: f.message)
         case "22003" where f.message == "bigint out of range":  // CAST(SUM(…) AS BIGINT) past Int64
             return .arithmeticError(expression: table ?? f.table ?? "?", reason: "integer overflow: past Int64")
+        case "22012":  // division_by_zero
+            return .arithmeticError(
+                expression: "an arithmetic expression on \(table ?? "?")", reason: "division by zero")
+        case "22003" where f.message.hasSuffix(" out of range") || f.message.hasPrefix("value out of range: "):
+            // "bigint out of range", "value out of range: overflow"/"underflow" (float8): arithmetic
+            return .arithmeticError(
+                expression: "an arithmetic expression on \(table ?? "?")", reason: redacted(f.message))
         case "22P02", "22003", "22007", "22008", "22001", "22021", "22P05", "2202E", "22023":
             return .typeMismatch(table: f.table ?? table, column: f.column, detail: redacted(f.message))
         case "40001", "40P01":

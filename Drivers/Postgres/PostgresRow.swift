@@ -147,7 +147,8 @@ enum PostgresText {
         var end: UnsafeMutablePointer<CChar>?
         let value = strtod(start, &end)
         // strtod also skips leading white space, which the general path (and PostgreSQL's output) never has.
-        if count > 0 && end == start + count && start.pointee > 32 { return value }
+        // -0.0 reads as 0.0, as SQLite stores it and the memory driver writes it (0.0 * -1 computed here is -0.0).
+        if count > 0 && end == start + count && start.pointee > 32 { return value == 0 ? 0 : value }
         return start.withMemoryRebound(to: UInt8.self, capacity: count) { p in
             double(string(UnsafeBufferPointer(start: p, count: count)))
         }
@@ -158,7 +159,7 @@ enum PostgresText {
         case "Infinity": return .infinity
         case "-Infinity": return -.infinity
         case "NaN": return .nan
-        default: return Double(s)
+        default: return Double(s).map { $0 == 0 ? 0 : $0 }  // -0.0 reads as 0.0 (see above)
         }
     }
 

@@ -47,6 +47,7 @@ public final class SQLiteConnection: SQLConnection {
         SQLiteDecimalCollation.register(on: db)
         SQLiteLike.register(on: db)
         SQLiteDecimalSum.register(on: db)
+        SQLiteArithmetic.register(on: db)
         do {
             if path != ":memory:" { try exec("PRAGMA journal_mode = WAL") }
             try exec("PRAGMA synchronous = NORMAL")

@@ -17,6 +17,9 @@ public struct SQLiteDialect: Dialect {
     public var autoIncrementPrimaryKey: String { "INTEGER PRIMARY KEY" }
     public var tableSuffix: String { " STRICT" }
     public var beginTransaction: String { "BEGIN IMMEDIATE" }
+    /// SQLite returns NULL for `x / 0` and a REAL for an integer overflow: arithmetic goes through the checked
+    /// functions the driver registers (``SQLiteArithmetic``).
+    public var arithmeticSyntax: ArithmeticSyntax { .checkedFunctions }
 
     public func sqlType(_ type: ColumnType) -> String {
         switch type {

@@ -34,6 +34,7 @@ enum SQLiteErrors {
             if message == "integer overflow" {
                 return .arithmeticError(expression: table ?? "?", reason: "integer overflow: past Int64")
             }
+            if let e = SQLiteArithmetic.error(message, table: table) { return e }
             return .database(code: Int(code), message: message)
         default:
             return .database(code: Int(code), message: message)

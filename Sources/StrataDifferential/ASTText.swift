@@ -23,7 +23,11 @@ enum ASTText {
         if let f = s.filter { parts.append("filter: " + node(f.node)) }
         if !s.order.isEmpty {
             let order = s.order.map { o in
-                "Ordering(\(quoted(o.column)), .\(o.direction == .ascending ? "ascending" : "descending")"
+                if let e = o.expression {
+                    return
+                        "Ordering(expression: \(node(e.node)), .\(o.direction == .ascending ? "ascending" : "descending"))"
+                }
+                return "Ordering(\(quoted(o.column)), .\(o.direction == .ascending ? "ascending" : "descending")"
                     + (o.table.map { ", table: \(quoted($0))" } ?? "") + ")"
             }
             parts.append("order: [\(order.joined(separator: ", "))]")
@@ -43,7 +47,10 @@ enum ASTText {
         case .delete(let d):
             return ".delete(Delete(table: \(quoted(d.table)), filter: \(d.filter.map { node($0.node) } ?? "nil")))"
         case .update(let u):
-            let a = u.assignments.map { "Assignment(\(quoted($0.column)), \(value($0.value)))" }
+            let a = u.assignments.map { a in
+                if let e = a.expression { return "Assignment(\(quoted(a.column)), expression: \(node(e.node)))" }
+                return "Assignment(\(quoted(a.column)), \(value(a.value)))"
+            }
             return ".update(Update(table: \(quoted(u.table)), assignments: [\(a.joined(separator: ", "))], "
                 + "filter: \(u.filter.map { node($0.node) } ?? "nil")))"
         default: return "\(w)"
@@ -71,6 +78,13 @@ enum ASTText {
             return ".between(\(node(e)), \(node(low)), \(node(high))\(negated ? ", negated: true" : ""))"
         case .unsafeRaw(let sql, let binds):
             return ".unsafeRaw(\(quoted(sql)), [\(binds.map(value).joined(separator: ", "))])"
+        case .arithmetic(let op, let l, let r): return ".arithmetic(.\(String(describing: op)), \(node(l)), \(node(r)))"
+        case .concat(let l, let r): return ".concat(\(node(l)), \(node(r)))"
+        case .caseMapped(let e, let upper): return (upper ? ".upper(" : ".lower(") + node(e) + ")"
+        case .coalesce(let items): return ".coalesce([\(items.map(node).joined(separator: ", "))])"
+        case .inSubquery(let e, let s, let negated):
+            return ".inSubquery(\(node(e)), \(select(s))\(negated ? ", negated: true" : ""))"
+        case .scalarSubquery(let s): return ".scalarSubquery(\(select(s)))"
         }
     }
 

@@ -83,7 +83,22 @@ struct Features {
                 walk(l)
                 walk(h)
             case .column, .joinedColumn, .value, .constant, .unsafeRaw: break
+            case .arithmetic(_, let l, let r), .concat(let l, let r):
+                walk(l)
+                walk(r)
+            case .caseMapped(let e, _): walk(e)
+            case .coalesce(let items): items.forEach(walk)
+            case .inSubquery(let e, let inner, _):
+                walk(e)
+                nested(inner)
+            case .scalarSubquery(let inner): nested(inner)
             }
+        }
+        /// A subquery's own filter, over its own table.
+        func nested(_ inner: Select) {
+            let f = Features(inner, world: world)
+            mistyped = mistyped || f.mistypedComparison
+            likeNonText = likeNonText || f.likeOverNonText
         }
         if let f = s.filter { walk(f.node) }
         s.joins.forEach { walk($0.on.node) }

@@ -58,6 +58,7 @@ struct QueryGenerator {
             let c = rng.pick(orderable)
             s.order.append(Ordering(c.column.name, rng.chance(0.5) ? .ascending : .descending, table: c.alias))
         }
+        if rng.chance(0.15), let o = computedOrdering(orderable, &rng) { s.order.append(o) }
         let total = rng.chance(0.7)
         if total {
             s.order.append(Ordering("id", rng.chance(0.8) ? .ascending : .descending))
@@ -68,6 +69,7 @@ struct QueryGenerator {
             if rng.chance(0.2) { s.offset = rng.below(6) }
         }
         if rng.chance(0.2) { return aggregated(s, scope: scope, &rng) }
+        if rng.chance(0.05) { risky(&s, &rng) }
         return s
     }
 
@@ -85,6 +87,11 @@ struct QueryGenerator {
             guard !assignments.contains(where: { $0.column == c.column.name }) else { continue }
             let value = rng.chance(0.1) ? DatabaseValue.null : literal(c, &rng)
             assignments.append(Assignment(c.column.name, value))
+        }
+        if rng.chance(0.3), let a = computedAssignment(table, &rng),
+            !assignments.contains(where: { $0.column == a.column })
+        {
+            assignments.append(a)
         }
         return .update(Update(table: table.name, assignments: assignments, filter: filter))
     }
@@ -109,6 +116,8 @@ struct QueryGenerator {
         if values.mistyped, rng.chance(0.02) { return mistyped(c, &rng) }
         if type == .json || rng.chance(0.12) { return .isNull(e, negated: rng.chance(0.5)) }
         if type == .bool, rng.chance(0.3) { return rng.chance(0.7) ? e : .not(e) }
+        if rng.chance(0.1), let e = computedLeaf(scope, &rng) { return e }
+        if rng.chance(0.05), let e = subqueryLeaf(c, &rng) { return e }
         if type == .text, rng.chance(0.35) {
             return .like(e, pattern(c, &rng), caseInsensitive: rng.chance(0.4), negated: rng.chance(0.25))
         }

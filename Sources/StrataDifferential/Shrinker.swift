@@ -178,6 +178,10 @@ extension DifferentialEngine {
         case .not(let e), .isNull(let e, _), .inList(let e, _, _), .like(let e, _, _, _): return names(alias: e)
         case .compare(_, let l, let r): return names(alias: l) || names(alias: r)
         case .between(let e, let l, let h, _): return names(alias: e) || names(alias: l) || names(alias: h)
+        case .arithmetic(_, let l, let r), .concat(let l, let r): return names(alias: l) || names(alias: r)
+        case .caseMapped(let e, _), .inSubquery(let e, _, _): return names(alias: e)
+        case .coalesce(let items): return items.contains(where: names(alias:))
+        case .scalarSubquery: return false
         }
     }
 
@@ -243,6 +247,7 @@ extension DifferentialEngine {
         case .constant(true): return []
         case .constant(false): return [.constant(true)]
         case .column, .joinedColumn, .unsafeRaw: return []
+        case .arithmetic, .concat, .caseMapped, .coalesce, .inSubquery, .scalarSubquery: return simplerComputed(n)
         }
     }
 
@@ -290,11 +295,22 @@ extension DifferentialEngine {
                 walk(l)
                 walk(h)
             case .value, .constant, .unsafeRaw: break
+            case .arithmetic(_, let l, let r), .concat(let l, let r):
+                walk(l)
+                walk(r)
+            case .caseMapped(let e, _): walk(e)
+            case .coalesce(let items): items.forEach(walk)
+            case .inSubquery(let e, let inner, _):
+                walk(e)
+                out.formUnion(columns(of: inner))
+            case .scalarSubquery(let inner): out.formUnion(columns(of: inner))
             }
         }
         s.filter.map { walk($0.node) }
         s.joins.forEach { walk($0.on.node) }
-        s.order.forEach { out.insert(name($0.column, $0.table)) }
+        s.order.forEach { o in
+            if let e = o.expression { walk(e.node) } else { out.insert(name(o.column, o.table)) }
+        }
         switch s.selection {
         case .count: break
         case .columns(let c): c.forEach { out.insert(name($0, nil)) }

@@ -51,6 +51,12 @@ public protocol Dialect: Sendable {
     /// the standard call (`SUM("amount")`); a backend that cannot sum a type exactly, or whose result would lose
     /// the column's comparison rules (SQLite's decimal text), writes its own.
     func aggregateCall(_ function: Aggregate.Function, over type: ColumnType?, argument: String) -> String
+    /// How arithmetic is spelled so that division by zero and overflow raise Strata's one error (default
+    /// ``ArithmeticSyntax/operators``).
+    var arithmeticSyntax: ArithmeticSyntax { get }
+
+    /// How `lower`/`upper` are spelled so that they fold ASCII letters only (default ``CaseMappingSyntax/plain``).
+    var caseMappingSyntax: CaseMappingSyntax { get }
 }
 
 /// How to express OFFSET when there is no LIMIT.

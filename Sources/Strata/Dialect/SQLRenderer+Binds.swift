@@ -8,17 +8,15 @@ extension SQLRenderer {
         var out: [DatabaseValue] = []
         switch statement {
         case .select(let s):
-            for join in s.joins { collect(join.on.node, into: &out) }
-            if let f = s.filter { collect(f.node, into: &out) }
-            if case .count = s.selection, s.limit == nil, s.offset == nil { return out }
-            if let l = s.limit { out.append(.integer(Int64(l))) }
-            if let o = s.offset { out.append(.integer(Int64(o))) }
+            selectBinds(s, into: &out)
         case .insert(let i):
             if i.rows.count == 1 { return i.rows[0] }  // shares the row's storage: no copy
             out.reserveCapacity(i.rows.count * i.columns.count)
             for row in i.rows { out.append(contentsOf: row) }
         case .update(let u):
-            for a in u.assignments { out.append(a.value) }
+            for a in u.assignments {
+                if let e = a.expression { collect(e.node, into: &out) } else { out.append(a.value) }
+            }
             if let f = u.filter { collect(f.node, into: &out) }
         case .delete(let d):
             if let f = d.filter { collect(f.node, into: &out) }
@@ -29,7 +27,16 @@ extension SQLRenderer {
         return out
     }
 
-    private static func collect(_ node: SQLExpression.Node, into out: inout [DatabaseValue]) {
+    static func selectBinds(_ s: Select, into out: inout [DatabaseValue]) {
+        for join in s.joins { collect(join.on.node, into: &out) }
+        if let f = s.filter { collect(f.node, into: &out) }
+        if case .count = s.selection, s.limit == nil, s.offset == nil { return }
+        for o in s.order { if let e = o.expression { collect(e.node, into: &out) } }
+        if let l = s.limit { out.append(.integer(Int64(l))) }
+        if let o = s.offset { out.append(.integer(Int64(o))) }
+    }
+
+    static func collect(_ node: SQLExpression.Node, into out: inout [DatabaseValue]) {
         switch node {
         case .column, .joinedColumn, .constant: break
         case .value(let v): out.append(v)
@@ -50,6 +57,15 @@ extension SQLRenderer {
             collect(low, into: &out)
             collect(high, into: &out)
         case .unsafeRaw(_, let values): out.append(contentsOf: values)
+        case .arithmetic(_, let l, let r), .concat(let l, let r):
+            collect(l, into: &out)
+            collect(r, into: &out)
+        case .caseMapped(let e, _): collect(e, into: &out)
+        case .coalesce(let items): for item in items { collect(item, into: &out) }
+        case .inSubquery(let e, let s, _):
+            collect(e, into: &out)
+            selectBinds(s, into: &out)
+        case .scalarSubquery(let s): selectBinds(firstRow(of: s), into: &out)
         }
     }
 }

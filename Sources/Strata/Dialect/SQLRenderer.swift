@@ -7,13 +7,13 @@
 public struct SQLRenderer {
     public let dialect: any Dialect
     var sql = ""
-    private var binds: [DatabaseValue] = []
+    var binds: [DatabaseValue] = []
     /// The main table's name while rendering a SELECT with joins: its columns are then qualified.
-    private var qualifier: String?
+    var qualifier: String?
     /// The aliases of the SELECT's joins, which a qualified column may name besides the main table.
-    private var aliases: Set<String> = []
+    var aliases: Set<String> = []
     /// The SELECT's main table, which a qualified column may also name.
-    private var mainTable: String?
+    var mainTable: String?
 
     private init(dialect: any Dialect) { self.dialect = dialect }
 
@@ -54,7 +54,7 @@ public struct SQLRenderer {
             for (n, a) in u.assignments.enumerated() {
                 if n > 0 { sql += ", " }
                 sql += try q(a.column) + " = "
-                bind(a.value)
+                if let e = a.expression { try expression(e.node) } else { bind(a.value) }
             }
             try whereClause(u.filter)
         case .delete(let d):
@@ -89,15 +89,12 @@ public struct SQLRenderer {
 
     // MARK: SELECT
 
-    private mutating func select(_ s: Select) throws(StrataError) {
+    mutating func select(_ s: Select) throws(StrataError) {
+        let outer = (qualifier, aliases, mainTable)  // a subquery's SELECT restores its outer query's scope
         qualifier = s.joins.isEmpty ? nil : s.table
         aliases = Set(s.joins.map(\.alias))
         mainTable = s.table
-        defer {
-            qualifier = nil
-            aliases = []
-            mainTable = nil
-        }
+        defer { (qualifier, aliases, mainTable) = outer }
         try s.checkGrouping()
         let select = s.distinct ? "SELECT DISTINCT " : "SELECT "
         switch s.selection {
@@ -166,7 +163,13 @@ public struct SQLRenderer {
             sql += " ORDER BY "
             for (n, o) in s.order.enumerated() {
                 if n > 0 { sql += ", " }
-                if let a = o.aggregate { try aggregate(a) } else { sql += try column(o.column, table: o.table) }
+                if let a = o.aggregate {
+                    try aggregate(a)
+                } else if let e = o.expression {
+                    try expression(e.node)
+                } else {
+                    sql += try column(o.column, table: o.table)
+                }
                 sql += o.direction == .ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"
             }
         }
@@ -192,7 +195,7 @@ public struct SQLRenderer {
 
     // MARK: Expressions
 
-    private mutating func expression(_ node: SQLExpression.Node) throws(StrataError) {
+    mutating func expression(_ node: SQLExpression.Node) throws(StrataError) {
         switch node {
         case .column(let c): sql += try column(c, table: nil)
         case .joinedColumn(let t, let c):
@@ -262,6 +265,8 @@ public struct SQLRenderer {
             sql += "("
             try raw(fragment, values)
             sql += ")"
+        case .arithmetic, .concat, .caseMapped, .coalesce, .inSubquery, .scalarSubquery:
+            try computed(node)
         }
     }
 

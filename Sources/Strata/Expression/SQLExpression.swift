@@ -20,6 +20,18 @@ public struct SQLExpression: Sendable, Hashable {
         case like(Node, pattern: String, caseInsensitive: Bool, negated: Bool)
         case between(Node, low: Node, high: Node, negated: Bool)
         case unsafeRaw(String, [DatabaseValue])
+        /// `lhs op rhs` over numbers, checked by ``ArithmeticOperator``'s one rule.
+        case arithmetic(ArithmeticOperator, Node, Node)
+        /// `lhs || rhs` over text; NULL when either side is.
+        case concat(Node, Node)
+        /// `lower(e)`, or `upper(e)` when `upper`: ASCII letters only, on every backend.
+        case caseMapped(Node, upper: Bool)
+        /// `COALESCE(a, b, …)`: the first operand that is not NULL.
+        case coalesce([Node])
+        /// `e [NOT] IN (SELECT column …)`: the subquery selects exactly one column.
+        case inSubquery(Node, Select, negated: Bool)
+        /// `(SELECT column … LIMIT 1)`: the first row's value, or NULL when the subquery has no row.
+        case scalarSubquery(Select)
     }
 
     package let node: Node
@@ -136,6 +148,12 @@ extension SQLExpression.Node {
             return .between(
                 e.qualified(as: alias), low: low.qualified(as: alias), high: high.qualified(as: alias),
                 negated: negated)
+        case .arithmetic(let op, let l, let r): return .arithmetic(op, l.qualified(as: alias), r.qualified(as: alias))
+        case .concat(let l, let r): return .concat(l.qualified(as: alias), r.qualified(as: alias))
+        case .caseMapped(let e, let upper): return .caseMapped(e.qualified(as: alias), upper: upper)
+        case .coalesce(let items): return .coalesce(items.map { $0.qualified(as: alias) })
+        case .inSubquery(let e, let s, let negated): return .inSubquery(e.qualified(as: alias), s, negated: negated)
+        case .scalarSubquery: return self
         }
     }
 }

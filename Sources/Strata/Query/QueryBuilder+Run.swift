@@ -129,6 +129,7 @@ extension QueryBuilder where Executor == Transaction {
     /// column is set to the current time too, unless assigned; a `@Version` column is left as it is.
     @discardableResult
     public func update() throws -> Int {
+        if let error { throw error }  // a set(_:to:) on a property with no column is that error, not "without set"
         guard !assignments.isEmpty else { throw StrataError.invalidQuery("update() without set(_:to:)") }
         var assignments = self.assignments
         if let stamp = M.schema.column(withRole: .updatedAt), !assignments.contains(where: { $0.column == stamp.name })

@@ -89,6 +89,8 @@ public struct Ordering: Sendable, Hashable {
     public var table: String?
     /// An aggregate to sort groups by, in place of the column.
     public var aggregate: Aggregate?
+    /// An expression to sort by instead of `column` (`views * 2`), when set.
+    public var expression: SQLExpression?
 
     public init(_ column: String, _ direction: Direction = .ascending, table: String? = nil) {
         self.column = column
@@ -100,6 +102,13 @@ public struct Ordering: Sendable, Hashable {
     public init(_ aggregate: Aggregate, _ direction: Direction = .ascending) {
         self.init(aggregate.summary, direction)
         self.aggregate = aggregate
+    }
+
+    /// Sorts by an expression's value (NULLs first ascending, last descending, as for a column).
+    public init(expression: SQLExpression, _ direction: Direction = .ascending) {
+        self.column = ""
+        self.direction = direction
+        self.expression = expression
     }
 }
 
@@ -143,10 +152,19 @@ public struct Update: Sendable, Hashable {
 public struct Assignment: Sendable, Hashable {
     public var column: String
     public var value: DatabaseValue
+    /// An expression over the row's old values to set instead of `value` (`views + 1`), when set.
+    public var expression: SQLExpression?
 
     public init(_ column: String, _ value: DatabaseValue) {
         self.column = column
         self.value = value
+    }
+
+    /// `column = expression`, computed from each row's values before the UPDATE.
+    public init(_ column: String, expression: SQLExpression) {
+        self.column = column
+        self.value = .null
+        self.expression = expression
     }
 }
 

@@ -80,6 +80,7 @@ enum ValueCheck {
             for a in u.assignments where !isStorable(a.value) {
                 throw .invalidValue(table: u.table, column: a.column, reason: reason(a.value))
             }
+            for a in u.assignments { if let e = a.expression { try check(e.node, table: u.table, column: a.column) } }
             if let f = u.filter { try check(f.node, table: u.table, column: nil) }
         case .delete(let d):
             if let f = d.filter { try check(f.node, table: d.table, column: nil) }
@@ -135,6 +136,17 @@ enum ValueCheck {
             try check(high, table: t, column: c)
         case .unsafeRaw(_, let values):
             for (i, v) in values.enumerated() where !isStorable(v) { throw parameterError(v, index: i) }
+        case .arithmetic(_, let l, let r), .concat(let l, let r):
+            let (t, c) = place(l, table) ?? place(r, table) ?? (table, column)
+            try check(l, table: t, column: c)
+            try check(r, table: t, column: c)
+        case .caseMapped(let e, _): try check(e, table: table, column: column)
+        case .coalesce(let items): for item in items { try check(item, table: table, column: column) }
+        case .inSubquery(let e, let s, _):
+            try check(e, table: table, column: column)
+            if let f = s.filter { try check(f.node, table: s.table, column: nil) }
+        case .scalarSubquery(let s):
+            if let f = s.filter { try check(f.node, table: s.table, column: nil) }
         }
     }
 

@@ -1,0 +1,136 @@
+// StoreState+Subqueries: runs a statement's (uncorrelated) subqueries first and puts their values in its AST.
+import Strata
+
+extension StoreState {
+    /// `s` with each subquery replaced by its result: `x IN (SELECT …)` by `x IN (values)`, a scalar subquery
+    /// by its first row's value (or NULL). Subqueries never refer to the outer row, so one run each suffices.
+    mutating func resolvingSubqueries(in s: Select) throws(StrataError) -> Select {
+        guard s.hasSubquery else { return s }
+        var out = s
+        if let f = s.filter { out.filter = SQLExpression(try resolved(f.node)) }
+        for (i, join) in s.joins.enumerated() { out.joins[i].on = SQLExpression(try resolved(join.on.node)) }
+        for (i, o) in s.order.enumerated() {
+            if let e = o.expression { out.order[i].expression = SQLExpression(try resolved(e.node)) }
+        }
+        return out
+    }
+
+    /// `u` with its subqueries (in the filter and the assignments) replaced by their results.
+    mutating func resolvingSubqueries(in u: Update) throws(StrataError) -> Update {
+        var out = u
+        if let f = u.filter, f.node.hasSubquery { out.filter = SQLExpression(try resolved(f.node)) }
+        for (i, a) in u.assignments.enumerated() {
+            if let e = a.expression, e.node.hasSubquery {
+                out.assignments[i].expression = SQLExpression(try resolved(e.node))
+            }
+        }
+        return out
+    }
+
+    /// `d` with the subqueries of its filter replaced by their results.
+    mutating func resolvingSubqueries(in d: Delete) throws(StrataError) -> Delete {
+        guard let f = d.filter, f.node.hasSubquery else { return d }
+        var out = d
+        out.filter = SQLExpression(try resolved(f.node))
+        return out
+    }
+
+    private mutating func resolved(_ node: SQLExpression.Node) throws(StrataError) -> SQLExpression.Node {
+        guard node.hasSubquery else { return node }
+        switch node {
+        case .inSubquery(let e, let s, let negated):
+            try Self.checkSingleColumn(s, use: negated ? "NOT IN" : "IN")
+            return .inList(try resolved(e), try firstColumn(of: s), negated: negated)
+        case .scalarSubquery(let s):
+            try Self.checkSingleColumn(s, use: "a scalar subquery")
+            var one = s
+            if s.selection != .count { one.limit = min(s.limit ?? 1, 1) }
+            return .value(try firstColumn(of: one).first ?? .null)
+        case .compare(let op, let l, let r): return .compare(op, try resolved(l), try resolved(r))
+        case .and(let items): return .and(try resolvedAll(items))
+        case .or(let items): return .or(try resolvedAll(items))
+        case .not(let e): return .not(try resolved(e))
+        case .isNull(let e, let negated): return .isNull(try resolved(e), negated: negated)
+        case .inList(let e, let values, let negated): return .inList(try resolved(e), values, negated: negated)
+        case .like(let e, let p, let ci, let negated):
+            return .like(try resolved(e), pattern: p, caseInsensitive: ci, negated: negated)
+        case .between(let e, let low, let high, let negated):
+            return .between(try resolved(e), low: try resolved(low), high: try resolved(high), negated: negated)
+        case .arithmetic(let op, let l, let r): return .arithmetic(op, try resolved(l), try resolved(r))
+        case .concat(let l, let r): return .concat(try resolved(l), try resolved(r))
+        case .caseMapped(let e, let upper): return .caseMapped(try resolved(e), upper: upper)
+        case .coalesce(let items): return .coalesce(try resolvedAll(items))
+        case .column, .joinedColumn, .value, .constant, .unsafeRaw: return node
+        }
+    }
+
+    private mutating func resolvedAll(_ items: [SQLExpression.Node]) throws(StrataError) -> [SQLExpression.Node] {
+        var out: [SQLExpression.Node] = []
+        out.reserveCapacity(items.count)
+        for item in items { out.append(try resolved(item)) }
+        return out
+    }
+
+    /// The first column of every row `s` returns, in order.
+    private mutating func firstColumn(of s: Select) throws(StrataError) -> [DatabaseValue] {
+        let outcome = try select(s)
+        let p = outcome.projection?.first ?? 0
+        switch outcome.rows {
+        case .list(let rows): return rows.map { $0[p] }
+        case .values(let values): return values
+        case .picked(let rows, let positions): return positions.map { rows[$0][p] }
+        case .scan(let rows, let skip, let take):
+            var out: [DatabaseValue] = []
+            var skipped = 0
+            for row in rows where !row.isEmpty {
+                if out.count >= take { break }
+                if skipped < skip {
+                    skipped += 1
+                    continue
+                }
+                out.append(row[p])
+            }
+            return out
+        }
+    }
+
+    /// The same check the SQL renderer makes: a subquery used as a value selects exactly one column.
+    static func checkSingleColumn(_ s: Select, use: String) throws(StrataError) {
+        let names: [String]
+        switch s.selection {
+        case .columns(let c): names = c
+        case .refs(let r): names = r.map { ($0.table.map { $0 + "." } ?? "") + $0.name }
+        case .count: return
+        }
+        guard names.count == 1 else {
+            throw .invalidQuery(
+                "\(use) subquery on \(s.table) selects \(names.count) columns (\(names.joined(separator: ", "))); "
+                    + "it must select exactly one")
+        }
+    }
+}
+
+extension Select {
+    /// Whether any expression of the statement holds a subquery.
+    var hasSubquery: Bool {
+        if filter?.node.hasSubquery == true { return true }
+        if joins.contains(where: { $0.on.node.hasSubquery }) { return true }
+        return order.contains { $0.expression?.node.hasSubquery == true }
+    }
+}
+
+extension SQLExpression.Node {
+    /// Whether the expression holds a subquery anywhere.
+    var hasSubquery: Bool {
+        switch self {
+        case .inSubquery, .scalarSubquery: return true
+        case .column, .joinedColumn, .value, .constant, .unsafeRaw: return false
+        case .compare(_, let l, let r), .arithmetic(_, let l, let r), .concat(let l, let r):
+            return l.hasSubquery || r.hasSubquery
+        case .and(let items), .or(let items), .coalesce(let items): return items.contains { $0.hasSubquery }
+        case .not(let e), .isNull(let e, _), .inList(let e, _, _), .like(let e, _, _, _), .caseMapped(let e, _):
+            return e.hasSubquery
+        case .between(let e, let low, let high, _): return e.hasSubquery || low.hasSubquery || high.hasSubquery
+        }
+    }
+}

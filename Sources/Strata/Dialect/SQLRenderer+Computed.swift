@@ -1,0 +1,95 @@
+// SQLRenderer+Computed: renders arithmetic, concatenation, lower/upper, COALESCE and subqueries per dialect.
+
+extension SQLRenderer {
+    /// Renders the computed-value and subquery nodes of ``SQLExpression``.
+    ///
+    /// - Throws: ``StrataError/invalidQuery(_:)`` for a subquery that does not select exactly one column or an
+    ///   empty COALESCE.
+    mutating func computed(_ node: SQLExpression.Node) throws(StrataError) {
+        switch node {
+        case .arithmetic(let op, let l, let r):
+            switch dialect.arithmeticSyntax {
+            case .operators:
+                sql += "("
+                try expression(l)
+                sql += " " + op.rawValue + " "
+                try expression(r)
+                sql += ")"
+            case .checkedFunctions:
+                sql += op.checkedFunctionName + "("
+                try expression(l)
+                sql += ", "
+                try expression(r)
+                sql += ")"
+            }
+        case .concat(let l, let r):
+            sql += "("
+            try expression(l)
+            sql += " || "
+            try expression(r)
+            sql += ")"
+        case .caseMapped(let e, let upper):
+            sql += upper ? "upper(" : "lower("
+            switch dialect.caseMappingSyntax {
+            case .plain: try expression(e)
+            case .collateC:
+                sql += "("
+                try expression(e)
+                sql += ") COLLATE \"C\""
+            }
+            sql += ")"
+        case .coalesce(let items):
+            guard !items.isEmpty else { throw .invalidQuery("COALESCE without operands") }
+            sql += "COALESCE("
+            for (n, item) in items.enumerated() {
+                if n > 0 { sql += ", " }
+                try expression(item)
+            }
+            sql += ")"
+        case .inSubquery(let e, let s, let negated):
+            try Self.checkSingleColumn(s, use: negated ? "NOT IN" : "IN")
+            sql += "("
+            try expression(e)
+            sql += negated ? " NOT IN (" : " IN ("
+            try select(s)
+            sql += "))"
+        case .scalarSubquery(let s):
+            try Self.checkSingleColumn(s, use: "a scalar subquery")
+            sql += "("
+            try select(Self.firstRow(of: s))
+            sql += ")"
+        default:
+            throw .invalidQuery("not a computed expression")
+        }
+    }
+
+    /// A scalar subquery reads its first row only: `LIMIT 1` (or its own smaller limit), so that every backend
+    /// agrees (PostgreSQL would fail on a second row, SQLite would take the first).
+    static func firstRow(of s: Select) -> Select {
+        var one = s
+        if s.selection != .count { one.limit = min(s.limit ?? 1, 1) }  // a count is one row already
+        return one
+    }
+
+    /// - Throws: ``StrataError/invalidQuery(_:)`` naming the subquery's table and columns unless it selects one.
+    static func checkSingleColumn(_ s: Select, use: String) throws(StrataError) {
+        let names: [String]
+        switch s.selection {
+        case .columns(let c): names = c
+        case .refs(let r): names = r.map { ($0.table.map { $0 + "." } ?? "") + $0.name }
+        case .count: return
+        }
+        guard names.count == 1 else {
+            throw .invalidQuery(
+                "\(use) subquery on \(s.table) selects \(names.count) columns (\(names.joined(separator: ", "))); "
+                    + "it must select exactly one")
+        }
+    }
+}
+
+extension Dialect {
+    /// Default: ``ArithmeticSyntax/operators`` (the backend raises division by zero and overflow itself).
+    public var arithmeticSyntax: ArithmeticSyntax { .operators }
+    /// Default: ``CaseMappingSyntax/plain`` (the backend's `lower`/`upper` fold ASCII only).
+    public var caseMappingSyntax: CaseMappingSyntax { .plain }
+}

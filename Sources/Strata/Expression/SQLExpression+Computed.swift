@@ -1,0 +1,41 @@
+// SQLExpression+Computed: constructors for arithmetic, concatenation, lower/upper, COALESCE and subqueries.
+
+extension SQLExpression {
+    /// `lhs op rhs` over integers or doubles; see ``ArithmeticOperator`` for the one rule on errors.
+    ///
+    /// Renders `("views" + $1)` on PostgreSQL and `strata_add("views", ?)` on SQLite.
+    public static func arithmetic(_ op: ArithmeticOperator, _ lhs: SQLExpression, _ rhs: SQLExpression)
+        -> SQLExpression
+    {
+        SQLExpression(.arithmetic(op, lhs.node, rhs.node))
+    }
+
+    /// `lhs || rhs` over text: NULL when either side is NULL, on every backend.
+    public static func concat(_ lhs: SQLExpression, _ rhs: SQLExpression) -> SQLExpression {
+        SQLExpression(.concat(lhs.node, rhs.node))
+    }
+
+    /// `lower(e)`: ASCII letters only on every backend (`lower('É')` is `'É'`).
+    public static func lower(_ e: SQLExpression) -> SQLExpression { SQLExpression(.caseMapped(e.node, upper: false)) }
+
+    /// `upper(e)`: ASCII letters only on every backend (`upper('é')` is `'é'`).
+    public static func upper(_ e: SQLExpression) -> SQLExpression { SQLExpression(.caseMapped(e.node, upper: true)) }
+
+    /// `COALESCE(a, b, …)`: the first operand that is not NULL (NULL when all are).
+    public static func coalesce(_ items: [SQLExpression]) -> SQLExpression {
+        SQLExpression(.coalesce(items.map(\.node)))
+    }
+
+    /// `e [NOT] IN (SELECT …)`; the subquery must select exactly one column.
+    ///
+    /// Three-valued like a list: `NOT IN` a subquery that yields a NULL matches nothing, and an empty
+    /// subquery matches nothing (`IN`) or everything (`NOT IN`).
+    public static func inSubquery(_ e: SQLExpression, _ subquery: Select, negated: Bool = false) -> SQLExpression {
+        SQLExpression(.inSubquery(e.node, subquery, negated: negated))
+    }
+
+    /// `(SELECT column … LIMIT 1)`: the value of the subquery's first row (by its order), or NULL.
+    public static func scalarSubquery(_ subquery: Select) -> SQLExpression {
+        SQLExpression(.scalarSubquery(subquery))
+    }
+}
