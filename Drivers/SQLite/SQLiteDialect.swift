@@ -17,6 +17,8 @@ public struct SQLiteDialect: Dialect {
     public var autoIncrementPrimaryKey: String { "INTEGER PRIMARY KEY" }
     public var tableSuffix: String { " STRICT" }
     public var beginTransaction: String { "BEGIN IMMEDIATE" }
+    /// Long IN lists bind one JSON array: `x IN (SELECT value FROM json_each(?))`.
+    public var inListArray: InListArray? { .jsonEach }
 
     public func sqlType(_ type: ColumnType) -> String {
         switch type {

@@ -48,6 +48,7 @@ struct QueryGenerator {
         }
         var s = Select(table: main.name, selection: .count, joins: joins)
         if rng.chance(0.85) { s.filter = predicate(scope, depth: 3, &rng) }
+        if let f = s.filter, !values.mistyped, rng.chance(0.1) { s.filter = Self.asRaw(f) }
         if !rng.chance(0.2) {
             var picked: [ScopedColumn] = []
             for _ in 0..<(1 + rng.below(4)) { picked.append(rng.pick(scope)) }
@@ -75,7 +76,8 @@ struct QueryGenerator {
     func write(_ rng: inout SplitMix64) -> Statement {
         let table = rng.pick(world.tables)
         let scope = table.schema.columns.map { ScopedColumn(alias: nil, table: table.name, column: $0) }
-        let filter = rng.chance(0.85) ? predicate(scope, depth: 2, &rng) : nil
+        var filter = rng.chance(0.85) ? predicate(scope, depth: 2, &rng) : nil
+        if let f = filter, !values.mistyped, rng.chance(0.1) { filter = Self.asRaw(f) }
         let settable = scope.filter { !$0.column.isPrimaryKey }
         if rng.chance(0.4) || settable.isEmpty { return .delete(Delete(table: table.name, filter: filter)) }
         var assignments: [Assignment] = []
@@ -121,7 +123,9 @@ struct QueryGenerator {
         case 1:
             return .compare(rng.pick(Self.operators), .value(literal(c, &rng)), e)
         case 2:
-            let list = (0..<rng.below(5)).map { _ in rng.chance(0.1) ? DatabaseValue.null : literal(c, &rng) }
+            // Now and then a long list, which SQL backends bind as one array (`= ANY`, `json_each`).
+            let count = rng.chance(0.08) ? 100 + rng.below(300) : rng.below(5)
+            let list = (0..<count).map { _ in rng.chance(0.1) ? DatabaseValue.null : literal(c, &rng) }
             return .inList(e, list, negated: rng.chance(0.4))
         case 3:
             let low = rng.chance(0.05) ? DatabaseValue.null : literal(c, &rng)
@@ -148,6 +152,13 @@ struct QueryGenerator {
         default:
             return .compare(.equal, .column("no_such_column", table: c.alias), .value(.integer(1)))
         }
+    }
+
+    /// The same condition as `unsafeRaw` text in the subset the memory driver parses (unchanged when it cannot be
+    /// spelled there), so raw conditions run on every backend and are compared like the rest.
+    static func asRaw(_ e: SQLExpression) -> SQLExpression {
+        guard let raw = RawConditionText.print(e.node) else { return e }
+        return .unsafeRaw(raw.sql, raw.binds)
     }
 
     /// Types whose values compare with each other on every backend (integers with doubles and decimals).

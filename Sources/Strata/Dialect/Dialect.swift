@@ -43,6 +43,13 @@ public protocol Dialect: Sendable {
 
     /// How a Bool literal in a query is written. Default `TRUE` / `FALSE`.
     func literal(_ value: Bool) -> String
+
+    /// How a long `IN` list binds its values as one array, or nil to bind one parameter per value. Default nil.
+    var inListArray: InListArray? { get }
+
+    /// The SQL type of an array element for ``InListArray/anyArray`` (`BIGINT`, `TEXT`), or nil when values of
+    /// that type keep one parameter each. Default nil.
+    func arrayElementType(_ type: ColumnType) -> String?
 }
 
 /// How to express OFFSET when there is no LIMIT.
@@ -69,6 +76,8 @@ extension Dialect {
     public var tableSuffix: String { "" }
     public var beginTransaction: String { "BEGIN" }
     public func literal(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
+    public var inListArray: InListArray? { nil }
+    public func arrayElementType(_ type: ColumnType) -> String? { nil }
 
     /// Quotes an identifier, doubling the quote character at the Unicode-scalar level.
     ///
