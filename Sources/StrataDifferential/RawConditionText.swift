@@ -5,10 +5,12 @@ import Strata
 /// generator can send the same predicate as raw SQL: the SQL backends run the text, the memory driver its parse.
 enum RawConditionText {
     /// The text and binds of `node`, or nil when it holds something the subset cannot spell (a case-insensitive
-    /// LIKE, raw SQL already).
-    static func print(_ node: SQLExpression.Node) -> (sql: String, binds: [DatabaseValue])? {
+    /// LIKE, raw SQL already). In a SELECT with joins, pass the main table: its columns are then qualified with it,
+    /// as the renderer qualifies them (a bare name that a joined table also has is ambiguous in SQL).
+    static func print(_ node: SQLExpression.Node, mainTable: String? = nil) -> (sql: String, binds: [DatabaseValue])? {
         var binds: [DatabaseValue] = []
-        guard let sql = text(node, &binds) else { return nil }
+        let qualified = mainTable.map { SQLExpression(node).qualified(as: $0).node } ?? node
+        guard let sql = text(qualified, &binds) else { return nil }
         return (sql, binds)
     }
 
