@@ -71,6 +71,7 @@ struct ArrayInList {
     /// PostgreSQL driver binds them one by one.
     static func postgresArray(_ values: [DatabaseValue]) -> String {
         var out = "{"
+        out.reserveCapacity(values.count * 8)
         for (n, v) in values.enumerated() {
             if n > 0 { out += "," }
             switch v {
@@ -101,6 +102,7 @@ struct ArrayInList {
     /// UTC text, decimals and UUIDs as text), so `IN` compares them exactly as it compares bound values.
     static func jsonArray(_ values: [DatabaseValue]) -> String? {
         var out = "["
+        out.reserveCapacity(values.count * 8)
         for (n, v) in values.enumerated() {
             if n > 0 { out += "," }
             switch v {
