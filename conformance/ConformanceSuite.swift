@@ -65,6 +65,7 @@ public enum ConformanceSuite {
         observationCases,
         aggregateCases,
         expressionCases,
+        upsertCases, inListCases, rawCases,
     ].flatMap { $0 }
 
     /// The names of every case.

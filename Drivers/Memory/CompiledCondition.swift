@@ -22,7 +22,7 @@ enum CompiledCondition: Sendable {
     ///
     /// - Throws: ``StrataError/unknownColumn(model:column:)`` for a column the table lacks (even when
     ///   it has no rows, as SQL fails at prepare time); ``StrataError/unsupported(feature:driver:)``
-    ///   for raw SQL.
+    ///   for raw SQL outside the subset ``RawCondition`` reads.
     init(_ node: SQLExpression.Node, table: MemoryTable) throws(StrataError) {
         try self.init(node, scope: ColumnScope(table))
     }
@@ -55,8 +55,8 @@ enum CompiledCondition: Sendable {
             self = .between(
                 try Operand(e, scope: scope), low: try Operand(low, scope: scope),
                 high: try Operand(high, scope: scope), negated: negated)
-        case .unsafeRaw:
-            throw .unsupported(feature: "raw SQL", driver: "memory")
+        case .unsafeRaw(let sql, let binds):
+            self = try CompiledCondition(RawCondition.parse(sql, binds), scope: scope)
         case .arithmetic, .concat, .caseMapped, .coalesce:
             self = .operand(try Operand(node, scope: scope))
         case .inSubquery, .scalarSubquery:

@@ -19,6 +19,9 @@ final class MemoryConnection: DatabaseConnection {
 
     deinit { store.disconnect(id) }
 
+    /// The memory store binds nothing: an IN list of any length is one statement.
+    var maxInListValues: Int { .max }
+
     func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void) throws -> Int {
         let outcome = try store.execute(statement, connection: id, busyTimeout: busyTimeout)
         let projection = outcome.projection

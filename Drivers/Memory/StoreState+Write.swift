@@ -17,6 +17,7 @@ extension StoreState {
     /// Omitted columns take their schema default, or NULL; an omitted (or NULL) integer primary key
     /// takes the next id: one past the largest id ever inserted, so ids are never reused.
     mutating func insert(_ i: Insert) throws(StrataError) -> Outcome {
+        if let onConflict = i.onConflict { return try upsert(i, onConflict) }
         var inserted: [[DatabaseValue]] = []
         let outcome = try changing(i.table) { table, journal throws(StrataError) in
             guard !i.rows.isEmpty else { throw .invalidQuery("INSERT without rows") }

@@ -45,6 +45,22 @@ public struct PostgresDialect: Dialect {
         }
     }
 
+    /// Long IN lists bind one array: `x = ANY(CAST($1 AS BIGINT[]))`.
+    public var inListArray: InListArray? { .anyArray }
+
+    public func arrayElementType(_ type: ColumnType) -> String? {
+        switch type {
+        case .integer: return "BIGINT"
+        case .double: return "DOUBLE PRECISION"
+        case .text: return "TEXT"
+        case .bool: return "BOOLEAN"
+        case .date: return "TIMESTAMPTZ"
+        case .decimal: return "NUMERIC"
+        case .uuid: return "UUID"
+        case .blob, .json: return nil
+        }
+    }
+
     public func sqlType(_ type: ColumnType) -> String {
         switch type {
         case .integer: return "BIGINT"

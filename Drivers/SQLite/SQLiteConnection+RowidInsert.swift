@@ -102,6 +102,8 @@ extension SQLiteConnection {
 
     /// How `insert`'s returned key can be answered without RETURNING.
     private func rowidKeys(for insert: Insert) throws -> RowidKeys {
+        // An upsert returns updated rows too, whose keys last_insert_rowid does not know.
+        guard insert.onConflict == nil else { return .fromStatement }
         guard let key = insert.returning, try isRowidAlias(key, of: insert.table) else { return .fromStatement }
         if insert.rows.count == 1 { return .lastInsert }
         // Only when no row names its own key: explicit keys come back through RETURNING.

@@ -20,6 +20,8 @@ public struct SQLiteDialect: Dialect {
     /// SQLite returns NULL for `x / 0` and a REAL for an integer overflow: arithmetic goes through the checked
     /// functions the driver registers (``SQLiteArithmetic``).
     public var arithmeticSyntax: ArithmeticSyntax { .checkedFunctions }
+    /// Long IN lists bind one JSON array: `x IN (SELECT value FROM json_each(?))`.
+    public var inListArray: InListArray? { .jsonEach }
 
     public func sqlType(_ type: ColumnType) -> String {
         switch type {

@@ -20,7 +20,9 @@ struct BackendRunner {
 
     /// The workloads in the order they run: the stream first (see ``PeakMemory``), then the writes,
     /// then the reads, which share one seeded table.
-    static let order: [Workload] = [.stream, .insert, .bulk, .fetch, .lookupTx, .lookupAsync, .query, .groupSum]
+    static let order: [Workload] = [
+        .stream, .insert, .bulk, .upsert, .fetch, .lookupTx, .lookupAsync, .query, .groupSum, .inLookup,
+    ]
 
     func run() async throws -> [WorkloadResult] {
         var results: [WorkloadResult] = []
@@ -101,6 +103,18 @@ struct BackendRunner {
                     try await $0.lookupsOneShot(ids.map { base() + $0 }, base: base())
                 }
             case .groupSum: return Arm(side: side, contender: c, before: nothing) { try await $0.groupSum() }
+            case .upsert:
+                return Arm(
+                    side: side, contender: c, before: { try await pair.fixture(for: $0).seedKeyed(sizes.upsert) }
+                ) {
+                    try await $0.upsert(sizes.upsert)
+                }
+            case .inLookup:
+                // Every other id of twice the table's span: half are stored rows, half are not.
+                let keys = (0..<sizes.inList).map { Int64($0 * 2 % max(1, 2 * sizes.fetch)) }
+                return Arm(side: side, contender: c, before: nothing) {
+                    try await $0.inLookup(keys.map { base() + $0 }, base: base())
+                }
             case .query, .sleep, .pointSelect:  // the throughput workloads never come here (see ThroughputRunner)
                 return Arm(side: side, contender: c, before: nothing) {
                     try await $0.filteredQueries(thresholds, limit: limit, base: base())
@@ -152,7 +166,8 @@ struct BackendRunner {
                 try await arm.before(arm.contender)
                 var sample = try await self.sample(w, arm)
                 if !w.isRead {
-                    let stored = try await pair.fixture(for: arm.contender).tableDigest()
+                    let fixture = pair.fixture(for: arm.contender)
+                    let stored = try await w == .upsert ? fixture.keyedDigest() : fixture.tableDigest()
                     if let reported = sample.checksum {
                         try ChecksumCheck.verify(
                             "\(backend.rawValue) \(w.rawValue)",

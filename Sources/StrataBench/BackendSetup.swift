@@ -45,7 +45,7 @@ enum BackendSetup {
         let files = [path, path + "-wal", path + "-shm"]
         for f in files { try? fm.removeItem(atPath: f) }
         let db = try Database.open("sqlite:" + path, drivers: [.sqlite])
-        try await db.migrate(BenchRecord.self)
+        try await db.migrate(BenchRecord.self, BenchKeyed.self)
         let raw = try SQLiteRawContender(path: path)
         return ContenderPair(
             strata: StrataContender(db: db), baseline: raw, sharedStore: true,
@@ -61,8 +61,8 @@ enum BackendSetup {
     private static func memory() async throws -> ContenderPair {
         let db = try Database.open("memory:", drivers: [.memory])
         let sqlite = try Database.open("sqlite::memory:", drivers: [.sqlite])
-        try await db.migrate(BenchRecord.self)
-        try await sqlite.migrate(BenchRecord.self)
+        try await db.migrate(BenchRecord.self, BenchKeyed.self)
+        try await sqlite.migrate(BenchRecord.self, BenchKeyed.self)
         return ContenderPair(
             strata: StrataContender(db: db),
             baseline: StrataContender(name: "Strata on sqlite::memory:", db: sqlite), sharedStore: false,
@@ -80,8 +80,8 @@ enum BackendSetup {
         let db: Database
         do {
             db = try Database.open(options.postgresURL, drivers: [.postgres])
-            try await db.dropTables(BenchRecord.self)
-            try await db.migrate(BenchRecord.self)
+            try await db.dropTables(BenchRecord.self, BenchKeyed.self)
+            try await db.migrate(BenchRecord.self, BenchKeyed.self)
         } catch {
             let shown = (try? DatabaseURL(options.postgresURL).description) ?? "the given URL"
             throw BenchError("no PostgreSQL server at \(shown) (\(error))")
@@ -93,7 +93,7 @@ enum BackendSetup {
             notes: ["libpq \(PostgresDriver.libraryVersion), server \(server)"],
             title: "PostgreSQL"
         ) {
-            try? await db.dropTables(BenchRecord.self)
+            try? await db.dropTables(BenchRecord.self, BenchKeyed.self)
             db.close()
         }
     }

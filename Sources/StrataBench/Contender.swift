@@ -40,6 +40,15 @@ protocol Contender: AnyObject {
     func groupSum() async throws -> Sample
     /// Releases the connection(s).
     func close()
+    /// Empties `bench_keyed` and writes the rows ``KeyedBench/seeded(_:)`` lists (untimed).
+    func seedKeyed(_ count: Int) async throws
+    /// Upserts rows `0..<count` of ``KeyedBench`` on the unique `i1` as `upsertAll` does (same statements, same
+    /// rows per statement, one transaction), reading back each row's id: half update seeded rows, half insert.
+    func upsert(_ count: Int) async throws -> Sample
+    /// The digest of every row of `bench_keyed`, ids relative to the smallest (untimed).
+    func keyedDigest() async throws -> Digest
+    /// One SELECT of the rows whose id is among `ids`, the ids bound as one array, in one read transaction.
+    func inLookup(_ ids: [Int64], base: Int64) async throws -> Sample
 }
 
 extension Contender {

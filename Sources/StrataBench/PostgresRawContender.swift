@@ -11,8 +11,8 @@ import StrataPostgres
 /// reads the ids back; the second floor is binary `COPY … FROM STDIN`, which returns no ids.
 final class PostgresRawContender: Contender {
     let name = "libpq"
-    private let pg: RawPostgres
-    private let params = TextParams()
+    let pg: RawPostgres
+    let params = TextParams()
     /// Rows per multi-row INSERT: what `insertAll` computes (65,535 binds / 9 columns = 7,281).
     static let bulkChunk = BenchSQL.rowsPerStatement(bindLimit: PostgresDialect().maxBindParameters)
 

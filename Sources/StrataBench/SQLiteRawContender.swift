@@ -10,7 +10,7 @@ import StrataSQLite
 /// single-row prepared INSERT stepped once per record, SQLite's other fast bulk path.
 final class SQLiteRawContender: Contender {
     let name = "libsqlite3"
-    private let db: RawSQLite
+    let db: RawSQLite
 
     private static let insert =
         "INSERT INTO bench_record (\(BenchSQL.insertColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"

@@ -24,6 +24,8 @@ public struct Target: Sendable, Codable, Hashable {
         case (.memory, .insert), (.memory, .fetch), (.memory, .lookupTx), (.memory, .lookupAsync),
             (.memory, .query):
             return Target(maxRatio: 0.2)
+        case (.sqlite, .upsert), (.postgres, .upsert): return Target(maxRatio: 1.2)
+        case (.sqlite, .inLookup), (.postgres, .inLookup): return Target(maxRatio: 1.3)
         case (_, .stream): return Target(maxPeakMB: 64)
         default: return nil
         }

@@ -17,6 +17,10 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     case pointSelect = "pg-select"
     /// `group by s2` with `count(*)` and `sum(i1)` over the seeded table (1,000 groups), in a read transaction.
     case groupSum = "group-sum"
+    /// Upsert of 20,000 records on a unique key: half update stored rows, half insert.
+    case upsert
+    /// One query of the rows whose id is among 100,000 ids (half of them stored).
+    case inLookup = "in-lookup"
 
     /// What the workload does, at full scale.
     public var summary: String {
@@ -35,6 +39,10 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .pointSelect:
             return "pgbench_accounts lookups by aid from 64 tasks through pool=8, vs pgbench -S -c 8 -j 2 -M prepared"
         case .groupSum: return "group 100,000 rows by s2 (1,000 groups): count(*) and sum(i1), ordered by s2"
+        case .upsert:
+            return "upsert 20,000 records on a unique key (10,000 stored are updated, 10,000 inserted), ids read back"
+        case .inLookup:
+            return "one query of the rows whose id is among 100,000 ids (50,000 stored), ids bound as one array"
         }
     }
 
@@ -51,6 +59,8 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .sleep: return "1 ms statement, 64 tasks, pool=8"
         case .pointSelect: return "point lookups, 64 tasks, pool=8"
         case .groupSum: return "group-by-sum over \(Self.count(sizes.fetch)) rows"
+        case .upsert: return "upsert \(Self.count(sizes.upsert))"
+        case .inLookup: return "IN of \(Self.count(sizes.inList)) ids"
         }
     }
 
@@ -65,7 +75,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     var isLarge: Bool { self == .bulk || self == .stream }
 
     /// Whether the workload reads the seeded table (and is warmed up first).
-    var isRead: Bool { [.fetch, .lookupTx, .lookupAsync, .query, .groupSum].contains(self) }
+    var isRead: Bool { [.fetch, .lookupTx, .lookupAsync, .query, .groupSum, .inLookup].contains(self) }
 
     /// Whether the workload measures statements per second against pgbench (PostgreSQL only).
     public var isThroughput: Bool { self == .sleep || self == .pointSelect }
@@ -87,6 +97,10 @@ public struct WorkloadSizes: Sendable, Codable {
     public var stream: Int
     /// Rows a filtered query returns at most.
     public var queryLimit: Int
+    /// Records upserted per run (20,000).
+    public var upsert: Int
+    /// Ids in the IN lookup (100,000).
+    public var inList: Int
 
     /// The full-size counts divided by `scale`.
     public init(scale: Int) {
@@ -98,5 +112,7 @@ public struct WorkloadSizes: Sendable, Codable {
         bulk = max(1, 100_000 / s)
         stream = max(1, 1_000_000 / s)
         queryLimit = 100
+        upsert = max(2, 20_000 / s)
+        inList = max(1, 100_000 / s)
     }
 }

@@ -288,7 +288,9 @@ struct MemoryDriverTests {
         #expect(try like("ABC").isEmpty)
         #expect(try like("a%", not: true) == [3, 4, 5, 7])
         // A trailing lone escape is refused, as on every driver (PostgreSQL raises an error for it).
-        #expect(throws: StrataError.invalidQuery("LIKE pattern ends with the escape character \\")) { try like("abc\\") }
+        #expect(throws: StrataError.invalidQuery("LIKE pattern ends with the escape character \\")) {
+            try like("abc\\")
+        }
     }
 
     @Test("case-insensitive LIKE folds ASCII letters only; long patterns do not backtrack exponentially")
@@ -447,14 +449,18 @@ struct MemoryDriverTests {
         #expect(try c.columns(of: "nope") == nil)
     }
 
-    @Test("raw SQL is unsupported, as a statement and inside a filter")
+    @Test("a raw statement is unsupported; a raw condition runs when parsed, else names its first odd token")
     func rawSQLUnsupported() throws {
-        let c = try makeItems([("a", 1)])
+        let c = try makeItems([("a", 1), ("b", 2)])
         expectError(.unsupported(feature: "raw SQL", driver: "memory")) {
             _ = try c.executeRaw("SELECT 1", []) { _ in }
         }
-        expectError(.unsupported(feature: "raw SQL", driver: "memory")) {
-            _ = try names(c, where: .unsafeRaw("score > ?", [.integer(0)]))
+        #expect(try names(c, where: .unsafeRaw("score > ?", [.integer(1)])) == ["b"])
+        expectError(.unsupported(feature: "raw SQL token 'abs'", driver: "memory")) {
+            _ = try names(c, where: .unsafeRaw("abs(score) > ?", [.integer(0)]))
+        }
+        expectError(.unknownColumn(model: "item", column: "nope")) {
+            _ = try names(c, where: .unsafeRaw("nope = 1", []))
         }
     }
 

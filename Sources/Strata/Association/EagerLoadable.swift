@@ -39,17 +39,18 @@ extension Model {
 }
 
 extension Transaction {
-    /// Runs `SELECT … WHERE column IN (ids) ORDER BY id` for model `T`, chunked under the backend's bind limit.
+    /// Runs `SELECT … WHERE column IN (ids) ORDER BY id` for model `T`: one statement binding the ids as one array
+    /// where the dialect can (``Dialect/inListArray``), else chunked under the backend's bind limit.
     func fetchAll<T: Model>(_ type: T.Type, where column: String, in ids: [Int64]) throws -> [T] {
         var out: [T] = []
-        let chunk = Swift.max(1, connection.maxBindParameters - 16)
+        let chunk = Swift.max(1, connection.maxInListValues)
         var start = 0
         while start < ids.count {
-            let slice = ids[start..<Swift.min(start + chunk, ids.count)]
+            let slice = ids[start..<(ids.count - start > chunk ? start + chunk : ids.count)]
             var query = T.query(on: self).where(Condition(.inList(.column(column), slice.map { .integer($0) })))
             query.order = [Ordering(T.primaryKeyColumn)]  // children in id order on every backend
             out += try query.all()
-            start += chunk
+            start += slice.count
         }
         return out
     }
@@ -60,17 +61,17 @@ extension Transaction {
         table: String, key: String, value: String, in ids: [Int64], deletedAt: String? = nil
     ) throws -> [(Int64, Int64)] {
         var pairs: [(Int64, Int64)] = []
-        let chunk = Swift.max(1, connection.maxBindParameters - 16)
+        let chunk = Swift.max(1, connection.maxInListValues)
         var start = 0
         while start < ids.count {
-            let slice = ids[start..<Swift.min(start + chunk, ids.count)]
+            let slice = ids[start..<(ids.count - start > chunk ? start + chunk : ids.count)]
             var filter = SQLExpression.inList(.column(key), slice.map { .integer($0) })
             if let deletedAt { filter = .and([filter, .isNull(.column(deletedAt))]) }
             let select = Select(table: table, selection: .columns([key, value]), filter: filter)
             _ = try execute(.select(select)) { r in
                 if case .integer(let k) = r.value(at: 0), case .integer(let v) = r.value(at: 1) { pairs.append((k, v)) }
             }
-            start += chunk
+            start += slice.count
         }
         return pairs
     }

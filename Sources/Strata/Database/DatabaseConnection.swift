@@ -30,10 +30,16 @@ public protocol DatabaseConnection: AnyObject {
 
     /// The most values one statement may bind; eager loading chunks its key lists under it.
     var maxBindParameters: Int { get }
+
+    /// The most values one `IN` list of integer keys may hold in one statement; eager loading chunks its key
+    /// lists under it. Default ``maxBindParameters`` less a margin; a SQL dialect that binds long lists as one
+    /// array (``Dialect/inListArray``) and the memory driver have no limit.
+    var maxInListValues: Int { get }
 }
 
 extension DatabaseConnection {
     public var maxBindParameters: Int { 32766 }
+    public var maxInListValues: Int { Swift.max(1, maxBindParameters - 16) }
 
     public func execute(
         template: StatementTemplate, binds: [DatabaseValue], statement: () throws -> Statement,

@@ -69,6 +69,8 @@ final class DifferentialConnection: DatabaseConnection {
 
     var maxBindParameters: Int { min(primary.maxBindParameters, secondary.maxBindParameters) }
 
+    var maxInListValues: Int { min(primary.maxInListValues, secondary.maxInListValues) }
+
     // MARK: Comparing
 
     /// The statement as SQL in the dialect of the first side that speaks SQL (values stay out: they are

@@ -12,6 +12,7 @@ public protocol SQLConnection: DatabaseConnection {
 
 extension SQLConnection {
     public var maxBindParameters: Int { dialect.maxBindParameters }
+    public var maxInListValues: Int { dialect.inListArray != nil ? .max : Swift.max(1, maxBindParameters - 16) }
 
     /// Renders a statement with the connection's dialect and runs it; the default `execute`, callable by
     /// a driver that adds its own step around it.

@@ -57,6 +57,12 @@ public protocol Dialect: Sendable {
 
     /// How `lower`/`upper` are spelled so that they fold ASCII letters only (default ``CaseMappingSyntax/plain``).
     var caseMappingSyntax: CaseMappingSyntax { get }
+    /// How a long `IN` list binds its values as one array, or nil to bind one parameter per value. Default nil.
+    var inListArray: InListArray? { get }
+
+    /// The SQL type of an array element for ``InListArray/anyArray`` (`BIGINT`, `TEXT`), or nil when values of
+    /// that type keep one parameter each. Default nil.
+    func arrayElementType(_ type: ColumnType) -> String?
 }
 
 /// How to express OFFSET when there is no LIMIT.
@@ -87,6 +93,8 @@ extension Dialect {
     public func aggregateCall(_ function: Aggregate.Function, over type: ColumnType?, argument: String) -> String {
         function.rawValue.uppercased() + "(" + argument + ")"
     }
+    public var inListArray: InListArray? { nil }
+    public func arrayElementType(_ type: ColumnType) -> String? { nil }
 
     /// Quotes an identifier, doubling the quote character at the Unicode-scalar level.
     ///

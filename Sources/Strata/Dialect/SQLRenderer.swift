@@ -224,6 +224,14 @@ public struct SQLRenderer {
                 sql += dialect.literal(negated)
                 return
             }
+            if let array = ArrayInList(values, negated: negated, dialect: dialect) {
+                sql += "("
+                try operand(e)
+                sql += array.open
+                bind(array.value)
+                sql += array.close + ")"
+                return
+            }
             sql += "("
             try operand(e)
             sql += negated ? " NOT IN (" : " IN ("
@@ -350,6 +358,7 @@ public struct SQLRenderer {
                 sql += ")"
             }
         }
+        if let c = i.onConflict { sql += try c.sql(table: i.table) { n throws(StrataError) in try q(n) } }
         if let r = i.returning { sql += " RETURNING " + (try q(r)) }
     }
 

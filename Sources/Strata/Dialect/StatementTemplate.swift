@@ -10,6 +10,8 @@ public struct StatementTemplate: Hashable, Sendable {
         case findByKey
         /// A multi-row `INSERT` of this many rows, `RETURNING` the key.
         case insertRowsReturningKey(Int)
+        /// A multi-row upsert (`INSERT … ON CONFLICT …`) of this many rows, `RETURNING` the key.
+        case upsertRowsReturningKey(Int, OnConflict)
     }
 
     public let model: ObjectIdentifier

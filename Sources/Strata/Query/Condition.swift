@@ -24,12 +24,12 @@ public struct Condition<M: Model>: Sendable {
 
     /// `column IN (values)`; an empty list matches nothing.
     public static func `in`<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V>, _ values: [V]) -> Condition {
-        Condition(kp) { .inList($0, values.map(\.databaseValue)) }
+        Condition(kp) { .inList($0, values.map { $0.databaseValue }) }  // a closure: no key-path projection per value
     }
 
     /// `column NOT IN (values)`; an empty list matches everything.
     public static func notIn<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V>, _ values: [V]) -> Condition {
-        Condition(kp) { .inList($0, values.map(\.databaseValue), negated: true) }
+        Condition(kp) { .inList($0, values.map { $0.databaseValue }, negated: true) }
     }
 
     /// `column LIKE pattern ESCAPE '\'`: case-sensitive, or folding ASCII letters when `caseInsensitive`.

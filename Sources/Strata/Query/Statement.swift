@@ -122,16 +122,19 @@ public struct Insert: Sendable, Hashable {
     /// whose key generator does not follow explicit keys (PostgreSQL's identity) advances it past them, so the
     /// next automatic id does not collide, as on SQLite and the memory driver.
     public var explicitKey: String?
+    /// The upsert clause (`ON CONFLICT (…) DO …`), or nil for a plain INSERT.
+    public var onConflict: OnConflict?
 
     public init(
         table: String, columns: [String], rows: [[DatabaseValue]], returning: String? = nil,
-        explicitKey: String? = nil
+        explicitKey: String? = nil, onConflict: OnConflict? = nil
     ) {
         self.table = table
         self.columns = columns
         self.rows = rows
         self.returning = returning
         self.explicitKey = explicitKey
+        self.onConflict = onConflict
     }
 }
 

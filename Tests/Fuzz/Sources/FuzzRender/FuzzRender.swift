@@ -69,7 +69,7 @@ private func check(_ rendered: RenderedSQL, of statement: Statement, names: [Str
     {
         fail("placeholders \(scanned.dollarNumbers) for \(rendered.binds.count) binds")
     }
-    let template = SQLRenderer.binds(of: statement)
+    let template = SQLRenderer.binds(of: statement, dialect: dialect)
     guard template.count == rendered.binds.count,
         zip(template, rendered.binds).allSatisfy({ same($0, $1) })
     else {

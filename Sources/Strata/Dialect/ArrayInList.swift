@@ -1,0 +1,143 @@
+// ArrayInList: a long IN list bound as one array value (`= ANY($1)`, `json_each(?)`) instead of one parameter each.
+import Foundation
+
+/// How a dialect binds a long `IN` list as one value, so 100,000 ids take one parameter, not 100,000
+/// (past the bind limit: SQLite 32,766, PostgreSQL 65,535) and the statement's text is the same for any length.
+public enum InListArray: Sendable, Hashable {
+    /// `x = ANY(CAST($1 AS type[]))` (`x <> ALL(…)` for NOT IN), the array in PostgreSQL's text form, its element
+    /// type from ``Dialect/arrayElementType(_:)``.
+    case anyArray
+    /// `x IN (SELECT value FROM json_each(?))`, the values as one JSON array (SQLite's JSON1, built in since 3.38).
+    case jsonEach
+}
+
+/// The rendering of one long IN list as a single bound array: `open`, the bind, `close`.
+///
+/// The list must hold values of one kind (NULLs aside) that the array form carries exactly: integers, finite
+/// doubles, text, booleans, dates, decimals and UUIDs. Anything else (blobs, JSON, non-finite doubles, a mix of
+/// kinds, a short list) keeps one parameter per value. Semantics are those of `IN (…)`: a NULL in the list
+/// makes a non-matching row unknown (so `NOT IN (2, NULL)` matches nothing), as the scalar form does.
+struct ArrayInList {
+    /// Lists shorter than this keep `IN (?, ?, …)`: their SQL stays the familiar one.
+    static let minimumCount = 100
+
+    let open: String
+    let value: DatabaseValue
+    let close: String
+
+    init?(_ values: [DatabaseValue], negated: Bool, dialect: any Dialect) {
+        guard values.count >= Self.minimumCount, let style = dialect.inListArray,
+            let kind = Self.kind(of: values)
+        else { return nil }
+        switch style {
+        case .anyArray:
+            guard let element = dialect.arrayElementType(kind) else { return nil }
+            open = negated ? " <> ALL(CAST(" : " = ANY(CAST("
+            value = .text(Self.postgresArray(values))
+            close = " AS " + element + "[]))"
+        case .jsonEach:
+            guard let json = Self.jsonArray(values) else { return nil }
+            open = negated ? " NOT IN (SELECT value FROM json_each(" : " IN (SELECT value FROM json_each("
+            value = .text(json)
+            close = "))"
+        }
+    }
+
+    /// The column type every non-NULL value belongs to, or nil for a mix, no value, or a kind not carried.
+    static func kind(of values: [DatabaseValue]) -> ColumnType? {
+        var kind: ColumnType?
+        for v in values {
+            let k: ColumnType
+            switch v {
+            case .null: continue
+            case .integer: k = .integer
+            case .double(let d):
+                guard d.isFinite else { return nil }
+                k = .double
+            case .text: k = .text
+            case .bool: k = .bool
+            case .date: k = .date
+            case .decimal: k = .decimal
+            case .uuid: k = .uuid
+            case .blob, .json: return nil
+            }
+            if let kind, kind != k { return nil }
+            kind = k
+        }
+        return kind
+    }
+
+    /// `{1,NULL,"a \"b\""}`: every non-numeric element quoted, `"` and `\` escaped; values spelled as the
+    /// PostgreSQL driver binds them one by one.
+    static func postgresArray(_ values: [DatabaseValue]) -> String {
+        var out = "{"
+        out.reserveCapacity(values.count * 8)
+        for (n, v) in values.enumerated() {
+            if n > 0 { out += "," }
+            switch v {
+            case .null: out += "NULL"
+            case .integer(let i): out += String(i)
+            case .double(let d): out += d == 0 ? "0" : d.description
+            case .bool(let b): out += b ? "t" : "f"
+            case .text(let s): quoteElement(s, into: &out)
+            case .date(let d): quoteElement(DateText.format(d) + "+00", into: &out)
+            case .decimal(let d): quoteElement(d.description, into: &out)
+            case .uuid(let u): out += u.uuidString.lowercased()
+            case .blob, .json: out += "NULL"  // excluded by kind(of:)
+            }
+        }
+        return out + "}"
+    }
+
+    private static func quoteElement(_ s: String, into out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            if scalar == "\"" || scalar == "\\" { out.unicodeScalars.append("\\") }
+            out.unicodeScalars.append(scalar)
+        }
+        out += "\""
+    }
+
+    /// `[1,null,"a"]`: values spelled as the SQLite driver binds and stores them (booleans 0/1, dates as fixed-width
+    /// UTC text, decimals and UUIDs as text), so `IN` compares them exactly as it compares bound values.
+    static func jsonArray(_ values: [DatabaseValue]) -> String? {
+        var out = "["
+        out.reserveCapacity(values.count * 8)
+        for (n, v) in values.enumerated() {
+            if n > 0 { out += "," }
+            switch v {
+            case .null: out += "null"
+            case .integer(let i): out += String(i)
+            case .double(let d): out += d.description
+            case .bool(let b): out += b ? "1" : "0"
+            case .text(let s): jsonString(s, into: &out)
+            case .date(let d): jsonString(DateText.format(d), into: &out)
+            case .decimal(let d): jsonString(d.description, into: &out)
+            case .uuid(let u): jsonString(u.uuidString.lowercased(), into: &out)
+            case .blob, .json: return nil
+            }
+        }
+        return out + "]"
+    }
+
+    private static func jsonString(_ s: String, into out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}

@@ -1,0 +1,322 @@
+// Model+Upsert: insert-or-update (or insert-or-keep) of new models on a declared unique index, handing back ids.
+import Foundation
+
+/// What an upsert does with a stored row whose unique key a new model repeats.
+///
+/// ```swift
+/// try await user.upsert(on: db, onConflict: \.email)                          // update every column
+/// try await user.upsert(on: db, onConflict: \.email, do: .update(\.name))     // update `name` only
+/// try await User.upsertAll(&users, on: db, onConflict: [\.email], do: .nothing) // keep the stored row
+/// ```
+public struct UpsertAction<M: Model>: Sendable {
+    enum Kind: Sendable, Hashable {
+        case updateAll
+        case update([String])
+        case nothing
+    }
+
+    let kind: Result<Kind, StrataError>
+
+    /// Every column the INSERT writes takes the new model's value, but the target's, a `@CreatedAt` (the row keeps
+    /// its creation time) and a `@Version` (incremented). The default.
+    public static var updateAll: Self { Self(kind: .success(.updateAll)) }
+
+    /// The listed columns take the new model's values; a `@UpdatedAt` is stamped and a `@Version` incremented too.
+    public static func update(_ keyPaths: PartialKeyPath<M>...) -> Self {
+        var names: [String] = []
+        for kp in keyPaths {
+            guard let name = M.columnName(for: kp) else {
+                return Self(kind: .failure(.unknownColumn(model: M.modelName, column: "\(kp)")))
+            }
+            names.append(name)
+        }
+        return Self(kind: .success(.update(names)))
+    }
+
+    /// The stored row is kept as it is (`DO NOTHING`); the model still gets its id.
+    public static var nothing: Self { Self(kind: .success(.nothing)) }
+}
+
+extension Model {
+    /// Inserts the model, or, when a stored row has the same values in the `onConflict` columns (which must be
+    /// the columns of a unique index in ``Model/indexes``), updates that row or keeps it, as `action` says.
+    /// Either way the model's `id` becomes the id of the row written or kept.
+    ///
+    /// ```swift
+    /// var user = User(name: "Alex", email: "alex@example.com")
+    /// try user.upsert(tx, onConflict: \.email)   // INSERT … ON CONFLICT ("email") DO UPDATE SET … RETURNING "id"
+    /// ```
+    ///
+    /// Rules, the same on every driver:
+    /// - the model must be new (its id nil); the target must be a declared unique index, or the call throws
+    ///   ``StrataError/invalidQuery(_:)`` naming the model and the columns before any SQL is sent;
+    /// - validations run, but for those that read the database (uniqueness: the conflict is how the upsert
+    ///   handles it); lifecycle callbacks do not run (the database, not the model, decides between insert and
+    ///   update), as for ``insertAll(_:_:)``;
+    /// - `@CreatedAt` and `@UpdatedAt` are stamped on the model; an updated row keeps its `@CreatedAt` and gets
+    ///   the new `@UpdatedAt`; a `@Version` is written as the model holds it on insert and incremented on update;
+    ///   a kept row is not touched at all;
+    /// - a target column that is NULL never conflicts (unique indexes let NULLs repeat): the model is inserted;
+    /// - afterwards the model holds its id but is not marked as read from the database (the stored row may hold
+    ///   other values): a later `save` writes every column; ``reload(_:)`` it to read the row.
+    ///
+    /// - Throws: ``StrataError/invalidQuery(_:)``, ``StrataError/unknownColumn(model:column:)``,
+    ///   ``StrataError/validationFailed(_:)``, and the constraint errors of the write (a conflict on another
+    ///   unique index is a ``StrataError/uniqueViolation(table:columns:)``).
+    public mutating func upsert(
+        _ tx: Transaction, onConflict target: PartialKeyPath<Self>..., do action: UpsertAction<Self> = .updateAll
+    ) throws {
+        var one = [self]
+        try Self.upsertAll(&one, tx, onConflict: target, do: action)
+        self = one[0]
+    }
+
+    /// Upserts the model in its own connection lease (see ``upsert(_:onConflict:do:)``).
+    nonisolated(nonsending)
+        public mutating func upsert(
+            on db: Database, onConflict target: PartialKeyPath<Self>..., do action: UpsertAction<Self> = .updateAll
+        ) async throws
+    {
+        var one = [self]
+        try await db.withConnection { tx in try Self.upsertAll(&one, tx, onConflict: target, do: action) }
+        self = one[0]
+    }
+
+    /// Upserts many new models with multi-row `INSERT … ON CONFLICT` statements, chunked under the bind limit, and
+    /// sets each model's id to its row's (see ``upsert(_:onConflict:do:)`` for the rules).
+    ///
+    /// Two models with the same non-NULL target values are refused with ``StrataError/invalidQuery(_:)`` when the
+    /// action updates (PostgreSQL cannot update one row twice in a statement); with ``UpsertAction/nothing`` the
+    /// second one gets the first one's id.
+    public static func upsertAll(
+        _ models: inout [Self], _ tx: Transaction, onConflict target: [PartialKeyPath<Self>],
+        do action: UpsertAction<Self> = .updateAll
+    ) throws {
+        guard !models.isEmpty else { return }
+        let plan = try UpsertPlan<Self>(target: target, action: action)
+        var validations = Validations<Self>()
+        Self.validations(&validations)
+        if !validations.rules.isEmpty {
+            for m in models {
+                let failures = try validations.failures(m, nil)
+                if !failures.isEmpty { throw StrataError.validationFailed(failures) }
+            }
+        }
+        if models.contains(where: { $0.id != nil }) {
+            throw StrataError.invalidQuery("upsert of \(modelName) takes new models only; save models that have an id")
+        }
+        try plan.stampRoles(&models)
+        if case .update = plan.onConflict.action { try plan.refuseRepeatedKeys(models) }
+        let width = schema.insertColumnNames.count
+        let perStatement = Swift.max(1, tx.connection.maxBindParameters / Swift.max(1, width))
+        var start = 0
+        while start < models.count {
+            let end = Swift.min(start + perStatement, models.count)
+            try plan.write(&models, start..<end, full: end - start == perStatement, tx)
+            start = end
+        }
+    }
+
+    /// Upserts many new models in one transaction (see ``upsertAll(_:_:onConflict:do:)``).
+    nonisolated(nonsending)
+        public static func upsertAll(
+            _ models: inout [Self], on db: Database, onConflict target: [PartialKeyPath<Self>],
+            do action: UpsertAction<Self> = .updateAll
+        ) async throws
+    {
+        var copy = models
+        try await db.transaction { tx in try upsertAll(&copy, tx, onConflict: target, do: action) }
+        models = copy
+    }
+}
+
+/// An upsert worked out for a model: its conflict clause, checked against the declared indexes.
+struct UpsertPlan<M: Model> {
+    let onConflict: OnConflict
+    /// The positions of the target columns in the model's schema.
+    let targetPositions: [Int]
+    let pk: Int
+
+    /// - Throws: ``StrataError/unknownColumn(model:column:)``, ``StrataError/invalidQuery(_:)`` for a target that
+    ///   is not exactly the columns of a unique index the model declares.
+    init(target keyPaths: [PartialKeyPath<M>], action: UpsertAction<M>) throws(StrataError) {
+        let schema = M.schema
+        guard let pk = schema.primaryKeyIndex else { throw .invalidQuery("\(M.modelName) has no primary key") }
+        self.pk = pk
+        var target: [String] = []
+        for kp in keyPaths { target.append(try M.column(kp)) }
+        let described = "\(M.modelName)(\(target.joined(separator: ", ")))"
+        guard !target.isEmpty, Set(target).count == target.count else {
+            throw .invalidQuery("upsert on \(described): name each conflict column once")
+        }
+        guard
+            M.indexes.contains(where: {
+                $0.isUnique && Set($0.columns) == Set(target) && $0.columns.count == target.count
+            })
+        else {
+            throw .invalidQuery(
+                "upsert on \(described): the conflict target must be a unique index declared in \(M.modelName).indexes")
+        }
+        targetPositions = target.compactMap { schema.index(of: $0) }
+        let kind: UpsertAction<M>.Kind
+        switch action.kind {
+        case .success(let k): kind = k
+        case .failure(let error): throw error
+        }
+        let created = schema.column(withRole: .createdAt)?.name
+        let updated = schema.column(withRole: .updatedAt)?.name
+        let version = schema.column(withRole: .version)?.name
+        var set: [String]
+        switch kind {
+        case .nothing:
+            onConflict = OnConflict(target: target, action: .nothing)
+            return
+        case .updateAll:
+            set = schema.insertColumnNames.filter { $0 != created && $0 != version }
+        case .update(let names):
+            set = names.filter { $0 != version }
+            if let updated, !set.contains(updated) { set.append(updated) }
+        }
+        set.removeAll { target.contains($0) || $0 == schema.columns[pk].name }
+        let increment = version.map { [$0] } ?? []
+        onConflict = OnConflict(
+            target: target,
+            action: set.isEmpty && increment.isEmpty ? .nothing : .update(set: set, increment: increment))
+    }
+
+    /// Stamps `@CreatedAt` and `@UpdatedAt` on every model with one instant.
+    func stampRoles(_ models: inout [M]) throws {
+        let schema = M.schema
+        guard schema.hasColumnRoles else { return }
+        let now = DatabaseValue.roundedToMicroseconds(Date())
+        for role in [ColumnRole.createdAt, .updatedAt] {
+            guard let column = schema.column(withRole: role)?.name else { continue }
+            switch M.keyPath(forColumn: column) {
+            case let kp as WritableKeyPath<M, Date>: for i in models.indices { models[i][keyPath: kp] = now }
+            case let kp as WritableKeyPath<M, Date?>: for i in models.indices { models[i][keyPath: kp] = now }
+            default: throw StrataError.invalidQuery("\(M.modelName).\(column) is a timestamp but not a 'var' Date")
+            }
+        }
+    }
+
+    /// The target values of a model as the unique index compares them (text by its bytes, dates to the
+    /// microsecond), or nil when one is NULL (NULLs never conflict).
+    func key(_ values: [DatabaseValue]) -> [DatabaseValue]? {
+        var out: [DatabaseValue] = []
+        for p in targetPositions {
+            switch values[p] {
+            case .null: return nil
+            case .text(let s): out.append(.blob(Data(s.utf8)))
+            case .date(let d): out.append(.date(DatabaseValue.roundedToMicroseconds(d)))
+            case let v: out.append(v)
+            }
+        }
+        return out
+    }
+
+    /// - Throws: ``StrataError/invalidQuery(_:)`` when two models repeat one key.
+    func refuseRepeatedKeys(_ models: [M]) throws(StrataError) {
+        var seen = Set<[DatabaseValue]>()
+        for m in models {
+            guard let key = key(m.databaseValues) else { continue }
+            if !seen.insert(key).inserted {
+                throw .invalidQuery(
+                    "upsert of \(M.modelName): two models have the same \(onConflict.target.joined(separator: ", ")); "
+                        + "one statement cannot update a row twice")
+            }
+        }
+    }
+
+    /// Writes one chunk and sets its models' ids.
+    func write(_ models: inout [M], _ range: Range<Int>, full: Bool, _ tx: Transaction) throws {
+        let schema = M.schema
+        var rows: [[DatabaseValue]] = []
+        rows.reserveCapacity(range.count)
+        for i in range {
+            var row = models[i].databaseValues
+            row.remove(at: pk)
+            rows.append(row)
+        }
+        let insert = Statement.insert(
+            Insert(
+                table: schema.name, columns: schema.insertColumnNames, rows: rows, returning: schema.columns[pk].name,
+                onConflict: onConflict))
+        var ids: [Int64] = []
+        ids.reserveCapacity(range.count)
+        let collect: (any RowReader) throws -> Void = { r in
+            if case .integer(let v) = r.value(at: 0) { ids.append(v) }
+        }
+        if full {
+            _ = try tx.execute(
+                template: StatementTemplate(M.self, .upsertRowsReturningKey(range.count, onConflict)),
+                binds: rows.flatMap { $0 }, statement: { insert }, onRow: collect)
+        } else {
+            _ = try tx.execute(insert, onRow: collect)
+        }
+        if ids.count == range.count {
+            for (offset, i) in range.enumerated() { models[i].id = ids[offset] }
+            return
+        }
+        guard case .nothing = onConflict.action, ids.count < range.count else {
+            throw StrataError.database(code: 0, message: "upsert returned \(ids.count) ids for \(range.count) rows")
+        }
+        try resolveKept(&models, range, returned: ids, tx)
+    }
+
+    /// `DO NOTHING … RETURNING` returns no row for a kept one: reads the ids of the chunk's keys back, and hands the
+    /// returned ids no key claims to the models whose key has a NULL (always inserted), in order.
+    private func resolveKept(_ models: inout [M], _ range: Range<Int>, returned: [Int64], _ tx: Transaction) throws {
+        let schema = M.schema
+        var keyed: [(index: Int, key: [DatabaseValue])] = []
+        var keyValues: [[DatabaseValue]] = []
+        var unkeyed: [Int] = []
+        for i in range {
+            let values = models[i].databaseValues
+            guard let key = key(values) else {
+                unkeyed.append(i)
+                continue
+            }
+            keyed.append((i, key))
+            keyValues.append(targetPositions.map { values[$0] })
+        }
+        var idByKey: [[DatabaseValue]: Int64] = [:]
+        // One IN list (bound as one array where the dialect can) for a one-column key; groups of OR'ed ANDs, kept
+        // short for SQLite's expression depth, for a composite one.
+        var filters: [SQLExpression] = []
+        if targetPositions.count == 1, !keyValues.isEmpty {
+            filters.append(.inList(.column(schema.columns[targetPositions[0]].name), keyValues.map { $0[0] }))
+        } else {
+            var start = 0
+            while start < keyValues.count {
+                let group = keyValues[start..<Swift.min(start + 100, keyValues.count)]
+                filters.append(
+                    .or(
+                        group.map { values in
+                            .and(
+                                zip(targetPositions, values).map { p, v in
+                                    .compare(.equal, .column(schema.columns[p].name), .value(v))
+                                })
+                        }))
+                start += 100
+            }
+        }
+        for filter in filters {
+            for m in try M.query(on: tx).withDeleted().where(Condition(filter)).all() {
+                if let id = m.id, let key = key(m.databaseValues) { idByKey[key] = id }
+            }
+        }
+        var claimed = Set<Int64>()
+        for (i, key) in keyed {
+            guard let id = idByKey[key] else {
+                throw StrataError.database(code: 0, message: "upsert of \(M.modelName) found no row for a kept model")
+            }
+            models[i].id = id
+            claimed.insert(id)
+        }
+        let rest = returned.filter { !claimed.contains($0) }
+        guard rest.count == unkeyed.count else {
+            throw StrataError.database(code: 0, message: "upsert of \(M.modelName) returned ids it cannot place")
+        }
+        for (n, i) in unkeyed.enumerated() { models[i].id = rest[n] }
+    }
+}

@@ -1,0 +1,66 @@
+// OnConflict: the upsert clause of an INSERT (`ON CONFLICT (cols) DO NOTHING / DO UPDATE SET …`), as plain values.
+
+/// What an INSERT does with a row whose conflict-target columns match a stored row's.
+///
+/// Rendered the same way on SQLite and PostgreSQL, always with an explicit target:
+///
+/// ```sql
+/// INSERT INTO "user" ("name", "email") VALUES (?, ?)
+///     ON CONFLICT ("email") DO UPDATE SET "name" = excluded."name" RETURNING "id"
+/// ```
+///
+/// The memory driver evaluates it itself: a row whose target values (none NULL) match a stored row's through
+/// the unique index on exactly those columns is kept or updated; any other row is inserted. `RETURNING` hands
+/// back the inserted and the updated rows, never a kept one.
+public struct OnConflict: Sendable, Hashable {
+    /// What happens to the stored row.
+    public enum Action: Sendable, Hashable {
+        /// `DO NOTHING`: the stored row is kept as it is, and not returned.
+        case nothing
+        /// `DO UPDATE SET c = excluded.c, …, v = table.v + 1`: `set` columns take the inserted row's values,
+        /// `increment` columns (a `@Version`) their stored value plus one.
+        case update(set: [String], increment: [String])
+    }
+
+    /// The conflict target: the columns of a unique index, in any order.
+    public var target: [String]
+    public var action: Action
+
+    public init(target: [String], action: Action) {
+        self.target = target
+        self.action = action
+    }
+
+    /// The clause's SQL, after the VALUES: ` ON CONFLICT ("a", "b") DO …`. It binds nothing.
+    ///
+    /// - Throws: ``StrataError/invalidQuery(_:)`` for an empty target or an update that sets nothing;
+    ///   what `quote` throws.
+    func sql(table: String, quote: (String) throws(StrataError) -> String) throws(StrataError) -> String {
+        guard !target.isEmpty else { throw .invalidQuery("ON CONFLICT without target columns on \(table)") }
+        var out = " ON CONFLICT ("
+        for (n, c) in target.enumerated() { out += (n > 0 ? ", " : "") + (try quote(c)) }
+        out += ")"
+        switch action {
+        case .nothing:
+            out += " DO NOTHING"
+        case .update(let set, let increment):
+            guard !set.isEmpty || !increment.isEmpty else {
+                throw .invalidQuery("ON CONFLICT DO UPDATE on \(table) sets no column")
+            }
+            out += " DO UPDATE SET "
+            var n = 0
+            for c in set {
+                let column = try quote(c)
+                out += (n > 0 ? ", " : "") + column + " = excluded." + column
+                n += 1
+            }
+            let qualifiedTable = try quote(table)
+            for c in increment {
+                let column = try quote(c)
+                out += (n > 0 ? ", " : "") + column + " = " + qualifiedTable + "." + column + " + 1"
+                n += 1
+            }
+        }
+        return out
+    }
+}
