@@ -60,6 +60,7 @@ public enum ConformanceSuite {
         parityCases,
         valueCases,
         concurrencyCases,
+        existingCases,
     ].flatMap { $0 }
 
     /// The names of every case.

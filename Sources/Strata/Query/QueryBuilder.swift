@@ -190,7 +190,7 @@ public struct QueryBuilder<M: Model, Executor> {
     /// Sets a column in the rows a later ``update()`` changes.
     public func set<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V>, to value: V) -> Self {
         var (name, copy) = column(kp)
-        if let name { copy.assignments.append(Assignment(name, value.databaseValue)) }
+        if let name { copy.assignments.append(Assignment(name, M.schema.stored(value.databaseValue, column: name))) }
         return copy
     }
 
