@@ -60,7 +60,7 @@ struct ExEventRaw {
 }
 
 enum ExistingFixtures {
-    static let tables = ["ex_price", "ex_amount", "ex_event"]
+    static let tables = ["ex_price", "ex_amount", "ex_event", "ex_missing", "ex_note"]
 
     static func reset(_ db: Database) async throws {
         try await db.withConnection { tx in for t in tables { try tx.dropTable(t) } }
@@ -102,5 +102,5 @@ enum ExistingFixtures {
 }
 
 extension ConformanceSuite {
-    static let existingCases: [ConformanceCase] = decimalExistingCases + dateExistingCases
+    static let existingCases: [ConformanceCase] = decimalExistingCases + dateExistingCases + mappingExistingCases
 }

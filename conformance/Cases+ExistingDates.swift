@@ -9,7 +9,9 @@ extension ConformanceSuite {
             try await db.migrate(ExEvent.self)
             var e = ExistingFixtures.event("e", ExistingFixtures.newYear, seen: ExistingFixtures.newYear)
             try await e.save(on: db)
-            guard let raw = try await ExEventRaw.query(on: db).first() else { throw ConformanceFailure(description: "no row") }
+            guard let raw = try await ExEventRaw.query(on: db).first() else {
+                throw ConformanceFailure(description: "no row")
+            }
             try checkEqual(raw.iso, "2009-01-01T10:00:00Z", "iso8601")
             try checkEqual(raw.isoMs, "2009-01-01T10:00:00.250Z", "iso8601WithFraction")
             try checkEqual(raw.plain, "2009-01-01 10:00:00", "sqlDateTime")
@@ -24,7 +26,9 @@ extension ConformanceSuite {
             let d = ExistingFixtures.newYear
             var e = ExistingFixtures.event("e", d)
             try await e.save(on: db)
-            guard let back = try await ExEvent.query(on: db).first() else { throw ConformanceFailure(description: "no row") }
+            guard let back = try await ExEvent.query(on: db).first() else {
+                throw ConformanceFailure(description: "no row")
+            }
             let whole = Date(timeIntervalSince1970: 1_230_804_000)
             try checkEqual(back.iso, whole, "iso8601 keeps whole seconds")
             try checkEqual(back.isoMs, d, "iso8601WithFraction keeps milliseconds")
@@ -101,7 +105,8 @@ extension ConformanceSuite {
             try checkEqual(try await q.order(\.plain).all().map(\.name), expected, "by sqlDateTime")
             try checkEqual(try await q.order(\.unix).all().map(\.name), expected, "by unixSeconds")
             try checkEqual(try await q.order(\.unixMs).all().map(\.name), expected, "by unixMilliseconds")
-            try checkEqual(try await q.order(\.julian, .descending).all().map(\.name), Array(expected.reversed()), "julian")
+            try checkEqual(
+                try await q.order(\.julian, .descending).all().map(\.name), Array(expected.reversed()), "julian")
         },
         ConformanceCase("existing.date-bulk-update-writes-the-column-form") { db in
             try await ExistingFixtures.seedForeignEvents(db)

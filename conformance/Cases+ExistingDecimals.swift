@@ -13,7 +13,8 @@ extension ConformanceSuite {
                 try await p.save(on: db)
             }
             let read = try await ExPrice.query(on: db).order(\.id).all().map(\.price)
-            let expected = ["0.99", "19.99", "0.1", "-3.3", "1234567.89", "0.0000001", "0"].map(ExistingFixtures.decimal)
+            let expected = ["0.99", "19.99", "0.1", "-3.3", "1234567.89", "0.0000001", "0"].map(
+                ExistingFixtures.decimal)
             try checkEqual(read, expected, "each double reads as its shortest decimal")
         },
         ConformanceCase("existing.decimal-stored-as-double-compares") { db in
@@ -27,7 +28,8 @@ extension ConformanceSuite {
             try checkEqual(try await q.where(\.price == ExistingFixtures.decimal("0.99")).count(), 1, "= 0.99")
             try checkEqual(try await q.where(\.price >= Decimal(10)).count(), 1, ">= 10")
             try checkEqual(
-                try await q.where(\.price < ExistingFixtures.decimal("1.98")).order(\.price).all().map(\.label), ["p3", "p0"],
+                try await q.where(\.price < ExistingFixtures.decimal("1.98")).order(\.price).all().map(\.label),
+                ["p3", "p0"],
                 "< 1.98, ordered")
         },
         ConformanceCase("existing.decimal-text-with-comma-is-refused") { db in

@@ -153,7 +153,8 @@ extension ModelAnalysis {
 
     /// The `dateFormat:` argument of the property's `@Column`, if any.
     static func dateFormat(of variable: VariableDeclSyntax) -> ExprSyntax? {
-        guard let attribute = variable.attribute(named: "Column"), case .argumentList(let arguments) = attribute.arguments
+        guard let attribute = variable.attribute(named: "Column"),
+            case .argumentList(let arguments) = attribute.arguments
         else { return nil }
         return arguments.first { $0.label?.text == "dateFormat" }?.expression
     }

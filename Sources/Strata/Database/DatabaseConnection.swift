@@ -30,6 +30,15 @@ public protocol DatabaseConnection: AnyObject {
 
     /// The most values one statement may bind; eager loading chunks its key lists under it.
     var maxBindParameters: Int { get }
+
+    /// The columns of a table as the database declares them, or nil when it does not exist (see ``LiveColumn``).
+    func liveColumns(of table: String) throws -> [LiveColumn]?
+
+    /// The names of the database's tables (its current schema), for `strata inspect` (see ``ModelSource``).
+    func liveTables() throws -> [String]
+
+    /// The single-column foreign keys of a table, for `strata inspect`.
+    func liveForeignKeys(of table: String) throws -> [LiveForeignKey]
 }
 
 extension DatabaseConnection {

@@ -43,6 +43,11 @@ public protocol Dialect: Sendable {
 
     /// How a Bool literal in a query is written. Default `TRUE` / `FALSE`.
     func literal(_ value: Bool) -> String
+
+    /// The collation that orders text by code point, named in ORDER BY and in `<`, `<=`, `>`, `>=` and
+    /// BETWEEN against text, for tables Strata did not create whose columns carry another collation
+    /// (PostgreSQL: `C`). Default nil: text already compares by code point (SQLite's BINARY).
+    var binaryTextCollation: String? { get }
 }
 
 /// How to express OFFSET when there is no LIMIT.
@@ -62,6 +67,7 @@ public enum CaseInsensitiveLike: Sendable, Hashable {
 }
 
 extension Dialect {
+    public var binaryTextCollation: String? { nil }
     public var identifierQuote: Character { "\"" }
     public var maxIdentifierLength: Int? { nil }
     public var maxBindParameters: Int { 32766 }

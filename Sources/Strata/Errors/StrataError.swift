@@ -88,6 +88,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// zero. `expression` names the model and column (or the operation) where it happened. Every driver raises
     /// it rather than returning NULL, a float or a wrapped value.
     case arithmeticError(expression: String, reason: String)
+    /// With migration turned off, several models do not match the live schema; each entry lists every problem
+    /// of one table (one table alone throws ``schemaMismatch(table:missing:)``). Nothing ran.
+    case schemaMismatches([SchemaMismatch])
 
     public var description: String {
         switch self {
@@ -119,7 +122,7 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         case .columnNotSelected(let m, let c):
             return "\(m).\(c) was not selected and has no default; select it or give the property a default"
         case .schemaMismatch(let t, let missing):
-            return "table '\(t)' lacks \(missing.joined(separator: ", ")) and migration is turned off"
+            return "table '\(t)' lacks or mismatches \(missing.joined(separator: ", ")) and migration is turned off"
         case .missingReferencedTable(let t, let c, let r):
             return "\(t).\(c) references table '\(r)', which does not exist: migrate its model too"
         case .noSuchTable(let t): return "no such table '\(t)'"
@@ -138,6 +141,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         case .divergence(let statement, let details):
             return "backends diverged on \(statement): \(details)"
         case .arithmeticError(let e, let r): return "arithmetic error in \(e): \(r)"
+        case .schemaMismatches(let all):
+            return "the models do not match the database and migration is turned off: "
+                + all.map(\.description).joined(separator: " | ")
         }
     }
 }

@@ -129,7 +129,11 @@ public struct QueryBuilder<M: Model, Executor> {
     /// Sorts by a column; later calls sort ties. NULLs come first ascending, last descending.
     public func order<V>(_ kp: KeyPath<M, V>, _ direction: Ordering.Direction = .ascending) -> Self {
         var (name, copy) = column(kp)
-        if let name { copy.order.append(Ordering(name, direction)) }
+        if let name {
+            var ordering = Ordering(name, direction)
+            ordering.isText = M.schema.columns.first { $0.name == name }?.type == .text
+            copy.order.append(ordering)
+        }
         return copy
     }
 

@@ -79,6 +79,9 @@ public struct Ordering: Sendable, Hashable {
     public var direction: Direction
     /// The joined table's alias, or nil for the main table.
     public var table: String?
+    /// Whether the column holds text, so a dialect whose tables may carry other collations sorts it by code
+    /// point explicitly (PostgreSQL: `COLLATE "C"`, see ``Dialect/binaryTextCollation``). Set by `order(_:)`.
+    public var isText = false
 
     public init(_ column: String, _ direction: Direction = .ascending, table: String? = nil) {
         self.column = column

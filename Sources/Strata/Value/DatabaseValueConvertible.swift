@@ -186,7 +186,9 @@ extension Decimal: DatabaseValueConvertible {
         switch databaseValue {
         case .decimal(let d): self = d
         case .text(let s):
-            guard let d = DecimalText.parse(s) else { throw ValueConversionError(databaseValue, expected: Decimal.self) }
+            guard let d = DecimalText.parse(s) else {
+                throw ValueConversionError(databaseValue, expected: Decimal.self)
+            }
             self = d
         case .integer(let i): self = Decimal(i)
         case .double(let x):

@@ -89,4 +89,3 @@ public enum DateFormat: String, Sendable, Hashable, CaseIterable {
         Date(timeIntervalSince1970: (((julianDay - unixEpochJulianDay) * 86_400) * 1000).rounded() / 1000)
     }
 }
-
