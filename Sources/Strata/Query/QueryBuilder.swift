@@ -131,7 +131,7 @@ public struct QueryBuilder<M: Model, Executor> {
         var (name, copy) = column(kp)
         if let name {
             var ordering = Ordering(name, direction)
-            ordering.isText = M.schema.columns.first { $0.name == name }?.type == .text
+            ordering.isText = M.schema.isText(name)
             copy.order.append(ordering)
         }
         return copy

@@ -18,6 +18,11 @@ extension TableColumn {
 }
 
 extension TableSchema {
+    /// Whether column `column` holds text (so ordering it names the dialect's code-point collation).
+    func isText(_ column: String?) -> Bool {
+        columns.first { $0.name == column }?.type == .text
+    }
+
     /// `value` in the form column `column` stores dates in (the value itself for other columns).
     public func stored(_ value: DatabaseValue, column: String) -> DatabaseValue {
         guard case .date = value, let format = columns.first(where: { $0.name == column })?.dateFormat else {
