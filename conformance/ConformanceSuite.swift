@@ -66,6 +66,7 @@ public enum ConformanceSuite {
         aggregateCases,
         expressionCases,
         upsertCases, inListCases, rawCases,
+        existingCases,
     ].flatMap { $0 }
 
     /// The names of every case.

@@ -69,5 +69,14 @@ final class MemoryConnection: DatabaseConnection {
 
     func columns(of table: String) throws -> [String]? { store.columns(of: table, connection: id) }
 
+    /// The memory store's own columns: a model's type is compatible with what that store type holds.
+    func liveColumns(of table: String) throws -> [LiveColumn]? {
+        store.tableColumns(of: table, connection: id)?.map {
+            LiveColumn(
+                name: $0.name, declaredType: $0.type.rawValue, isNullable: $0.isNullable,
+                reads: LiveColumn.reads(ofStrataType: $0.type))
+        }
+    }
+
     var isBroken: Bool { false }
 }

@@ -93,6 +93,14 @@ final class MemoryStore: Sendable {
         }
     }
 
+    /// A table's columns with their types, or nil (see `columns(of:connection:)`).
+    func tableColumns(of table: String, connection: Int) -> [TableColumn]? {
+        state.withLock { s in
+            if s.isHeld(against: connection) { return s.committedTableColumns(of: table) }
+            return s.tables[table]?.columns
+        }
+    }
+
     /// Rolls back what a departing connection left open, and wakes the writers waiting for it.
     func disconnect(_ connection: Int) {
         connections.subtract(1, ordering: .relaxed)

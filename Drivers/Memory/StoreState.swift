@@ -157,6 +157,12 @@ struct StoreState: Sendable {
         return committedTables?[table]?.columns.map(\.name)
     }
 
+    /// The columns of a table as last committed, with their types.
+    mutating func committedTableColumns(of table: String) -> [TableColumn]? {
+        if committedTables == nil { committedTables = committed() }
+        return committedTables?[table]?.columns
+    }
+
     /// The tables as they were when the open transaction began: the live ones with the journal undone
     /// on a copy. Only the tables the transaction changed are copied.
     private func committed() -> [String: MemoryTable] {

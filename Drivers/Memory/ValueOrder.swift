@@ -124,10 +124,13 @@ enum ValueOrder {
 
     private static func compareDecimals(_ x: Decimal, _ y: Decimal) -> Int { x < y ? -1 : (x == y ? 0 : 1) }
 
+    /// A decimal against a double compares as doubles, as on PostgreSQL (numeric → float8) and SQLite (decimal
+    /// text → REAL): a decimal 0.99 equals the double 0.99 a REAL column holds.
     private static func compareDecimalToDouble(_ x: Decimal, _ y: Double) -> Int {
         if y.isNaN { return -1 }
         if y.isInfinite { return y > 0 ? -1 : 1 }
-        return compareDecimals(x, Decimal(y))
+        guard let dx = Double("\(x)") else { return compareDecimals(x, Decimal(y)) }
+        return compareDoubles(dx, y)
     }
 
     @inline(__always)

@@ -60,6 +60,8 @@ public struct PostgresDialect: Dialect {
         case .blob, .json: return nil
         }
     }
+    /// Tables other tools created may carry the database's collation (`en_US`…): ordering text names "C".
+    public var binaryTextCollation: String? { "C" }
 
     public func sqlType(_ type: ColumnType) -> String {
         switch type {

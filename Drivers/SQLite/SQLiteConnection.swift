@@ -31,7 +31,7 @@ public final class SQLiteConnection: SQLConnection {
     public let dialect: any Dialect = SQLiteDialect()
     public private(set) var isBroken = false
 
-    init(path: String, timeout: Double) throws {
+    init(path: String, timeout: Double, journal: SQLiteJournalMode = .wal) throws {
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)
@@ -49,7 +49,7 @@ public final class SQLiteConnection: SQLConnection {
         SQLiteDecimalSum.register(on: db)
         SQLiteArithmetic.register(on: db)
         do {
-            if path != ":memory:" { try exec("PRAGMA journal_mode = WAL") }
+            if path != ":memory:", let pragma = journal.pragma { try exec(pragma) }
             try exec("PRAGMA synchronous = NORMAL")
             try exec("PRAGMA foreign_keys = ON")
         } catch {

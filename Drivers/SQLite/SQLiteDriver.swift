@@ -4,20 +4,26 @@ import Strata
 
 /// The SQLite driver: `sqlite:path`, `sqlite:///abs/path`, `sqlite::memory:`.
 ///
-/// Each connection turns on WAL (files), foreign keys, a busy timeout, Strata's exact LIKE (`SQLiteLike`),
-/// and turns off double-quoted string literals.
+/// Each connection turns on foreign keys, a busy timeout, Strata's exact LIKE (`SQLiteLike`), and turns off
+/// double-quoted string literals; the file's journal mode follows ``journal`` (WAL for a file Strata
+/// creates, an existing file's own mode otherwise).
 public struct SQLiteDriver: Driver {
     /// The file path, or `:memory:`.
     public let path: String
     public let timeout: Double
     public let maxConnections: Int
+    /// The journal mode connections set, resolved at init: `.keep` sets none.
+    public let journal: SQLiteJournalMode
     public var name: String { "sqlite" }
 
     /// Whether this is a private in-memory database (one connection, gone when it closes).
     public var isInMemory: Bool { path == ":memory:" }
 
-    public init(path: String, configuration: Configuration = Configuration()) {
+    /// - Parameter journal: the journal mode to set; nil (the default) turns on WAL for a new or empty file
+    ///   when migration is allowed, and keeps an existing file's mode (or any file's, with `migrate=off`).
+    public init(path: String, configuration: Configuration = Configuration(), journal: SQLiteJournalMode? = nil) {
         self.path = path
+        self.journal = journal ?? SQLiteJournalMode.default(path: path, migration: configuration.migration)
         // The busy timeout reaches SQLite as Int32 milliseconds: keep it in range (NaN and negatives wait 0).
         let t = configuration.timeout
         self.timeout = t > 0 ? min(t, 2_000_000) : 0
@@ -25,7 +31,7 @@ public struct SQLiteDriver: Driver {
     }
 
     public func connect() throws -> any DatabaseConnection {
-        try SQLiteConnection(path: path, timeout: timeout)
+        try SQLiteConnection(path: path, timeout: timeout, journal: journal)
     }
 
     /// The version of the linked libsqlite3, e.g. `3.40.1`.
@@ -35,10 +41,17 @@ public struct SQLiteDriver: Driver {
 extension DriverFactory {
     /// The SQLite driver, for ``Database/open(_:drivers:configuration:)``.
     ///
-    /// It reads no URL parameters of its own: only Strata's `pool` and `migrate` are accepted.
-    public static let sqlite = DriverFactory(schemes: ["sqlite"], module: "StrataSQLite", parameters: []) {
+    /// Besides Strata's `pool` and `migrate` it reads `journal=wal|delete|keep` (see ``SQLiteJournalMode``).
+    public static let sqlite = DriverFactory(schemes: ["sqlite"], module: "StrataSQLite", parameters: ["journal"]) {
         url, config in
-        let driver = SQLiteDriver(path: url.path, configuration: config)
+        var journal: SQLiteJournalMode?
+        if let text = url.parameters["journal"] {
+            guard let mode = SQLiteJournalMode(rawValue: text.lowercased()) else {
+                throw StrataError.invalidURL(url.original, reason: "journal must be wal, delete or keep")
+            }
+            journal = mode
+        }
+        let driver = SQLiteDriver(path: url.path, configuration: config, journal: journal)
         // Open once now so a bad path fails at open time, with the driver's typed error.
         _ = try driver.connect()
         return driver

@@ -17,6 +17,8 @@ struct PersistedProperty {
     let isLet: Bool
     /// `createdAt`, `updatedAt` or `version` from `@CreatedAt`, `@UpdatedAt`, `@Version`.
     var role: String? = nil
+    /// The `dateFormat:` expression of `@Column(…, dateFormat: .unixMilliseconds)`, if any.
+    var dateFormat: ExprSyntax? = nil
 }
 
 /// Everything @Model needs to know about the struct it is attached to.

@@ -41,14 +41,20 @@ extension ModelAnalysis {
         lines.append("    \(access)init(row: Strata.Row) throws {")
         for (index, property) in properties.enumerated() {
             let defaultArgument = property.defaultValue.map { ", default: \($0.trimmedDescription)" } ?? ""
-            lines.append("        self.\(property.name) = try row.decode(\(index)\(defaultArgument))")
+            let formatArgument = property.dateFormat.map { ", dateFormat: \($0.trimmedDescription)" } ?? ""
+            lines.append("        self.\(property.name) = try row.decode(\(index)\(formatArgument)\(defaultArgument))")
         }
         lines.append("    }")
 
         lines.append("    \(access)var databaseValues: [Strata.DatabaseValue] {")
         lines.append("        [")
         for property in properties {
-            lines.append("            self.\(property.name).databaseValue,")
+            if let format = property.dateFormat {
+                let value = "self.\(property.name).databaseValue"
+                lines.append("            (\(format.trimmedDescription) as Strata.DateFormat).stored(\(value)),")
+            } else {
+                lines.append("            self.\(property.name).databaseValue,")
+            }
         }
         lines.append("        ]")
         lines.append("    }")
@@ -69,6 +75,9 @@ extension ModelAnalysis {
         }
         if let role = property.role {
             arguments += ", role: .\(role)"
+        }
+        if let format = property.dateFormat {
+            return "Strata.TableColumn(\(arguments)).storing(dates: \(format.trimmedDescription))"
         }
         return "Strata.TableColumn(\(arguments))"
     }

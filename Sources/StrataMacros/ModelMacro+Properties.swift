@@ -43,6 +43,7 @@ extension ModelAnalysis {
                 }
                 columnOwners[column] = candidate.name
                 let initial = candidate.isID ? nil : binding.initializer?.value
+                let dateFormat = ModelAnalysis.dateFormat(of: candidate.variable)
                 properties.append(
                     PersistedProperty(
                         name: pattern.identifier.text,
@@ -52,7 +53,8 @@ extension ModelAnalysis {
                         isPrimaryKey: candidate.isID,
                         isTracked: !candidate.isLet && bindings.count == 1 && binding.accessorBlock == nil,
                         isLet: candidate.isLet,
-                        role: role(of: candidate)
+                        role: role(of: candidate),
+                        dateFormat: dateFormat
                     )
                 )
             }
@@ -130,9 +132,15 @@ extension ModelAnalysis {
         guard let attribute = candidate.variable.attribute(named: "Column") else {
             return SnakeCase.convert(candidate.name)
         }
-        guard case .argumentList(let arguments) = attribute.arguments,
-            arguments.count == 1, let argument = arguments.first, argument.label == nil
-        else {
+        guard case .argumentList(let all) = attribute.arguments else {
+            report(.invalidColumnName, at: attribute)
+            return nil
+        }
+        let arguments = all.filter { $0.label?.text != "dateFormat" }
+        if arguments.isEmpty && all.count == 1 {  // `@Column(dateFormat: …)` keeps the snake_case name
+            return SnakeCase.convert(candidate.name)
+        }
+        guard arguments.count == 1, let argument = arguments.first, argument.label == nil else {
             report(.invalidColumnName, at: attribute)
             return nil
         }
@@ -141,6 +149,14 @@ extension ModelAnalysis {
             return nil
         }
         return name
+    }
+
+    /// The `dateFormat:` argument of the property's `@Column`, if any.
+    static func dateFormat(of variable: VariableDeclSyntax) -> ExprSyntax? {
+        guard let attribute = variable.attribute(named: "Column"),
+            case .argumentList(let arguments) = attribute.arguments
+        else { return nil }
+        return arguments.first { $0.label?.text == "dateFormat" }?.expression
     }
 
     /// The type annotation of a binding; in `var a, b: Int` the `a` binding takes the later annotation.

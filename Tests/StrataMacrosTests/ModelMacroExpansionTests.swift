@@ -103,6 +103,66 @@ final class ModelMacroExpansionTests: XCTestCase {
         )
     }
 
+    func testColumnDateFormat() {
+        assertMacroExpansion(
+            #"""
+            @Model
+            struct Invoice {
+                var id: Int64?
+                @Column("InvoiceDate", dateFormat: .sqlDateTime) var issued: Date
+                @Column(dateFormat: .unixMilliseconds) var paidAt: Date? = nil
+            }
+            """#,
+            expandedSource: #"""
+                struct Invoice {
+                    @Strata._ChangeTracked(0)
+                    var id: Int64?
+                    @Strata._ChangeTracked(1) var issued: Date
+                    @Strata._ChangeTracked(2) var paidAt: Date? = nil
+
+                    var _persistence: Strata.PersistenceState? = nil
+                }
+
+                extension Invoice: Strata.Model {
+                    static let schema = Strata.TableSchema(name: "invoice", columns: [
+                        Strata.TableColumn(\Invoice.id, "id", primaryKey: true),
+                        Strata.TableColumn(\Invoice.issued, "InvoiceDate").storing(dates: .sqlDateTime),
+                        Strata.TableColumn(\Invoice.paidAt, "paid_at", default: nil, constant: true).storing(dates: .unixMilliseconds),
+                    ])
+                    static func columnName(for keyPath: PartialKeyPath<Invoice>) -> String? {
+                        switch keyPath {
+                        case \Invoice.id: return "id"
+                        case \Invoice.issued: return "InvoiceDate"
+                        case \Invoice.paidAt: return "paid_at"
+                        default: return nil
+                        }
+                    }
+                    static func keyPath(forColumn column: String) -> PartialKeyPath<Invoice>? {
+                        switch column {
+                        case "id": return \Invoice.id
+                        case "InvoiceDate": return \Invoice.issued
+                        case "paid_at": return \Invoice.paidAt
+                        default: return nil
+                        }
+                    }
+                    init(row: Strata.Row) throws {
+                        self.id = try row.decode(0)
+                        self.issued = try row.decode(1, dateFormat: .sqlDateTime)
+                        self.paidAt = try row.decode(2, dateFormat: .unixMilliseconds, default: nil)
+                    }
+                    var databaseValues: [Strata.DatabaseValue] {
+                        [
+                            self.id.databaseValue,
+                            (.sqlDateTime as Strata.DateFormat).stored(self.issued.databaseValue),
+                            (.unixMilliseconds as Strata.DateFormat).stored(self.paidAt.databaseValue),
+                        ]
+                    }
+                }
+                """#,
+            macroSpecs: testMacros
+        )
+    }
+
     func testCustomTableNameAndLetWithoutInitializer() {
         assertMacroExpansion(
             #"""

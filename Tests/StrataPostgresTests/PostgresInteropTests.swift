@@ -40,8 +40,9 @@ extension PostgresServerTests {
             try psql(
                 "strata_interop",
                 """
-                CREATE TABLE legacy_people (id bigserial PRIMARY KEY, full_name text NOT NULL, born timestamptz,
-                                            is_admin boolean, balance numeric(12, 2), profile jsonb, ref uuid, note text);
+                CREATE TABLE legacy_people (id bigserial PRIMARY KEY, full_name text NOT NULL, born timestamptz NOT NULL,
+                                            is_admin boolean NOT NULL, balance numeric(12, 2) NOT NULL, profile jsonb,
+                                            ref uuid, note text);
                 INSERT INTO legacy_people (full_name, born, is_admin, balance, profile, ref, note) VALUES
                   ('Ada', '1815-12-10 00:00:00+00', true, 12.50, '{"lang": "en"}', 'A1B2C3D4-0000-4000-8000-000000000001', NULL),
                   ('Alan', '1912-06-23 10:00:00+00', false, 7, NULL, NULL, 'turing'),

@@ -36,14 +36,14 @@ struct SQLiteInteropTests {
         try sqlite3(
             file.path,
             """
-            CREATE TABLE legacy_people (id INTEGER PRIMARY KEY, full_name TEXT NOT NULL, born TEXT, is_admin INTEGER,
-                                        balance TEXT, profile TEXT, note TEXT);
+            CREATE TABLE legacy_people (id INTEGER PRIMARY KEY, full_name TEXT NOT NULL, born TEXT NOT NULL,
+                                        is_admin INTEGER NOT NULL, balance NUMERIC NOT NULL, profile TEXT, note TEXT);
             INSERT INTO legacy_people VALUES (1, 'Ada', '1815-12-10', 1, '12.50', '{"lang":"en"}', NULL);
             INSERT INTO legacy_people VALUES (2, 'Alan', '1912-06-23 10:00:00', 0, '7', NULL, 'turing');
             INSERT INTO legacy_people VALUES (3, 'Grace', '1906-12-09T08:30:00.5Z', 1, '-1.25', NULL, NULL);
             """)
         let db = try Database.open("sqlite:\(file.path)?migrate=off", drivers: [.sqlite])
-        try await db.migrate(LegacyPerson.self)  // only checks: every mapped column exists
+        try await db.migrate(LegacyPerson.self)  // only checks: every mapped column exists, reads and compares
         let people = try await LegacyPerson.query(on: db).order(\.birth).all()
         #expect(people.map(\.name) == ["Ada", "Grace", "Alan"])
         #expect(people[0].admin && !people[2].admin)

@@ -35,6 +35,14 @@ public protocol DatabaseConnection: AnyObject {
     /// lists under it. Default ``maxBindParameters`` less a margin; a SQL dialect that binds long lists as one
     /// array (``Dialect/inListArray``) and the memory driver have no limit.
     var maxInListValues: Int { get }
+    /// The columns of a table as the database declares them, or nil when it does not exist (see ``LiveColumn``).
+    func liveColumns(of table: String) throws -> [LiveColumn]?
+
+    /// The names of the database's tables (its current schema), for `strata inspect` (see ``ModelSource``).
+    func liveTables() throws -> [String]
+
+    /// The single-column foreign keys of a table, for `strata inspect`.
+    func liveForeignKeys(of table: String) throws -> [LiveForeignKey]
 }
 
 extension DatabaseConnection {

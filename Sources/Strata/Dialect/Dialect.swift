@@ -63,6 +63,10 @@ public protocol Dialect: Sendable {
     /// The SQL type of an array element for ``InListArray/anyArray`` (`BIGINT`, `TEXT`), or nil when values of
     /// that type keep one parameter each. Default nil.
     func arrayElementType(_ type: ColumnType) -> String?
+    /// The collation that orders text by code point, named in ORDER BY and in `<`, `<=`, `>`, `>=` and
+    /// BETWEEN against text, for tables Strata did not create whose columns carry another collation
+    /// (PostgreSQL: `C`). Default nil: text already compares by code point (SQLite's BINARY).
+    var binaryTextCollation: String? { get }
 }
 
 /// How to express OFFSET when there is no LIMIT.
@@ -82,6 +86,7 @@ public enum CaseInsensitiveLike: Sendable, Hashable {
 }
 
 extension Dialect {
+    public var binaryTextCollation: String? { nil }
     public var identifierQuote: Character { "\"" }
     public var maxIdentifierLength: Int? { nil }
     public var maxBindParameters: Int { 32766 }

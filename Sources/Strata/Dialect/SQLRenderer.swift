@@ -169,6 +169,7 @@ public struct SQLRenderer {
                     try expression(e.node)
                 } else {
                     sql += try column(o.column, table: o.table)
+                    if o.isText { try binaryCollation() }
                 }
                 sql += o.direction == .ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"
             }
@@ -206,6 +207,7 @@ public struct SQLRenderer {
         case .compare(let op, let l, let r):
             sql += "("
             try operand(l)
+            if op != .equal && op != .notEqual && Self.isText(r) { try binaryCollation() }
             sql += " " + op.rawValue + " "
             try operand(r)
             sql += ")"
@@ -264,6 +266,7 @@ public struct SQLRenderer {
         case .between(let e, let low, let high, let negated):
             sql += "("
             try operand(e)
+            if Self.isText(low) || Self.isText(high) { try binaryCollation() }
             sql += negated ? " NOT BETWEEN " : " BETWEEN "
             try operand(low)
             sql += " AND "
@@ -280,6 +283,17 @@ public struct SQLRenderer {
 
     private mutating func operand(_ node: SQLExpression.Node) throws(StrataError) {
         try expression(node)
+    }
+
+    /// ` COLLATE "C"` where the dialect names a code-point collation (see ``Dialect/binaryTextCollation``).
+    private mutating func binaryCollation() throws(StrataError) {
+        if let c = dialect.binaryTextCollation { sql += " COLLATE " + (try q(c)) }
+    }
+
+    /// Whether a node is a bound text value (so the comparison it is in orders text).
+    private static func isText(_ node: SQLExpression.Node) -> Bool {
+        if case .value(.text) = node { return true }
+        return false
     }
 
     private mutating func list(_ items: [SQLExpression.Node], separator: String, empty: Bool) throws(StrataError) {

@@ -93,6 +93,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// a column neither grouped nor aggregated. Thrown before any SQL is sent; `column` names the column (or
     /// the aggregate) of `model`.
     case invalidAggregate(model: String, column: String, reason: String)
+    /// With migration turned off, several models do not match the live schema; each entry lists every problem
+    /// of one table (one table alone throws ``schemaMismatch(table:missing:)``). Nothing ran.
+    case schemaMismatches([SchemaMismatch])
 
     public var description: String {
         switch self {
@@ -124,7 +127,7 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         case .columnNotSelected(let m, let c):
             return "\(m).\(c) was not selected and has no default; select it or give the property a default"
         case .schemaMismatch(let t, let missing):
-            return "table '\(t)' lacks \(missing.joined(separator: ", ")) and migration is turned off"
+            return "table '\(t)' lacks or mismatches \(missing.joined(separator: ", ")) and migration is turned off"
         case .missingReferencedTable(let t, let c, let r):
             return "\(t).\(c) references table '\(r)', which does not exist: migrate its model too"
         case .noSuchTable(let t): return "no such table '\(t)'"
@@ -144,6 +147,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             return "backends diverged on \(statement): \(details)"
         case .arithmeticError(let e, let r): return "arithmetic error in \(e): \(r)"
         case .invalidAggregate(let m, let c, let r): return "invalid aggregate on \(m).\(c): \(r)"
+        case .schemaMismatches(let all):
+            return "the models do not match the database and migration is turned off: "
+                + all.map(\.description).joined(separator: " | ")
         }
     }
 }

@@ -8,7 +8,9 @@ extension Transaction {
     /// associations need (a `belongsTo` target, `hasMany` children, a through model), and tables are
     /// created referenced-first, so the order of `models` does not matter.
     ///
-    /// With ``MigrationPolicy/disabled`` it changes nothing and only checks.
+    /// With ``MigrationPolicy/disabled`` it changes nothing and only checks, before any query runs, that every
+    /// model maps onto the live schema: tables, columns, types the stored values read and compare as, and
+    /// nullability; every mismatch is reported in one error.
     ///
     /// - Throws: ``StrataError/missingReferencedTable(table:column:references:)`` before any change when a
     ///   foreign key references a table that neither exists nor is being migrated;
@@ -26,8 +28,10 @@ extension Transaction {
                 }
             }
         }
+        let policy = policy ?? database.configuration.migration
+        if policy == .disabled { try checkMapping(schemas) }
         for schema in schemas {
-            try migrate(schema, policy: policy ?? database.configuration.migration)
+            try migrate(schema, policy: policy)
         }
         if (policy ?? database.configuration.migration) == .automatic {
             try installChangeNotifications(Self.followingAssociations(models).filter { $0.notifiesOtherProcesses })

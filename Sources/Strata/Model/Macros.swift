@@ -25,6 +25,17 @@ public macro Model(table: String? = nil) = #externalMacro(module: "StrataMacros"
 @attached(peer)
 public macro Column(_ name: String) = #externalMacro(module: "StrataMacros", type: "MarkerMacro")
 
+/// Stores a `Date` property in another tool's date form (see ``DateFormat``), under an explicit column name:
+/// `@Column("InvoiceDate", dateFormat: .sqlDateTime) var invoiceDate: Date`.
+@attached(peer)
+public macro Column(_ name: String, dateFormat: DateFormat) =
+    #externalMacro(module: "StrataMacros", type: "MarkerMacro")
+
+/// Stores a `Date` property in another tool's date form (see ``DateFormat``) under its snake_case name:
+/// `@Column(dateFormat: .unixMilliseconds) var seenAt: Date`.
+@attached(peer)
+public macro Column(dateFormat: DateFormat) = #externalMacro(module: "StrataMacros", type: "MarkerMacro")
+
 /// Fills a `Date` (or `Date?`) property with the time of the model's first save (UTC, whole microseconds).
 @attached(peer)
 public macro CreatedAt() = #externalMacro(module: "StrataMacros", type: "MarkerMacro")

@@ -16,7 +16,7 @@ public struct Condition<M: Model>: Sendable {
 
     init(_ keyPath: PartialKeyPath<M>, _ make: (SQLExpression) -> SQLExpression) {
         if let name = M.columnName(for: keyPath) {
-            result = .success(make(.column(name)))
+            result = .success(M.schema.storingDates(make(.column(name)), column: name))
         } else {
             result = .failure(.unknownColumn(model: M.modelName, column: "\(keyPath)"))
         }

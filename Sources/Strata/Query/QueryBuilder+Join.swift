@@ -94,23 +94,31 @@ extension QueryBuilder {
         _ association: A, _ kp: KeyPath<A.Target, V>,
         _ direction: Ordering.Direction = .ascending
     ) -> Self where A.Owner == M {
-        ordering(alias(forKey: association.key), A.Target.columnName(for: kp), direction, what: association.key)
+        ordering(
+            alias(forKey: association.key), A.Target.columnName(for: kp), direction, what: association.key,
+            isText: A.Target.schema.isText(A.Target.columnName(for: kp)))
     }
 
     /// Sorts by a column of a model joined by type.
     public func order<T: Model, V>(_ type: T.Type, _ kp: KeyPath<T, V>, _ direction: Ordering.Direction = .ascending)
         -> Self
     {
-        ordering(alias(forTable: T.schema.name), T.columnName(for: kp), direction, what: T.modelName)
+        ordering(
+            alias(forTable: T.schema.name), T.columnName(for: kp), direction, what: T.modelName,
+            isText: T.schema.isText(T.columnName(for: kp)))
     }
 
-    private func ordering(_ alias: String?, _ column: String?, _ direction: Ordering.Direction, what: String) -> Self {
+    private func ordering(
+        _ alias: String?, _ column: String?, _ direction: Ordering.Direction, what: String, isText: Bool
+    ) -> Self {
         var copy = self
         guard let alias, let column else {
             copy.error = copy.error ?? .invalidQuery("cannot order by \(what): not joined, or not a column")
             return copy
         }
-        copy.order.append(Ordering(column, direction, table: alias))
+        var ordering = Ordering(column, direction, table: alias)
+        ordering.isText = isText
+        copy.order.append(ordering)
         return copy
     }
 }

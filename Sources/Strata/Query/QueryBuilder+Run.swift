@@ -99,7 +99,7 @@ extension QueryBuilder where Executor == Transaction {
                 .update(
                     Update(
                         table: M.schema.name,
-                        assignments: [Assignment(deleted, .date(DatabaseValue.roundedToMicroseconds(Date())))],
+                        assignments: [Assignment(deleted, M.schema.stored(.date(Self.now()), column: deleted))],
                         filter: try writeFilter("delete"))))
         }
         return try forceDelete()
@@ -134,7 +134,7 @@ extension QueryBuilder where Executor == Transaction {
         var assignments = self.assignments
         if let stamp = M.schema.column(withRole: .updatedAt), !assignments.contains(where: { $0.column == stamp.name })
         {
-            assignments.append(Assignment(stamp.name, .date(DatabaseValue.roundedToMicroseconds(Date()))))
+            assignments.append(Assignment(stamp.name, M.schema.stored(.date(Self.now()), column: stamp.name)))
         }
         return try executor.execute(
             .update(

@@ -132,7 +132,11 @@ public struct QueryBuilder<M: Model, Executor> {
     /// Sorts by a column; later calls sort ties. NULLs come first ascending, last descending.
     public func order<V>(_ kp: KeyPath<M, V>, _ direction: Ordering.Direction = .ascending) -> Self {
         var (name, copy) = column(kp)
-        if let name { copy.order.append(Ordering(name, direction)) }
+        if let name {
+            var ordering = Ordering(name, direction)
+            ordering.isText = M.schema.isText(name)
+            copy.order.append(ordering)
+        }
         return copy
     }
 
@@ -193,7 +197,7 @@ public struct QueryBuilder<M: Model, Executor> {
     /// Sets a column in the rows a later ``update()`` changes.
     public func set<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V>, to value: V) -> Self {
         var (name, copy) = column(kp)
-        if let name { copy.assignments.append(Assignment(name, value.databaseValue)) }
+        if let name { copy.assignments.append(Assignment(name, M.schema.stored(value.databaseValue, column: name))) }
         return copy
     }
 

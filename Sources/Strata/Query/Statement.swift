@@ -91,6 +91,9 @@ public struct Ordering: Sendable, Hashable {
     public var aggregate: Aggregate?
     /// An expression to sort by instead of `column` (`views * 2`), when set.
     public var expression: SQLExpression?
+    /// Whether the column holds text, so a dialect whose tables may carry other collations sorts it by code
+    /// point explicitly (PostgreSQL: `COLLATE "C"`, see ``Dialect/binaryTextCollation``). Set by `order(_:)`.
+    public var isText = false
 
     public init(_ column: String, _ direction: Direction = .ascending, table: String? = nil) {
         self.column = column

@@ -26,6 +26,8 @@ public struct TableColumn: Sendable, Hashable {
     public var tracksChanges = true
     /// What Strata writes into this column by itself, if anything (timestamps, the version).
     public var role: ColumnRole?
+    /// The form dates are stored in, when the column declares one (see ``DateFormat``); nil for Strata's own.
+    public var dateFormat: DateFormat?
 
     public init(
         name: String, type: ColumnType, isNullable: Bool, isPrimaryKey: Bool = false,

@@ -186,11 +186,16 @@ extension Decimal: DatabaseValueConvertible {
         switch databaseValue {
         case .decimal(let d): self = d
         case .text(let s):
-            guard let d = Decimal(string: s, locale: Locale(identifier: "en_US_POSIX")) else {
+            guard let d = DecimalText.parse(s) else {
                 throw ValueConversionError(databaseValue, expected: Decimal.self)
             }
             self = d
         case .integer(let i): self = Decimal(i)
+        case .double(let x):
+            guard let d = DecimalText.decimal(from: x) else {
+                throw ValueConversionError(databaseValue, expected: Decimal.self)
+            }
+            self = d
         default: throw ValueConversionError(databaseValue, expected: Decimal.self)
         }
     }

@@ -3,8 +3,9 @@ import Foundation
 
 /// Formats and parses `YYYY-MM-DD HH:MM:SS.ffffff` (UTC), which sorts lexically in time order.
 ///
-/// Parsing also accepts what people and `sqlite3` write by hand: a `T` separator, a trailing `Z`,
-/// no fraction, fewer fraction digits, or a bare date.
+/// Parsing also accepts what people, `sqlite3` and other tools write: a `T` separator, a trailing `Z` or a
+/// UTC offset (`+02:00`, `-0530`, `+02`, read as the instant it names), no fraction, fewer fraction digits,
+/// or a bare date.
 public enum DateText {
     /// Whether `date` lies in 0001-01-01 00:00:00 … 9999-12-31 23:59:59.999999 UTC, the range this text form
     /// (and PostgreSQL's `timestamptz` text) writes and reads back; false for NaN and infinities.
@@ -22,6 +23,12 @@ public enum DateText {
     /// A date outside ``isRepresentable(_:)`` (which Strata never binds) gives a description such as
     /// `invalid date (nan s since 1970)` instead of trapping.
     public static func format(_ date: Date) -> String {
+        format(date, separator: " ", fractionDigits: 6)
+    }
+
+    /// Formats a date as UTC text with `separator` between date and time and `fractionDigits` (0…6) digits
+    /// of the second's fraction, truncated; no fraction (and no `.`) when `fractionDigits` is 0.
+    public static func format(_ date: Date, separator: Character, fractionDigits: Int) -> String {
         guard isRepresentable(date) else { return "invalid date (\(date.timeIntervalSince1970) s since 1970)" }
         let totalMicros = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
         var seconds = totalMicros / 1_000_000
@@ -37,8 +44,12 @@ public enum DateText {
             days -= 1
         }
         let (y, m, d) = civil(fromDays: days)
-        return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + " " + pad(secOfDay / 3600, 2) + ":"
-            + pad(secOfDay % 3600 / 60, 2) + ":" + pad(secOfDay % 60, 2) + "." + pad(micros, 6)
+        let text =
+            pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + String(separator) + pad(secOfDay / 3600, 2) + ":"
+            + pad(secOfDay % 3600 / 60, 2) + ":" + pad(secOfDay % 60, 2)
+        let digits = min(max(fractionDigits, 0), 6)
+        guard digits > 0 else { return text }
+        return text + "." + (digits == 6 ? pad(micros, 6) : String(pad(micros, 6).prefix(digits)))
     }
 
     /// Parses the forms listed above; returns nil for anything else.
@@ -87,10 +98,25 @@ public enum DateText {
             }
             guard h < 24, mi < 60, s < 61 else { return nil }
         }
-        if i < u.count, u[i] == 90 { i += 1 }  // 'Z'
+        var offsetSeconds: Int64 = 0
+        if i < u.count, u[i] == 90 {  // 'Z'
+            i += 1
+        } else if i > 10, i < u.count, u[i] == 43 || u[i] == 45 {  // '+' or '-' after a time: an offset
+            let sign: Int64 = u[i] == 43 ? 1 : -1
+            guard let oh = num(i + 1, 2), oh < 24 else { return nil }
+            var om: Int64 = 0
+            i += 3
+            if i < u.count, u[i] == 58 { i += 1 }  // '+02:00' or '+0200'
+            if i < u.count {
+                guard let m2 = num(i, 2), m2 < 60 else { return nil }
+                om = m2
+                i += 2
+            }
+            offsetSeconds = sign * (oh * 3600 + om * 60)
+        }
         guard i == u.count else { return nil }
         let days = daysFromCivil(y, mo, d)
-        let total = (days * 86_400 + h * 3600 + mi * 60 + s) * 1_000_000 + micros
+        let total = (days * 86_400 + h * 3600 + mi * 60 + s - offsetSeconds) * 1_000_000 + micros
         return Date(timeIntervalSince1970: Double(total) / 1_000_000)
     }
 

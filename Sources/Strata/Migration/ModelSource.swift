@@ -1,0 +1,208 @@
+// ModelSource: reads an existing schema and writes the @Model declarations that map it (`strata inspect`).
+import Foundation
+
+/// Writes Swift source for the models of an existing database, as Django's `inspectdb` does.
+///
+/// Table and column names are kept (`@Model(table:)`, `@Column`), nullable columns become optionals, Swift types
+/// follow the declared types and the stored values (a `decimal` stored as REAL is a `Decimal`; a date column's
+/// form is read from a stored value and declared with `dateFormat:`), single-column foreign keys become
+/// `belongsTo` and `hasMany`, and a table of an id and two foreign keys becomes `hasMany(through:)` on both
+/// sides. A table without a single integer primary key is listed in a comment: Strata models need one.
+public enum ModelSource {
+    /// The source for every table of the database `tx` is connected to.
+    ///
+    /// - Throws: ``StrataError/unsupported(feature:driver:)`` on a driver that cannot list its tables.
+    public static func inspect(_ tx: Transaction) throws -> String {
+        var tables: [Table] = []
+        var skipped: [String] = []
+        for name in try tx.connection.liveTables() {
+            guard let columns = try tx.liveColumns(of: name) else { continue }
+            let keys = columns.filter(\.isPrimaryKey)
+            guard keys.count == 1, let key = keys.first, key.reads.contains(.integer) else {
+                skipped.append(name)
+                continue
+            }
+            var samples: [String: DatabaseValue] = [:]
+            for c in columns where !c.isPrimaryKey {
+                samples[c.name] = try sample(tx, table: name, column: c.name)
+            }
+            // In column order, whatever order the catalog lists them in.
+            let position = { (fk: LiveForeignKey) in columns.firstIndex { $0.name == fk.column } ?? columns.count }
+            let foreignKeys = try tx.connection.liveForeignKeys(of: name).sorted { position($0) < position($1) }
+            tables.append(
+                Table(name: name, columns: columns, key: key.name, foreignKeys: foreignKeys, samples: samples))
+        }
+        return render(tables, skipped: skipped)
+    }
+
+    struct Table {
+        let name: String
+        let columns: [LiveColumn]
+        let key: String
+        let foreignKeys: [LiveForeignKey]
+        let samples: [String: DatabaseValue]
+
+        var structName: String { ModelSource.typeName(name) }
+
+        func property(_ column: String) -> String {
+            column == key ? "id" : ModelSource.propertyName(column)
+        }
+
+        /// A link table: an id and exactly two foreign keys, nothing else.
+        var link: (LiveForeignKey, LiveForeignKey)? {
+            guard columns.count == 3, foreignKeys.count == 2 else { return nil }
+            return (foreignKeys[0], foreignKeys[1])
+        }
+    }
+
+    private static func sample(_ tx: Transaction, table: String, column: String) throws -> DatabaseValue? {
+        var found: DatabaseValue?
+        let select = Select(
+            table: table, selection: .columns([column]), filter: .isNull(.column(column), negated: true), limit: 1)
+        _ = try tx.execute(.select(select)) { r in found = r.value(at: 0) }
+        return found
+    }
+
+    static func render(_ tables: [Table], skipped: [String]) -> String {
+        var out = "import Foundation\nimport Strata\n"
+        let names = Set(tables.map(\.name))
+        for t in tables {
+            out += "\n@Model(table: \(literal(t.name)))\nstruct \(t.structName) {\n"
+            for c in t.columns {
+                let (type, format) = swiftType(c, sample: t.samples[c.name])
+                let property = t.property(c.name)
+                var arguments: [String] = []
+                if property != c.name { arguments.append(literal(c.name)) }
+                if let format { arguments.append("dateFormat: .\(format.rawValue)") }
+                let attribute = arguments.isEmpty ? "" : "@Column(\(arguments.joined(separator: ", "))) "
+                let optional = c.isPrimaryKey || c.isNullable ? "?" : ""
+                out += "    \(attribute)var \(escaped(property)): \(c.isPrimaryKey ? "Int64" : type)\(optional)\n"
+            }
+            var used = Set(t.columns.map { t.property($0.name) })
+            func unique(_ base: String) -> String {
+                var name = base
+                var n = 2
+                while used.contains(name) {
+                    name = base + String(n)
+                    n += 1
+                }
+                used.insert(name)
+                return name
+            }
+            for fk in t.foreignKeys where names.contains(fk.referencedTable) {
+                let parent = typeName(fk.referencedTable)
+                let name = unique(associationName(fk.column, parent: parent))
+                out +=
+                    "    static let \(escaped(name)) = belongsTo(\(parent).self, key: \\\(t.structName).\(t.property(fk.column)))\n"
+            }
+            for child in tables {
+                for fk in child.foreignKeys where fk.referencedTable == t.name {
+                    let name = unique(plural(lowerFirst(child.structName)))
+                    out +=
+                        "    static let \(escaped(name)) = hasMany(\(child.structName).self, key: "
+                        + "\\\(child.structName).\(child.property(fk.column)))\n"
+                }
+                guard let (a, b) = child.link else { continue }
+                for (own, other) in [(a, b), (b, a)] where own.referencedTable == t.name {
+                    guard let target = tables.first(where: { $0.name == other.referencedTable }) else { continue }
+                    let name = unique(plural(lowerFirst(target.structName)))
+                    out +=
+                        "    static let \(escaped(name)) = hasMany(\n        \(target.structName).self, through: "
+                        + "\(child.structName).self, ownerKey: \\\(child.structName).\(child.property(own.column)),\n"
+                        + "        targetKey: \\\(child.structName).\(child.property(other.column)))\n"
+                }
+            }
+            out += "}\n"
+        }
+        for name in skipped {
+            out += "\n// \(name): no single integer primary key, which a Strata model needs; not mapped.\n"
+        }
+        return out
+    }
+
+    /// The Swift type and date form for a column, from its declared type and a stored value.
+    static func swiftType(_ c: LiveColumn, sample: DatabaseValue?) -> (String, DateFormat?) {
+        let t = c.declaredType.lowercased()
+        if t.contains("bool") { return ("Bool", nil) }
+        if t.contains("timestamp") || t.contains("date") || t.contains("time") {
+            return ("Date", sample.flatMap(dateFormat))
+        }
+        if t.contains("int") { return ("Int64", nil) }
+        if t.contains("dec") || t.hasPrefix("numeric") || t.contains("money") { return ("Decimal", nil) }
+        if t.contains("real") || t.contains("floa") || t.contains("doub") { return ("Double", nil) }
+        if t.contains("uuid") { return ("UUID", nil) }
+        if t.contains("char") || t.contains("clob") || t.contains("text") || t == "name" { return ("String", nil) }
+        if t.contains("blob") || t == "bytea" { return ("Data", nil) }
+        switch sample {
+        case .integer: return ("Int64", nil)
+        case .double: return ("Double", nil)
+        case .text: return ("String", nil)
+        case .blob: return ("Data", nil)
+        default: return ("Decimal", nil)  // SQLite's NUMERIC affinity
+        }
+    }
+
+    /// The form a stored date value is in, or nil for a database date type (`timestamptz`).
+    static func dateFormat(_ value: DatabaseValue) -> DateFormat? {
+        switch value {
+        case .text(let s):
+            let fraction = s.contains(".")
+            if s.contains("T") { return fraction ? .iso8601WithFraction : .iso8601 }
+            return fraction ? .strata : .sqlDateTime
+        case .integer(let i): return abs(i) >= 100_000_000_000 ? .unixMilliseconds : .unixSeconds
+        case .double(let d): return d > 1_000_000 && d < 5_000_000 ? .julianDay : .unixSeconds
+        default: return nil
+        }
+    }
+
+    /// `invoice_line` → `InvoiceLine`, `Invoice` → `Invoice`.
+    static func typeName(_ table: String) -> String {
+        let parts = table.split { !$0.isLetter && !$0.isNumber }
+        let name = parts.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        guard let first = name.first else { return "Table" }
+        return first.isNumber ? "T" + name : name
+    }
+
+    /// `InvoiceDate` → `invoiceDate`, `customer_id` → `customerId`.
+    static func propertyName(_ column: String) -> String {
+        let name = lowerFirst(typeName(column))
+        return name.isEmpty ? "column" : name
+    }
+
+    private static func associationName(_ column: String, parent: String) -> String {
+        var base = propertyName(column)
+        for suffix in ["Id", "ID", "id"] where base.hasSuffix(suffix) && base.count > suffix.count {
+            base.removeLast(suffix.count)
+            return base
+        }
+        return lowerFirst(parent)
+    }
+
+    private static func lowerFirst(_ s: String) -> String {
+        guard let first = s.first else { return s }
+        var prefix = 1
+        // `URLTable` → `urlTable`: lower a leading run of capitals but its last (which starts the next word).
+        let chars = Array(s)
+        while prefix < chars.count, chars[prefix].isUppercase, prefix + 1 < chars.count, chars[prefix + 1].isUppercase {
+            prefix += 1
+        }
+        if prefix == 1 { return first.lowercased() + s.dropFirst() }
+        return String(chars[0..<prefix]).lowercased() + String(chars[prefix...])
+    }
+
+    private static func plural(_ s: String) -> String { s.hasSuffix("s") ? s + "es" : s + "s" }
+
+    private static func literal(_ s: String) -> String {
+        "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    private static let keywords: Set<String> = [
+        "class", "struct", "enum", "protocol", "func", "var", "let", "default", "case", "switch", "if", "else", "for",
+        "while", "repeat", "return", "in", "is", "as", "import", "init", "self", "Self", "static", "public", "private",
+        "internal", "extension", "operator", "where", "do", "catch", "throw", "throws", "try", "nil", "true", "false",
+        "type", "associatedtype", "typealias", "subscript", "deinit", "break", "continue", "fallthrough", "guard",
+        "defer", "inout", "super", "any", "some",
+    ]
+
+    private static func escaped(_ name: String) -> String { keywords.contains(name) ? "`\(name)`" : name }
+}
