@@ -50,6 +50,8 @@ public enum ConformanceSuite {
         eagerLoadingCases,
         joinCases,
         keyCases,
+        keyTypeCases,
+        polymorphicCases,
         lockingCases,
         identifierCases,
         modelCases,

@@ -162,6 +162,8 @@ enum Fixtures {
         "conf_haunted", "conf_case", "conf_signup", "conf_note", "conf_post", "conf_audit", "conf_stamped",
         "conf_versioned", "conf_file", "conf_label", "conf_folder", "conf_ghost", "conf_counter",
         "conf_sale",
+        "conf_shelf_tag", "conf_book", "conf_plate", "conf_shelf", "conf_tag",
+        "conf_remark", "conf_article", "conf_photo", "conf_video", "conf_rider", "conf_stable", "conf_coach",
     ]
 
     static func reset(_ db: Database) async throws {

@@ -34,13 +34,20 @@ struct MemoryTable: Sendable {
         columns = schema.columns
         positions = Dictionary(
             schema.columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-        primaryKey = schema.primaryKeyIndex
+        // An integer key is the id map's; a UUID or text key (assigned by Strata or the app) is a NOT NULL
+        // column with a unique index, as `uuid`/`TEXT … NOT NULL PRIMARY KEY` is on SQL backends.
+        let keyed = schema.primaryKeyIndex.map { (index: $0, isInteger: schema.columns[$0].type == .integer) }
+        primaryKey = keyed?.isInteger == true ? keyed?.index : nil
         var keys: [MemoryForeignKey] = []
         for fk in schema.foreignKeys {
             guard let p = positions[fk.column] else { throw .unknownColumn(model: schema.name, column: fk.column) }
             keys.append(MemoryForeignKey(column: p, definition: fk))
         }
         foreignKeys = keys
+        if let keyed, !keyed.isInteger {
+            columns[keyed.index].isNullable = false
+            try addIndex(name: schema.name + "_pkey", columns: [columns[keyed.index].name], unique: true)
+        }
     }
 
     /// The position of a column.

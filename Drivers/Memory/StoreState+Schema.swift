@@ -11,7 +11,9 @@ extension StoreState {
         for c in schema.columns {
             try Self.checkIdentifier(c.name)
             guard seen.insert(c.name).inserted else { throw .invalidQuery("duplicate column name: \(c.name)") }
-            if c.isPrimaryKey && c.type != .integer { throw .invalidQuery("primary key \(c.name) must be an integer") }
+            if c.isPrimaryKey && ![.integer, .uuid, .text].contains(c.type) {
+                throw .invalidQuery("primary key \(c.name) must be an integer, a UUID or text")
+            }
             if let d = c.schemaDefault, !c.isPrimaryKey { _ = try c.storedValue(d, table: schema.name) }
         }
         guard schema.columns.filter(\.isPrimaryKey).count <= 1 else {

@@ -24,7 +24,7 @@ enum ModelDiagnostic: DiagnosticMessage {
         case .missingID:
             "@Model requires a primary key property 'var id: Int64?'"
         case .invalidID:
-            "'id' must be declared as 'var id: Int64?'"
+            "'id' must be declared as 'var id: Int64?' (or UUID?, String?)"
         case .letWithInitialValue:
             "a 'let' property with an initial value cannot be stored; make it 'var' or mark it @Transient"
         case .transientWithoutValue:

@@ -70,7 +70,7 @@ extension ModelAnalysis {
         if candidate.isID {
             let valid =
                 binding.isStored && !candidate.isLet && !candidate.isTransient
-                && !candidate.variable.isLazy && candidate.type.map(ModelAnalysis.isOptionalInt64) == true
+                && !candidate.variable.isLazy && candidate.type.map(ModelAnalysis.isOptionalKey) == true
             if !valid {
                 report(.invalidID, at: binding)
             }

@@ -2,17 +2,19 @@
 import SwiftSyntax
 
 extension ModelAnalysis {
-    /// `Int64?`, `Optional<Int64>`, optionally spelled with `Swift.`.
-    static func isOptionalInt64(_ type: TypeSyntax) -> Bool {
+    /// `Int64?`, `UUID?` or `String?` (a `PrimaryKey` type), also as `Optional<…>`, optionally spelled with `Swift.`.
+    static func isOptionalKey(_ type: TypeSyntax) -> Bool {
+        let wrapped: TypeSyntax
         if let optional = type.as(OptionalTypeSyntax.self) {
-            return isNamed(optional.wrappedType, "Int64")
-        }
-        guard let arguments = genericArguments(ofNamed: "Optional", type), arguments.count == 1,
+            wrapped = optional.wrappedType
+        } else if let arguments = genericArguments(ofNamed: "Optional", type), arguments.count == 1,
             case .type(let argument) = arguments.first?.argument
-        else {
+        {
+            wrapped = argument
+        } else {
             return false
         }
-        return isNamed(argument, "Int64")
+        return ["Int64", "UUID", "String"].contains { isNamed(wrapped, $0) }
     }
 
     /// `T?`, `T!` or `Optional<T>`: a `var` of such a type starts out as nil.

@@ -62,7 +62,7 @@ final class ModelMacroDiagnosticsTests: XCTestCase {
     }
 
     func testInvalidID() {
-        let message = "'id' must be declared as 'var id: Int64?'"
+        let message = "'id' must be declared as 'var id: Int64?' (or UUID?, String?)"
         assertMacroExpansion(
             """
             @Model

@@ -565,13 +565,13 @@ struct MemoryDriverTests {
         try run(c, .dropTable("item"))
         try run(c, .dropTable("item"))
         #expect(try c.columns(of: "item") == nil)
-        expectError(.invalidQuery("primary key id must be an integer")) {
+        expectError(.invalidQuery("primary key id must be an integer, a UUID or text")) {
             try run(
                 c,
                 .createTable(
                     TableSchema(
                         name: "bad",
-                        columns: [TableColumn(name: "id", type: .text, isNullable: false, isPrimaryKey: true)])))
+                        columns: [TableColumn(name: "id", type: .double, isNullable: false, isPrimaryKey: true)])))
         }
     }
 

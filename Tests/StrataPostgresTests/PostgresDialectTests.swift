@@ -72,6 +72,20 @@ struct PostgresDialectTests {
         #expect(insert.sql == #"INSERT INTO "t" ("name") VALUES ($1), ($2) RETURNING "id""#)
     }
 
+    @Test("a UUID primary key is UUID NOT NULL PRIMARY KEY, a text one TEXT COLLATE \"C\" NOT NULL PRIMARY KEY")
+    func goldenKeyDDL() throws {
+        let uuid = TableSchema(
+            name: "k", columns: [TableColumn(name: "id", type: .uuid, isNullable: true, isPrimaryKey: true)])
+        #expect(
+            try SQLRenderer.render(.createTable(uuid), dialect: PostgresDialect()).sql
+                == #"CREATE TABLE IF NOT EXISTS "k" ("id" UUID NOT NULL PRIMARY KEY)"#)
+        let text = TableSchema(
+            name: "k", columns: [TableColumn(name: "id", type: .text, isNullable: true, isPrimaryKey: true)])
+        #expect(
+            try SQLRenderer.render(.createTable(text), dialect: PostgresDialect()).sql
+                == #"CREATE TABLE IF NOT EXISTS "k" ("id" TEXT COLLATE "C" NOT NULL PRIMARY KEY)"#)
+    }
+
     @Test("identifiers are quoted with doubled quotes and kept within 63 bytes")
     func identifiers() throws {
         #expect(try dialect.quote(#"we"ird"#) == #""we""ird""#)

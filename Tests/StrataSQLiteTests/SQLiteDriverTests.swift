@@ -61,6 +61,21 @@ struct SQLiteDriverTests {
         #expect(page.sql == #"SELECT "id" FROM "t" LIMIT -1 OFFSET ?"#)
     }
 
+    @Test("a UUID or text primary key is TEXT NOT NULL PRIMARY KEY; any other type is refused")
+    func goldenKeyDDL() throws {
+        for type in [ColumnType.uuid, .text] {
+            let schema = TableSchema(
+                name: "k", columns: [TableColumn(name: "id", type: type, isNullable: true, isPrimaryKey: true)])
+            let ddl = try SQLRenderer.render(.createTable(schema), dialect: SQLiteDialect())
+            #expect(ddl.sql == #"CREATE TABLE IF NOT EXISTS "k" ("id" TEXT NOT NULL PRIMARY KEY) STRICT"#)
+        }
+        let bad = TableSchema(
+            name: "k", columns: [TableColumn(name: "id", type: .double, isNullable: true, isPrimaryKey: true)])
+        #expect(throws: StrataError.invalidQuery("primary key id must be an integer, a UUID or text")) {
+            try SQLRenderer.render(.createTable(bad), dialect: SQLiteDialect())
+        }
+    }
+
     @Test("a table written by hand with sqlite3-style SQL reads through a model")
     func handWrittenTable() async throws {
         let file = TemporarySQLiteFile()

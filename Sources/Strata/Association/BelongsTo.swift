@@ -3,6 +3,9 @@
 /// `static let group = belongsTo(Group.self)`: the `Group` whose id is this user's `group_id`.
 public struct BelongsTo<Owner: Model, Target: Model>: EagerLoadable {
     let foreignKey: ResolvedKey
+    /// The rule declared on this side (`belongsTo(Group.self, onDelete: .destroy)`), enforced by the foreign key's
+    /// `ON DELETE` action; nil takes the rule of the parent's association to this table, if any.
+    var onDelete: DeleteRule? = nil
     var nested: [NestedLoad<Target>] = []
 
     public var key: String { "belongsTo \(Owner.schema.name).\(foreignKey.column ?? "?")" }
@@ -17,13 +20,14 @@ public struct BelongsTo<Owner: Model, Target: Model>: EagerLoadable {
     }
 
     /// Deleting a child does nothing to its parent.
-    public func beforeDeleting(ownerID: Int64, _ tx: Transaction) throws {}
+    public func beforeDeleting(ownerID: Owner.ID, _ tx: Transaction) throws {}
 
     /// The foreign key to the parent, with the ON DELETE action the parent's association asks for.
     public var foreignKeys: [ForeignKey] {
         guard let column = foreignKey.column else { return [] }
         let rule =
-            Target.associations.lazy.compactMap { $0.deleteRule(forTable: Owner.schema.name, column: column) }
+            onDelete
+            ?? Target.associations.lazy.compactMap { $0.deleteRule(forTable: Owner.schema.name, column: column) }
             .first ?? .none
         return [
             ForeignKey(
@@ -34,13 +38,13 @@ public struct BelongsTo<Owner: Model, Target: Model>: EagerLoadable {
 
     public func load(into owners: inout [Owner], _ tx: Transaction) throws {
         let fk = try foreignKey.get()
-        let parentIDs = uniqueIDs(owners.map { $0.integer(inColumn: fk) })
+        let parentIDs = uniqueIDs(owners.map { $0.key(inColumn: fk, as: Target.ID.self) })
         var parents = try tx.fetchAll(Target.self, where: Target.primaryKeyColumn, in: parentIDs)
         for next in nested { try next(&parents, tx) }
-        var byID: [Int64: Target] = [:]
+        var byID: [Target.ID: Target] = [:]
         for parent in parents { if let id = parent.id { byID[id] = parent } }
         for i in owners.indices {
-            let parent: Target? = owners[i].integer(inColumn: fk).flatMap { byID[$0] }
+            let parent: Target? = owners[i].key(inColumn: fk, as: Target.ID.self).flatMap { byID[$0] }
             owners[i].attachLoaded(key, parent)
         }
     }

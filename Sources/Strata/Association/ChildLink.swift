@@ -6,11 +6,11 @@ struct ChildLink<Owner: Model, Target: Model>: Sendable {
     let onDelete: DeleteRule
 
     /// The children of the owner with this id.
-    func children(of id: Int64, _ tx: Transaction) throws -> QueryBuilder<Target, Transaction> {
-        Target.query(on: tx).where(Condition(.compare(.equal, .column(try foreignKey.get()), .value(.integer(id)))))
+    func children(of id: Owner.ID, _ tx: Transaction) throws -> QueryBuilder<Target, Transaction> {
+        Target.query(on: tx).where(Condition(.compare(.equal, .column(try foreignKey.get()), .value(id.databaseValue))))
     }
 
-    func beforeDeleting(ownerID: Int64, key: String, _ tx: Transaction) throws {
+    func beforeDeleting(ownerID: Owner.ID, key: String, _ tx: Transaction) throws {
         try applyDeleteRule(
             onDelete, foreignKey: foreignKey.get(), table: Target.schema.name, ownerID: ownerID,
             children: children(of: ownerID, tx), key: key, tx)
@@ -27,14 +27,15 @@ struct ChildLink<Owner: Model, Target: Model>: Sendable {
     }
 
     /// The children of every owner in one query (chunked), nested loads applied, grouped by owner id.
-    func childrenByOwner(_ owners: [Owner], nested: [NestedLoad<Target>], _ tx: Transaction) throws -> [Int64: [Target]]
+    func childrenByOwner(_ owners: [Owner], nested: [NestedLoad<Target>], _ tx: Transaction) throws -> [Owner.ID:
+        [Target]]
     {
         let fk = try foreignKey.get()
         var children = try tx.fetchAll(Target.self, where: fk, in: uniqueIDs(owners.map(\.id)))
         for next in nested { try next(&children, tx) }
-        var byOwner: [Int64: [Target]] = [:]
+        var byOwner: [Owner.ID: [Target]] = [:]
         for child in children {
-            if let owner = child.integer(inColumn: fk) { byOwner[owner, default: []].append(child) }
+            if let owner = child.key(inColumn: fk, as: Owner.ID.self) { byOwner[owner, default: []].append(child) }
         }
         return byOwner
     }

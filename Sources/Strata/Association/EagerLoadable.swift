@@ -28,26 +28,26 @@ extension Model {
         return value
     }
 
-    /// The integer stored in a column of this model (a foreign key), read without encoding every column.
-    func integer(inColumn column: String) -> Int64? {
+    /// The key stored in a column of this model (a foreign key), read without encoding every column.
+    func key<K: PrimaryKey>(inColumn column: String, as type: K.Type) -> K? {
         let kp = Self.keyPath(forColumn: column)
-        if let optional = kp.flatMap({ $0 as? KeyPath<Self, Int64?> }) { return self[keyPath: optional] }
-        if let required = kp.flatMap({ $0 as? KeyPath<Self, Int64> }) { return self[keyPath: required] }
-        guard let i = Self.schema.index(of: column), case .integer(let v) = databaseValues[i] else { return nil }
-        return v
+        if let optional = kp.flatMap({ $0 as? KeyPath<Self, K?> }) { return self[keyPath: optional] }
+        if let required = kp.flatMap({ $0 as? KeyPath<Self, K> }) { return self[keyPath: required] }
+        guard let i = Self.schema.index(of: column) else { return nil }
+        return try? K(databaseValue: databaseValues[i])
     }
 }
 
 extension Transaction {
     /// Runs `SELECT … WHERE column IN (ids) ORDER BY id` for model `T`: one statement binding the ids as one array
     /// where the dialect can (``Dialect/inListArray``), else chunked under the backend's bind limit.
-    func fetchAll<T: Model>(_ type: T.Type, where column: String, in ids: [Int64]) throws -> [T] {
+    func fetchAll<T: Model, K: PrimaryKey>(_ type: T.Type, where column: String, in ids: [K]) throws -> [T] {
         var out: [T] = []
         let chunk = Swift.max(1, connection.maxInListValues)
         var start = 0
         while start < ids.count {
             let slice = ids[start..<(ids.count - start > chunk ? start + chunk : ids.count)]
-            var query = T.query(on: self).where(Condition(.inList(.column(column), slice.map { .integer($0) })))
+            var query = T.query(on: self).where(Condition(.inList(.column(column), slice.map { $0.databaseValue })))
             query.order = [Ordering(T.primaryKeyColumn)]  // children in id order on every backend
             out += try query.all()
             start += slice.count
@@ -55,21 +55,23 @@ extension Transaction {
         return out
     }
 
-    /// The values of one integer column of the rows of `table` where `column` is in `ids`, as pairs; rows whose
+    /// The values of one key column of the rows of `table` where `column` is in `ids`, as pairs; rows whose
     /// `deletedAt` column is set (a soft-deleted join model) are skipped.
-    func integerPairs(
-        table: String, key: String, value: String, in ids: [Int64], deletedAt: String? = nil
-    ) throws -> [(Int64, Int64)] {
-        var pairs: [(Int64, Int64)] = []
+    func keyPairs<A: PrimaryKey, B: PrimaryKey>(
+        table: String, key: String, value: String, in ids: [A], as: B.Type, deletedAt: String? = nil
+    ) throws -> [(A, B)] {
+        var pairs: [(A, B)] = []
         let chunk = Swift.max(1, connection.maxInListValues)
         var start = 0
         while start < ids.count {
             let slice = ids[start..<(ids.count - start > chunk ? start + chunk : ids.count)]
-            var filter = SQLExpression.inList(.column(key), slice.map { .integer($0) })
+            var filter = SQLExpression.inList(.column(key), slice.map { $0.databaseValue })
             if let deletedAt { filter = .and([filter, .isNull(.column(deletedAt))]) }
             let select = Select(table: table, selection: .columns([key, value]), filter: filter)
             _ = try execute(.select(select)) { r in
-                if case .integer(let k) = r.value(at: 0), case .integer(let v) = r.value(at: 1) { pairs.append((k, v)) }
+                if let k = try? A(databaseValue: r.value(at: 0)), let v = try? B(databaseValue: r.value(at: 1)) {
+                    pairs.append((k, v))
+                }
             }
             start += slice.count
         }
@@ -78,7 +80,7 @@ extension Transaction {
 }
 
 /// Unique ids in first-seen order.
-func uniqueIDs(_ ids: [Int64?]) -> [Int64] {
-    var seen = Set<Int64>()
+func uniqueIDs<K: Hashable>(_ ids: [K?]) -> [K] {
+    var seen = Set<K>()
     return ids.compactMap { $0 }.filter { seen.insert($0).inserted }
 }

@@ -22,15 +22,15 @@ public struct HasMany<Owner: Model, Target: Model>: EagerLoadable {
         return copy
     }
 
-    func children(of id: Int64, _ tx: Transaction) throws -> QueryBuilder<Target, Transaction> {
+    func children(of id: Owner.ID, _ tx: Transaction) throws -> QueryBuilder<Target, Transaction> {
         try link.children(of: id, tx)
     }
 
-    public func beforeDeleting(ownerID: Int64, _ tx: Transaction) throws {
+    public func beforeDeleting(ownerID: Owner.ID, _ tx: Transaction) throws {
         try link.beforeDeleting(ownerID: ownerID, key: key, tx)
     }
 
-    public func beforeSoftDeleting(ownerID: Int64, _ tx: Transaction) throws {
+    public func beforeSoftDeleting(ownerID: Owner.ID, _ tx: Transaction) throws {
         try applySoftDeleteRule(onDelete, children: link.children(of: ownerID, tx), key: key)
     }
 
@@ -65,7 +65,7 @@ func applySoftDeleteRule<Target: Model>(
 
 /// Applies a delete rule to the rows that reference an owner being deleted.
 func applyDeleteRule<Target: Model>(
-    _ rule: DeleteRule, foreignKey: String, table: String, ownerID: Int64,
+    _ rule: DeleteRule, foreignKey: String, table: String, ownerID: some PrimaryKey,
     children: QueryBuilder<Target, Transaction>, key: String, _ tx: Transaction
 ) throws {
     switch rule {
@@ -75,7 +75,7 @@ func applyDeleteRule<Target: Model>(
             .update(
                 Update(
                     table: table, assignments: [Assignment(foreignKey, .null)],
-                    filter: .compare(.equal, .column(foreignKey), .value(.integer(ownerID))))))
+                    filter: .compare(.equal, .column(foreignKey), .value(ownerID.databaseValue)))))
     case .destroy:
         for child in try children.all() { try child.delete(tx) }
     case .restrict:

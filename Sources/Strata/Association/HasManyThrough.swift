@@ -26,17 +26,17 @@ public struct HasManyThrough<Owner: Model, Target: Model, Join: Model>: EagerLoa
         return copy
     }
 
-    func joinRows(of id: Int64, _ tx: Transaction) throws -> QueryBuilder<Join, Transaction> {
-        Join.query(on: tx).where(Condition(.compare(.equal, .column(try ownerKey.get()), .value(.integer(id)))))
+    func joinRows(of id: Owner.ID, _ tx: Transaction) throws -> QueryBuilder<Join, Transaction> {
+        Join.query(on: tx).where(Condition(.compare(.equal, .column(try ownerKey.get()), .value(id.databaseValue))))
     }
 
-    public func beforeDeleting(ownerID: Int64, _ tx: Transaction) throws {
+    public func beforeDeleting(ownerID: Owner.ID, _ tx: Transaction) throws {
         try applyDeleteRule(
             onDelete, foreignKey: ownerKey.get(), table: Join.schema.name, ownerID: ownerID,
             children: joinRows(of: ownerID, tx), key: key, tx)
     }
 
-    public func beforeSoftDeleting(ownerID: Int64, _ tx: Transaction) throws {
+    public func beforeSoftDeleting(ownerID: Owner.ID, _ tx: Transaction) throws {
         try applySoftDeleteRule(onDelete, children: joinRows(of: ownerID, tx), key: key)
     }
 
@@ -45,15 +45,15 @@ public struct HasManyThrough<Owner: Model, Target: Model, Join: Model>: EagerLoa
     }
 
     /// The targets of the given owners, keyed by owner id, in two queries (join rows, then targets).
-    func targets(of ownerIDs: [Int64], _ tx: Transaction) throws -> [Int64: [Target]] {
-        let pairs = try tx.integerPairs(
-            table: Join.schema.name, key: ownerKey.get(), value: targetKey.get(), in: ownerIDs,
+    func targets(of ownerIDs: [Owner.ID], _ tx: Transaction) throws -> [Owner.ID: [Target]] {
+        let pairs = try tx.keyPairs(
+            table: Join.schema.name, key: ownerKey.get(), value: targetKey.get(), in: ownerIDs, as: Target.ID.self,
             deletedAt: Join.schema.column(withRole: .deletedAt)?.name)
         var targets = try tx.fetchAll(Target.self, where: Target.primaryKeyColumn, in: uniqueIDs(pairs.map(\.1)))
         for next in nested { try next(&targets, tx) }
-        var byID: [Int64: Target] = [:]
+        var byID: [Target.ID: Target] = [:]
         for t in targets { if let id = t.id { byID[id] = t } }
-        var out: [Int64: [Target]] = [:]
+        var out: [Owner.ID: [Target]] = [:]
         for (owner, target) in pairs { if let t = byID[target] { out[owner, default: []].append(t) } }
         return out
     }

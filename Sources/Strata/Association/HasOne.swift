@@ -21,15 +21,15 @@ public struct HasOne<Owner: Model, Target: Model>: EagerLoadable {
         return copy
     }
 
-    func child(of id: Int64, _ tx: Transaction) throws -> QueryBuilder<Target, Transaction> {
+    func child(of id: Owner.ID, _ tx: Transaction) throws -> QueryBuilder<Target, Transaction> {
         try link.children(of: id, tx)
     }
 
-    public func beforeDeleting(ownerID: Int64, _ tx: Transaction) throws {
+    public func beforeDeleting(ownerID: Owner.ID, _ tx: Transaction) throws {
         try link.beforeDeleting(ownerID: ownerID, key: key, tx)
     }
 
-    public func beforeSoftDeleting(ownerID: Int64, _ tx: Transaction) throws {
+    public func beforeSoftDeleting(ownerID: Owner.ID, _ tx: Transaction) throws {
         try applySoftDeleteRule(onDelete, children: link.children(of: ownerID, tx), key: key)
     }
 

@@ -30,13 +30,25 @@ extension Model {
     }
 
     /// The parent this model points at by the conventional key (`Group` → this model's `group_id`).
-    public static func belongsTo<T: Model>(_ target: T.Type) -> BelongsTo<Self, T> {
-        BelongsTo(foreignKey: .conventional(parent: T.self, in: Self.self))
+    ///
+    /// `onDelete` is the seeds' "belongs_to with Destroy": what deleting the parent does to this model's rows,
+    /// declared on the child's side. It becomes the foreign key's `ON DELETE` action (`destroy` → `CASCADE`,
+    /// `nullify` → `SET NULL`, `restrict` → `RESTRICT`), so the database applies it to every delete of the parent,
+    /// bulk ones included, but no child callbacks run and a soft-deleted parent keeps its children: declare
+    /// `hasMany(…, onDelete:)` on the parent for a rule that runs them.
+    ///
+    /// ```swift
+    /// static let group = belongsTo(Group.self, onDelete: .destroy)   // deleting a group deletes its users
+    /// ```
+    public static func belongsTo<T: Model>(_ target: T.Type, onDelete: DeleteRule? = nil) -> BelongsTo<Self, T> {
+        BelongsTo(foreignKey: .conventional(parent: T.self, in: Self.self), onDelete: onDelete)
     }
 
     /// The parent this model points at by an explicit key: `belongsTo(User.self, key: \.managerID)`.
-    public static func belongsTo<T: Model, V>(_ target: T.Type, key: KeyPath<Self, V>) -> BelongsTo<Self, T> {
-        BelongsTo(foreignKey: .explicit(key))
+    public static func belongsTo<T: Model, V>(_ target: T.Type, key: KeyPath<Self, V>, onDelete: DeleteRule? = nil)
+        -> BelongsTo<Self, T>
+    {
+        BelongsTo(foreignKey: .explicit(key), onDelete: onDelete)
     }
 
     /// Targets reached through a join model with conventional keys (`user_id`, `project_id`).

@@ -16,7 +16,7 @@ extension Model {
 
     /// Makes `child` one of this model's children and saves it; an unsaved owner is saved first.
     public mutating func add<T>(_ child: inout T, to association: HasMany<Self, T>, _ tx: Transaction) throws {
-        if id == nil { try save(tx) }
+        if isUnsaved { try save(tx) }
         try child.setForeignKey(association.foreignKey.get(), to: requireID())
         try child.save(tx)
     }
@@ -27,8 +27,8 @@ extension Model {
     /// updated, as `add` does) or a value.
     public func remove<T>(_ child: inout T, from association: HasMany<Self, T>, _ tx: Transaction) throws {
         let fk = try association.foreignKey.get()
-        guard child.integer(inColumn: fk) == id else { return }
-        try child.setForeignKey(fk, to: nil)
+        guard child.key(inColumn: fk, as: ID.self) == id else { return }
+        try child.setForeignKey(fk, to: ID?.none)
         try child.save(tx)
     }
 
@@ -52,7 +52,7 @@ extension Model {
 
     /// Makes `child` this model's child and saves it; an unsaved owner is saved first.
     public mutating func set<T>(_ child: inout T, as association: HasOne<Self, T>, _ tx: Transaction) throws {
-        if id == nil { try save(tx) }
+        if isUnsaved { try save(tx) }
         try child.setForeignKey(association.foreignKey.get(), to: requireID())
         try child.save(tx)
     }
@@ -61,7 +61,7 @@ extension Model {
 
     /// The parent, fetched now (nil when the key is nil).
     public func fetch<T>(_ association: BelongsTo<Self, T>, _ tx: Transaction) throws -> T? {
-        guard let parentID = integer(inColumn: try association.foreignKey.get()) else { return nil }
+        guard let parentID = key(inColumn: try association.foreignKey.get(), as: T.ID.self) else { return nil }
         return try T.find(parentID, tx)
     }
 
@@ -96,19 +96,19 @@ extension Model {
     public mutating func add<T, J>(_ target: inout T, to association: HasManyThrough<Self, T, J>, _ tx: Transaction)
         throws
     {
-        if id == nil { try save(tx) }
-        if target.id == nil { try target.save(tx) }
+        if isUnsaved { try save(tx) }
+        if target.isUnsaved { try target.save(tx) }
         let insert = Insert(
             table: J.schema.name, columns: [try association.ownerKey.get(), try association.targetKey.get()],
-            rows: [[.integer(try requireID()), .integer(try target.requireID())]])
+            rows: [[try requireID().databaseValue, try target.requireID().databaseValue]])
         _ = try tx.execute(.insert(insert))
     }
 
     /// Deletes the join rows linking `target` to this model; the target itself stays.
     public func remove<T, J>(_ target: T, from association: HasManyThrough<Self, T, J>, _ tx: Transaction) throws {
         let filter = SQLExpression.and([
-            .compare(.equal, .column(try association.ownerKey.get()), .value(.integer(try requireID()))),
-            .compare(.equal, .column(try association.targetKey.get()), .value(.integer(try target.requireID()))),
+            .compare(.equal, .column(try association.ownerKey.get()), .value(try requireID().databaseValue)),
+            .compare(.equal, .column(try association.targetKey.get()), .value(try target.requireID().databaseValue)),
         ])
         _ = try tx.execute(.delete(Delete(table: J.schema.name, filter: filter)))
     }

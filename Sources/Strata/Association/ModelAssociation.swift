@@ -28,11 +28,11 @@ public protocol ModelAssociation<Owner>: Sendable {
     /// A name unique within the owner, e.g. `hasMany user.group_id`.
     var key: String { get }
     /// Applies the delete rule before the owner row with this id is deleted.
-    func beforeDeleting(ownerID: Int64, _ tx: Transaction) throws
+    func beforeDeleting(ownerID: Owner.ID, _ tx: Transaction) throws
     /// Applies the delete rule, in kind, before the owner row with this id is soft-deleted: `destroy`
     /// soft-deletes the children that are soft-deleted models (others stay, their owner's row being there
     /// still), `restrict` refuses while live children exist, `nullify` and `none` do nothing.
-    func beforeSoftDeleting(ownerID: Int64, _ tx: Transaction) throws
+    func beforeSoftDeleting(ownerID: Owner.ID, _ tx: Transaction) throws
     /// The delete rule this association applies to rows of `table` through `column`, if it does.
     func deleteRule(forTable table: String, column: String) -> DeleteRule?
     /// Foreign keys this association puts on the owner's table (belongsTo only).
@@ -43,7 +43,7 @@ public protocol ModelAssociation<Owner>: Sendable {
 }
 
 extension ModelAssociation {
-    public func beforeSoftDeleting(ownerID: Int64, _ tx: Transaction) throws {}
+    public func beforeSoftDeleting(ownerID: Owner.ID, _ tx: Transaction) throws {}
     public func deleteRule(forTable table: String, column: String) -> DeleteRule? { nil }
     public var foreignKeys: [ForeignKey] { [] }
     public var relatedModels: [any Model.Type] { [] }
@@ -96,21 +96,25 @@ enum SnakeCase {
 
 extension Model {
     /// Sets a foreign-key property through the column it maps to.
-    mutating func setForeignKey(_ column: String, to value: Int64?) throws {
+    mutating func setForeignKey<K: PrimaryKey>(_ column: String, to value: K?) throws {
         let kp = Self.keyPath(forColumn: column)
-        if let optional = kp as? WritableKeyPath<Self, Int64?> {
+        if let optional = kp as? WritableKeyPath<Self, K?> {
             self[keyPath: optional] = value
-        } else if let required = kp as? WritableKeyPath<Self, Int64>, let value {
+        } else if let required = kp as? WritableKeyPath<Self, K>, let value {
             self[keyPath: required] = value
         } else {
             throw StrataError.invalidAssociation(
-                "\(Self.modelName).\(column) cannot be set to \(value.map(String.init) ?? "nil") "
-                    + "(it must be a stored 'var' of type Int64? or Int64)")
+                "\(Self.modelName).\(column) cannot be set to \(value.map(String.init(describing:)) ?? "nil") "
+                    + "(it must be a stored 'var' of type \(K.self)? or \(K.self), the referenced model's key)")
         }
     }
 
+    /// Whether linking the model must save it first: no id yet, or a key the app chose (`String`, an explicit
+    /// `UUID`) on a model never fetched nor saved, whose row may not exist.
+    var isUnsaved: Bool { id == nil || (!ID.isAssignedByDatabase && !_persistence.isStored) }
+
     /// The saved id, or ``StrataError/notPersisted(model:)``.
-    func requireID() throws -> Int64 {
+    func requireID() throws -> ID {
         guard let id else { throw StrataError.notPersisted(model: Self.modelName) }
         return id
     }

@@ -1,4 +1,5 @@
 // ConnectionPool: hands each task one connection at a time, opening up to a limit, waiting past it.
+import Foundation
 import Logging
 import Synchronization
 
@@ -35,7 +36,7 @@ final class Lease: @unchecked Sendable {
 final class ConnectionPool: Sendable {
     private struct Waiter {
         let id: UInt64
-        let continuation: CheckedContinuation<Lease?, any Error>
+        let continuation: Handoff
         var timer: Task<Void, Never>?
     }
 
@@ -104,20 +105,7 @@ final class ConnectionPool: Sendable {
     nonisolated(nonsending) private func acquireLease(queued: inout Bool) async throws -> (lease: Lease, alone: Bool) {
         var deadline: ContinuousClock.Instant?
         while true {
-            let step: Step = state.withLock { s in
-                if s.closed { return .closed }
-                if let lease = s.idle.popLast() {
-                    s.inUse += 1
-                    return .use(lease, alone: s.inUse == 1)
-                }
-                if s.open < capacity {
-                    s.open += 1
-                    s.inUse += 1
-                    return .connect(alone: s.inUse == 1)
-                }
-                return .wait
-            }
-            switch step {
+            switch nextStep() {
             case .use(let lease, let alone): return (lease, alone)
             case .closed: throw StrataError.connectionFailed("the database is closed")
             case .connect(let alone):
@@ -136,6 +124,61 @@ final class ConnectionPool: Sendable {
                 let until = deadline ?? timeout.deadline
                 deadline = until
                 if let handed = try await wait(until: until) { return (handed, false) }
+            }
+        }
+    }
+
+    /// Takes an idle lease, or a slot to open one, or says to wait.
+    private func nextStep() -> Step {
+        state.withLock { s in
+            if s.closed { return .closed }
+            if let lease = s.idle.popLast() {
+                s.inUse += 1
+                return .use(lease, alone: s.inUse == 1)
+            }
+            if s.open < capacity {
+                s.open += 1
+                s.inUse += 1
+                return .connect(alone: s.inUse == 1)
+            }
+            return .wait
+        }
+    }
+
+    /// ``acquire()`` for a caller that blocks its thread (``Database/writeSync(_:)``): no task, no suspension, so it
+    /// needs no cooperative thread to make progress. A connection is opened on the calling thread; a wait blocks
+    /// the thread on a condition until a lease is handed over or the pool's timeout passes.
+    ///
+    /// - Throws: ``StrataError/poolTimeout(seconds:)``, the driver's connection errors, and
+    ///   ``StrataError/connectionFailed(_:)`` once the database is closed.
+    func acquireBlocking() throws -> Lease {
+        let deadline = timeout < 1e9 ? Date(timeIntervalSinceNow: timeout) : Date.distantFuture
+        while true {
+            switch nextStep() {
+            case .use(let lease, _): return lease
+            case .closed: throw StrataError.connectionFailed("the database is closed")
+            case .connect:
+                do {
+                    return Lease(try driver.connect())
+                } catch {
+                    state.withLock { s in
+                        s.open -= 1
+                        s.inUse -= 1
+                    }
+                    wakeOne(with: nil)
+                    throw error
+                }
+            case .wait:
+                let handoff = BlockingHandoff()
+                let id: UInt64? = state.withLock { s in
+                    if s.closed || !s.idle.isEmpty || s.open < capacity { return nil }
+                    s.nextWaiter &+= 1
+                    s.waiters.append(Waiter(id: s.nextWaiter, continuation: .thread(handoff)))
+                    return s.nextWaiter
+                }
+                guard let id else { continue }
+                if !handoff.wait(until: deadline) { leave(id, throwing: StrataError.poolTimeout(seconds: timeout)) }
+                if let lease = try handoff.result() { return lease }
             }
         }
     }
@@ -176,7 +219,7 @@ final class ConnectionPool: Sendable {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<Lease?, any Error>) in
                 let queued = state.withLock { s -> Bool in
                     if s.closed || !s.idle.isEmpty || s.open < capacity { return false }
-                    s.waiters.append(Waiter(id: id, continuation: c))
+                    s.waiters.append(Waiter(id: id, continuation: .task(c)))
                     return true
                 }
                 guard queued else {

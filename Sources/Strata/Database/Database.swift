@@ -165,7 +165,7 @@ public final class Database: Sendable {
     }
 
     /// Runs `body` on a leased connection, on the current thread.
-    private func run<T>(_ body: (Transaction) throws -> T, on lease: Lease) throws -> T {
+    func run<T>(_ body: (Transaction) throws -> T, on lease: Lease) throws -> T {
         let tx = Transaction(connection: lease.connection, database: self, depth: 0)
         defer { tx.close() }
         return try body(tx)

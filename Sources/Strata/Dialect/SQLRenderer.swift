@@ -394,8 +394,14 @@ public struct SQLRenderer {
         let name = try q(c.name)
         sql += name
         if c.isPrimaryKey {
-            guard c.type == .integer else { throw .invalidQuery("primary key \(c.name) must be an integer") }
-            sql += " " + dialect.autoIncrementPrimaryKey
+            if c.type == .integer {
+                sql += " " + dialect.autoIncrementPrimaryKey
+                return
+            }
+            guard c.type == .uuid || c.type == .text else {
+                throw .invalidQuery("primary key \(c.name) must be an integer, a UUID or text")
+            }
+            sql += " " + dialect.sqlType(c.type) + " NOT NULL PRIMARY KEY"  // a key Strata or the app assigns
             return
         }
         sql += " " + dialect.sqlType(c.type)

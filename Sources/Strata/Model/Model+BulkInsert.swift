@@ -22,6 +22,10 @@ extension Model {
         Self.validations(&validations)
         if !validations.rules.isEmpty { for m in models { try validations.run(m, tx) } }
         guard let pk = schema.primaryKeyIndex else { throw StrataError.invalidQuery("\(modelName) has no primary key") }
+        if !ID.isAssignedByDatabase {
+            try insertAllWithKeys(&models, pk: pk, tx)
+            return
+        }
         if models.contains(where: { $0.id != nil }) {
             throw StrataError.invalidQuery("insertAll takes new models only; save models that have an id")
         }
@@ -37,14 +41,14 @@ extension Model {
                 row.remove(at: pk)
                 rows.append(row)
             }
-            var ids: [Int64] = []
+            var ids: [ID] = []
             ids.reserveCapacity(end - start)
             let insert = Statement.insert(
                 Insert(
                     table: schema.name, columns: schema.insertColumnNames, rows: rows,
                     returning: schema.columns[pk].name))
             let collect: (any RowReader) throws -> Void = { r in
-                if case .integer(let v) = r.value(at: 0) { ids.append(v) }
+                if let v = try? ID(databaseValue: r.value(at: 0)) { ids.append(v) }
             }
             // Only full chunks are templated, so the cache holds one shape per model, whatever the batch sizes.
             if end - start == perStatement {
@@ -63,6 +67,32 @@ extension Model {
             }
             start = end
         }
+    }
+
+    /// `insertAll` for keys the database does not assign: a nil `UUID` id is generated, a `String` id must be set
+    /// (``StrataError/invalidValue(table:column:reason:)`` before anything is written); the models keep their
+    /// ids as they were when an insert fails.
+    static func insertAllWithKeys(_ models: inout [Self], pk: Int, _ tx: Transaction) throws {
+        var keyed = models
+        for i in keyed.indices where keyed[i].id == nil {
+            guard let key = ID.generated() else {
+                throw StrataError.invalidValue(
+                    table: schema.name, column: schema.columns[pk].name,
+                    reason: "\(modelName)'s \(ID.self) key is nil: set it before insertAll")
+            }
+            keyed[i].id = key
+        }
+        let width = schema.columnNames.count
+        let perStatement = Swift.max(1, tx.connection.maxBindParameters / Swift.max(1, width))
+        var start = 0
+        while start < keyed.count {
+            let end = Swift.min(start + perStatement, keyed.count)
+            let rows = keyed[start..<end].map(\.databaseValues)
+            _ = try tx.execute(.insert(Insert(table: schema.name, columns: schema.columnNames, rows: rows)))
+            start = end
+        }
+        for i in keyed.indices { keyed[i]._persistence.markStored() }
+        models = keyed
     }
 
     /// Inserts new models in one transaction (see ``insertAll(_:_:)``).

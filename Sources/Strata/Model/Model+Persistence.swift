@@ -54,6 +54,10 @@ extension Model {
             throw StrataError.invalidQuery("\(Self.modelName) has no primary key")
         }
         if schema.hasColumnRoles, try writeFillingRoles(tx, pk: pk) { return }
+        if id == nil, !ID.isAssignedByDatabase {
+            try insertWithNewKey(tx, pk: pk)
+            return
+        }
         if let id {
             let values = databaseValues
             if let state = _persistence, state.isStored, !state.isChanged(pk) {
@@ -83,7 +87,7 @@ extension Model {
         } else {
             var row = databaseValues
             row.remove(at: pk)
-            var newID: Int64?
+            var newID: ID?
             _ = try tx.execute(
                 template: StatementTemplate(Self.self, .insertReturningKey, table: schema.name), binds: row,
                 statement: {
@@ -93,10 +97,30 @@ extension Model {
                             returning: schema.columns[pk].name))
                 }
             ) { r in
-                if case .integer(let v) = r.value(at: 0) { newID = v }
+                newID = try? ID(databaseValue: r.value(at: 0))
             }
             guard let newID else { throw StrataError.database(code: 0, message: "INSERT returned no id") }
             id = newID
+        }
+        _persistence.markStored()
+    }
+
+    /// Inserts a new model whose key the database does not assign: a generated `UUID`, or a `String` key the app
+    /// must have set (``StrataError/invalidValue(table:column:reason:)`` otherwise, nothing written).
+    @usableFromInline
+    mutating func insertWithNewKey(_ tx: Transaction, pk: Int) throws {
+        let schema = Self.schema
+        guard let key = ID.generated() else {
+            throw StrataError.invalidValue(
+                table: schema.name, column: schema.columns[pk].name,
+                reason: "\(Self.modelName)'s \(ID.self) key is nil: set it before the first save")
+        }
+        id = key
+        do {
+            _ = try tx.execute(.insert(Insert(table: schema.name, columns: schema.columnNames, rows: [databaseValues])))
+        } catch {
+            id = nil
+            throw error
         }
         _persistence.markStored()
     }
@@ -128,7 +152,7 @@ extension Model {
                 Update(
                     table: schema.name, assignments: changes,
                     filter: .and([
-                        .compare(.equal, .column(schema.columns[pk].name), .value(.integer(id))),
+                        .compare(.equal, .column(schema.columns[pk].name), .value(id.databaseValue)),
                         .compare(.equal, .column(version.name), .value(.integer(read))),
                     ]))))
         guard matched > 0 else {
@@ -166,13 +190,13 @@ extension Model {
     }
 
     @usableFromInline
-    func update(_ changes: [Assignment], id: Int64, _ tx: Transaction) throws -> Int {
+    func update(_ changes: [Assignment], id: ID, _ tx: Transaction) throws -> Int {
         let pkName = Self.primaryKeyColumn
         return try tx.execute(
             .update(
                 Update(
                     table: Self.schema.name, assignments: changes,
-                    filter: .compare(.equal, .column(pkName), .value(.integer(id))))))
+                    filter: .compare(.equal, .column(pkName), .value(id.databaseValue)))))
     }
 
     /// Saves the model in its own connection lease (see ``save(_:insertIfMissing:)``).
@@ -289,20 +313,20 @@ extension Model {
 
     /// `id = ?`, and `deleted_at IS NULL` for a soft-deleted model.
     @usableFromInline
-    static func keyFilter(_ id: Int64) -> SQLExpression {
-        let key = SQLExpression.compare(.equal, .column(primaryKeyColumn), .value(.integer(id)))
+    static func keyFilter(_ id: ID) -> SQLExpression {
+        let key = SQLExpression.compare(.equal, .column(primaryKeyColumn), .value(id.databaseValue))
         guard let deleted = schema.column(withRole: .deletedAt) else { return key }
         return .and([key, .isNull(.column(deleted.name))])
     }
 
     /// Fetches the model with this id, or nil (also when the row is soft-deleted).
     @inlinable
-    public static func find(_ id: Int64, _ tx: Transaction) throws -> Self? {
+    public static func find(_ id: ID, _ tx: Transaction) throws -> Self? {
         let schema = Self.schema
         let context = RowContext(model: Self.self, schema: schema, selected: nil)
         var found: Self?
         _ = try tx.execute(
-            template: StatementTemplate(Self.self, .findByKey, table: schema.name), binds: [.integer(id)],
+            template: StatementTemplate(Self.self, .findByKey, table: schema.name), binds: [id.databaseValue],
             statement: {
                 .select(
                     Select(
@@ -319,7 +343,7 @@ extension Model {
 
     /// Fetches the model with this id, or nil.
     nonisolated(nonsending)
-        public static func find(_ id: Int64, on db: Database) async throws -> Self?
+        public static func find(_ id: ID, on db: Database) async throws -> Self?
     {
         try await db.withConnection { tx in try find(id, tx) }
     }

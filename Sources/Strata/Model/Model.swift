@@ -3,8 +3,10 @@
 /// A value stored as one row of a table.
 ///
 /// `@Model` writes the conformance; a hand-written one needs ``schema``, ``columnName(for:)``,
-/// ``init(row:)``, ``databaseValues`` and `var id: Int64?` (see the README's example).
+/// ``init(row:)``, ``databaseValues`` and `var id: Int64?` (or `UUID?`, `String?`: see ``PrimaryKey``).
 public protocol Model: Sendable {
+    /// The primary key's type: `Int64` (assigned by the database, the default), `UUID` or `String`.
+    associatedtype ID: PrimaryKey = Int64
     /// The table, with columns in the order ``init(row:)`` reads and ``databaseValues`` writes them.
     static var schema: TableSchema { get }
     /// The column a key path maps to, or nil for a property that is not stored.
@@ -13,8 +15,8 @@ public protocol Model: Sendable {
     init(row: Row) throws
     /// The values to store, one per column of ``schema``, in the same order.
     var databaseValues: [DatabaseValue] { get }
-    /// The primary key: nil until the first save.
-    var id: Int64? { get set }
+    /// The primary key: nil until the first save (a `String` key is set by the app before it).
+    var id: ID? { get set }
     /// What the database last saw of the model; lets `save` update only the assigned columns.
     /// `@Model` stores it; a hand-written model may leave the default, and then updates write every column.
     var _persistence: PersistenceState? { get set }

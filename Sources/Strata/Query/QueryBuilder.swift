@@ -122,10 +122,10 @@ public struct QueryBuilder<M: Model, Executor> {
     }
 
     /// Keeps the row with this primary key.
-    public func filter(id: Int64) -> Self {
+    public func filter(id: M.ID) -> Self {
         let pk = M.primaryKeyColumn
         var copy = self
-        copy.filters.append(.compare(.equal, .column(pk), .value(.integer(id))))
+        copy.filters.append(.compare(.equal, .column(pk), .value(id.databaseValue)))
         return copy
     }
 

@@ -75,7 +75,7 @@ public struct Validations<M: Model> {
             var q = M.query(on: tx).where(Condition(.compare(.equal, .column(column), .value(value))))
             if let id = m.id {
                 let pk = M.primaryKeyColumn
-                q = q.where(Condition(.compare(.notEqual, .column(pk), .value(.integer(id)))))
+                q = q.where(Condition(.compare(.notEqual, .column(pk), .value(id.databaseValue))))
             }
             return try !q.exists()
         }
