@@ -60,6 +60,7 @@ public enum ConformanceSuite {
         parityCases,
         valueCases,
         concurrencyCases,
+        versionedCases, alterCases, introspectCases,
     ].flatMap { $0 }
 
     /// The names of every case.

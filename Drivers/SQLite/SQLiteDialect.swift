@@ -17,6 +17,8 @@ public struct SQLiteDialect: Dialect {
     public var autoIncrementPrimaryKey: String { "INTEGER PRIMARY KEY" }
     public var tableSuffix: String { " STRICT" }
     public var beginTransaction: String { "BEGIN IMMEDIATE" }
+    /// SQLite cannot drop constrained columns, change nullability or foreign keys with ALTER TABLE: it rebuilds.
+    public var altersTablesInPlace: Bool { false }
 
     public func sqlType(_ type: ColumnType) -> String {
         switch type {

@@ -43,6 +43,10 @@ public protocol Dialect: Sendable {
 
     /// How a Bool literal in a query is written. Default `TRUE` / `FALSE`.
     func literal(_ value: Bool) -> String
+
+    /// Whether `ALTER TABLE` can drop columns, change nullability and add or drop foreign keys in place; when
+    /// false (SQLite) those changes rebuild the table. Default true.
+    var altersTablesInPlace: Bool { get }
 }
 
 /// How to express OFFSET when there is no LIMIT.
@@ -69,6 +73,7 @@ extension Dialect {
     public var tableSuffix: String { "" }
     public var beginTransaction: String { "BEGIN" }
     public func literal(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
+    public var altersTablesInPlace: Bool { true }
 
     /// Quotes an identifier, doubling the quote character at the Unicode-scalar level.
     ///

@@ -88,6 +88,10 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// zero. `expression` names the model and column (or the operation) where it happened. Every driver raises
     /// it rather than returning NULL, a float or a wrapped value.
     case arithmeticError(expression: String, reason: String)
+    /// A versioned migration step that is already applied has changed since (its checksum differs).
+    case migrationChecksumMismatch(step: String, applied: String, current: String)
+    /// A migration step was asked to revert but has no `down`.
+    case irreversibleMigration(step: String)
 
     public var description: String {
         switch self {
@@ -138,6 +142,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         case .divergence(let statement, let details):
             return "backends diverged on \(statement): \(details)"
         case .arithmeticError(let e, let r): return "arithmetic error in \(e): \(r)"
+        case .migrationChecksumMismatch(let s, let a, let c):
+            return "migration \(s) changed after it was applied (checksum \(a), now \(c)); add a new step instead"
+        case .irreversibleMigration(let s): return "migration \(s) has no down step and cannot be reverted"
         }
     }
 }
