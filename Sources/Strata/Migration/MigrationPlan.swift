@@ -6,6 +6,11 @@ public struct PlannedChange: Sendable, Hashable, CustomStringConvertible {
     /// Whether it drops or rewrites data (a dropped table or column, a type change, NULLs filled).
     public var isDestructive: Bool
 
+    public init(change: SchemaChange, isDestructive: Bool) {
+        self.change = change
+        self.isDestructive = isDestructive
+    }
+
     public var description: String { (isDestructive ? "DESTRUCTIVE " : "") + change.description }
 }
 
