@@ -299,5 +299,32 @@ extension ConformanceSuite {
                 if case .invalidQuery = $0 { return true } else { return false }
             }
         },
+        VersionedFixtures.case("alter.changing-a-referenced-parent-keeps-its-children") { db in
+            try await VersionedFixtures.seed(db)
+            try await db.migrate([
+                Migration("002") { up in
+                    up.alterColumn("name", in: "ver_owner", to: .text, nullable: true)
+                    up.addColumn("note", .text, nullable: true, to: "ver_owner")
+                    up.dropColumn("note", from: "ver_owner")
+                }
+            ])
+            try checkEqual(
+                try await VersionedFixtures.rows(db, "ver_item", VersionedFixtures.itemColumns),
+                VersionedFixtures.itemRows,
+                "children untouched by the parent's change")
+            try checkEqual(
+                try await VersionedFixtures.rows(db, "ver_owner", ["id", "name"]),
+                [[.integer(1), .text("ann")], [.integer(2), .text("bo")]], "parent rows kept")
+            try await checkThrows(
+                "the reference still enforced",
+                { if case .foreignKeyViolation = $0 { return true } else { return false } }
+            ) {
+                try await db.withConnection { tx in
+                    _ = try tx.execute(
+                        .delete(
+                            Delete(table: "ver_owner", filter: .compare(.equal, .column("id"), .value(.integer(1))))))
+                }
+            }
+        },
     ]
 }

@@ -161,6 +161,7 @@ enum Fixtures {
         "conf_user", "conf_group", "conf_account", "conf_value", "conf_strict", "conf_evolve", "conf_point",
         "conf_haunted", "conf_case", "conf_signup", "conf_note", "conf_post", "conf_audit", "conf_stamped",
         "conf_versioned", "conf_file", "conf_label", "conf_folder", "conf_ghost",
+        "strata_migrations",  // automatic migration records what it did there
     ]
 
     static func reset(_ db: Database) async throws {

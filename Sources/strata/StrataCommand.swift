@@ -10,7 +10,9 @@ struct StrataCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata",
         abstract: "Strata, an ActiveRecord-style ORM for Swift: demo and conformance tools.",
-        subcommands: [DemoCommand.self, ConformanceCommand.self, BenchCommand.self, FuzzCommand.self]
+        subcommands: [
+            DemoCommand.self, ConformanceCommand.self, BenchCommand.self, FuzzCommand.self, MigrateCommand.self,
+        ]
     )
 
     /// Every driver this tool can open by URL.

@@ -51,7 +51,8 @@ extension MigrationPlan {
                 "ALTER TABLE \(try q(t)) ALTER COLUMN \(try q(c)) TYPE \(dialect.sqlType(type)) USING \(try q(c))::"
                     + dialect.sqlType(type).split(separator: " ")[0] + ";")
             if let fill, !nullable {
-                out.append("UPDATE \(try q(t)) SET \(try q(c)) = \(SchemaChange.literal(fill)) WHERE \(try q(c)) IS NULL;")
+                out.append(
+                    "UPDATE \(try q(t)) SET \(try q(c)) = \(SchemaChange.literal(fill)) WHERE \(try q(c)) IS NULL;")
             }
             out.append("ALTER TABLE \(try q(t)) ALTER COLUMN \(try q(c)) \(nullable ? "DROP" : "SET") NOT NULL;")
             return out

@@ -45,7 +45,7 @@ extension SchemaChange: CustomStringConvertible {
     public var description: String {
         switch self {
         case .createTable(let t):
-            var parts = t.columns.map(Self.describe)
+            var parts = t.columns.map { Self.describe($0, fill: false) }  // a fill only matters when adding
             parts += t.foreignKeys.map(Self.describe)
             var s = "create table \(t.name) (" + parts.joined(separator: ", ") + ")"
             for i in t.indexes { s += "; " + Self.describe(i, table: t.name) }
@@ -65,12 +65,13 @@ extension SchemaChange: CustomStringConvertible {
         }
     }
 
-    static func describe(_ c: TableColumn) -> String {
+    /// A column; its fill (which may be evaluated anew each run, as `Date()` is) only when `fill`.
+    static func describe(_ c: TableColumn, fill: Bool = true) -> String {
         var s = "\(c.name) \(c.type.rawValue)"
         if c.isPrimaryKey { return s + " primary key" }
         if !c.isNullable { s += " not null" }
         if let d = c.schemaDefault { s += " default \(literal(d))" }
-        if let b = c.backfill, b != c.schemaDefault { s += " fill \(literal(b))" }
+        if fill, let b = c.backfill, b != c.schemaDefault { s += " fill \(literal(b))" }
         return s
     }
 

@@ -23,7 +23,9 @@ extension Transaction {
     }
 
     /// Applies one schema change after checking it against the live schema. Run it inside a transaction (a
-    /// migration step is one) so that a failure leaves nothing changed.
+    /// migration step is one) so that a failure leaves nothing changed. On SQLite, the changes that rebuild a
+    /// table (drop a column, change a type or nullability, add or drop a foreign key) need a migration step,
+    /// which turns foreign keys off around its transaction; elsewhere they throw `unsupported`.
     ///
     /// - Throws: ``StrataError/noSuchTable(_:)``, ``StrataError/unknownColumn(model:column:)`` (naming the
     ///   table) for a column that does not exist, ``StrataError/invalidQuery(_:)`` for a name already taken or a
