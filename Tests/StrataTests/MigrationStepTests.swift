@@ -56,3 +56,32 @@ struct MigrationStepTests {
         #expect(ValueConversion.normalize(.integer(1), as: .bool) == .bool(true))
     }
 }
+
+/// A step written as a type.
+enum AddNickname: MigrationStep {
+    static let name = "002_nickname"
+    static func up(_ up: inout MigrationSteps) { up.addColumn("nickname", .text, nullable: true, to: "stamped_thing") }
+    static let down: (@Sendable (inout MigrationSteps) -> Void)? = { $0.dropColumn("nickname", from: "stamped_thing") }
+}
+
+/// A step without a down.
+enum DropNickname: MigrationStep {
+    static let name = "003_drop_nickname"
+    static func up(_ up: inout MigrationSteps) { up.dropColumn("nickname", from: "stamped_thing") }
+}
+
+@Suite("Migration steps as types")
+struct MigrationStepTypeTests {
+    @Test("a step type is the same step as the value it spells")
+    func sameAsValue() {
+        let value = Migration("002_nickname") { up in
+            up.addColumn("nickname", .text, nullable: true, to: "stamped_thing")
+        } down: { down in
+            down.dropColumn("nickname", from: "stamped_thing")
+        }
+        #expect(Migration(AddNickname.self).checksum == value.checksum)
+        #expect(Migration(AddNickname.self).name == "002_nickname")
+        #expect(Migration(DropNickname.self).down == nil)
+        #expect(Migration(DropNickname.self).up.map(\.description) == ["drop column stamped_thing.nickname"])
+    }
+}
