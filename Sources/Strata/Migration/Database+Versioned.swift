@@ -2,6 +2,7 @@
 
 /// Where one known step stands on a database.
 public struct MigrationStatus: Sendable, Hashable {
+    /// The step's name.
     public var name: String
     /// Whether it is recorded as applied.
     public var isApplied: Bool

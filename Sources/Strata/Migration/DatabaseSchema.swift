@@ -11,6 +11,7 @@ public struct DatabaseSchema: Sendable, Hashable {
     /// The tables, sorted by name.
     public var tables: [TableSchema]
 
+    /// A schema of these tables (sorted by name).
     public init(tables: [TableSchema]) {
         self.tables = tables.sorted { $0.name < $1.name }
     }

@@ -67,10 +67,12 @@ public struct Migration: Sendable {
 
 /// One operation of a migration step: a schema change, or a data transform written with models or the query API.
 public enum MigrationOperation: Sendable, CustomStringConvertible {
+    /// A schema change, checked against the live schema before it runs.
     case schema(SchemaChange)
     /// Runs `body` in the step's transaction; `label` names it in plans and in the checksum.
     case transform(label: String, body: @Sendable (Transaction) throws -> Void)
 
+    /// The operation in a plan and in the checksum: the change, or `transform: <label>`.
     public var description: String {
         switch self {
         case .schema(let change): return change.description

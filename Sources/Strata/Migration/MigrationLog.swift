@@ -12,6 +12,7 @@ public struct MigrationRecord: Sendable, Hashable {
     public var checksum: String
     /// What was done, one change per line.
     public var summary: String
+    /// When it was applied (UTC, whole microseconds).
     public var appliedAt: Date
 }
 

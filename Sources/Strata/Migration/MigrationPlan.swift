@@ -2,15 +2,18 @@
 
 /// One change of a plan.
 public struct PlannedChange: Sendable, Hashable, CustomStringConvertible {
+    /// The change.
     public var change: SchemaChange
     /// Whether it drops or rewrites data (a dropped table or column, a type change, NULLs filled).
     public var isDestructive: Bool
 
+    /// A change, flagged or not as destructive.
     public init(change: SchemaChange, isDestructive: Bool) {
         self.change = change
         self.isDestructive = isDestructive
     }
 
+    /// The change on one line, prefixed `DESTRUCTIVE` when it is.
     public var description: String { (isDestructive ? "DESTRUCTIVE " : "") + change.description }
 }
 
@@ -23,8 +26,10 @@ public struct PlannedChange: Sendable, Hashable, CustomStringConvertible {
 /// print(plan.swiftSource(name: "003_user_email"))    // a Migration to paste into the project
 /// ```
 public struct MigrationPlan: Sendable, Hashable, CustomStringConvertible {
+    /// The changes, in the order they apply (referenced tables first).
     public var changes: [PlannedChange]
 
+    /// A plan of these changes.
     public init(changes: [PlannedChange]) { self.changes = changes }
 
     /// Whether the schema already matches.
@@ -32,6 +37,7 @@ public struct MigrationPlan: Sendable, Hashable, CustomStringConvertible {
     /// Whether any change destroys or rewrites data.
     public var isDestructive: Bool { changes.contains(where: \.isDestructive) }
 
+    /// One change per line, destructive ones flagged, then a count.
     public var description: String {
         if changes.isEmpty { return "the schema matches the models: nothing to do" }
         let destructive = changes.filter(\.isDestructive).count
