@@ -69,6 +69,7 @@ public enum ConformanceSuite {
         expressionCases,
         upsertCases, inListCases, rawCases,
         existingCases,
+        versionedCases, alterCases, introspectCases,
     ].flatMap { $0 }
 
     /// The names of every case.

@@ -164,6 +164,7 @@ enum Fixtures {
         "conf_sale",
         "conf_shelf_tag", "conf_book", "conf_plate", "conf_shelf", "conf_tag",
         "conf_remark", "conf_article", "conf_photo", "conf_video", "conf_rider", "conf_stable", "conf_coach",
+        "strata_migrations",  // automatic migration records what it did there
     ]
 
     static func reset(_ db: Database) async throws {

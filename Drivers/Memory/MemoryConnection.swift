@@ -6,8 +6,8 @@ import Strata
 /// Each statement runs under the store's lock; result rows are handed to `onRow` after the lock
 /// is released, so a row callback may run further statements on the same connection.
 final class MemoryConnection: DatabaseConnection {
-    private let store: MemoryStore
-    private let id: Int
+    let store: MemoryStore
+    let id: Int
     /// How long a write waits for another connection's transaction to end, in seconds.
     private let busyTimeout: Double
 

@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// Sendable: `state` is a `Mutex`, `connections` an `Atomic`, and ``TransactionEnds`` is Sendable.
 final class MemoryStore: Sendable {
-    private let state = Mutex(StoreState())
+    let state = Mutex(StoreState())
     private let ends = TransactionEnds()
     /// Connections open now: with more than one, a write may wait for another's transaction.
     private let connections = Atomic<Int>(0)

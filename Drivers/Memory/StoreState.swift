@@ -165,7 +165,7 @@ struct StoreState: Sendable {
 
     /// The tables as they were when the open transaction began: the live ones with the journal undone
     /// on a copy. Only the tables the transaction changed are copied.
-    private func committed() -> [String: MemoryTable] {
+    func committed() -> [String: MemoryTable] {
         var copy = StoreState()
         copy.tables = tables
         copy.journal = journal

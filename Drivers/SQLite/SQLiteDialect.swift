@@ -22,6 +22,8 @@ public struct SQLiteDialect: Dialect {
     public var arithmeticSyntax: ArithmeticSyntax { .checkedFunctions }
     /// Long IN lists bind one JSON array: `x IN (SELECT value FROM json_each(?))`.
     public var inListArray: InListArray? { .jsonEach }
+    /// SQLite cannot drop constrained columns, change nullability or foreign keys with ALTER TABLE: it rebuilds.
+    public var altersTablesInPlace: Bool { false }
 
     public func sqlType(_ type: ColumnType) -> String {
         switch type {

@@ -67,6 +67,9 @@ public protocol Dialect: Sendable {
     /// BETWEEN against text, for tables Strata did not create whose columns carry another collation
     /// (PostgreSQL: `C`). Default nil: text already compares by code point (SQLite's BINARY).
     var binaryTextCollation: String? { get }
+    /// Whether `ALTER TABLE` can drop columns, change nullability and add or drop foreign keys in place; when
+    /// false (SQLite) those changes rebuild the table. Default true.
+    var altersTablesInPlace: Bool { get }
 }
 
 /// How to express OFFSET when there is no LIMIT.
@@ -100,6 +103,7 @@ extension Dialect {
     }
     public var inListArray: InListArray? { nil }
     public func arrayElementType(_ type: ColumnType) -> String? { nil }
+    public var altersTablesInPlace: Bool { true }
 
     /// Quotes an identifier, doubling the quote character at the Unicode-scalar level.
     ///

@@ -96,6 +96,10 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// With migration turned off, several models do not match the live schema; each entry lists every problem
     /// of one table (one table alone throws ``schemaMismatch(table:missing:)``). Nothing ran.
     case schemaMismatches([SchemaMismatch])
+    /// A versioned migration step that is already applied has changed since (its checksum differs).
+    case migrationChecksumMismatch(step: String, applied: String, current: String)
+    /// A migration step was asked to revert but has no `down`.
+    case irreversibleMigration(step: String)
 
     public var description: String {
         switch self {
@@ -150,6 +154,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         case .schemaMismatches(let all):
             return "the models do not match the database and migration is turned off: "
                 + all.map(\.description).joined(separator: " | ")
+        case .migrationChecksumMismatch(let s, let a, let c):
+            return "migration \(s) changed after it was applied (checksum \(a), now \(c)); add a new step instead"
+        case .irreversibleMigration(let s): return "migration \(s) has no down step and cannot be reverted"
         }
     }
 }

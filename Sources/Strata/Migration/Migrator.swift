@@ -157,12 +157,25 @@ extension Transaction {
             for column in added {
                 _ = try execute(.addColumn(table: schema.name, column))
             }
+            if !added.isEmpty {
+                try recordAutomatic(schema.name, added.map { SchemaChange.addColumn(table: schema.name, $0) })
+            }
         } else {
             _ = try execute(.createTable(schema))
+            try recordAutomatic(schema.name, [.createTable(schema)])
         }
         for index in schema.indexes {
             _ = try execute(.createIndex(table: schema.name, index))
         }
+    }
+}
+
+extension Transaction {
+    /// Records in `strata_migrations` what an automatic migration changed.
+    func recordAutomatic(_ table: String, _ changes: [SchemaChange]) throws {
+        try MigrationLog.record(
+            self, kind: "automatic", name: table, checksum: "",
+            summary: changes.map(\.description).joined(separator: "\n"))
     }
 }
 

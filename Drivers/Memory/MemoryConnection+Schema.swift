@@ -1,0 +1,142 @@
+// MemoryConnection+Schema: introspection and schema changes of the memory store, each journaled for rollback.
+import Strata
+
+extension MemoryConnection: SchemaEditing {
+    func introspect() throws -> DatabaseSchema {
+        store.state.withLock { s in
+            let tables = s.isHeld(against: id) ? (s.committedTables ?? s.committed()) : s.tables
+            return DatabaseSchema(tables: tables.values.map(\.schemaView))
+        }
+    }
+
+    func apply(_ change: SchemaChange, live: DatabaseSchema) throws {
+        try store.state.withLock { s throws(StrataError) in
+            if s.isHeld(against: id) { throw .busy }
+            let mark = s.journal.count
+            do throws(StrataError) {
+                try s.alter(change)
+                if s.transaction == nil { s.settle(nil) }
+            } catch {
+                s.undo(to: mark)
+                if s.transaction == nil { s.journal.removeAll() }
+                throw error
+            }
+        }
+    }
+}
+
+extension MemoryTable {
+    /// The table as a schema: columns with their declared type, nullability and default, named indexes, keys.
+    var schemaView: TableSchema {
+        TableSchema(
+            name: name,
+            columns: columns.map {
+                TableColumn(
+                    name: $0.name, type: $0.type, isNullable: $0.isNullable, isPrimaryKey: $0.isPrimaryKey,
+                    schemaDefault: $0.schemaDefault)
+            },
+            indexes: indexes.map { Index(columns: $0.columnNames, unique: $0.isUnique, name: $0.name) },
+            foreignKeys: foreignKeys.map(\.definition))
+    }
+}
+
+extension StoreState {
+    /// Applies one schema change the core has checked (see ``SchemaEditing/apply(_:live:)``).
+    mutating func alter(_ change: SchemaChange) throws(StrataError) {
+        switch change {
+        case .createTable(let schema):
+            try createTable(schema)
+            for index in schema.indexes { try createIndex(index, on: schema.name) }
+        case .dropTable(let name):
+            try dropTable(name)
+        case .renameTable(let name, let to):
+            var schema = try table(name).schemaView
+            schema.name = to
+            try rebuild(name, as: schema) { $0 }
+            for other in tables.keys.sorted() {
+                var s = try table(other).schemaView
+                guard s.foreignKeys.contains(where: { $0.referencedTable == name }) else { continue }
+                s.foreignKeys = s.foreignKeys.map { k in
+                    var k = k
+                    if k.referencedTable == name { k.referencedTable = to }
+                    return k
+                }
+                try rebuild(other, as: s) { $0 }
+            }
+        case .addColumn(let table, let column):
+            try addColumn(column, to: table)
+        case .dropColumn(let table, let column):
+            var schema = try self.table(table).schemaView
+            guard let p = schema.index(of: column) else { throw .unknownColumn(model: table, column: column) }
+            schema.columns.remove(at: p)
+            schema.indexes.removeAll { $0.columns.contains(column) }
+            schema.foreignKeys.removeAll { $0.column == column }
+            try rebuild(table, as: schema) { row in
+                var row = row
+                row.remove(at: p)
+                return row
+            }
+        case .renameColumn(let table, let column, let to):
+            var schema = try self.table(table).schemaView
+            guard let p = schema.index(of: column) else { throw .unknownColumn(model: table, column: column) }
+            schema.columns[p].name = to
+            schema.indexes = schema.indexes.map { i in
+                var i = i
+                i.columns = i.columns.map { $0 == column ? to : $0 }
+                return i
+            }
+            schema.foreignKeys = schema.foreignKeys.map { k in
+                var k = k
+                if k.column == column { k.column = to }
+                if k.referencedTable == table && k.referencedColumn == column { k.referencedColumn = to }
+                return k
+            }
+            try rebuild(table, as: schema) { $0 }
+        case .alterColumn(let table, let column, _, let nullable, _):
+            var schema = try self.table(table).schemaView
+            guard let p = schema.index(of: column) else { throw .unknownColumn(model: table, column: column) }
+            let rows = try self.table(table).slots
+            if !nullable && rows.contains(where: { !$0.isEmpty && $0[p].isNull }) {
+                throw .notNullViolation(table: table, column: column)
+            }
+            schema.columns[p].isNullable = nullable
+            try rebuild(table, as: schema) { $0 }
+        case .addIndex(let table, let index):
+            try createIndex(index, on: table)
+        case .dropIndex(let table, let name):
+            var schema = try self.table(table).schemaView
+            schema.indexes.removeAll { $0.name == name }
+            try rebuild(table, as: schema) { $0 }
+        case .addForeignKey(let table, let key):
+            var schema = try self.table(table).schemaView
+            schema.foreignKeys.append(key)
+            try rebuild(table, as: schema) { $0 }
+            try checkParents(of: self.table(table).slots.filter { !$0.isEmpty }, in: table)
+        case .dropForeignKey(let table, let column):
+            var schema = try self.table(table).schemaView
+            schema.foreignKeys.removeAll { $0.column == column }
+            try rebuild(table, as: schema) { $0 }
+        }
+    }
+
+    /// Replaces the table `name` by one of `schema` (which may name it differently) holding every row mapped by
+    /// `map`, with the schema's indexes and the old id counter; journaled, so a rollback puts the old one back.
+    mutating func rebuild(
+        _ name: String, as schema: TableSchema, map: ([DatabaseValue]) -> [DatabaseValue]
+    ) throws(StrataError) {
+        let old = try table(name)
+        var new = try MemoryTable(schema: schema)
+        new.lastID = old.lastID
+        for row in old.slots where !row.isEmpty { new.put(map(row), at: new.slots.count) }
+        for index in schema.indexes {
+            try new.addIndex(
+                name: index.resolvedName(table: name), columns: index.columns, unique: index.isUnique)
+        }
+        journal.append(.table(name: name, previous: old))
+        if schema.name != name {
+            tables[name] = nil
+            journal.append(.table(name: schema.name, previous: tables[schema.name]))
+        }
+        tables[schema.name] = new
+    }
+}

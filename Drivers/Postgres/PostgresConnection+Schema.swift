@@ -1,0 +1,176 @@
+// PostgresConnection+Schema: introspection through pg_catalog, schema changes by ALTER TABLE, the migration lock.
+import Foundation
+import Strata
+
+extension PostgresConnection: SchemaEditing {
+    /// Runs SQL with `$n` binds and returns its rows.
+    func rows(_ sql: String, _ binds: [DatabaseValue] = []) throws -> [[DatabaseValue]] {
+        var out: [[DatabaseValue]] = []
+        _ = try run(RenderedSQL(sql: sql, binds: binds), statement: nil) { r in
+            out.append((0..<r.columnCount).map { r.value(at: $0) })
+        }
+        return out
+    }
+
+    private static let columnsSQL = """
+        SELECT c.relname::text, a.attname::text, format_type(a.atttypid, a.atttypmod)::text, a.attnotnull,
+               pg_get_expr(d.adbin, d.adrelid)::text,
+               EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid AND i.indisprimary AND a.attnum = ANY(i.indkey))
+        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+        LEFT JOIN pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum
+        WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')
+        ORDER BY c.relname, a.attnum
+        """
+
+    private static let indexesSQL = """
+        SELECT t.relname::text, ic.relname::text, i.indisunique, a.attname::text
+        FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid JOIN pg_class ic ON ic.oid = i.indexrelid
+        JOIN pg_namespace n ON n.oid = t.relnamespace
+        CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)
+        JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum
+        WHERE n.nspname = current_schema() AND NOT i.indisprimary
+        ORDER BY t.relname, ic.relname, k.ord
+        """
+
+    private static let keysSQL = """
+        SELECT t.relname::text, a.attname::text, p.relname::text, pa.attname::text, con.confdeltype::text,
+               con.conname::text
+        FROM pg_constraint con JOIN pg_class t ON t.oid = con.conrelid JOIN pg_class p ON p.oid = con.confrelid
+        JOIN pg_namespace n ON n.oid = t.relnamespace
+        JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = con.conkey[1]
+        JOIN pg_attribute pa ON pa.attrelid = p.oid AND pa.attnum = con.confkey[1]
+        WHERE con.contype = 'f' AND n.nspname = current_schema()
+        ORDER BY t.relname, con.conname
+        """
+
+    public func introspect() throws -> DatabaseSchema {
+        var order: [String] = []
+        var columns: [String: [TableColumn]] = [:]
+        for r in try rows(Self.columnsSQL) {
+            guard case .text(let table) = r[0], case .text(let name) = r[1], case .text(let declared) = r[2] else {
+                continue
+            }
+            if columns[table] == nil { order.append(table) }
+            let type = Self.columnType(declared)
+            var fallback: DatabaseValue?
+            if case .text(let d) = r[4] { fallback = Self.parseDefault(d, type: type) }
+            columns[table, default: []].append(
+                TableColumn(
+                    name: name, type: type, isNullable: r[3] != .bool(true), isPrimaryKey: r[5] == .bool(true),
+                    schemaDefault: fallback))
+        }
+        var indexes: [String: [Index]] = [:]
+        for r in try rows(Self.indexesSQL) {
+            guard case .text(let table) = r[0], case .text(let name) = r[1], case .text(let column) = r[3] else {
+                continue
+            }
+            if let i = indexes[table]?.lastIndex(where: { $0.name == name }) {
+                indexes[table]?[i].columns.append(column)
+            } else {
+                indexes[table, default: []].append(Index(columns: [column], unique: r[2] == .bool(true), name: name))
+            }
+        }
+        var keys: [String: [ForeignKey]] = [:]
+        for r in try rows(Self.keysSQL) {
+            guard case .text(let table) = r[0], case .text(let column) = r[1], case .text(let parent) = r[2],
+                case .text(let referenced) = r[3]
+            else { continue }
+            let actions: [String: ForeignKey.Action] = ["r": .restrict, "c": .cascade, "n": .setNull]
+            var action = ForeignKey.Action.noAction
+            if case .text(let a) = r[4] { action = actions[a] ?? .noAction }
+            keys[table, default: []].append(
+                ForeignKey(column: column, references: parent, column: referenced, onDelete: action))
+        }
+        return DatabaseSchema(
+            tables: order.map {
+                TableSchema(
+                    name: $0, columns: columns[$0] ?? [], indexes: indexes[$0] ?? [], foreignKeys: keys[$0] ?? [])
+            })
+    }
+
+    /// The Strata type of a type `format_type` names.
+    static func columnType(_ declared: String) -> ColumnType {
+        switch declared {
+        case "bigint", "integer", "smallint": return .integer
+        case "double precision", "real": return .double
+        case "bytea": return .blob
+        case "boolean": return .bool
+        case "uuid": return .uuid
+        case "jsonb", "json": return .json
+        default:
+            if declared.hasPrefix("timestamp") || declared == "date" { return .date }
+            if declared.hasPrefix("numeric") { return .decimal }
+            return .text
+        }
+    }
+
+    /// A DEFAULT as `pg_get_expr` shows it (`'text'::text`, `42`, `1.5`, `true`).
+    static func parseDefault(_ text: String, type: ColumnType) -> DatabaseValue? {
+        var s = Substring(text)
+        while s.hasPrefix("(") && s.hasSuffix(")") { s = s.dropFirst().dropLast() }
+        if s.hasPrefix("'"), let end = s.dropFirst().lastIndex(of: "'") {
+            let literal = String(s[s.index(after: s.startIndex)..<end]).replacingOccurrences(of: "''", with: "'")
+            switch type {
+            case .integer: return Int64(literal).map(DatabaseValue.integer) ?? .text(literal)
+            case .double: return Double(literal).map(DatabaseValue.double) ?? .text(literal)
+            default: return .text(literal)
+            }
+        }
+        if let cast = s.range(of: "::") { s = s[..<cast.lowerBound] }
+        switch s {
+        case "NULL": return nil
+        case "true": return .bool(true)
+        case "false": return .bool(false)
+        default: break
+        }
+        if type == .double, let d = Double(s) { return .double(d) }
+        if let i = Int64(s) { return .integer(i) }
+        if let d = Double(s) { return .double(d) }
+        return .text(String(s))
+    }
+
+    public func apply(_ change: SchemaChange, live: DatabaseSchema) throws {
+        func q(_ name: String) throws -> String { try dialect.quote(name) }
+        switch change {
+        case .createTable(let schema):
+            _ = try renderAndRun(.createTable(schema)) { _ in }
+            for index in schema.indexes { _ = try renderAndRun(.createIndex(table: schema.name, index)) { _ in } }
+        case .dropTable(let name):
+            _ = try rows("DROP TABLE " + q(name))
+        case .renameTable(let name, let to):
+            _ = try rows("ALTER TABLE " + q(name) + " RENAME TO " + q(to))
+        case .addColumn(let name, let column):
+            _ = try renderAndRun(.addColumn(table: name, column)) { _ in }
+        case .dropColumn(let name, let column):
+            _ = try rows("ALTER TABLE " + q(name) + " DROP COLUMN " + q(column))
+        case .renameColumn(let name, let column, let to):
+            _ = try rows("ALTER TABLE " + q(name) + " RENAME COLUMN " + q(column) + " TO " + q(to))
+        case .alterColumn(let name, let column, _, let nullable, _):
+            _ = try rows(
+                "ALTER TABLE " + q(name) + " ALTER COLUMN " + q(column)
+                    + (nullable ? " DROP NOT NULL" : " SET NOT NULL"))
+        case .addIndex(let name, let index):
+            _ = try renderAndRun(.createIndex(table: name, index)) { _ in }
+        case .dropIndex(_, let index):
+            _ = try rows("DROP INDEX " + q(index))
+        case .addForeignKey(let name, let key):
+            let constraint = dialect.shortened(name + "_" + key.column + "_fkey")
+            _ = try rows(
+                "ALTER TABLE " + q(name) + " ADD CONSTRAINT " + q(constraint) + " FOREIGN KEY (" + q(key.column)
+                    + ") REFERENCES " + q(key.referencedTable) + " (" + q(key.referencedColumn) + ") ON DELETE "
+                    + key.onDelete.rawValue)
+        case .dropForeignKey(let name, let column):
+            for r in try rows(Self.keysSQL) where r[0] == .text(name) && r[1] == .text(column) {
+                if case .text(let constraint) = r[5] {
+                    _ = try rows("ALTER TABLE " + q(name) + " DROP CONSTRAINT " + q(constraint))
+                }
+            }
+        }
+    }
+
+    /// Waits for any other connection's migration step to commit: a lock held until this transaction ends.
+    public func lockForMigration() throws {
+        _ = try rows("SELECT pg_advisory_xact_lock(7304939516071110000)")
+    }
+}

@@ -1,0 +1,227 @@
+// Transaction+Schema: introspection of the live schema and schema changes checked before they run.
+
+extension Transaction {
+    /// The driver's schema editor.
+    ///
+    /// - Throws: ``StrataError/unsupported(feature:driver:)`` for a connection that cannot edit schemas.
+    func schemaEditor() throws -> any SchemaEditing {
+        try checkOpen()
+        guard let editor = connection as? any SchemaEditing else {
+            throw StrataError.unsupported(feature: "schema introspection and changes", driver: driverName)
+        }
+        return editor
+    }
+
+    /// The live schema: every table with its columns, primary key, indexes and foreign keys.
+    ///
+    /// ```swift
+    /// let schema = try await db.withConnection { tx in try tx.introspect() }
+    /// print(schema[table: "user"]?.columns.map(\.name) ?? [])
+    /// ```
+    public func introspect() throws -> DatabaseSchema {
+        try schemaEditor().introspect()
+    }
+
+    /// Applies one schema change after checking it against the live schema. Run it inside a transaction (a
+    /// migration step is one) so that a failure leaves nothing changed. On SQLite, the changes that rebuild a
+    /// table (drop a column, change a type or nullability, add or drop a foreign key) need a migration step,
+    /// which turns foreign keys off around its transaction; elsewhere they throw `unsupported`.
+    ///
+    /// - Throws: ``StrataError/noSuchTable(_:)``, ``StrataError/unknownColumn(model:column:)`` (naming the
+    ///   table) for a column that does not exist, ``StrataError/invalidQuery(_:)`` for a name already taken or a
+    ///   table or column other tables still reference, ``StrataError/typeMismatch(table:column:detail:)`` for
+    ///   a value that does not convert, ``StrataError/notNullViolation(table:column:)`` for NULLs without a
+    ///   fill, ``StrataError/missingReferencedTable(table:column:references:)``, and the database's own
+    ///   constraint errors (a unique index over duplicates, a foreign key over orphans).
+    public func apply(_ change: SchemaChange) throws {
+        let editor = try schemaEditor()
+        let live = try editor.introspect()
+        func table(_ name: String) throws -> TableSchema {
+            guard let t = live[table: name] else { throw StrataError.noSuchTable(name) }
+            return t
+        }
+        func column(_ name: String, of t: TableSchema) throws -> TableColumn {
+            guard let c = t.column(named: name) else { throw StrataError.unknownColumn(model: t.name, column: name) }
+            return c
+        }
+        func free(_ name: String, in t: TableSchema) throws {
+            try Self.checkIdentifiers([
+                TableSchema(name: t.name, columns: [TableColumn(name: name, type: .text, isNullable: true)])
+            ])
+            if t.columns.contains(where: { $0.name.lowercased() == name.lowercased() }) {
+                throw StrataError.invalidQuery("table \(t.name) already has a column \(name)")
+            }
+        }
+        switch change {
+        case .createTable(let schema):
+            try Self.checkIdentifiers([schema])
+            if live[table: schema.name] != nil { throw StrataError.invalidQuery("table \(schema.name) already exists") }
+            for fk in schema.foreignKeys
+            where fk.referencedTable != schema.name && live[table: fk.referencedTable] == nil {
+                throw StrataError.missingReferencedTable(
+                    table: schema.name, column: fk.column, references: fk.referencedTable)
+            }
+            try editor.apply(change, live: live)
+        case .dropTable(let name):
+            _ = try table(name)
+            if let other = live.references(to: name).first(where: { $0.table != name }) {
+                throw StrataError.invalidQuery(
+                    "cannot drop table \(name): \(other.table).\(other.key.column) references it (drop that foreign key first)"
+                )
+            }
+            try editor.apply(change, live: live)
+        case .renameTable(let name, let to):
+            _ = try table(name)
+            try Self.checkIdentifiers([TableSchema(name: to, columns: [])])
+            if live.tableNames.contains(where: { $0.lowercased() == to.lowercased() }) {
+                throw StrataError.invalidQuery("cannot rename table \(name): a table \(to) exists")
+            }
+            try editor.apply(change, live: live)
+        case .addColumn(let name, let c):
+            let t = try table(name)
+            try free(c.name, in: t)
+            if c.isPrimaryKey { throw StrataError.invalidQuery("cannot add a primary key column to \(name)") }
+            if try !c.isNullable && c.backfill == nil && count(name) > 0 {
+                throw StrataError.notNullViolation(table: name, column: c.name)
+            }
+            try editor.apply(change, live: live)
+        case .dropColumn(let name, let c):
+            let t = try table(name)
+            let dropped = try column(c, of: t)
+            if dropped.isPrimaryKey { throw StrataError.invalidQuery("cannot drop the primary key \(name).\(c)") }
+            if let other = live.references(to: name).first(where: { $0.key.referencedColumn == c }) {
+                throw StrataError.invalidQuery(
+                    "cannot drop \(name).\(c): \(other.table).\(other.key.column) references it")
+            }
+            for index in t.indexes where index.columns.contains(c) {
+                try apply(.dropIndex(table: name, name: index.resolvedName(table: name)))
+            }
+            if t.foreignKeys.contains(where: { $0.column == c }) { try apply(.dropForeignKey(table: name, column: c)) }
+            try editor.apply(change, live: try editor.introspect())
+        case .renameColumn(let name, let c, let to):
+            let t = try table(name)
+            _ = try column(c, of: t)
+            try free(to, in: t)
+            try editor.apply(change, live: live)
+        case .alterColumn(let name, let c, let type, let nullable, let fill):
+            try alterColumn(
+                try table(name), try column(c, of: try table(name)), type: type, nullable: nullable, fill: fill,
+                editor: editor, live: live)
+        case .addIndex(let name, let index):
+            let t = try table(name)
+            for c in index.columns { _ = try column(c, of: t) }
+            if index.columns.isEmpty { throw StrataError.invalidQuery("index on \(name) has no columns") }
+            let indexName = index.resolvedName(table: name)
+            try Self.checkIdentifiers([TableSchema(name: indexName, columns: [])])
+            if live.tables.contains(where: { t in t.indexes.contains { $0.resolvedName(table: t.name) == indexName } })
+            {
+                throw StrataError.invalidQuery("an index named \(indexName) exists")
+            }
+            try editor.apply(
+                .addIndex(table: name, Index(columns: index.columns, unique: index.isUnique, name: indexName)),
+                live: live)
+        case .dropIndex(let name, let indexName):
+            let t = try table(name)
+            guard t.indexes.contains(where: { $0.name == indexName }) else {
+                throw StrataError.invalidQuery("table \(name) has no index named \(indexName)")
+            }
+            try editor.apply(change, live: live)
+        case .addForeignKey(let name, let fk):
+            let t = try table(name)
+            _ = try column(fk.column, of: t)
+            guard let parent = live[table: fk.referencedTable] else {
+                throw StrataError.missingReferencedTable(table: name, column: fk.column, references: fk.referencedTable)
+            }
+            _ = try column(fk.referencedColumn, of: parent)
+            if t.foreignKeys.contains(where: { $0.column == fk.column }) {
+                throw StrataError.invalidQuery("\(name).\(fk.column) already has a foreign key")
+            }
+            try editor.apply(change, live: live)
+        case .dropForeignKey(let name, let c):
+            let t = try table(name)
+            guard t.foreignKeys.contains(where: { $0.column == c }) else {
+                throw StrataError.invalidQuery("\(name).\(c) has no foreign key")
+            }
+            try editor.apply(change, live: live)
+        }
+    }
+
+    /// The number of rows of a table.
+    func count(_ table: String) throws -> Int64 {
+        var n: Int64 = 0
+        _ = try execute(.select(Select(table: table, selection: .count))) { r in n = r.int64(at: 0) ?? 0 }
+        return n
+    }
+
+    /// Changes a column's type (through a new column filled value by value, converted in Swift) and nullability.
+    private func alterColumn(
+        _ t: TableSchema, _ old: TableColumn, type: ColumnType, nullable: Bool, fill: DatabaseValue?,
+        editor: any SchemaEditing, live: DatabaseSchema
+    ) throws {
+        let table = t.name
+        if old.isPrimaryKey { throw StrataError.invalidQuery("cannot alter the primary key \(table).\(old.name)") }
+        var values: [DatabaseValue] = []
+        var seen = Set<DatabaseValue>()
+        _ = try execute(.select(Select(table: table, selection: .columns([old.name])))) { r in
+            let v = r.value(at: 0)
+            if seen.insert(v).inserted { values.append(v) }
+        }
+        var converted: [(DatabaseValue, DatabaseValue)] = []
+        for v in values where !v.isNull {
+            guard let c = ValueConversion.convert(ValueConversion.normalize(v, as: old.type), to: type) else {
+                throw StrataError.typeMismatch(
+                    table: table, column: old.name,
+                    detail: "\(ValueConversion.normalize(v, as: old.type)) does not convert to \(type.rawValue)")
+            }
+            converted.append((v, c))
+        }
+        var fillValue: DatabaseValue?
+        if let fill, !fill.isNull {
+            guard let f = ValueConversion.convert(fill, to: type) else {
+                throw StrataError.typeMismatch(
+                    table: table, column: old.name, detail: "fill \(fill) is not a \(type.rawValue)")
+            }
+            fillValue = f
+        }
+        if !nullable && fillValue == nil && values.contains(where: \.isNull) {
+            throw StrataError.notNullViolation(table: table, column: old.name)
+        }
+        let column = SQLExpression.column(old.name)
+        if editor.storesAlike(type, old.type) && type == old.type {
+            if let fillValue, !nullable {
+                _ = try execute(
+                    .update(
+                        Update(table: table, assignments: [Assignment(old.name, fillValue)], filter: .isNull(column))))
+            }
+            if nullable != old.isNullable {
+                try editor.apply(
+                    .alterColumn(table: table, column: old.name, type: type, nullable: nullable, fill: nil), live: live)
+            }
+            return
+        }
+        let temporary = "strata_tmp_" + old.name
+        try apply(.addColumn(table: table, TableColumn(name: temporary, type: type, isNullable: true)))
+        for (from, to) in converted {
+            _ = try execute(
+                .update(
+                    Update(
+                        table: table, assignments: [Assignment(temporary, to)],
+                        filter: .compare(.equal, column, .value(from)))))
+        }
+        if let fillValue, !nullable {
+            _ = try execute(
+                .update(Update(table: table, assignments: [Assignment(temporary, fillValue)], filter: .isNull(column))))
+        }
+        let indexes = t.indexes.filter { $0.columns.contains(old.name) }
+        let keys = t.foreignKeys.filter { $0.column == old.name }
+        try apply(.dropColumn(table: table, column: old.name))
+        try apply(.renameColumn(table: table, column: temporary, to: old.name))
+        if !nullable {
+            try editor.apply(
+                .alterColumn(table: table, column: old.name, type: type, nullable: false, fill: nil),
+                live: try editor.introspect())
+        }
+        for index in indexes { try apply(.addIndex(table: table, index)) }
+        for key in keys { try apply(.addForeignKey(table: table, key)) }
+    }
+}
