@@ -96,17 +96,7 @@ extension StoreState {
 
     /// The same check the SQL renderer makes: a subquery used as a value selects exactly one column.
     static func checkSingleColumn(_ s: Select, use: String) throws(StrataError) {
-        let names: [String]
-        switch s.selection {
-        case .columns(let c): names = c
-        case .refs(let r): names = r.map { ($0.table.map { $0 + "." } ?? "") + $0.name }
-        case .count: return
-        }
-        guard names.count == 1 else {
-            throw .invalidQuery(
-                "\(use) subquery on \(s.table) selects \(names.count) columns (\(names.joined(separator: ", "))); "
-                    + "it must select exactly one")
-        }
+        try SQLRenderer.checkSingleColumn(s, use: use)
     }
 }
 

@@ -149,10 +149,10 @@ struct ReadmeLifecycleTests {
 @Model struct Tag {
     var id: String?  // TEXT PRIMARY KEY, set by the app
     var label: String
-    static let memos = hasMany(Memo.self, as: "subject", onDelete: .destroy)
+    static let annotations = hasMany(Annotation.self, as: "subject", onDelete: .destroy)
 }
 
-@Model struct Memo {
+@Model struct Annotation {
     var id: Int64?
     var body: String
     var subjectType: String?  // the owner's model name: "Tag"
@@ -168,24 +168,24 @@ struct ReadmeKeysTests {
             .path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let db = try Database.open(driver == "sqlite" ? "sqlite:\(path)" : "memory:", drivers: [.sqlite, .memory])
-        try db.writeSync { tx in try tx.migrate([Device.self, Memo.self]) }
+        try db.writeSync { tx in try tx.migrate([Device.self, Annotation.self]) }
 
         // README: "Synchronous calls"
         try db.writeSync { tx in  // blocks; a transaction
             var phone = Device(name: "phone")
             try phone.save(tx)  // phone.id = UUID()
             var swift = Tag(id: "swift", label: "Swift")
-            var memo = Memo(body: "typed keys")
-            try swift.add(&memo, to: Tag.memos, tx)  // subject_type "Tag", subject_id "swift"
+            var annotation = Annotation(body: "typed keys")
+            try swift.add(&annotation, to: Tag.annotations, tx)  // subject_type "Tag", subject_id "swift"
         }
-        let memos = try db.readSync { tx in try Memo.query(on: tx).including(Memo.subject).all() }
-        let owner = try memos[0].loaded(Memo.subject) as? Tag  // the Tag, loaded in one query per type
+        let annotations = try db.readSync { tx in try Annotation.query(on: tx).including(Annotation.subject).all() }
+        let owner = try annotations[0].loaded(Annotation.subject) as? Tag  // the Tag, loaded in one query per type
 
         #expect(owner?.label == "Swift")
-        #expect(memos.map(\.subjectType) == ["Tag"] && memos.map(\.subjectID) == ["swift"])
+        #expect(annotations.map(\.subjectType) == ["Tag"] && annotations.map(\.subjectID) == ["swift"])
         let devices = try db.readSync { tx in try Device.query(on: tx).all() }
         #expect(devices.count == 1 && devices[0].id != nil)
         try db.writeSync { tx in _ = try Tag.find("swift", tx)?.delete(tx) }
-        #expect(try db.readSync { tx in try Memo.query(on: tx).count() } == 0)
+        #expect(try db.readSync { tx in try Annotation.query(on: tx).count() } == 0)
     }
 }

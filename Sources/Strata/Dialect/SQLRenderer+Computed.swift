@@ -72,11 +72,18 @@ extension SQLRenderer {
     }
 
     /// - Throws: ``StrataError/invalidQuery(_:)`` naming the subquery's table and columns unless it selects one.
-    static func checkSingleColumn(_ s: Select, use: String) throws(StrataError) {
+    package static func checkSingleColumn(_ s: Select, use: String) throws(StrataError) {
         let names: [String]
         switch s.selection {
         case .columns(let c): names = c
         case .refs(let r): names = r.map { ($0.table.map { $0 + "." } ?? "") + $0.name }
+        case .items(let items):
+            names = items.map { item in
+                switch item {
+                case .column(let r): return (r.table.map { $0 + "." } ?? "") + r.name
+                case .aggregate(let a): return a.summary
+                }
+            }
         case .count: return
         }
         guard names.count == 1 else {

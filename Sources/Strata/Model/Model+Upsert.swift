@@ -142,6 +142,10 @@ struct UpsertPlan<M: Model> {
     init(target keyPaths: [PartialKeyPath<M>], action: UpsertAction<M>) throws(StrataError) {
         let schema = M.schema
         guard let pk = schema.primaryKeyIndex else { throw .invalidQuery("\(M.modelName) has no primary key") }
+        guard M.ID.isAssignedByDatabase else {
+            // A UUID or String key is the model's own: the key names the row already, and `save` writes it.
+            throw .invalidQuery("upsert of \(M.modelName) needs a key the database assigns (Int64), not \(M.ID.self)")
+        }
         self.pk = pk
         var target: [String] = []
         for kp in keyPaths { target.append(try M.column(kp)) }
@@ -241,14 +245,15 @@ struct UpsertPlan<M: Model> {
             Insert(
                 table: schema.name, columns: schema.insertColumnNames, rows: rows, returning: schema.columns[pk].name,
                 onConflict: onConflict))
-        var ids: [Int64] = []
+        var ids: [M.ID] = []
         ids.reserveCapacity(range.count)
         let collect: (any RowReader) throws -> Void = { r in
-            if case .integer(let v) = r.value(at: 0) { ids.append(v) }
+            if let v = try? M.ID(databaseValue: r.value(at: 0)) { ids.append(v) }
         }
         if full {
             _ = try tx.execute(
-                template: StatementTemplate(M.self, .upsertRowsReturningKey(range.count, onConflict)),
+                template: StatementTemplate(
+                    M.self, .upsertRowsReturningKey(range.count, onConflict), table: M.schema.name),
                 binds: rows.flatMap { $0 }, statement: { insert }, onRow: collect)
         } else {
             _ = try tx.execute(insert, onRow: collect)
@@ -265,7 +270,7 @@ struct UpsertPlan<M: Model> {
 
     /// `DO NOTHING … RETURNING` returns no row for a kept one: reads the ids of the chunk's keys back, and hands the
     /// returned ids no key claims to the models whose key has a NULL (always inserted), in order.
-    private func resolveKept(_ models: inout [M], _ range: Range<Int>, returned: [Int64], _ tx: Transaction) throws {
+    private func resolveKept(_ models: inout [M], _ range: Range<Int>, returned: [M.ID], _ tx: Transaction) throws {
         let schema = M.schema
         var keyed: [(index: Int, key: [DatabaseValue])] = []
         var keyValues: [[DatabaseValue]] = []
@@ -279,7 +284,7 @@ struct UpsertPlan<M: Model> {
             keyed.append((i, key))
             keyValues.append(targetPositions.map { values[$0] })
         }
-        var idByKey: [[DatabaseValue]: Int64] = [:]
+        var idByKey: [[DatabaseValue]: M.ID] = [:]
         // One IN list (bound as one array where the dialect can) for a one-column key; groups of OR'ed ANDs, kept
         // short for SQLite's expression depth, for a composite one.
         var filters: [SQLExpression] = []
@@ -305,7 +310,7 @@ struct UpsertPlan<M: Model> {
                 if let id = m.id, let key = key(m.databaseValues) { idByKey[key] = id }
             }
         }
-        var claimed = Set<Int64>()
+        var claimed = Set<M.ID>()
         for (i, key) in keyed {
             guard let id = idByKey[key] else {
                 throw StrataError.database(code: 0, message: "upsert of \(M.modelName) found no row for a kept model")

@@ -40,6 +40,10 @@ extension StrataError {
         case .poolTimeout: return "poolTimeout"
         case .divergence: return "divergence"
         case .arithmeticError: return "arithmeticError"
+        case .invalidAggregate: return "invalidAggregate"
+        case .schemaMismatches: return "schemaMismatches"
+        case .migrationChecksumMismatch: return "migrationChecksumMismatch"
+        case .irreversibleMigration: return "irreversibleMigration"
         }
     }
 }
