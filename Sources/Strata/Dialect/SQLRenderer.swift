@@ -169,7 +169,10 @@ public struct SQLRenderer {
                     try expression(e.node)
                 } else {
                     sql += try column(o.column, table: o.table)
-                    if o.isText { try binaryCollation() }
+                    // SELECT DISTINCT may only order by what it selects, and `x COLLATE "C"` is another
+                    // expression on PostgreSQL: a distinct query sorts by the column's own collation (code point
+                    // order for every table Strata creates).
+                    if o.isText && !s.distinct { try binaryCollation() }
                 }
                 sql += o.direction == .ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"
             }

@@ -1,0 +1,22 @@
+// SemanticsCoverageTests: every row of the semantics table names conformance cases, and every name is a case.
+import StrataConformance
+import Testing
+
+@Suite struct SemanticsCoverageTests {
+    @Test func everyRowIsPinnedByCasesThatExist() {
+        let names = Set(ConformanceSuite.caseNames)
+        #expect(SemanticsCoverage.rows.count == 43, "the table's 33 original rows and 10 found since")
+        #expect(Set(SemanticsCoverage.rows.map(\.topic)).count == SemanticsCoverage.rows.count, "topics are unique")
+        for row in SemanticsCoverage.rows {
+            #expect(!row.cases.isEmpty, "\(row.topic) names no case")
+            for name in row.cases {
+                #expect(names.contains(name), "\(row.topic): no conformance case named \(name)")
+            }
+        }
+    }
+
+    @Test func caseNamesAreUnique() {
+        let names = ConformanceSuite.caseNames
+        #expect(Set(names).count == names.count, "duplicate case names")
+    }
+}
