@@ -89,7 +89,7 @@ extension ConformanceSuite {
     }
 
     static let keyTypeCases: [ConformanceCase] = [
-        ConformanceCase("keys.uuid-generated-on-insert") { db in
+        ConformanceCase("key.uuid-generated-on-insert") { db in
             try await migrateKeyWorld(db)
             var a = ConfShelf(title: "a")
             try await a.save(on: db)
@@ -113,7 +113,7 @@ extension ConformanceSuite {
                 [idA, idB, chosen].map { $0.uuidString.lowercased() }.sorted(),
                 "UUID keys sort as their lowercase text on every backend")
         },
-        ConformanceCase("keys.string-key-set-by-the-app") { db in
+        ConformanceCase("key.string-key-set-by-the-app") { db in
             try await migrateKeyWorld(db)
             var missing = ConfTag(label: "no key")
             try await checkThrows(
@@ -130,7 +130,7 @@ extension ConformanceSuite {
             try checkEqual(try await ConfTag.find("swift", on: db)?.label, "Swift 6", "the row took the new label")
             try checkEqual(try await ConfTag.find("Swift", on: db)?.label, nil, "String keys compare exactly")
         },
-        ConformanceCase("keys.uuid-belongs-to-and-has-many") { db in
+        ConformanceCase("key.uuid-belongs-to-and-has-many") { db in
             let w = try await seedKeyWorld(db)
             let books = try await w.fiction.fetch(ConfShelf.books, on: db).map(\.title).sorted()
             try checkEqual(books, ["Dune", "Emma"], "children found by a UUID foreign key")
@@ -142,7 +142,7 @@ extension ConformanceSuite {
             let plate = try await db.withConnection { tx in try w.fiction.fetch(ConfShelf.plate, tx) }
             try checkEqual(plate?.id, "F-1", "hasOne with a String-keyed child")
         },
-        ConformanceCase("keys.eager-loading") { db in
+        ConformanceCase("key.eager-loading") { db in
             _ = try await seedKeyWorld(db)
             let shelves = try await ConfShelf.query(on: db).including(ConfShelf.books).including(ConfShelf.tags)
                 .including(ConfShelf.plate).order(\.title).all()
@@ -164,7 +164,7 @@ extension ConformanceSuite {
                 [["fiction", "poetry"], ["fiction"]],
                 "through-table from the String-keyed side")
         },
-        ConformanceCase("keys.joins") { db in
+        ConformanceCase("key.joins") { db in
             _ = try await seedKeyWorld(db)
             let onFiction = try await ConfBook.query(on: db).join(ConfBook.shelf)
                 .where(ConfBook.shelf, \.title == "fiction").order(\.title).all().map(\.title)
@@ -176,7 +176,7 @@ extension ConformanceSuite {
                 .allJoined(ConfShelf.plate)
             try checkEqual(pairs.map { $0.1?.id ?? "-" }, ["F-1", "-"], "left join to a String-keyed child")
         },
-        ConformanceCase("keys.through-add-and-remove") { db in
+        ConformanceCase("key.through-add-and-remove") { db in
             let w = try await seedKeyWorld(db)
             guard let space = try await ConfTag.find("space", on: db) else {
                 throw ConformanceFailure(description: "tag missing")
@@ -186,7 +186,7 @@ extension ConformanceSuite {
             try checkEqual(left, ["classic"], "the join row with a String and a UUID key is gone")
             try checkEqual(try await ConfTag.query(on: db).count(), 2, "the tag itself stays")
         },
-        ConformanceCase("keys.delete-rules") { db in
+        ConformanceCase("key.delete-rules") { db in
             let w = try await seedKeyWorld(db)
             try await w.fiction.forceDelete(on: db)
             try checkEqual(
@@ -202,7 +202,7 @@ extension ConformanceSuite {
                 try await ConfShelfTag.query(on: db).count(), 0, "belongsTo(…, onDelete: .destroy) by a String key")
             try checkEqual(try await ConfShelf.query(on: db).all().map(\.title), ["poetry"], "the other shelf stays")
         },
-        ConformanceCase("keys.soft-delete-and-locking") { db in
+        ConformanceCase("key.soft-delete-and-locking") { db in
             _ = try await seedKeyWorld(db)
             guard var dune = try await ConfBook.query(on: db).where(\.title == "Dune").first(), let id = dune.id else {
                 throw ConformanceFailure(description: "Dune missing")
@@ -223,7 +223,7 @@ extension ConformanceSuite {
             try await dune.restore(on: db)
             try checkEqual(try await ConfBook.find(id, on: db)?.title, "Dune (2nd)", "restored by its UUID")
         },
-        ConformanceCase("keys.insert-all") { db in
+        ConformanceCase("key.insert-all") { db in
             try await migrateKeyWorld(db)
             var shelf = ConfShelf(title: "bulk")
             try await shelf.save(on: db)
@@ -247,7 +247,7 @@ extension ConformanceSuite {
             }
             try checkEqual(try await ConfTag.query(on: db).count(), 0, "nothing written")
         },
-        ConformanceCase("keys.reload-and-insert-if-missing") { db in
+        ConformanceCase("key.reload-and-insert-if-missing") { db in
             try await migrateKeyWorld(db)
             var tag = ConfTag(id: "k", label: "before")
             try await tag.save(on: db)
@@ -268,7 +268,7 @@ extension ConformanceSuite {
             try await shelf.save(on: db, insertIfMissing: true)
             try checkEqual(try await ConfShelf.query(on: db).all().map(\.id), [shelf.id], "inserted again with its key")
         },
-        ConformanceCase("keys.uuid-column-refuses-other-text") { db in
+        ConformanceCase("key.uuid-column-refuses-other-text") { db in
             try await migrateKeyWorld(db)
             var bogus = ConfShelfText(id: "not-a-uuid", title: "bogus")
             do {

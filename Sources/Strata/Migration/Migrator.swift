@@ -33,7 +33,7 @@ extension Transaction {
         for schema in schemas {
             try migrate(schema, policy: policy)
         }
-        if (policy ?? database.configuration.migration) == .automatic {
+        if policy == .automatic {
             try installChangeNotifications(Self.followingAssociations(models).filter { $0.notifiesOtherProcesses })
         }
     }
