@@ -90,11 +90,15 @@ struct TouchedTables {
     private(set) var tables: Set<String> = []
     /// A raw statement ran: which tables it wrote is unknown.
     private(set) var unknown = false
+    /// The table added last: a run of writes to one table (the usual case) hashes its name once.
+    private var last: String?
 
     var isEmpty: Bool { tables.isEmpty && !unknown }
 
     mutating func add(_ table: String) {
-        if !tables.contains(table) { tables.insert(table) }
+        if table == last { return }
+        tables.insert(table)
+        last = table
     }
 
     mutating func addUnknown() { unknown = true }
@@ -105,5 +109,6 @@ struct TouchedTables {
     mutating func removeAll() {
         tables.removeAll(keepingCapacity: true)
         unknown = false
+        last = nil
     }
 }

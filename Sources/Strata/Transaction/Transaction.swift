@@ -100,10 +100,10 @@ public final class Transaction {
     }
 
     private func wrote(table: String) {
-        if depth == 0 {
-            database.changes.committed([table])
-        } else {
+        if depth > 0 {
             touched.add(table)
+        } else if database.changes.observerCount > 0 {
+            database.changes.committed([table])
         }
     }
 
