@@ -30,7 +30,13 @@ enum CompiledCondition: Sendable {
     /// Compiles `node` over the rows of `scope` (a table, or a table and its joins).
     init(_ node: SQLExpression.Node, scope: borrowing ColumnScope) throws(StrataError) {
         switch node {
-        case .column, .joinedColumn, .value: self = .operand(try Operand(node, scope: scope))
+        case .value(let v):
+            // A constant in a condition's place is checked now, not per row: whether it is a condition does not
+            // depend on the rows, so `p` and `NOT p` fail alike even when an index leaves no row to evaluate
+            // (PostgreSQL refuses it when planning).
+            _ = try Self.condition(v)
+            self = .operand(.value(v))
+        case .column, .joinedColumn: self = .operand(try Operand(node, scope: scope))
         case .constant(let b): self = .constant(b)
         case .compare(let op, let l, let r):
             self = .compare(op, try Operand(l, scope: scope), try Operand(r, scope: scope))

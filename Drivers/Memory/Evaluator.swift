@@ -112,7 +112,7 @@ extension CompiledCondition {
     }
 
     /// A value used as a condition: a bool, NULL (unknown), or an integer (non-zero is true, as in SQLite).
-    private static func condition(_ x: DatabaseValue) throws(StrataError) -> Truth {
+    static func condition(_ x: DatabaseValue) throws(StrataError) -> Truth {
         switch x {
         case .null: return .unknown
         case .bool(let b): return Truth(b)

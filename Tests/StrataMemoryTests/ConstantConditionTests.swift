@@ -1,0 +1,40 @@
+// ConstantConditionTests: a constant that is not a condition fails `p` and `NOT p` alike, rows or no rows to check.
+import Foundation
+import Strata
+import StrataMemory
+import Testing
+
+@Model(table: "constant_condition_item")
+private struct Item {
+    var id: Int64?
+    var name: String
+}
+
+@Suite struct ConstantConditionTests {
+    /// Found by FuzzMemoryCondition: `(TRUE >= NOT date) AND id IN ()` returned no rows (the empty IN left no row to
+    /// evaluate) while its negation failed on the first row; PostgreSQL refuses both when planning.
+    @Test func aDateInAConditionsPlaceFailsWhateverTheIndexLeaves() async throws {
+        let db = try Database.open("memory:", drivers: [.memory])
+        try await db.migrate(Item.self)
+        for name in ["a", "b", "c"] {
+            var item = Item(name: name)
+            try await item.save(on: db)
+        }
+        let notADate = SQLExpression(.not(.value(.date(Date(timeIntervalSince1970: 3)))))
+        let p = SQLExpression.and([
+            .compare(.greaterOrEqual, .value(.bool(true)), notADate), .inList(.column("id"), []),
+        ])
+        for condition in [p, .not(p), .isNull(p), notADate] {
+            await #expect(throws: StrataError.self) {
+                try await Item.query(on: db).where(Condition(condition)).all()
+            }
+            do {
+                _ = try await Item.query(on: db).where(Condition(condition)).count()
+                Issue.record("no error for \(condition)")
+            } catch StrataError.typeMismatch(_, _, let detail) {
+                #expect(detail == "a condition must be boolean, got date")
+            }
+        }
+        #expect(try await Item.query(on: db).count() == 3, "nothing changed")
+    }
+}
