@@ -159,7 +159,9 @@ final class ConnectionPool: Sendable {
             case .closed: throw StrataError.connectionFailed("the database is closed")
             case .connect:
                 do {
-                    return Lease(try driver.connect())
+                    let lease = Lease(try driver.connect())
+                    logOpened()
+                    return lease
                 } catch {
                     state.withLock { s in
                         s.open -= 1
@@ -188,12 +190,16 @@ final class ConnectionPool: Sendable {
     nonisolated(nonsending) private func connect(alone: Bool) async throws -> Lease {
         do {
             let lease = try await openLease(alone: alone)
-            observer?.logger.info("opened a connection", metadata: ["db.pool.open": .stringConvertible(openCount)])
+            logOpened()
             return lease
         } catch {
             observer?.logger.notice("could not open a connection", metadata: ["db.error": .string("\(error)")])
             throw error
         }
+    }
+
+    private func logOpened() {
+        observer?.logger.info("opened a connection", metadata: ["db.pool.open": .stringConvertible(openCount)])
     }
 
     nonisolated(nonsending) private func openLease(alone: Bool) async throws -> Lease {
