@@ -111,8 +111,7 @@ final class StatementObserver: Sendable {
         case .double(let d): return String(d)
         case .text(let s), .json(let s): return quoted(s)
         case .blob(let d): return "<\(d.count) bytes>"
-        case .date(let d):
-            return quoted(d.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)))
+        case .date(let d): return quoted(DateText.format(d))
         case .decimal(let d): return "\(d)"
         case .uuid(let u): return quoted(u.uuidString)
         }
