@@ -38,7 +38,7 @@ public protocol ModelAssociation<Owner>: Sendable {
     /// Foreign keys this association puts on the owner's table (belongsTo only).
     var foreignKeys: [ForeignKey] { get }
     /// The models whose tables this association needs (its target, and a through model), which
-    /// ``Transaction/migrate(_:policy:)`` creates along with the owner's.
+    /// ``Transaction/migrate(_:policy:)-([Model.],_)`` creates along with the owner's.
     var relatedModels: [any Model.Type] { get }
 }
 

@@ -6,7 +6,7 @@ import Metrics
 public struct Configuration: Sendable {
     /// The most connections the pool opens; nil lets the driver choose.
     public var maxConnections: Int?
-    /// What ``Database/migrate(_:)`` may change.
+    /// What ``Database/migrate(_:)->()`` may change.
     public var migration: MigrationPolicy
     /// How long a connection waits for a lock (SQLite busy timeout) or to connect, in seconds.
     public var timeout: Double

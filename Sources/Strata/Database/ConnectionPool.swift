@@ -37,7 +37,7 @@ final class ConnectionPool: Sendable {
     private struct Waiter {
         let id: UInt64
         let continuation: Handoff
-        var timer: Task<Void, Never>?
+        var timer: PoolTimer?
     }
 
     private struct State {
@@ -239,9 +239,7 @@ final class ConnectionPool: Sendable {
                 }
                 guard let deadline else { return }
                 let seconds = timeout
-                let timer = Task { [weak self] in
-                    try? await Task.sleep(until: deadline, clock: .continuous)
-                    if Task.isCancelled { return }
+                let timer = PoolTimer(after: ContinuousClock.now.duration(to: deadline)) { [weak self] in
                     self?.leave(id, throwing: StrataError.poolTimeout(seconds: seconds))
                 }
                 let served = state.withLock { s -> Bool in
@@ -337,4 +335,21 @@ extension Double {
         guard self < 1e9 else { return nil }
         return .now + .seconds(self)
     }
+}
+
+/// A waiter's deadline: a Dispatch timer, not a task, so that it fires even while every cooperative thread is
+/// busy (blocked callers are what a pool timeout reports), and is cancelled when the waiter is served.
+///
+/// `@unchecked Sendable`: its only state is the work item, set once in `init`; `DispatchWorkItem.cancel()` may be
+/// called from any thread.
+final class PoolTimer: @unchecked Sendable {
+    private let item: DispatchWorkItem
+
+    init(after delay: Duration, _ fire: @escaping @Sendable () -> Void) {
+        item = DispatchWorkItem(block: fire)
+        let seconds = max(0, delay / .seconds(1))
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item)
+    }
+
+    func cancel() { item.cancel() }
 }

@@ -79,6 +79,7 @@ public final class Database: Sendable {
     ///   - url: `sqlite:app.sqlite`, `sqlite:///abs/app.sqlite`, `sqlite::memory:`, `memory:`, `postgres://…`
     ///     (see ``DatabaseURL``).
     ///   - drivers: the drivers to choose from; by default those passed to ``register(_:)``.
+    ///   - configuration: pool size, migration, logging and metrics settings; the URL's parameters override it.
     /// - Throws: ``StrataError/invalidURL(_:reason:)`` (a malformed URL, a bad `pool` or `migrate` value, or
     ///   a parameter the driver does not read), ``StrataError/unknownScheme(_:)``,
     ///   ``StrataError/driverNotRegistered(scheme:module:)``, or the driver's connection errors.

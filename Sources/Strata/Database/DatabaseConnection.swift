@@ -11,7 +11,7 @@ public protocol DatabaseConnection: AnyObject {
     func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void) throws -> Int
 
     /// Runs a statement whose shape is `template` (the same SQL on every call) with `binds`, its values in
-    /// the order ``SQLRenderer/binds(of:)`` collects them. A driver that has run the template before may
+    /// the order ``SQLRenderer/binds(of:dialect:)`` collects them. A driver that has run the template before may
     /// bind and step its prepared statement straight away; otherwise it calls `statement` to build it.
     /// The default always builds it and calls ``execute(_:onRow:)``.
     func execute(

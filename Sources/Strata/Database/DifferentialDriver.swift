@@ -80,7 +80,8 @@ extension Database {
     ///   - primary: the URL whose rows and errors the caller sees (e.g. `memory:`).
     ///   - secondary: the URL it is checked against (e.g. `sqlite::memory:` or `postgres://…`).
     ///   - drivers: the drivers to choose from; by default those passed to ``register(_:)``.
-    /// - Throws: what ``open(_:drivers:configuration:)`` throws for either URL.
+    ///   - configuration: the settings both databases open with (see ``Database/open(_:drivers:configuration:)``).
+    /// - Throws: what ``Database/open(_:drivers:configuration:)`` throws for either URL.
     public static func open(
         differential primary: String, _ secondary: String, drivers: [DriverFactory]? = nil,
         configuration: Configuration = Configuration()

@@ -1,7 +1,7 @@
 // StatementTemplate: names a statement shape whose SQL a connection may render once and reuse.
 
 /// A statement shape that is the same SQL every time for one model: a connection may prepare it
-/// once and then only bind new values (in the order ``SQLRenderer/binds(of:)`` collects them).
+/// once and then only bind new values (in the order ``SQLRenderer/binds(of:dialect:)`` collects them).
 public struct StatementTemplate: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
         /// `INSERT` of every column but the primary key, `RETURNING` the key.

@@ -4,7 +4,7 @@ import Foundation
 /// The record of what migrated a database: one row per applied versioned step, and one per automatic
 /// migration that changed something.
 public struct MigrationRecord: Sendable, Hashable {
-    /// `versioned` for a ``Migration`` step, `automatic` for ``Transaction/migrate(_:policy:)``.
+    /// `versioned` for a ``Migration`` step, `automatic` for ``Transaction/migrate(_:policy:)-([Model.],_)``.
     public var kind: String
     /// The step's name, or the table an automatic migration changed.
     public var name: String

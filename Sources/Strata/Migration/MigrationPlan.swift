@@ -49,7 +49,11 @@ public struct MigrationPlan: Sendable, Hashable, CustomStringConvertible {
     /// to add, drop, retype or change in nullability, indexes and foreign keys to add or drop. Tables no model
     /// names are left alone unless `dropUnknownTables` (never `strata_migrations`).
     ///
-    /// - Parameter storesAlike: whether the backend stores two types alike (see ``SchemaEditing/storesAlike(_:_:)``).
+    /// - Parameters:
+    ///   - models: the models the app declares; their associations' tables are included.
+    ///   - live: the database's schema as introspected (see ``DatabaseSchema``).
+    ///   - dropUnknownTables: whether tables no model names are planned for removal (destructive).
+    ///   - storesAlike: whether the backend stores two types alike (see ``SchemaEditing/storesAlike(_:_:)``).
     public static func diff(
         models: [any Model.Type], live: DatabaseSchema, dropUnknownTables: Bool = false,
         storesAlike: (ColumnType, ColumnType) -> Bool = { $0 == $1 }

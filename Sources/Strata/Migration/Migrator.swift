@@ -180,7 +180,7 @@ extension Transaction {
 }
 
 extension Database {
-    /// Migrates the models' tables in one transaction (see ``Transaction/migrate(_:policy:)``).
+    /// Migrates the models' tables in one transaction (see ``Transaction/migrate(_:policy:)-([Model.],_)``).
     nonisolated(nonsending)
         public func migrate(_ models: any Model.Type...) async throws
     {

@@ -7,7 +7,7 @@ struct JoinAliases: Sendable {
     let byTable: [String: String]
 }
 
-/// One typed item of ``QueryBuilder/select(_:)``: a grouped column or an aggregate, read back as `Value`.
+/// One typed item of ``QueryBuilder/select(_:)-63y8o``: a grouped column or an aggregate, read back as `Value`.
 ///
 /// ```swift
 /// let totals = try await Order.query(on: db)

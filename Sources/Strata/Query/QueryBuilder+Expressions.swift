@@ -11,7 +11,7 @@ extension QueryBuilder {
         return copy
     }
 
-    /// Sets a column, in the rows a later ``update()`` changes, to a value computed from each row's values
+    /// Sets a column, in the rows a later ``update()-8oezh`` changes, to a value computed from each row's values
     /// before the update (`set(\.views, to: \.views + 1)`).
     public func set<V>(_ kp: KeyPath<M, V>, to e: ColumnExpression<M, V>) -> Self {
         var copy = self

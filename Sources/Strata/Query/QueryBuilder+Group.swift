@@ -36,7 +36,7 @@ extension QueryBuilder {
     }
 
     /// Groups rows by these columns (call again, or with an association, to add more). NULL forms one group on
-    /// every driver. Read the groups with ``select(_:)``.
+    /// every driver. Read the groups with ``select(_:)-63y8o``.
     ///
     /// ```swift
     /// let perTeam = try await Member.query(on: db).group(by: \.teamID).select(.column(\.teamID), .count())
@@ -83,8 +83,8 @@ extension QueryBuilder {
         }
     }
 
-    /// Returns each distinct row once (`SELECT DISTINCT`): distinct models of a join, distinct ``values(_:)``,
-    /// distinct ``select(_:)`` tuples. Ordering is then only by what is selected.
+    /// Returns each distinct row once (`SELECT DISTINCT`): distinct models of a join, distinct ``values(_:)-(KeyPath<M,V>Sendable)``,
+    /// distinct ``select(_:)-63y8o`` tuples. Ordering is then only by what is selected.
     public func distinct() -> Self {
         var copy = self
         copy.grouping.distinct = true

@@ -91,7 +91,7 @@ extension QueryBuilder where Executor == Transaction {
     }
 
     /// Deletes the matching rows; returns how many. A soft-deleted model's rows get their `@DeletedAt` set
-    /// instead (see ``forceDelete()``). No callbacks or association rules run.
+    /// instead (see ``forceDelete()-7r1av``). No callbacks or association rules run.
     @discardableResult
     public func delete() throws -> Int {
         if let deleted = M.schema.column(withRole: .deletedAt)?.name {
@@ -125,7 +125,7 @@ extension QueryBuilder where Executor == Transaction {
             ))
     }
 
-    /// Applies the ``set(_:to:)`` assignments to the matching rows; returns how many changed. An `@UpdatedAt`
+    /// Applies the ``set(_:to:)-(_,V)`` assignments to the matching rows; returns how many changed. An `@UpdatedAt`
     /// column is set to the current time too, unless assigned; a `@Version` column is left as it is.
     @discardableResult
     public func update() throws -> Int {
@@ -174,7 +174,7 @@ extension QueryBuilder where Executor == Database {
     /// Clears `@DeletedAt` on the matching rows (see the synchronous ``restore()``).
     @discardableResult
     nonisolated(nonsending) public func restore() async throws -> Int { try await on { try $0.restore() } }
-    /// Applies the ``set(_:to:)`` assignments to the matching rows; returns how many changed. An `@UpdatedAt`
+    /// Applies the ``set(_:to:)-(_,V)`` assignments to the matching rows; returns how many changed. An `@UpdatedAt`
     /// column is set to the current time too, unless assigned; a `@Version` column is left as it is.
     @discardableResult
     nonisolated(nonsending) public func update() async throws -> Int { try await on { try $0.update() } }

@@ -194,7 +194,7 @@ public struct QueryBuilder<M: Model, Executor> {
         return copy
     }
 
-    /// Sets a column in the rows a later ``update()`` changes.
+    /// Sets a column in the rows a later ``update()-8oezh`` changes.
     public func set<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V>, to value: V) -> Self {
         var (name, copy) = column(kp)
         if let name { copy.assignments.append(Assignment(name, M.schema.stored(value.databaseValue, column: name))) }

@@ -54,9 +54,12 @@ public struct TableColumn: Sendable, Hashable {
     /// A column whose property has a default value.
     ///
     /// - Parameters:
+    ///   - keyPath: the model property the column maps; only its type is used.
+    ///   - name: the column's name in the table.
     ///   - default: the property's default; evaluated once, when the schema is built.
     ///   - constant: whether the default is a literal, so it can also be the schema's `DEFAULT`.
     ///   - tracked: whether the model marks the column changed on assignment (see ``tracksChanges``).
+    ///   - role: what the column does in the model's lifecycle (a timestamp, a version, …), if anything.
     public init<M, V: DatabaseValueConvertible>(
         _ keyPath: KeyPath<M, V>, _ name: String, default: V,
         constant: Bool, tracked: Bool = true, role: ColumnRole? = nil

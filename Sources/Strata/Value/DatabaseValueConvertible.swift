@@ -22,7 +22,7 @@ public protocol DatabaseValueConvertible {
     /// - Throws: ``ValueConversionError`` when the value does not fit.
     init(databaseValue: DatabaseValue) throws(ValueConversionError)
     /// Reads the value straight from a row when the stored type is the expected one, or returns nil to
-    /// take the general path through ``init(databaseValue:)`` (the default).
+    /// take the general path through ``DatabaseValueConvertible/init(databaseValue:)`` (the default).
     static func read(from reader: any RowReader, at index: Int) -> Self?
 }
 
