@@ -15,7 +15,7 @@ struct DifferentialFuzzTests {
         var log: [String] = []
         engine.log = { log.append($0) }
         let started = Date()
-        let report = engine.run()
+        let report = await onOwnThread { engine.run() }
         print(
             "differential: \(report.summary) on \(report.backends.joined(separator: ", ")); "
                 + "\(report.statements) statements in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
@@ -108,7 +108,7 @@ struct DifferentialFuzzTests {
         let urls = try await FuzzBackends.urls(schema: "strata_fuzz_oracles")
         let engine = try DifferentialEngine(
             urls: urls, drivers: FuzzBackends.drivers, options: FuzzOptions(seed: 99, queries: 300))
-        let report = engine.run()
+        let report = await onOwnThread { engine.run() }
         #expect(report.divergences.isEmpty, "\(report.divergences.map(engine.describe))")
         // Each query with a filter runs 3 TLP parts, the unfiltered base and 2 NoREC queries on each backend.
         #expect(report.statements > 300 * urls.count * 3)
@@ -128,4 +128,24 @@ struct DifferentialFuzzTests {
         #expect(x.agrees(with: .failed(kind: "typeMismatch", message: "two"), ordered: true))
         #expect(!x.agrees(with: .failed(kind: "invalidQuery", message: "one"), ordered: true))
     }
+}
+
+/// Runs a long synchronous fuzz run on a thread of its own and waits for it, so that it never holds one of Swift's
+/// cooperative threads (one per core) for minutes while the rest of the test run needs them.
+///
+/// `nonisolated(unsafe)`: the closure and its captures are used by the new thread only while the caller waits.
+private func onOwnThread<T>(_ body: @escaping () -> T) async -> T {
+    nonisolated(unsafe) let work = body
+    let result: UnsafeResult<T> = await withCheckedContinuation { c in
+        let thread = Thread { c.resume(returning: UnsafeResult(value: work())) }
+        thread.stackSize = 16 << 20
+        thread.start()
+    }
+    return result.value
+}
+
+/// A result handed from the fuzz thread to the waiting caller. `@unchecked Sendable`: written once by the thread
+/// before the continuation resumes, read once after.
+private struct UnsafeResult<T>: @unchecked Sendable {
+    let value: T
 }
