@@ -96,11 +96,6 @@ extension PostgresServerTests {
                 try await db.unsafeRawExecute("SELECT id, title, stars, extra FROM pg_cli_note ORDER BY id") == rows,
                 "rows as before")
 
-            (code, out) = try await PGCLIApp.run([PGCLINoteV1.self], steps, ["down", "--url", url])
-            #expect(out == ["reverted  002_one_way"])
-            (code, out) = try await PGCLIApp.run([PGCLINoteV1.self], steps, ["down", "--url", url])
-            #expect(out == ["reverted  001_create_note"])
-            #expect(try await db.withConnection { tx in try tx.introspect() }[table: "pg_cli_note"] == nil)
             try await PostgresTestServer.dropSchema("strata_migcli")
         }
 

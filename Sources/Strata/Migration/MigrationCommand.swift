@@ -241,13 +241,13 @@ public struct MigrationCommand: Sendable {
         return try await run(options, output: output)
     }
 
-    /// Runs parsed options (see ``run(_:output:)``).
+    /// Runs parsed options (see `run(_:output:)` over arguments).
     ///
     /// - Parameters:
     ///   - options: the parsed command line.
     ///   - output: receives each line of the report.
     /// - Returns: the exit code.
-    /// - Throws: what ``run(_:output:)`` throws, but for argument errors.
+    /// - Throws: what `run(_:output:)` over arguments throws, but for argument errors.
     public func run(_ options: Options, output: (String) -> Void) async throws -> Int32 {
         let db = try Database.open(options.url, drivers: drivers)
         defer { db.close() }
