@@ -106,10 +106,14 @@ extension ConformanceSuite {
             try await VersionedFixtures.seed(db)
             try await db.migrate([oneWay])
             let before = try await VersionedFixtures.schema(db)
+            let items = try await VersionedFixtures.rows(db, "ver_item", VersionedFixtures.itemColumns + ["note"])
             try await checkThrows("revert without down", { $0 == .irreversibleMigration(step: "002_one_way") }) {
                 try await db.revert([VersionedFixtures.create, oneWay], count: 2)
             }
             try checkEqual(try await VersionedFixtures.schema(db), before, "nothing reverted")
+            try checkEqual(
+                try await VersionedFixtures.rows(db, "ver_item", VersionedFixtures.itemColumns + ["note"]), items,
+                "every row as before")
             try checkEqual(
                 try await db.migrationStatus([VersionedFixtures.create, oneWay]).map(\.isApplied), [true, true],
                 "both still recorded")

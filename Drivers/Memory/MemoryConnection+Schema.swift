@@ -10,11 +10,27 @@ extension MemoryConnection: SchemaEditing {
     }
 
     func apply(_ change: SchemaChange, live: DatabaseSchema) throws {
+        try journaled { s throws(StrataError) in try s.alter(change) }
+    }
+
+    /// A retyped column in one journaled rebuild, at its position (see ``SchemaEditing/replaceColumn``).
+    func replaceColumn(
+        _ column: String, with temporary: String, in table: String, type: ColumnType, nullable: Bool,
+        default value: DatabaseValue?, live: DatabaseSchema
+    ) throws -> Bool {
+        try journaled { s throws(StrataError) in
+            try s.replaceColumn(column, with: temporary, in: table, type: type, nullable: nullable, default: value)
+        }
+        return true
+    }
+
+    /// Runs `body` on the store, undoing what it journaled when it throws.
+    private func journaled(_ body: (inout StoreState) throws(StrataError) -> Void) throws {
         try store.state.withLock { s throws(StrataError) in
             if s.isHeld(against: id) { throw .busy }
             let mark = s.journal.count
             do throws(StrataError) {
-                try s.alter(change)
+                try body(&s)
                 if s.transaction == nil { s.settle(nil) }
             } catch {
                 s.undo(to: mark)
@@ -116,6 +132,38 @@ extension StoreState {
             var schema = try self.table(table).schemaView
             schema.foreignKeys.removeAll { $0.column == column }
             try rebuild(table, as: schema) { $0 }
+        case .setDefault(let table, let column, let value):
+            var schema = try self.table(table).schemaView
+            guard let p = schema.index(of: column) else { throw .unknownColumn(model: table, column: column) }
+            if let value { _ = try schema.columns[p].storedValue(value, table: table) }
+            schema.columns[p].schemaDefault = value
+            try rebuild(table, as: schema) { $0 }
+        }
+    }
+
+    /// Puts `temporary`'s values in the place of `column`, with the new type, nullability and default, and
+    /// drops `temporary`: the column keeps its position, indexes and foreign key.
+    mutating func replaceColumn(
+        _ column: String, with temporary: String, in table: String, type: ColumnType, nullable: Bool,
+        default value: DatabaseValue?
+    ) throws(StrataError) {
+        var schema = try self.table(table).schemaView
+        guard let p = schema.index(of: column) else { throw .unknownColumn(model: table, column: column) }
+        guard let t = schema.index(of: temporary) else { throw .unknownColumn(model: table, column: temporary) }
+        let slots = try self.table(table).slots
+        if !nullable && slots.contains(where: { !$0.isEmpty && $0[t].isNull }) {
+            throw .notNullViolation(table: table, column: column)
+        }
+        schema.columns[p].type = type
+        schema.columns[p].isNullable = nullable
+        schema.columns[p].schemaDefault = value
+        schema.columns[p].backfill = value
+        schema.columns.remove(at: t)
+        try rebuild(table, as: schema) { row in
+            var row = row
+            row[p] = row[t]
+            row.remove(at: t)
+            return row
         }
     }
 

@@ -53,12 +53,13 @@ extension PostgresConnection: SchemaEditing {
             }
             if columns[table] == nil { order.append(table) }
             let type = Self.columnType(declared)
-            var fallback: DatabaseValue?
-            if case .text(let d) = r[4] { fallback = Self.parseDefault(d, type: type) }
-            columns[table, default: []].append(
-                TableColumn(
-                    name: name, type: type, isNullable: r[3] != .bool(true), isPrimaryKey: r[5] == .bool(true),
-                    schemaDefault: fallback))
+            var parsed: (value: DatabaseValue?, expression: String?) = (nil, nil)
+            if case .text(let d) = r[4] { parsed = Self.parseDefault(d, type: type) }
+            var described = TableColumn(
+                name: name, type: type, isNullable: r[3] != .bool(true), isPrimaryKey: r[5] == .bool(true),
+                schemaDefault: parsed.value)
+            described.defaultExpression = parsed.expression
+            columns[table, default: []].append(described)
         }
         var indexes: [String: [Index]] = [:]
         for r in try rows(Self.indexesSQL) {
@@ -105,29 +106,36 @@ extension PostgresConnection: SchemaEditing {
         }
     }
 
-    /// A DEFAULT as `pg_get_expr` shows it (`'text'::text`, `42`, `1.5`, `true`).
-    static func parseDefault(_ text: String, type: ColumnType) -> DatabaseValue? {
+    /// A DEFAULT as `pg_get_expr` shows it: a constant (`'text'::text`, `'-1'::integer`, `42`, `1.50`, `true`),
+    /// or an expression the database computes (`now()`, `CURRENT_TIMESTAMP`, `nextval('…'::regclass)`), spelled
+    /// by ``ColumnDefault/expression(_:)``.
+    static func parseDefault(_ text: String, type: ColumnType) -> (value: DatabaseValue?, expression: String?) {
         var s = Substring(text)
         while s.hasPrefix("(") && s.hasSuffix(")") { s = s.dropFirst().dropLast() }
         if s.hasPrefix("'"), let end = s.dropFirst().lastIndex(of: "'") {
-            let literal = String(s[s.index(after: s.startIndex)..<end]).replacingOccurrences(of: "''", with: "'")
+            let rest = s[s.index(after: end)...]
+            let inner = String(s[s.index(after: s.startIndex)..<end])
+            guard rest.isEmpty || rest.hasPrefix("::"), !inner.replacingOccurrences(of: "''", with: "").contains("'")
+            else { return (nil, ColumnDefault.expression(text)) }
+            let literal = inner.replacingOccurrences(of: "''", with: "'")
             switch type {
-            case .integer: return Int64(literal).map(DatabaseValue.integer) ?? .text(literal)
-            case .double: return Double(literal).map(DatabaseValue.double) ?? .text(literal)
-            default: return .text(literal)
+            case .integer: return (Int64(literal).map(DatabaseValue.integer) ?? .text(literal), nil)
+            case .double: return (Double(literal).map(DatabaseValue.double) ?? .text(literal), nil)
+            default: return (.text(literal), nil)
             }
         }
         if let cast = s.range(of: "::") { s = s[..<cast.lowerBound] }
         switch s {
-        case "NULL": return nil
-        case "true": return .bool(true)
-        case "false": return .bool(false)
+        case "NULL": return (nil, nil)
+        case "true": return (.bool(true), nil)
+        case "false": return (.bool(false), nil)
         default: break
         }
-        if type == .double, let d = Double(s) { return .double(d) }
-        if let i = Int64(s) { return .integer(i) }
-        if let d = Double(s) { return .double(d) }
-        return .text(String(s))
+        if type == .decimal, Double(s) != nil, let d = Decimal(string: String(s)) { return (.decimal(d), nil) }
+        if type == .double, let d = Double(s) { return (.double(d), nil) }
+        if let i = Int64(s) { return (.integer(i), nil) }
+        if let d = Double(s) { return (.double(d), nil) }
+        return (nil, ColumnDefault.expression(text))
     }
 
     public func apply(_ change: SchemaChange, live: DatabaseSchema) throws {
@@ -166,6 +174,11 @@ extension PostgresConnection: SchemaEditing {
                     _ = try rows("ALTER TABLE " + q(name) + " DROP CONSTRAINT " + q(constraint))
                 }
             }
+        case .setDefault(let name, let column, let value):
+            let set = try value.map {
+                " SET DEFAULT " + (try SQLRenderer.defaultLiteral($0, dialect: dialect, table: name, column: column))
+            }
+            _ = try rows("ALTER TABLE " + q(name) + " ALTER COLUMN " + q(column) + (set ?? " DROP DEFAULT"))
         }
     }
 

@@ -50,12 +50,13 @@ extension SQLiteConnection: SchemaEditing {
             } else {
                 type = .decimal
             }
-            var fallback: DatabaseValue?
-            if case .text(let d) = r[3] { fallback = Self.parseDefault(d, type: type) }
-            columns.append(
-                TableColumn(
-                    name: column, type: type, isNullable: r[2] == .integer(0), isPrimaryKey: isPK,
-                    schemaDefault: fallback))
+            var parsed: (value: DatabaseValue?, expression: String?) = (nil, nil)
+            if case .text(let d) = r[3] { parsed = Self.parseDefault(d, type: type) }
+            var described = TableColumn(
+                name: column, type: type, isNullable: r[2] == .integer(0), isPrimaryKey: isPK,
+                schemaDefault: parsed.value)
+            described.defaultExpression = parsed.expression
+            columns.append(described)
         }
         var indexes: [Index] = []
         for r in try rows(
@@ -82,22 +83,27 @@ extension SQLiteConnection: SchemaEditing {
         return TableSchema(name: name, columns: columns, indexes: indexes, foreignKeys: keys)
     }
 
-    /// A DEFAULT as `pragma_table_info` shows it (`'text'`, `42`, `(1.5)`, `TRUE`).
-    static func parseDefault(_ text: String, type: ColumnType) -> DatabaseValue? {
+    /// A DEFAULT as `pragma_table_info` shows it: a constant (`'text'`, `42`, `(1.5)`, `TRUE`), or an
+    /// expression the database computes (`CURRENT_TIMESTAMP`, `datetime('now')`), spelled by
+    /// ``ColumnDefault/expression(_:)``.
+    static func parseDefault(_ text: String, type: ColumnType) -> (value: DatabaseValue?, expression: String?) {
         var s = Substring(text)
         while s.hasPrefix("(") && s.hasSuffix(")") { s = s.dropFirst().dropLast() }
         if s.hasPrefix("'") && s.hasSuffix("'") && s.count >= 2 {
-            return .text(String(s.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'"))
+            let inner = String(s.dropFirst().dropLast())
+            if !inner.replacingOccurrences(of: "''", with: "").contains("'") {
+                return (.text(inner.replacingOccurrences(of: "''", with: "'")), nil)
+            }
         }
         switch s.uppercased() {
-        case "NULL": return nil
-        case "TRUE": return .bool(true)
-        case "FALSE": return .bool(false)
+        case "NULL": return (nil, nil)
+        case "TRUE": return (.bool(true), nil)
+        case "FALSE": return (.bool(false), nil)
         default: break
         }
-        if let i = Int64(s) { return type == .bool && (i == 0 || i == 1) ? .bool(i == 1) : .integer(i) }
-        if let d = Double(s) { return .double(d) }
-        return .text(String(s))
+        if let i = Int64(s) { return (type == .bool && (i == 0 || i == 1) ? .bool(i == 1) : .integer(i), nil) }
+        if let d = Double(s) { return (.double(d), nil) }
+        return (nil, ColumnDefault.expression(text))
     }
 
     public func apply(_ change: SchemaChange, live: DatabaseSchema) throws {
@@ -143,17 +149,49 @@ extension SQLiteConnection: SchemaEditing {
             var new = try table(name)
             new.foreignKeys.removeAll { $0.column == column }
             try rebuild(new)
+        case .setDefault(let name, let column, let value):
+            var new = try table(name)
+            guard let p = new.columns.firstIndex(where: { $0.name == column }) else {
+                throw StrataError.unknownColumn(model: name, column: column)
+            }
+            new.columns[p].schemaDefault = value
+            new.columns[p].backfill = value
+            new.columns[p].defaultExpression = nil
+            try rebuild(new)
         }
     }
 
+    /// A retyped column in one rebuild: `temporary`'s values under `column`'s name, at its position, with its
+    /// indexes and foreign key, the new type, nullability and default; `temporary` is gone after.
+    public func replaceColumn(
+        _ column: String, with temporary: String, in table: String, type: ColumnType, nullable: Bool,
+        default value: DatabaseValue?, live: DatabaseSchema
+    ) throws -> Bool {
+        rowidAliases = [:]
+        guard var new = live[table: table] else { throw StrataError.noSuchTable(table) }
+        new.columns.removeAll { $0.name == temporary }
+        guard let p = new.columns.firstIndex(where: { $0.name == column }) else {
+            throw StrataError.unknownColumn(model: table, column: column)
+        }
+        new.columns[p].type = type
+        new.columns[p].isNullable = nullable
+        new.columns[p].schemaDefault = value
+        new.columns[p].backfill = value
+        new.columns[p].defaultExpression = nil
+        try rebuild(new, sources: [column: temporary])
+        return true
+    }
+
     /// SQLite's documented table rebuild (https://sqlite.org/lang_altertable.html#otheralter), inside the open
-    /// transaction: create the new table under a temporary name, copy every row's kept columns, drop the old
-    /// table, rename the new one, re-create the indexes and triggers, then `PRAGMA foreign_key_check`.
+    /// transaction: save and drop the views (a rename fails while a view names a missing table), create the new
+    /// table under a temporary name, copy every row's kept columns (column `c` from `sources[c]` when given),
+    /// drop the old table, rename the new one, re-create the indexes, triggers and views (with the triggers on
+    /// them), then `PRAGMA foreign_key_check`.
     ///
     /// - Throws: ``StrataError/unsupported(feature:driver:)`` when foreign keys are on (the rebuild needs them
     ///   off, which a migration step does before its transaction); ``StrataError/foreignKeyViolation(table:)``
     ///   when the rebuilt table breaks a foreign key.
-    private func rebuild(_ new: TableSchema) throws {
+    private func rebuild(_ new: TableSchema, sources: [String: String] = [:]) throws {
         if try rows("PRAGMA foreign_keys").first?.first == .integer(1) {
             throw StrataError.unsupported(
                 feature:
@@ -164,17 +202,26 @@ extension SQLiteConnection: SchemaEditing {
         let triggers = try rows(
             "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?1 AND sql IS NOT NULL",
             [.text(new.name)])
+        let views = try rows(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'view' AND sql IS NOT NULL ORDER BY rowid")
+        let viewTriggers = try rows(
+            "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND sql IS NOT NULL AND tbl_name IN "
+                + "(SELECT name FROM sqlite_master WHERE type = 'view') ORDER BY rowid")
+        for view in views.reversed() { if case .text(let name) = view[0] { _ = try rows("DROP VIEW " + q(name)) } }
         var temporary = new
         temporary.name = "strata_rebuild_" + new.name
         temporary.indexes = []
         _ = try renderAndRun(.createTable(temporary)) { _ in }
         let columns = try new.columns.map { try q($0.name) }.joined(separator: ", ")
+        let values = try new.columns.map { try q(sources[$0.name] ?? $0.name) }.joined(separator: ", ")
         _ = try rows(
-            "INSERT INTO " + q(temporary.name) + " (" + columns + ") SELECT " + columns + " FROM " + q(new.name))
+            "INSERT INTO " + q(temporary.name) + " (" + columns + ") SELECT " + values + " FROM " + q(new.name))
         _ = try rows("DROP TABLE " + q(new.name))
         _ = try rows("ALTER TABLE " + q(temporary.name) + " RENAME TO " + q(new.name))
         for index in new.indexes { _ = try renderAndRun(.createIndex(table: new.name, index)) { _ in } }
         for trigger in triggers { if case .text(let sql) = trigger[0] { _ = try rows(sql) } }
+        for view in views { if case .text(let sql) = view[1] { _ = try rows(sql) } }
+        for trigger in viewTriggers { if case .text(let sql) = trigger[0] { _ = try rows(sql) } }
         if !(try rows("SELECT 1 FROM pragma_foreign_key_check(?1) LIMIT 1", [.text(new.name)])).isEmpty {
             throw StrataError.foreignKeyViolation(table: new.name)
         }

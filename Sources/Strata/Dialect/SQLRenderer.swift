@@ -15,7 +15,7 @@ public struct SQLRenderer {
     /// The SELECT's main table, which a qualified column may also name.
     var mainTable: String?
 
-    private init(dialect: any Dialect) { self.dialect = dialect }
+    init(dialect: any Dialect) { self.dialect = dialect }
 
     /// Renders one statement.
     ///
@@ -422,7 +422,7 @@ public struct SQLRenderer {
     /// - Throws: ``StrataError/invalidValue(table:column:reason:)`` for text holding NUL, a date outside
     ///   ``DateText/isRepresentable(_:)`` or a failed JSON encoding; ``StrataError/invalidQuery(_:)`` for a
     ///   non-finite double or a blob.
-    private func ddlLiteral(_ v: DatabaseValue, table: String, column: String) throws(StrataError) -> String {
+    func ddlLiteral(_ v: DatabaseValue, table: String, column: String) throws(StrataError) -> String {
         guard ValueCheck.isStorable(v) else {
             throw .invalidValue(table: table, column: column, reason: "default: " + ValueCheck.reason(v))
         }

@@ -100,6 +100,8 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case migrationChecksumMismatch(step: String, applied: String, current: String)
     /// A migration step was asked to revert but has no `down`.
     case irreversibleMigration(step: String)
+    /// A command-line argument (`--url`, `--steps`, the command's name) is missing, unknown or malformed.
+    case invalidArgument(String, reason: String)
 
     public var description: String {
         switch self {
@@ -157,6 +159,7 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         case .migrationChecksumMismatch(let s, let a, let c):
             return "migration \(s) changed after it was applied (checksum \(a), now \(c)); add a new step instead"
         case .irreversibleMigration(let s): return "migration \(s) has no down step and cannot be reverted"
+        case .invalidArgument(let a, let r): return "invalid argument \(a): \(r)"
         }
     }
 }

@@ -159,6 +159,15 @@ public struct MigrationSteps: Sendable {
         change(.dropForeignKey(table: table, column: column))
     }
 
+    /// Sets a column's constant default (nil drops it); existing rows keep their values.
+    ///
+    /// - Parameters:
+    ///   - value: the default, converted to the column's type when the step runs; nil drops it.
+    ///   - column: the column.
+    ///   - table: its table.
+    public mutating func setDefault(_ value: DatabaseValue?, of column: String, in table: String) {
+        change(.setDefault(table: table, column: column, to: value))
+    }
     /// A data transform, run in the step's transaction with the models or the query API.
     public mutating func transform(_ label: String, _ body: @escaping @Sendable (Transaction) throws -> Void) {
         operations.append(.transform(label: label, body: body))

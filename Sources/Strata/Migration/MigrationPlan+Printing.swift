@@ -5,7 +5,9 @@ extension MigrationPlan {
     /// `-- DESTRUCTIVE` comment. A change the dialect cannot `ALTER` (SQLite) is shown as the table rebuild
     /// Strata runs; a type change notes that Strata converts each value in Swift and refuses those that do not.
     ///
-    /// - Throws: ``StrataError/invalidIdentifier(_:reason:)`` for a name the dialect cannot quote.
+    /// - Throws: ``StrataError/invalidIdentifier(_:reason:)`` for a name the dialect cannot quote;
+    ///   ``StrataError/invalidValue(table:column:reason:)`` or ``StrataError/invalidQuery(_:)`` for a default
+    ///   that has no SQL literal.
     public func sql(dialect: any Dialect) throws -> String {
         var lines: [String] = []
         for planned in changes {
@@ -68,6 +70,13 @@ extension MigrationPlan {
         case .dropForeignKey(let t, let c):
             if !dialect.altersTablesInPlace { return try rebuild(t, "drop foreign key \(c)") }
             return ["ALTER TABLE \(try q(t)) DROP CONSTRAINT \(try q(dialect.shortened(t + "_" + c + "_fkey")));"]
+        case .setDefault(let t, let c, let value):
+            if !dialect.altersTablesInPlace { return try rebuild(t, "default of \(c)") }
+            guard let value else { return ["ALTER TABLE \(try q(t)) ALTER COLUMN \(try q(c)) DROP DEFAULT;"] }
+            return [
+                "ALTER TABLE \(try q(t)) ALTER COLUMN \(try q(c)) SET DEFAULT "
+                    + (try SQLRenderer.defaultLiteral(value, dialect: dialect, table: t, column: c)) + ";"
+            ]
         }
     }
 
@@ -161,6 +170,8 @@ extension MigrationPlan {
         case .dropIndex(let t, let n): return ".dropIndex(table: \(literal(t)), name: \(literal(n)))"
         case .addForeignKey(let t, let k): return ".addForeignKey(table: \(literal(t)), \(swift(k)))"
         case .dropForeignKey(let t, let c): return ".dropForeignKey(table: \(literal(t)), column: \(literal(c)))"
+        case .setDefault(let t, let c, let value):
+            return ".setDefault(table: \(literal(t)), column: \(literal(c)), to: \(swift(value)))"
         }
     }
 }

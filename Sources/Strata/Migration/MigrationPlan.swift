@@ -46,7 +46,8 @@ public struct MigrationPlan: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Computes the plan: tables of `models` (and the models their associations need) that are missing, columns
-    /// to add, drop, retype or change in nullability, indexes and foreign keys to add or drop. Tables no model
+    /// to add, drop, retype or change in nullability or constant default (see ``ColumnDefault``), indexes and
+    /// foreign keys to add or drop. Tables no model
     /// names are left alone unless `dropUnknownTables` (never `strata_migrations`).
     ///
     /// - Parameters:
@@ -83,6 +84,12 @@ public struct MigrationPlan: Sendable, Hashable, CustomStringConvertible {
                                 table: name, column: c.name, type: c.type, nullable: c.isNullable,
                                 fill: c.isNullable ? nil : c.backfill),
                             isDestructive: retyped || !c.isNullable))
+                }
+                if !ColumnDefault.matches(model: c, live: l) {
+                    out.append(
+                        PlannedChange(
+                            change: .setDefault(table: name, column: c.name, to: c.schemaDefault), isDestructive: false)
+                    )
                 }
             }
             let same = { (a: Index, b: Index) in a.columns == b.columns && a.isUnique == b.isUnique }

@@ -27,6 +27,8 @@ public enum SchemaChange: Sendable, Hashable {
     case addForeignKey(table: String, ForeignKey)
     /// Drops the foreign key on a column.
     case dropForeignKey(table: String, column: String)
+    /// Sets a column's constant `DEFAULT` (nil drops it); existing rows keep their values.
+    case setDefault(table: String, column: String, to: DatabaseValue?)
 
     /// The table the change applies to.
     public var table: String {
@@ -34,7 +36,8 @@ public enum SchemaChange: Sendable, Hashable {
         case .createTable(let t): return t.name
         case .dropTable(let t), .renameTable(let t, _): return t
         case .addColumn(let t, _), .dropColumn(let t, _), .renameColumn(let t, _, _), .alterColumn(let t, _, _, _, _),
-            .addIndex(let t, _), .dropIndex(let t, _), .addForeignKey(let t, _), .dropForeignKey(let t, _):
+            .addIndex(let t, _), .dropIndex(let t, _), .addForeignKey(let t, _), .dropForeignKey(let t, _),
+            .setDefault(let t, _, _):
             return t
         }
     }
@@ -62,6 +65,8 @@ extension SchemaChange: CustomStringConvertible {
         case .dropIndex(let t, let n): return "drop index \(n) on \(t)"
         case .addForeignKey(let t, let k): return "add \(Self.describe(k)) to \(t)"
         case .dropForeignKey(let t, let c): return "drop foreign key \(t).\(c)"
+        case .setDefault(let t, let c, let value):
+            return value.map { "set default of \(t).\(c) to \(Self.literal($0))" } ?? "drop default of \(t).\(c)"
         }
     }
 

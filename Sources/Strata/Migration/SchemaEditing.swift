@@ -28,6 +28,27 @@ public protocol SchemaEditing: DatabaseConnection {
     /// Runs after the step's transaction ended, committed or not (SQLite turns foreign keys back on).
     func didEndMigrationStep()
 
+    /// Puts `temporary` (a column the core added and filled with the converted values) in the place of
+    /// `column` in one step, keeping the column's position, indexes and foreign key, with the new `type`,
+    /// nullability and `default` value. Returns false when the backend cannot (the core then drops `column`,
+    /// renames `temporary` to it, which moves it last, and re-creates its indexes, key and default). Default:
+    /// false. SQLite does it in one table rebuild, the memory store in one journaled rebuild.
+    ///
+    /// - Parameters:
+    ///   - column: the column being retyped.
+    ///   - temporary: the filled column that replaces it.
+    ///   - table: their table.
+    ///   - type: the column's new type.
+    ///   - nullable: whether the column accepts NULL after.
+    ///   - value: the column's default after, already of `type` (nil: none).
+    ///   - live: the live schema, `temporary` included.
+    /// - Returns: whether the backend replaced the column.
+    /// - Throws: the database's errors (a unique index over values that became equal, NULLs in a NOT NULL column).
+    func replaceColumn(
+        _ column: String, with temporary: String, in table: String, type: ColumnType, nullable: Bool,
+        default value: DatabaseValue?, live: DatabaseSchema
+    ) throws -> Bool
+
     /// Whether this backend stores two column types the same way (SQLite: `text` and `date` are both TEXT), so
     /// a diff does not report a type change it cannot see.
     func storesAlike(_ a: ColumnType, _ b: ColumnType) -> Bool
@@ -38,6 +59,10 @@ extension SchemaEditing {
     public func willBeginMigrationStep() throws {}
     public func checkMigrationStep() throws {}
     public func didEndMigrationStep() {}
+    public func replaceColumn(
+        _ column: String, with temporary: String, in table: String, type: ColumnType, nullable: Bool,
+        default value: DatabaseValue?, live: DatabaseSchema
+    ) throws -> Bool { false }
     public func storesAlike(_ a: ColumnType, _ b: ColumnType) -> Bool { a == b }
 }
 

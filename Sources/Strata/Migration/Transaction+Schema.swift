@@ -32,7 +32,8 @@ extension Transaction {
     ///   table or column other tables still reference, ``StrataError/typeMismatch(table:column:detail:)`` for
     ///   a value that does not convert, ``StrataError/notNullViolation(table:column:)`` for NULLs without a
     ///   fill, ``StrataError/missingReferencedTable(table:column:references:)``, and the database's own
-    ///   constraint errors (a unique index over duplicates, a foreign key over orphans).
+    ///   constraint errors (a unique index over duplicates, a foreign key over orphans). A default that is not
+    ///   of the column's type is `typeMismatch`; a blob or non-finite default is `invalidValue`.
     public func apply(_ change: SchemaChange) throws {
         let editor = try schemaEditor()
         let live = try editor.introspect()
@@ -143,6 +144,30 @@ extension Transaction {
                 throw StrataError.invalidQuery("\(name).\(c) has no foreign key")
             }
             try editor.apply(change, live: live)
+        case .setDefault(let name, let c, let value):
+            let t = try table(name)
+            let old = try column(c, of: t)
+            if old.isPrimaryKey {
+                throw StrataError.invalidQuery("cannot set a default on the primary key \(name).\(c)")
+            }
+            var converted: DatabaseValue?
+            if let value, !value.isNull {
+                guard let v = ValueConversion.convert(ValueConversion.normalize(value, as: old.type), to: old.type)
+                else {
+                    throw StrataError.typeMismatch(
+                        table: name, column: c,
+                        detail: "default \(SchemaChange.literal(value)) does not convert to \(old.type.rawValue)")
+                }
+                var storable = ValueCheck.isStorable(v)
+                if case .blob = v { storable = false }
+                if case .double(let d) = v, !d.isFinite { storable = false }
+                guard storable else {
+                    throw StrataError.invalidValue(
+                        table: name, column: c, reason: "default \(SchemaChange.literal(value)) cannot be stored")
+                }
+                converted = v
+            }
+            try editor.apply(.setDefault(table: name, column: c, to: converted), live: live)
         }
     }
 
@@ -212,6 +237,16 @@ extension Transaction {
             _ = try execute(
                 .update(Update(table: table, assignments: [Assignment(temporary, fillValue)], filter: .isNull(column))))
         }
+        // The old default carried over when it converts (else dropped: a diff then shows it).
+        let keptDefault = old.schemaDefault.flatMap {
+            ValueConversion.convert(ValueConversion.normalize($0, as: old.type), to: type)
+        }
+        if try editor.replaceColumn(
+            old.name, with: temporary, in: table, type: type, nullable: nullable, default: keptDefault,
+            live: try editor.introspect())
+        {
+            return
+        }
         let indexes = t.indexes.filter { $0.columns.contains(old.name) }
         let keys = t.foreignKeys.filter { $0.column == old.name }
         try apply(.dropColumn(table: table, column: old.name))
@@ -223,5 +258,6 @@ extension Transaction {
         }
         for index in indexes { try apply(.addIndex(table: table, index)) }
         for key in keys { try apply(.addForeignKey(table: table, key)) }
+        if let keptDefault { try apply(.setDefault(table: table, column: old.name, to: keptDefault)) }
     }
 }

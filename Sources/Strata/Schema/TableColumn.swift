@@ -28,6 +28,10 @@ public struct TableColumn: Sendable, Hashable {
     public var role: ColumnRole?
     /// The form dates are stored in, when the column declares one (see ``DateFormat``); nil for Strata's own.
     public var dateFormat: DateFormat?
+    /// A default the database computes (`CURRENT_TIMESTAMP`, `nextval(…)`), as introspection reads it from a
+    /// live table (``schemaDefault`` is then nil). Models cannot declare one; a diff leaves it alone unless the
+    /// model declares a constant default instead.
+    public var defaultExpression: String?
 
     public init(
         name: String, type: ColumnType, isNullable: Bool, isPrimaryKey: Bool = false,
