@@ -44,6 +44,7 @@ extension StrataError {
         case .schemaMismatches: return "schemaMismatches"
         case .migrationChecksumMismatch: return "migrationChecksumMismatch"
         case .irreversibleMigration: return "irreversibleMigration"
+        case .lockNotAvailable: return "lockNotAvailable"
         }
     }
 }
