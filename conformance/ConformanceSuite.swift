@@ -53,6 +53,7 @@ public enum ConformanceSuite {
         keyTypeCases,
         polymorphicCases,
         lockingCases,
+        rowLockCases,
         identifierCases,
         modelCases,
         callbackCases,

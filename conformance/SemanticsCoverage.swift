@@ -109,7 +109,14 @@ public enum SemanticsCoverage {
         ("Multiple NULLs in UNIQUE", ["unique.nulls-are-distinct", "upsert.null-key-never-conflicts"]),
         ("Error inside a transaction", ["transaction.error-leaves-it-usable"]),
         ("Savepoint syntax", ["transaction.nested-savepoints", "transaction.savepoint-rolls-back-alone"]),
-        ("Isolation default", ["transaction.isolated-until-commit", "concurrency.writer-waits-for-transaction"]),
+        (
+            "Isolation default",
+            [
+                "transaction.isolated-until-commit", "concurrency.writer-waits-for-transaction",
+                "transaction.isolation.granted-at-least-as-strong",
+                "transaction.isolation.retry-reruns-the-body-from-scratch",
+            ]
+        ),
         ("Foreign keys default", ["foreign-key.enforced-on-insert", "foreign-key.enforced-on-every-new-connection"]),
         ("String concat / NULL", ["expression.concat", "expression.concat-null-is-null"]),
         ("NUL in text", ["values.nul-in-text-refused"]),

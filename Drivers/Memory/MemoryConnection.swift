@@ -19,6 +19,9 @@ final class MemoryConnection: DatabaseConnection {
 
     deinit { store.disconnect(id) }
 
+    /// One transaction runs at a time, so every level asked for is served by serializable.
+    func isolation(serving requested: IsolationLevel) -> IsolationLevel? { .serializable }
+
     /// The memory store binds nothing: an IN list of any length is one statement.
     var maxInListValues: Int { .max }
 

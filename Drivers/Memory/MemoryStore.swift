@@ -58,6 +58,7 @@ final class MemoryStore: Sendable {
         while true {
             let step = try state.withLock { s throws(StrataError) -> Step in
                 if waiting { s.waitingWriters -= 1 }
+                if case .select(let sel) = statement, sel.lock != nil { try s.grantRowLock(sel, to: connection) }
                 if s.isHeld(against: connection) {
                     if case .select(let select) = statement { return .done(try s.selectCommitted(select)) }
                     if let deadline, Date() >= deadline { throw .busy }

@@ -59,7 +59,7 @@ struct StoreState: Sendable {
     /// checked that no other connection holds a transaction (``isHeld(against:)``).
     mutating func execute(_ statement: Statement, connection: Int) throws(StrataError) -> Outcome {
         switch statement {
-        case .begin:
+        case .begin, .beginIsolated:  // one transaction at a time: every level is served by serializable
             try begin(connection)
             return Outcome()
         case .commit:
@@ -112,7 +112,7 @@ struct StoreState: Sendable {
         case .dropTable(let name):
             try dropTable(name)
             return (Outcome(), nil)
-        case .begin, .commit, .rollback, .savepoint, .releaseSavepoint, .rollbackToSavepoint:
+        case .begin, .commit, .rollback, .savepoint, .releaseSavepoint, .rollbackToSavepoint, .beginIsolated:
             return (Outcome(), nil)
         }
     }

@@ -74,7 +74,9 @@ enum PostgresErrors {
             return .typeMismatch(table: f.table ?? table, column: f.column, detail: redacted(f.message))
         case "40001", "40P01":
             return .serializationFailure
-        case "55P03":
+        case "55P03" where f.message.hasPrefix("could not obtain lock"):  // NOWAIT met a row another transaction holds
+            return .lockNotAvailable(table: quoted(after: "relation ", in: f.message) ?? f.table ?? table ?? "?")
+        case "55P03":  // lock_timeout (the configured timeout) ran out, like SQLite's busy timeout
             return .busy
         case "25P02":  // a read failed earlier in this transaction (only writes run in their own savepoint)
             return .transactionMisuse("the transaction was aborted by an earlier failed statement; roll it back")

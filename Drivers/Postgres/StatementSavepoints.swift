@@ -10,6 +10,7 @@ enum StatementSavepoints {
     static func needed(for statement: Statement?, sql: String) -> Bool {
         switch statement {
         case .insert?, .update?, .delete?: return true
+        case .select(let s)? where s.lock != nil: return true  // NOWAIT may fail; the transaction stays usable
         case nil: return rawWriteKeywords.contains(firstKeyword(of: sql))
         default: return false
         }

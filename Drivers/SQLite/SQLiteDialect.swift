@@ -17,6 +17,10 @@ public struct SQLiteDialect: Dialect {
     public var autoIncrementPrimaryKey: String { "INTEGER PRIMARY KEY" }
     public var tableSuffix: String { " STRICT" }
     public var beginTransaction: String { "BEGIN IMMEDIATE" }
+    /// Every transaction begins IMMEDIATE, taking the write lock: transactions run one at a time, serializable.
+    public var isolationLevels: IsolationSupport { .serializableOnly }
+    /// The transaction holds the database's write lock, so every row it reads is already locked.
+    public var rowLocks: RowLockSyntax { .heldByTransaction }
     /// SQLite returns NULL for `x / 0` and a REAL for an integer overflow: arithmetic goes through the checked
     /// functions the driver registers (``SQLiteArithmetic``).
     public var arithmeticSyntax: ArithmeticSyntax { .checkedFunctions }

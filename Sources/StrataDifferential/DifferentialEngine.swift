@@ -229,6 +229,7 @@ public final class DifferentialEngine {
 
     private func run(_ select: Select, types: [ColumnType], on b: Backend) -> QueryOutcome {
         statements += 1
+        if select.lock != nil { return b.runLocked(select, types: types) }
         return b.run(.select(select), types: types)
     }
 

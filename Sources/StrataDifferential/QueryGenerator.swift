@@ -73,6 +73,7 @@ struct QueryGenerator {
         }
         if rng.chance(0.2) { return aggregated(s, scope: scope, &rng) }
         if rng.chance(0.05) { risky(&s, &rng) }
+        lock(&s, rng)
         return s
     }
 

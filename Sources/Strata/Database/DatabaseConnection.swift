@@ -43,9 +43,15 @@ public protocol DatabaseConnection: AnyObject {
 
     /// The single-column foreign keys of a table, for `strata inspect`.
     func liveForeignKeys(of table: String) throws -> [LiveForeignKey]
+
+    /// The isolation level a transaction asking for `requested` runs at on this connection (the same or a
+    /// stronger one), or nil when the driver has none at least as strong. Default nil; a ``SQLConnection``
+    /// answers from its dialect's ``Dialect/isolationLevels``.
+    func isolation(serving requested: IsolationLevel) -> IsolationLevel?
 }
 
 extension DatabaseConnection {
+    public func isolation(serving requested: IsolationLevel) -> IsolationLevel? { nil }
     public var maxBindParameters: Int { 32766 }
     public var maxInListValues: Int { Swift.max(1, maxBindParameters - 16) }
 

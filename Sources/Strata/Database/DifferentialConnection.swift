@@ -71,6 +71,14 @@ final class DifferentialConnection: DatabaseConnection {
 
     var maxInListValues: Int { min(primary.maxInListValues, secondary.maxInListValues) }
 
+    /// The weaker of the two sides' levels, when both can serve `requested`.
+    func isolation(serving requested: IsolationLevel) -> IsolationLevel? {
+        guard let a = primary.isolation(serving: requested), let b = secondary.isolation(serving: requested) else {
+            return nil
+        }
+        return min(a, b)
+    }
+
     // MARK: Comparing
 
     /// The statement as SQL in the dialect of the first side that speaks SQL (values stay out: they are

@@ -11,6 +11,9 @@ public protocol SQLConnection: DatabaseConnection {
 }
 
 extension SQLConnection {
+    public func isolation(serving requested: IsolationLevel) -> IsolationLevel? {
+        dialect.isolationLevels.serving(requested)
+    }
     public var maxBindParameters: Int { dialect.maxBindParameters }
     public var maxInListValues: Int { dialect.inListArray != nil ? .max : Swift.max(1, maxBindParameters - 16) }
 

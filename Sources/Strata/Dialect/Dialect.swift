@@ -70,6 +70,10 @@ public protocol Dialect: Sendable {
     /// Whether `ALTER TABLE` can drop columns, change nullability and add or drop foreign keys in place; when
     /// false (SQLite) those changes rebuild the table. Default true.
     var altersTablesInPlace: Bool { get }
+    /// Which isolation levels a transaction can begin at (see ``IsolationLevel``). Default ``IsolationSupport/none``.
+    var isolationLevels: IsolationSupport { get }
+    /// How a query's ``RowLock`` is provided. Default ``RowLockSyntax/none``.
+    var rowLocks: RowLockSyntax { get }
 }
 
 /// How to express OFFSET when there is no LIMIT.
@@ -104,6 +108,8 @@ extension Dialect {
     public var inListArray: InListArray? { nil }
     public func arrayElementType(_ type: ColumnType) -> String? { nil }
     public var altersTablesInPlace: Bool { true }
+    public var isolationLevels: IsolationSupport { .none }
+    public var rowLocks: RowLockSyntax { .none }
 
     /// Quotes an identifier, doubling the quote character at the Unicode-scalar level.
     ///

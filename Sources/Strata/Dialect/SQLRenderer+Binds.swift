@@ -23,7 +23,7 @@ extension SQLRenderer {
         case .delete(let d):
             if let f = d.filter { collect(f.node, dialect, into: &out) }
         case .createTable, .addColumn, .createIndex, .dropTable, .begin, .commit, .rollback, .savepoint,
-            .releaseSavepoint, .rollbackToSavepoint:
+            .releaseSavepoint, .rollbackToSavepoint, .beginIsolated:
             break
         }
         return out

@@ -77,6 +77,7 @@ public struct SQLRenderer {
         case .savepoint(let n): sql += "SAVEPOINT " + (try q(n))
         case .releaseSavepoint(let n): sql += "RELEASE SAVEPOINT " + (try q(n))
         case .rollbackToSavepoint(let n): sql += "ROLLBACK TO SAVEPOINT " + (try q(n))
+        case .beginIsolated(let level): try beginIsolated(level)
         }
     }
 
@@ -96,6 +97,7 @@ public struct SQLRenderer {
         mainTable = s.table
         defer { (qualifier, aliases, mainTable) = outer }
         try s.checkGrouping()
+        if s.lock != nil { try s.checkLock() }
         let select = s.distinct ? "SELECT DISTINCT " : "SELECT "
         switch s.selection {
         case .columns(let columns):
@@ -129,6 +131,7 @@ public struct SQLRenderer {
             try from(s)
             try selectTail(s)
         }
+        if let lock = s.lock { try rowLock(lock, s) }
     }
 
     private mutating func from(_ s: Select) throws(StrataError) {

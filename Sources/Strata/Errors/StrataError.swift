@@ -60,7 +60,8 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case noSuchTable(String)
     /// The database is locked by another connection (retryable).
     case busy
-    /// A serializable transaction lost a race (retryable).
+    /// A transaction lost a race with another one and was rolled back (retryable, see ``RetryPolicy``): a
+    /// serializable transaction that could not be serialized (PostgreSQL 40001), or a deadlock's victim (40P01).
     case serializationFailure
     /// The connection could not be opened: the server is unreachable, refused, timed out, or lacks the database.
     case connectionFailed(String)
@@ -102,6 +103,11 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case irreversibleMigration(step: String)
     /// A command-line argument (`--url`, `--steps`, the command's name) is missing, unknown or malformed.
     case invalidArgument(String, reason: String)
+    /// A row lock that was asked not to wait (``RowLock/Wait/noWait``, PostgreSQL's `NOWAIT`, SQLSTATE 55P03) met
+    /// a row another transaction holds; `table` names the locked table. Like any failed statement it leaves the
+    /// transaction usable: its earlier writes stay, and commit unless the error leaves the body (which rolls
+    /// everything back). Not retried by ``RetryPolicy``.
+    case lockNotAvailable(table: String)
 
     public var description: String {
         switch self {
@@ -160,6 +166,8 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             return "migration \(s) changed after it was applied (checksum \(a), now \(c)); add a new step instead"
         case .irreversibleMigration(let s): return "migration \(s) has no down step and cannot be reverted"
         case .invalidArgument(let a, let r): return "invalid argument \(a): \(r)"
+        case .lockNotAvailable(let t):
+            return "could not lock rows of \(t) without waiting: another transaction holds them"
         }
     }
 }

@@ -45,6 +45,7 @@ extension StrataError {
         case .migrationChecksumMismatch: return "migrationChecksumMismatch"
         case .irreversibleMigration: return "irreversibleMigration"
         case .invalidArgument: return "invalidArgument"
+        case .lockNotAvailable: return "lockNotAvailable"
         }
     }
 }

@@ -17,6 +17,7 @@ public enum StatementKind: String, Sendable, CaseIterable {
         case .update: self = .update
         case .delete: self = .delete
         case .begin, .commit, .rollback, .savepoint, .releaseSavepoint, .rollbackToSavepoint: self = .transaction
+        case .beginIsolated: self = .transaction
         default: self = .schema
         }
     }

@@ -32,6 +32,8 @@ public struct QueryBuilder<M: Model, Executor> {
     var deletedRows = DeletedRows.excluded
     /// GROUP BY columns, HAVING terms (joined by AND) and DISTINCT (see `QueryBuilder+Group.swift`).
     var grouping = Grouping()
+    /// The row lock the query takes (see `QueryBuilder+RowLock.swift`).
+    var lock: RowLock?
 
     init(executor: Executor) { self.executor = executor }
 
@@ -49,6 +51,7 @@ public struct QueryBuilder<M: Model, Executor> {
         q.joins = joins
         q.deletedRows = deletedRows
         q.grouping = grouping
+        q.lock = lock
         return q
     }
 
@@ -233,6 +236,7 @@ public struct QueryBuilder<M: Model, Executor> {
             table: M.schema.name, selection: .columns(columns), joins: joinClauses, filter: filter,
             order: order, limit: limit ?? self.limit, offset: offset)
         select.distinct = grouping.distinct
+        select.lock = lock
         return select
     }
 

@@ -16,6 +16,8 @@ public enum Statement: Sendable, Hashable {
     case savepoint(String)
     case releaseSavepoint(String)
     case rollbackToSavepoint(String)
+    /// `BEGIN` at an isolation level (or a stronger one the dialect serves it with; see ``IsolationLevel``).
+    case beginIsolated(IsolationLevel)
 }
 
 extension Statement {
@@ -30,6 +32,7 @@ extension Statement {
         case .addColumn(let t, _), .createIndex(let t, _): return t
         case .dropTable(let t): return t
         case .begin, .commit, .rollback, .savepoint, .releaseSavepoint, .rollbackToSavepoint: return nil
+        case .beginIsolated: return nil
         }
     }
 }
@@ -65,6 +68,8 @@ public struct Select: Sendable, Hashable {
     public var having: HavingCondition?
     /// SELECT DISTINCT: equal rows (NULL equal to NULL) come back once.
     public var distinct = false
+    /// A row lock on the rows read (`FOR UPDATE`, `FOR SHARE`), held until the transaction ends; see ``RowLock``.
+    public var lock: RowLock?
 
     public init(
         table: String, selection: Selection, joins: [Join] = [], filter: SQLExpression? = nil, order: [Ordering] = [],

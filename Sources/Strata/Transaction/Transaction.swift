@@ -12,6 +12,9 @@ public final class Transaction {
     /// 0: autocommit; 1: inside BEGIN; n > 1: inside n - 1 savepoints.
     public private(set) var depth: Int
     private(set) var isOpen = true
+    /// The isolation level the open transaction runs at, when it was begun with one (see ``IsolationLevel``):
+    /// the level asked for or a stronger one the driver granted; nil in autocommit or at the driver's default.
+    public private(set) var isolation: IsolationLevel?
     /// The tables written inside the open transaction, announced to observers when it commits.
     private var touched = TouchedTables()
 
@@ -35,6 +38,7 @@ public final class Transaction {
         guard observer.isActive else {
             try checkOpen()
             try ValueCheck.check(statement)
+            try checkRowLock(statement)
             database.statementCounter.add(1, ordering: .relaxed)
             let changed = try connection.execute(statement, onRow: onRow)
             wrote(statement)
@@ -43,6 +47,7 @@ public final class Transaction {
         do {
             try checkOpen()
             try ValueCheck.check(statement)
+            try checkRowLock(statement)
         } catch {
             observer.failedBeforeRunning(error)
             throw error
@@ -94,7 +99,8 @@ public final class Transaction {
     /// Notes a statement that ran: a write's table is announced now in autocommit, at COMMIT otherwise.
     private func wrote(_ statement: Statement) {
         switch statement {
-        case .select, .begin, .commit, .rollback, .savepoint, .releaseSavepoint, .rollbackToSavepoint: return
+        case .select, .begin, .commit, .rollback, .savepoint, .releaseSavepoint, .rollbackToSavepoint, .beginIsolated:
+            return
         default: if let table = statement.tableName { wrote(table: table) }
         }
     }
@@ -125,10 +131,21 @@ public final class Transaction {
     /// - Throws: whatever `body` throws (after rolling back), and database errors.
     @discardableResult
     public func savepoint<T>(_ body: (Transaction) throws -> T) throws -> T {
+        try scope(isolation: nil, body)
+    }
+
+    /// A savepoint, or at depth 0 a transaction, begun at `isolation.asked` (granted `isolation.granted`) when
+    /// set.
+    func scope<T>(isolation: (asked: IsolationLevel, granted: IsolationLevel)?, _ body: (Transaction) throws -> T)
+        throws -> T
+    {
         let name = "strata_sp_\(depth)"
-        let open: Statement = depth == 0 ? .begin : .savepoint(name)
+        let open: Statement =
+            depth > 0 ? .savepoint(name) : isolation.map { Statement.beginIsolated($0.asked) } ?? .begin
         _ = try execute(open)
         depth += 1
+        if depth == 1 { self.isolation = isolation?.granted }
+        defer { if depth == 0 { self.isolation = nil } }
         let result: T
         do {
             result = try body(self)

@@ -92,7 +92,7 @@ enum ValueCheck {
         case .addColumn(let table, let c):
             try check(c, table: table)
         case .createIndex, .dropTable, .begin, .commit, .rollback, .savepoint, .releaseSavepoint,
-            .rollbackToSavepoint:
+            .rollbackToSavepoint, .beginIsolated:
             break
         }
     }
