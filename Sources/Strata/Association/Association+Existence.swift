@@ -25,6 +25,11 @@ private func relatedFilter<T: Model>(_ target: T.Type, _ filter: SQLExpression?,
 }
 
 extension HasMany: ExistenceTestable {
+    /// The owner's primary key, and the children's foreign keys where a live child matches `filter`.
+    ///
+    /// - Parameter filter: a condition over the children's columns, or nil for any child.
+    /// - Returns: the owner's column and the SELECT of the keys it must be among.
+    /// - Throws: ``StrataError/invalidAssociation(_:)`` for a key that maps to no column.
     public func relatedKeys(matching filter: SQLExpression?) throws -> (ownerColumn: String, select: Select) {
         let fk = try foreignKey.get()
         let s = Select(
@@ -35,6 +40,11 @@ extension HasMany: ExistenceTestable {
 }
 
 extension HasOne: ExistenceTestable {
+    /// The owner's primary key, and the child's foreign keys where a live child matches `filter`.
+    ///
+    /// - Parameter filter: a condition over the child's columns, or nil for any child.
+    /// - Returns: the owner's column and the SELECT of the keys it must be among.
+    /// - Throws: ``StrataError/invalidAssociation(_:)`` for a key that maps to no column.
     public func relatedKeys(matching filter: SQLExpression?) throws -> (ownerColumn: String, select: Select) {
         let fk = try foreignKey.get()
         let s = Select(
@@ -45,6 +55,11 @@ extension HasOne: ExistenceTestable {
 }
 
 extension BelongsTo: ExistenceTestable {
+    /// The owner's foreign key, and the parents' primary keys where a live parent matches `filter`.
+    ///
+    /// - Parameter filter: a condition over the parent's columns, or nil for any parent.
+    /// - Returns: the owner's column and the SELECT of the keys it must be among.
+    /// - Throws: ``StrataError/invalidAssociation(_:)`` for a key that maps to no column.
     public func relatedKeys(matching filter: SQLExpression?) throws -> (ownerColumn: String, select: Select) {
         let pk = Target.primaryKeyColumn
         let s = Select(
@@ -55,6 +70,11 @@ extension BelongsTo: ExistenceTestable {
 }
 
 extension HasManyThrough: ExistenceTestable {
+    /// The owner's primary key, and the join rows' owner keys where a live target matching `filter` is reached.
+    ///
+    /// - Parameter filter: a condition over the targets' columns, or nil for any target.
+    /// - Returns: the owner's column and the SELECT of the keys it must be among.
+    /// - Throws: ``StrataError/invalidAssociation(_:)`` for a key that maps to no column.
     public func relatedKeys(matching filter: SQLExpression?) throws -> (ownerColumn: String, select: Select) {
         let via = "strata_via"
         var on = SQLExpression.compare(

@@ -8,6 +8,13 @@ public protocol JoinableAssociation<Owner>: ModelAssociation {
 }
 
 extension BelongsTo: JoinableAssociation {
+    /// One join of the parent's table under `alias`, on its primary key equal to the owner's foreign key.
+    ///
+    /// - Parameters:
+    ///   - kind: inner, left, right or full.
+    ///   - alias: the name the parent's table goes by.
+    /// - Returns: the join.
+    /// - Throws: ``StrataError/invalidAssociation(_:)`` for a key that maps to no column.
     public func joins(_ kind: Join.Kind, alias: String) throws -> [Join] {
         let on = SQLExpression.compare(
             .equal, .column(try foreignKey.get()), .column(Target.primaryKeyColumn, table: alias))
@@ -16,6 +23,13 @@ extension BelongsTo: JoinableAssociation {
 }
 
 extension HasMany: JoinableAssociation {
+    /// One join of the children's table under `alias`, on their foreign key equal to the owner's primary key.
+    ///
+    /// - Parameters:
+    ///   - kind: inner, left, right or full.
+    ///   - alias: the name the children's table goes by.
+    /// - Returns: the join.
+    /// - Throws: ``StrataError/invalidAssociation(_:)`` for a key that maps to no column.
     public func joins(_ kind: Join.Kind, alias: String) throws -> [Join] {
         let on = SQLExpression.compare(
             .equal, .column(Owner.primaryKeyColumn), .column(try foreignKey.get(), table: alias))
@@ -24,6 +38,13 @@ extension HasMany: JoinableAssociation {
 }
 
 extension HasOne: JoinableAssociation {
+    /// One join of the child's table under `alias`, on its foreign key equal to the owner's primary key.
+    ///
+    /// - Parameters:
+    ///   - kind: inner, left, right or full.
+    ///   - alias: the name the child's table goes by.
+    /// - Returns: the join.
+    /// - Throws: ``StrataError/invalidAssociation(_:)`` for a key that maps to no column.
     public func joins(_ kind: Join.Kind, alias: String) throws -> [Join] {
         let on = SQLExpression.compare(
             .equal, .column(Owner.primaryKeyColumn), .column(try foreignKey.get(), table: alias))

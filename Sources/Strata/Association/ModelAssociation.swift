@@ -43,9 +43,22 @@ public protocol ModelAssociation<Owner>: Sendable {
 }
 
 extension ModelAssociation {
+    /// Does nothing.
+    ///
+    /// - Parameters:
+    ///   - ownerID: the id of the owner being soft-deleted.
+    ///   - tx: the delete's transaction.
     public func beforeSoftDeleting(ownerID: Owner.ID, _ tx: Transaction) throws {}
+    /// Nil: the association applies no rule to other tables.
+    ///
+    /// - Parameters:
+    ///   - table: a referencing table.
+    ///   - column: its referencing column.
+    /// - Returns: nil.
     public func deleteRule(forTable table: String, column: String) -> DeleteRule? { nil }
+    /// None: only a belongs-to puts a foreign key on the owner's table.
     public var foreignKeys: [ForeignKey] { [] }
+    /// None.
     public var relatedModels: [any Model.Type] { [] }
 }
 

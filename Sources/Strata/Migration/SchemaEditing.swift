@@ -34,10 +34,20 @@ public protocol SchemaEditing: DatabaseConnection {
 }
 
 extension SchemaEditing {
+    /// Does nothing: the backend's own write lock already serializes migrating transactions.
     public func lockForMigration() throws {}
+    /// Does nothing.
     public func willBeginMigrationStep() throws {}
+    /// Does nothing: the backend checks foreign keys as each statement runs.
     public func checkMigrationStep() throws {}
+    /// Does nothing.
     public func didEndMigrationStep() {}
+    /// Whether the two types are the same type: every type is stored its own way.
+    ///
+    /// - Parameters:
+    ///   - a: a column type.
+    ///   - b: another column type.
+    /// - Returns: `a == b`.
     public func storesAlike(_ a: ColumnType, _ b: ColumnType) -> Bool { a == b }
 }
 
