@@ -2,6 +2,7 @@
 
 /// An association that can become JOIN clauses from its owner's table.
 public protocol JoinableAssociation<Owner>: ModelAssociation {
+    /// The model the association reaches (`Group` for `User.group`), whose table a join adds.
     associatedtype Target: Model
     /// The joins reaching `Target` under `alias` from the owner's (main) table.
     func joins(_ kind: Join.Kind, alias: String) throws -> [Join]

@@ -24,6 +24,7 @@ public enum DeleteRule: String, Sendable, Hashable {
 
 /// An association declared on a model (`static let users = hasMany(User.self)`), seen by the core.
 public protocol ModelAssociation<Owner>: Sendable {
+    /// The model that declares the association (`User` for `User.group`).
     associatedtype Owner: Model
     /// A name unique within the owner, e.g. `hasMany user.group_id`.
     var key: String { get }
