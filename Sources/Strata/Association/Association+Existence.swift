@@ -94,6 +94,21 @@ extension HasManyThrough: ExistenceTestable {
 extension QueryBuilder {
     /// Keeps owners with at least one related row matching `condition` (any related row when nil).
     ///
+    /// ```swift
+    /// let popularAuthors = try await User.query(on: db).whereExists(User.posts, \.views > 100).all()
+    /// ```
+    ///
+    /// ```sql
+    /// -- SQLite
+    /// SELECT "id", "name", "age" FROM "user" WHERE (("id" IS NOT NULL) AND ("id" IN (SELECT "user_id" FROM "post" WHERE (("user_id" IS NOT NULL) AND ("views" > ?)))))
+    /// -- PostgreSQL
+    /// SELECT "id", "name", "age" FROM "user" WHERE (("id" IS NOT NULL) AND ("id" IN (SELECT "user_id" FROM "post" WHERE (("user_id" IS NOT NULL) AND ("views" > $1)))))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - association: an association declared on this model.
+    ///   - condition: a condition on the related model's columns, or nil for any related row.
+    /// - Returns: the query with the test added.
     /// - Throws: (when the query runs) ``StrataError/invalidAssociation(_:)`` for a badly declared key,
     ///   ``StrataError/unknownColumn(model:column:)`` for a condition on a property with no column.
     public func whereExists<A: ExistenceTestable>(_ association: A, _ condition: Condition<A.Target>? = nil) -> Self
