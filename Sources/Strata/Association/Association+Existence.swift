@@ -25,6 +25,11 @@ private func relatedFilter<T: Model>(_ target: T.Type, _ filter: SQLExpression?,
 }
 
 extension HasMany: ExistenceTestable {
+    /// The owner's primary key, and the children's foreign keys where a live child matches `filter`.
+    ///
+    /// - Parameter filter: a condition over the children's columns, or nil for any child.
+    /// - Returns: the owner's column and the SELECT of the keys it must be among.
+    /// - Throws: ``StrataError/invalidAssociation(_:)`` for a key that maps to no column.
     public func relatedKeys(matching filter: SQLExpression?) throws -> (ownerColumn: String, select: Select) {
         let fk = try foreignKey.get()
         let s = Select(
@@ -35,6 +40,11 @@ extension HasMany: ExistenceTestable {
 }
 
 extension HasOne: ExistenceTestable {
+    /// The owner's primary key, and the child's foreign keys where a live child matches `filter`.
+    ///
+    /// - Parameter filter: a condition over the child's columns, or nil for any child.
+    /// - Returns: the owner's column and the SELECT of the keys it must be among.
+    /// - Throws: ``StrataError/invalidAssociation(_:)`` for a key that maps to no column.
     public func relatedKeys(matching filter: SQLExpression?) throws -> (ownerColumn: String, select: Select) {
         let fk = try foreignKey.get()
         let s = Select(
@@ -45,6 +55,11 @@ extension HasOne: ExistenceTestable {
 }
 
 extension BelongsTo: ExistenceTestable {
+    /// The owner's foreign key, and the parents' primary keys where a live parent matches `filter`.
+    ///
+    /// - Parameter filter: a condition over the parent's columns, or nil for any parent.
+    /// - Returns: the owner's column and the SELECT of the keys it must be among.
+    /// - Throws: ``StrataError/invalidAssociation(_:)`` for a key that maps to no column.
     public func relatedKeys(matching filter: SQLExpression?) throws -> (ownerColumn: String, select: Select) {
         let pk = Target.primaryKeyColumn
         let s = Select(
@@ -55,6 +70,11 @@ extension BelongsTo: ExistenceTestable {
 }
 
 extension HasManyThrough: ExistenceTestable {
+    /// The owner's primary key, and the join rows' owner keys where a live target matching `filter` is reached.
+    ///
+    /// - Parameter filter: a condition over the targets' columns, or nil for any target.
+    /// - Returns: the owner's column and the SELECT of the keys it must be among.
+    /// - Throws: ``StrataError/invalidAssociation(_:)`` for a key that maps to no column.
     public func relatedKeys(matching filter: SQLExpression?) throws -> (ownerColumn: String, select: Select) {
         let via = "strata_via"
         var on = SQLExpression.compare(
@@ -74,6 +94,21 @@ extension HasManyThrough: ExistenceTestable {
 extension QueryBuilder {
     /// Keeps owners with at least one related row matching `condition` (any related row when nil).
     ///
+    /// ```swift
+    /// let popularAuthors = try await User.query(on: db).whereExists(User.posts, \.views > 100).all()
+    /// ```
+    ///
+    /// ```sql
+    /// -- SQLite
+    /// SELECT "id", "name", "age" FROM "user" WHERE (("id" IS NOT NULL) AND ("id" IN (SELECT "user_id" FROM "post" WHERE (("user_id" IS NOT NULL) AND ("views" > ?)))))
+    /// -- PostgreSQL
+    /// SELECT "id", "name", "age" FROM "user" WHERE (("id" IS NOT NULL) AND ("id" IN (SELECT "user_id" FROM "post" WHERE (("user_id" IS NOT NULL) AND ("views" > $1)))))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - association: an association declared on this model.
+    ///   - condition: a condition on the related model's columns, or nil for any related row.
+    /// - Returns: the query with the test added.
     /// - Throws: (when the query runs) ``StrataError/invalidAssociation(_:)`` for a badly declared key,
     ///   ``StrataError/unknownColumn(model:column:)`` for a condition on a property with no column.
     public func whereExists<A: ExistenceTestable>(_ association: A, _ condition: Condition<A.Target>? = nil) -> Self

@@ -8,6 +8,7 @@ public struct BelongsTo<Owner: Model, Target: Model>: EagerLoadable {
     var onDelete: DeleteRule? = nil
     var nested: [NestedLoad<Target>] = []
 
+    /// `belongsTo <owner table>.<foreign key>`, unique within the owner; names the association in errors.
     public var key: String { "belongsTo \(Owner.schema.name).\(foreignKey.column ?? "?")" }
     /// The tables this association needs: created by `migrate` with the owner's.
     public var relatedModels: [any Model.Type] { [Target.self] }
@@ -36,6 +37,12 @@ public struct BelongsTo<Owner: Model, Target: Model>: EagerLoadable {
         ]
     }
 
+    /// Loads the parent of every owner with one query over the distinct foreign keys (chunked under the bind limit).
+    ///
+    /// - Parameters:
+    ///   - owners: the models to attach parents to; an owner whose key is NULL gets none.
+    ///   - tx: the transaction to query in.
+    /// - Throws: ``StrataError/invalidAssociation(_:)`` for a key that maps to no column; database errors.
     public func load(into owners: inout [Owner], _ tx: Transaction) throws {
         let fk = try foreignKey.get()
         let parentIDs = uniqueIDs(owners.map { $0.key(inColumn: fk, as: Target.ID.self) })

@@ -11,6 +11,7 @@ public struct HasMany<Owner: Model, Target: Model>: EagerLoadable {
     var foreignKey: ResolvedKey { link.foreignKey }
     /// What deleting the owner does to its children.
     public var onDelete: DeleteRule { link.onDelete }
+    /// `hasMany <target table>.<foreign key>`, unique within the owner; names the association in errors.
     public var key: String { "hasMany \(Target.schema.name).\(foreignKey.column ?? "?")" }
     /// The tables this association needs: created by `migrate` with the owner's.
     public var relatedModels: [any Model.Type] { [Target.self] }
@@ -26,18 +27,44 @@ public struct HasMany<Owner: Model, Target: Model>: EagerLoadable {
         try link.children(of: id, tx)
     }
 
+    /// Applies ``onDelete`` to the children before the owner row is deleted: destroys them, nullifies their key,
+    /// refuses, or does nothing.
+    ///
+    /// - Parameters:
+    ///   - ownerID: the id of the owner being deleted.
+    ///   - tx: the delete's transaction.
+    /// - Throws: ``StrataError/deleteRestricted(model:association:)`` under `restrict` while children exist.
     public func beforeDeleting(ownerID: Owner.ID, _ tx: Transaction) throws {
         try link.beforeDeleting(ownerID: ownerID, key: key, tx)
     }
 
+    /// Applies ``onDelete`` in kind before the owner is soft-deleted (see
+    /// ``ModelAssociation/beforeSoftDeleting(ownerID:_:)``).
+    ///
+    /// - Parameters:
+    ///   - ownerID: the id of the owner being soft-deleted.
+    ///   - tx: the delete's transaction.
+    /// - Throws: ``StrataError/deleteRestricted(model:association:)`` under `restrict` while live children exist.
     public func beforeSoftDeleting(ownerID: Owner.ID, _ tx: Transaction) throws {
         try applySoftDeleteRule(onDelete, children: link.children(of: ownerID, tx), key: key)
     }
 
+    /// ``onDelete`` when `table` and `column` are the children's table and foreign key, else nil.
+    ///
+    /// - Parameters:
+    ///   - table: a referencing table.
+    ///   - column: its referencing column.
+    /// - Returns: the rule, or nil.
     public func deleteRule(forTable table: String, column: String) -> DeleteRule? {
         link.deleteRule(forTable: table, column: column)
     }
 
+    /// Loads the children of every owner with one query over the owners' ids (chunked under the bind limit).
+    ///
+    /// - Parameters:
+    ///   - owners: the models to attach children to; each gets a list, empty when it has none.
+    ///   - tx: the transaction to query in.
+    /// - Throws: ``StrataError/invalidAssociation(_:)`` for a key that maps to no column; database errors.
     public func load(into owners: inout [Owner], _ tx: Transaction) throws {
         let byOwner = try link.childrenByOwner(owners, nested: nested, tx)
         for i in owners.indices {

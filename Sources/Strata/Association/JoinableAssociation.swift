@@ -2,12 +2,20 @@
 
 /// An association that can become JOIN clauses from its owner's table.
 public protocol JoinableAssociation<Owner>: ModelAssociation {
+    /// The model the association reaches (`Group` for `User.group`), whose table a join adds.
     associatedtype Target: Model
     /// The joins reaching `Target` under `alias` from the owner's (main) table.
     func joins(_ kind: Join.Kind, alias: String) throws -> [Join]
 }
 
 extension BelongsTo: JoinableAssociation {
+    /// One join of the parent's table under `alias`, on its primary key equal to the owner's foreign key.
+    ///
+    /// - Parameters:
+    ///   - kind: inner, left, right or full.
+    ///   - alias: the name the parent's table goes by.
+    /// - Returns: the join.
+    /// - Throws: ``StrataError/invalidAssociation(_:)`` for a key that maps to no column.
     public func joins(_ kind: Join.Kind, alias: String) throws -> [Join] {
         let on = SQLExpression.compare(
             .equal, .column(try foreignKey.get()), .column(Target.primaryKeyColumn, table: alias))
@@ -16,6 +24,13 @@ extension BelongsTo: JoinableAssociation {
 }
 
 extension HasMany: JoinableAssociation {
+    /// One join of the children's table under `alias`, on their foreign key equal to the owner's primary key.
+    ///
+    /// - Parameters:
+    ///   - kind: inner, left, right or full.
+    ///   - alias: the name the children's table goes by.
+    /// - Returns: the join.
+    /// - Throws: ``StrataError/invalidAssociation(_:)`` for a key that maps to no column.
     public func joins(_ kind: Join.Kind, alias: String) throws -> [Join] {
         let on = SQLExpression.compare(
             .equal, .column(Owner.primaryKeyColumn), .column(try foreignKey.get(), table: alias))
@@ -24,6 +39,13 @@ extension HasMany: JoinableAssociation {
 }
 
 extension HasOne: JoinableAssociation {
+    /// One join of the child's table under `alias`, on its foreign key equal to the owner's primary key.
+    ///
+    /// - Parameters:
+    ///   - kind: inner, left, right or full.
+    ///   - alias: the name the child's table goes by.
+    /// - Returns: the join.
+    /// - Throws: ``StrataError/invalidAssociation(_:)`` for a key that maps to no column.
     public func joins(_ kind: Join.Kind, alias: String) throws -> [Join] {
         let on = SQLExpression.compare(
             .equal, .column(Owner.primaryKeyColumn), .column(try foreignKey.get(), table: alias))

@@ -24,6 +24,7 @@ public enum DeleteRule: String, Sendable, Hashable {
 
 /// An association declared on a model (`static let users = hasMany(User.self)`), seen by the core.
 public protocol ModelAssociation<Owner>: Sendable {
+    /// The model that declares the association (`User` for `User.group`).
     associatedtype Owner: Model
     /// A name unique within the owner, e.g. `hasMany user.group_id`.
     var key: String { get }
@@ -43,9 +44,22 @@ public protocol ModelAssociation<Owner>: Sendable {
 }
 
 extension ModelAssociation {
+    /// Does nothing.
+    ///
+    /// - Parameters:
+    ///   - ownerID: the id of the owner being soft-deleted.
+    ///   - tx: the delete's transaction.
     public func beforeSoftDeleting(ownerID: Owner.ID, _ tx: Transaction) throws {}
+    /// Nil: the association applies no rule to other tables.
+    ///
+    /// - Parameters:
+    ///   - table: a referencing table.
+    ///   - column: its referencing column.
+    /// - Returns: nil.
     public func deleteRule(forTable table: String, column: String) -> DeleteRule? { nil }
+    /// None: only a belongs-to puts a foreign key on the owner's table.
     public var foreignKeys: [ForeignKey] { [] }
+    /// None.
     public var relatedModels: [any Model.Type] { [] }
 }
 

@@ -14,6 +14,7 @@ public struct PolymorphicBelongsTo<Owner: Model>: EagerLoadable {
     let idColumn: ResolvedKey
     let targets: [PolymorphicTarget]
 
+    /// `belongsTo polymorphic <owner table>.<name>`, unique within the owner; names the association in errors.
     public var key: String { "belongsTo polymorphic \(Owner.schema.name).\(name)" }
     /// The parents' tables: created by `migrate` with the owner's.
     public var relatedModels: [any Model.Type] { targets.map(\.type) }
@@ -38,6 +39,12 @@ public struct PolymorphicBelongsTo<Owner: Model>: EagerLoadable {
         return (typeName, values[i])
     }
 
+    /// Loads the parent of every owner with one query per parent type named among them.
+    ///
+    /// - Parameters:
+    ///   - owners: the models to attach parents to; an owner whose type or id is NULL gets none.
+    ///   - tx: the transaction to query in.
+    /// - Throws: ``StrataError/invalidValue(table:column:reason:)`` for a type name no declared model has.
     public func load(into owners: inout [Owner], _ tx: Transaction) throws {
         var idsByType: [String: [DatabaseValue]] = [:]
         var references: [(type: String, id: DatabaseValue)?] = []

@@ -16,6 +16,7 @@ public struct PolymorphicHasMany<Owner: Model, Target: Model>: EagerLoadable {
     public let onDelete: DeleteRule
     var nested: [NestedLoad<Target>] = []
 
+    /// `hasMany <target table>.<name> as <Owner>`, unique within the owner; names the association in errors.
     public var key: String { "hasMany \(Target.schema.name).\(name) as \(Owner.modelName)" }
     /// The children's table: created by `migrate` with the owner's.
     public var relatedModels: [any Model.Type] { [Target.self] }
@@ -37,6 +38,12 @@ public struct PolymorphicHasMany<Owner: Model, Target: Model>: EagerLoadable {
             Condition(try filter(.compare(.equal, .column(try idColumn.get()), .value(id.databaseValue)))))
     }
 
+    /// Applies ``onDelete`` in the ORM to the children before the owner row is deleted (no foreign key can).
+    ///
+    /// - Parameters:
+    ///   - ownerID: the id of the owner being deleted.
+    ///   - tx: the delete's transaction.
+    /// - Throws: ``StrataError/deleteRestricted(model:association:)`` under `restrict` while children exist.
     public func beforeDeleting(ownerID: Owner.ID, _ tx: Transaction) throws {
         switch onDelete {
         case .nullify:
@@ -50,10 +57,22 @@ public struct PolymorphicHasMany<Owner: Model, Target: Model>: EagerLoadable {
         }
     }
 
+    /// Applies ``onDelete`` in kind before the owner is soft-deleted.
+    ///
+    /// - Parameters:
+    ///   - ownerID: the id of the owner being soft-deleted.
+    ///   - tx: the delete's transaction.
+    /// - Throws: ``StrataError/deleteRestricted(model:association:)`` under `restrict` while live children exist.
     public func beforeSoftDeleting(ownerID: Owner.ID, _ tx: Transaction) throws {
         try applySoftDeleteRule(onDelete, children: children(of: ownerID, tx), key: key)
     }
 
+    /// Loads the children of every owner with one query on the type column and the owners' ids.
+    ///
+    /// - Parameters:
+    ///   - owners: the models to attach children to; each gets a list, empty when it has none.
+    ///   - tx: the transaction to query in.
+    /// - Throws: database errors.
     public func load(into owners: inout [Owner], _ tx: Transaction) throws {
         let idColumn = try idColumn.get()
         let ids = uniqueIDs(owners.map(\.id))

@@ -29,6 +29,24 @@ public struct Configuration: Sendable {
     /// `MetricsSystem.bootstrap`, and when none was, records nothing and costs nothing.
     public var metricsFactory: (any MetricsFactory)?
 
+    /// Options for opening a database; every one has a default, so name only those you change.
+    ///
+    /// ```swift
+    /// let db = try Database.open("sqlite:app.sqlite", drivers: [.sqlite],
+    ///     configuration: Configuration(maxConnections: 4, slowStatementThreshold: 0.5))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - maxConnections: the most connections the pool opens; nil lets the driver choose.
+    ///   - migration: what ``Database/migrate(_:)->()`` may change: `.automatic` (the default) or `.disabled`.
+    ///   - timeout: how long a connection waits for a lock (SQLite's busy timeout) or to connect, in seconds (5).
+    ///   - poolTimeout: how long a call waits for a pooled connection before it throws
+    ///     ``StrataError/poolTimeout(seconds:)``, in seconds (30).
+    ///   - logger: where the database logs statements and connection events; the default logs nothing.
+    ///   - logBoundValues: whether statement logs show bound values (false: only how many there are).
+    ///   - slowStatementThreshold: the duration in seconds at or past which a statement is logged at `.warning`;
+    ///     nil (the default) never warns.
+    ///   - metricsFactory: where metrics go; nil uses the bootstrapped `MetricsSystem` factory, if any.
     public init(
         maxConnections: Int? = nil, migration: MigrationPolicy = .automatic, timeout: Double = 5,
         poolTimeout: Double = 30, logger: Logger = Configuration.silentLogger, logBoundValues: Bool = false,

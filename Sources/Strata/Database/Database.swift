@@ -17,6 +17,7 @@ import Synchronization
 public final class Database: Sendable {
     /// The driver's name (`sqlite`, `postgres`, `memory`).
     public let driverName: String
+    /// The options the database was opened with (pool size, migration policy, timeouts, logging, metrics).
     public let configuration: Configuration
     let pool: ConnectionPool
     /// Every statement this database ran, counted (a driver-independent way to count queries).

@@ -51,10 +51,22 @@ public protocol DatabaseConnection: AnyObject {
 }
 
 extension DatabaseConnection {
+    /// No isolation level can be granted: a driver that runs transactions says which levels it serves.
     public func isolation(serving requested: IsolationLevel) -> IsolationLevel? { nil }
+    /// 32766 values per statement, SQLite's compiled default.
     public var maxBindParameters: Int { 32766 }
+    /// ``maxBindParameters`` less 16, a margin for the statement's other values.
     public var maxInListValues: Int { Swift.max(1, maxBindParameters - 16) }
 
+    /// Builds the statement and runs it with ``execute(_:onRow:)``, ignoring the template and binds.
+    ///
+    /// - Parameters:
+    ///   - template: the statement's shape (unused here).
+    ///   - binds: its values (unused here; the statement carries them).
+    ///   - statement: builds the statement.
+    ///   - onRow: receives each row the statement returns.
+    /// - Returns: the number of rows the statement changed.
+    /// - Throws: what building or running the statement throws.
     public func execute(
         template: StatementTemplate, binds: [DatabaseValue], statement: () throws -> Statement,
         onRow: (any RowReader) throws -> Void
@@ -84,7 +96,12 @@ public protocol Driver: Sendable {
 }
 
 extension Driver {
+    /// True: calls may wait on the network, a lock or the disk, so they run on each connection's own thread.
     public var callsMayBlock: Bool { true }
+    /// Nil: the driver cannot hear other processes' commits.
+    ///
+    /// - Parameter onChange: unused.
+    /// - Returns: nil.
     public func listenForChanges(_ onChange: @escaping @Sendable (String) -> Void) -> (any ChangeListener)? { nil }
 }
 
@@ -107,11 +124,20 @@ public struct DriverFactory: Sendable {
     /// accepts). ``Database/open(_:drivers:configuration:)`` refuses any other, names included exactly
     /// (they are case-sensitive), with ``StrataError/invalidURL(_:reason:)``.
     public var parameters: Set<String>
+    /// Makes the driver for a parsed URL and the database's configuration; throws
+    /// ``StrataError/invalidURL(_:reason:)`` for a URL it cannot use.
     public var make: @Sendable (DatabaseURL, Configuration) throws -> any Driver
 
     /// The URL parameters ``Database/open(_:drivers:configuration:)`` reads itself, for every driver.
     public static let commonParameters: Set<String> = ["pool", "migrate"]
 
+    /// A factory for URLs with these schemes.
+    ///
+    /// - Parameters:
+    ///   - schemes: the URL schemes the driver answers to.
+    ///   - module: the module to import, named in error messages.
+    ///   - parameters: the URL parameters the driver reads besides `pool` and `migrate`.
+    ///   - make: makes the driver for a parsed URL and a configuration.
     public init(
         schemes: [String], module: String, parameters: Set<String> = [],
         make: @escaping @Sendable (DatabaseURL, Configuration) throws -> any Driver

@@ -24,6 +24,11 @@ public struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
         /// The port, or nil for the default.
         public var port: Int?
 
+        /// A host of a PostgreSQL URL.
+        ///
+        /// - Parameters:
+        ///   - name: the host name, IP address or unix-socket directory.
+        ///   - port: the port, or nil for the default.
         public init(_ name: String, port: Int? = nil) {
             self.name = name
             self.port = port
@@ -34,7 +39,9 @@ public struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
     public var scheme: String
     /// For `sqlite`: the file path or `:memory:`. For `memory`: the store name (may be empty).
     public var path: String
+    /// The user name of the authority (`postgres://user@host`), percent-decoded, or nil.
     public var user: String?
+    /// The password of the authority, percent-decoded, or nil; never shown by ``description``.
     public var password: String?
     /// The first host (postgres), or the `host` parameter when the URL names none.
     public var host: String?
@@ -49,6 +56,7 @@ public struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
     /// The URL as given (its description redacts the password).
     public var original: String
 
+    /// The URL as given, with its password replaced by `***`, safe to log.
     public var description: String { URLRedaction.redact(original) }
 
     /// Parses a URL.

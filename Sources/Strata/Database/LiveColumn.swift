@@ -16,6 +16,14 @@ public struct LiveColumn: Sendable, Hashable {
     /// Whether the column is (part of) the primary key.
     public var isPrimaryKey = false
 
+    /// A column as a driver read it from the catalog.
+    ///
+    /// - Parameters:
+    ///   - name: the column's name, exactly as stored.
+    ///   - declaredType: the type as the database declares it, for messages.
+    ///   - isNullable: whether the column accepts NULL.
+    ///   - collation: the column's collation, when the database reports one.
+    ///   - reads: the model column types whose values this column's stored values read into correctly.
     public init(name: String, declaredType: String, isNullable: Bool, collation: String? = nil, reads: Set<ColumnType>)
     {
         self.name = name
@@ -43,10 +51,19 @@ public struct LiveColumn: Sendable, Hashable {
 
 /// A single-column foreign key of an existing table.
 public struct LiveForeignKey: Sendable, Hashable {
+    /// The referencing column.
     public var column: String
+    /// The table it references.
     public var referencedTable: String
+    /// The referenced table's column.
     public var referencedColumn: String
 
+    /// A foreign key as a driver read it from the catalog.
+    ///
+    /// - Parameters:
+    ///   - column: the referencing column.
+    ///   - referencedTable: the table it references.
+    ///   - referencedColumn: the referenced table's column.
     public init(column: String, referencedTable: String, referencedColumn: String) {
         self.column = column
         self.referencedTable = referencedTable

@@ -11,10 +11,14 @@ public protocol SQLConnection: DatabaseConnection {
 }
 
 extension SQLConnection {
+    /// The level the dialect grants for `requested` (see ``Dialect/isolationLevels``), or nil when none is as strong.
     public func isolation(serving requested: IsolationLevel) -> IsolationLevel? {
         dialect.isolationLevels.serving(requested)
     }
+    /// The dialect's ``Dialect/maxBindParameters``.
     public var maxBindParameters: Int { dialect.maxBindParameters }
+    /// No limit when the dialect binds long lists as one array (``Dialect/inListArray``); otherwise
+    /// ``maxBindParameters`` less 16.
     public var maxInListValues: Int { dialect.inListArray != nil ? .max : Swift.max(1, maxBindParameters - 16) }
 
     /// Renders a statement with the connection's dialect and runs it; the default `execute`, callable by
@@ -23,10 +27,25 @@ extension SQLConnection {
         try run(try SQLRenderer.render(statement, dialect: dialect), statement: statement, onRow: onRow)
     }
 
+    /// Renders the statement with ``dialect`` and runs it (see ``renderAndRun(_:onRow:)``).
+    ///
+    /// - Parameters:
+    ///   - statement: the statement to run.
+    ///   - onRow: receives each row it returns.
+    /// - Returns: the number of rows it changed.
+    /// - Throws: ``StrataError`` from rendering or from the database.
     public func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void) throws -> Int {
         try renderAndRun(statement, onRow: onRow)
     }
 
+    /// Rewrites the `?` markers of `sql` into the dialect's placeholders and runs it with `binds`.
+    ///
+    /// - Parameters:
+    ///   - sql: raw SQL with one `?` per bound value.
+    ///   - binds: the values, in marker order.
+    ///   - onRow: receives each row it returns.
+    /// - Returns: the number of rows it changed.
+    /// - Throws: ``StrataError/invalidQuery(_:)`` when the markers and values differ in number; database errors.
     public func executeRaw(_ sql: String, _ binds: [DatabaseValue], onRow: (any RowReader) throws -> Void) throws -> Int
     {
         let rendered = try SQLRenderer.renderRaw(sql, binds, dialect: dialect)

@@ -93,20 +93,53 @@ public enum CaseInsensitiveLike: Sendable, Hashable {
 }
 
 extension Dialect {
+    /// No collation named: text already compares by code point (SQLite's BINARY).
     public var binaryTextCollation: String? { nil }
+    /// The standard SQL double quote, `"`.
     public var identifierQuote: Character { "\"" }
+    /// No limit on identifier length.
     public var maxIdentifierLength: Int? { nil }
+    /// 32766 values per statement, SQLite's compiled default.
     public var maxBindParameters: Int { 32766 }
+    /// No CHECK: the column's SQL type keeps values in their domain.
+    ///
+    /// - Parameters:
+    ///   - type: the column's type.
+    ///   - column: the quoted column name.
+    /// - Returns: nil.
     public func typeCheck(_ type: ColumnType, column: String) -> String? { nil }
+    /// Nothing after `CREATE TABLE name (…)`.
     public var tableSuffix: String { "" }
+    /// `BEGIN`.
     public var beginTransaction: String { "BEGIN" }
+    /// `TRUE` or `FALSE`.
+    ///
+    /// - Parameter value: the boolean to write.
+    /// - Returns: its SQL literal.
     public func literal(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
+    /// No statements: the backend cannot tell other processes about commits.
+    ///
+    /// - Parameter table: the model's table.
+    /// - Returns: an empty list.
     public func changeNotificationSQL(table: String) throws(StrataError) -> [String] { [] }
+    /// The standard call, the function's name in capitals around the argument: `SUM("amount")`.
+    ///
+    /// - Parameters:
+    ///   - function: the aggregate function.
+    ///   - type: the argument column's type (unused here).
+    ///   - argument: the quoted column, maybe after `DISTINCT `.
+    /// - Returns: the call's SQL.
     public func aggregateCall(_ function: Aggregate.Function, over type: ColumnType?, argument: String) -> String {
         function.rawValue.uppercased() + "(" + argument + ")"
     }
+    /// No array binding: each value of an `IN` list is its own parameter.
     public var inListArray: InListArray? { nil }
+    /// No array element type: values keep one parameter each.
+    ///
+    /// - Parameter type: the list's column type.
+    /// - Returns: nil.
     public func arrayElementType(_ type: ColumnType) -> String? { nil }
+    /// `ALTER TABLE` changes tables in place.
     public var altersTablesInPlace: Bool { true }
     public var isolationLevels: IsolationSupport { .none }
     public var rowLocks: RowLockSyntax { .none }

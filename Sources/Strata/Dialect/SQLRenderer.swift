@@ -5,6 +5,7 @@
 /// Every value is bound; every identifier is quoted by the dialect. Rendering fails with a typed
 /// error instead of producing invalid SQL.
 public struct SQLRenderer {
+    /// The dialect that spells the SQL: its quotes, placeholders, types and capabilities.
     public let dialect: any Dialect
     var sql = ""
     var binds: [DatabaseValue] = []

@@ -3,6 +3,7 @@
 /// A statement shape that is the same SQL every time for one model: a connection may prepare it
 /// once and then only bind new values (in the order ``SQLRenderer/binds(of:dialect:)`` collects them).
 public struct StatementTemplate: Hashable, Sendable {
+    /// Which statement shape the template stands for.
     public enum Kind: Hashable, Sendable {
         /// `INSERT` of every column but the primary key, `RETURNING` the key.
         case insertReturningKey
@@ -14,11 +15,19 @@ public struct StatementTemplate: Hashable, Sendable {
         case upsertRowsReturningKey(Int, OnConflict)
     }
 
+    /// The model type the statement is for (two models on one table have different templates).
     public let model: ObjectIdentifier
+    /// The statement's shape.
     public let kind: Kind
     /// The table the statement reads or writes (observers of a database are told which tables changed).
     public let table: String
 
+    /// A template for one model and statement shape.
+    ///
+    /// - Parameters:
+    ///   - model: the model type.
+    ///   - kind: the statement's shape.
+    ///   - table: the table the statement reads or writes.
     public init(_ model: Any.Type, _ kind: Kind, table: String) {
         self.model = ObjectIdentifier(model)
         self.kind = kind

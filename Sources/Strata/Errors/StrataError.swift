@@ -41,9 +41,17 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooManyBindings(count: Int, limit: Int)
 
     // Database
+    /// A write would give two rows the same values in a unique index or primary key; names the table and the
+    /// index's columns when the engine reports them (empty when it does not). Nothing of the statement is kept.
     case uniqueViolation(table: String?, columns: [String])
+    /// A write would store NULL in a column declared `NOT NULL`; names the table and the column when the engine
+    /// reports them. Nothing of the statement is kept.
     case notNullViolation(table: String?, column: String?)
+    /// A write or delete would leave a foreign key pointing at no row (a missing referenced row, or a referenced
+    /// row deleted under a `restrict`/`noAction` rule); names the table when the engine reports it.
     case foreignKeyViolation(table: String?)
+    /// A write breaks a CHECK constraint (such as SQLite's boolean `IN (0, 1)` check); names the table and, in
+    /// `detail`, the constraint or the engine's message.
     case checkViolation(table: String?, detail: String)
     /// A value of the wrong type for its column (SQLite STRICT, PostgreSQL, memory).
     case typeMismatch(table: String?, column: String?, detail: String)
@@ -109,6 +117,7 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// everything back). Not retried by ``RetryPolicy``.
     case lockNotAvailable(table: String)
 
+    /// A one-line message naming the model, table, column or parameter; it never shows a password or bound values.
     public var description: String {
         switch self {
         case .invalidURL(let url, let reason): return "invalid database URL '\(URLRedaction.redact(url))': \(reason)"

@@ -9,10 +9,15 @@
 /// NULL out. SQLite would return NULL for `x / 0` and turn an integer overflow into a REAL, so its dialect
 /// renders each operator as a checked function (`strata_add(a, b)` …) that the SQLite driver registers.
 public enum ArithmeticOperator: String, Sendable, Hashable, CaseIterable {
+    /// Addition (`a + b`); an Int64 result out of range throws.
     case add = "+"
+    /// Subtraction (`a - b`); an Int64 result out of range throws.
     case subtract = "-"
+    /// Multiplication (`a * b`); an Int64 result out of range throws.
     case multiply = "*"
+    /// Division (`a / b`), truncating toward zero for integers; dividing by zero throws.
     case divide = "/"
+    /// The remainder of integer division (`a % b`), with the sign of `a`; dividing by zero throws.
     case remainder = "%"
 
     /// The checked SQL function a dialect with ``ArithmeticSyntax/checkedFunctions`` renders this operator as.

@@ -78,8 +78,10 @@ public struct SQLExpression: Sendable, Hashable {
         return flat.isEmpty ? .constant(false) : flat.count == 1 ? SQLExpression(flat[0]) : SQLExpression(.or(flat))
     }
 
+    /// `NOT (e)`: true where `e` is false; NULL (unknown) stays NULL, so the row is left out.
     public static func not(_ e: SQLExpression) -> SQLExpression { SQLExpression(.not(e.node)) }
 
+    /// `e IS NULL`, or `e IS NOT NULL` when `negated`; true or false, never unknown.
     public static func isNull(_ e: SQLExpression, negated: Bool = false) -> SQLExpression {
         SQLExpression(.isNull(e.node, negated: negated))
     }
@@ -98,6 +100,7 @@ public struct SQLExpression: Sendable, Hashable {
         SQLExpression(.like(e.node, pattern: pattern, caseInsensitive: caseInsensitive, negated: negated))
     }
 
+    /// `e BETWEEN low AND high` (both ends included), or `NOT BETWEEN` when `negated`.
     public static func between(
         _ e: SQLExpression, _ low: SQLExpression, _ high: SQLExpression,
         negated: Bool = false
@@ -123,11 +126,17 @@ public struct SQLExpression: Sendable, Hashable {
 
 /// A binary comparison.
 public enum ComparisonOperator: String, Sendable, Hashable {
+    /// `=`: equal; comparing with a NULL value renders `IS NULL`.
     case equal = "="
+    /// `<>`: not equal; comparing with a NULL value renders `IS NOT NULL`.
     case notEqual = "<>"
+    /// `<`: less than (text by code point, dates by time).
     case less = "<"
+    /// `<=`: less than or equal.
     case lessOrEqual = "<="
+    /// `>`: greater than.
     case greater = ">"
+    /// `>=`: greater than or equal.
     case greaterOrEqual = ">="
 }
 

@@ -94,6 +94,7 @@ public struct MigrationSteps: Sendable {
     /// The operations, in order.
     public private(set) var operations: [MigrationOperation] = []
 
+    /// An empty list of steps.
     public init() {}
 
     /// Adds any schema change.

@@ -20,6 +20,7 @@ public protocol MigrationStep {
 }
 
 extension MigrationStep {
+    /// Nil: the step cannot be reverted.
     public static var down: (@Sendable (inout MigrationSteps) -> Void)? { nil }
 }
 

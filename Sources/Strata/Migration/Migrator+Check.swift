@@ -7,11 +7,17 @@ public struct SchemaMismatch: Sendable, Hashable, CustomStringConvertible {
     /// Each problem, naming its column: `the table`, `column Total (stored as TEXT; Decimal needs numbers)`.
     public var problems: [String]
 
+    /// The mismatches of one table.
+    ///
+    /// - Parameters:
+    ///   - table: the table's name.
+    ///   - problems: each problem, naming its column.
     public init(table: String, problems: [String]) {
         self.table = table
         self.problems = problems
     }
 
+    /// `table 'name': problem; problem`, for error messages.
     public var description: String { "table '\(table)': " + problems.joined(separator: "; ") }
 }
 

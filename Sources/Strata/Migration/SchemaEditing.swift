@@ -55,14 +55,25 @@ public protocol SchemaEditing: DatabaseConnection {
 }
 
 extension SchemaEditing {
+    /// Does nothing: the backend's own write lock already serializes migrating transactions.
     public func lockForMigration() throws {}
+    /// Does nothing.
     public func willBeginMigrationStep() throws {}
+    /// Does nothing: the backend checks foreign keys as each statement runs.
     public func checkMigrationStep() throws {}
+    /// Does nothing.
     public func didEndMigrationStep() {}
+    /// Does not replace the column in place; the caller rebuilds it with the generic steps.
     public func replaceColumn(
         _ column: String, with temporary: String, in table: String, type: ColumnType, nullable: Bool,
         default value: DatabaseValue?, live: DatabaseSchema
     ) throws -> Bool { false }
+    /// Whether the two types are the same type: every type is stored its own way.
+    ///
+    /// - Parameters:
+    ///   - a: a column type.
+    ///   - b: another column type.
+    /// - Returns: `a == b`.
     public func storesAlike(_ a: ColumnType, _ b: ColumnType) -> Bool { a == b }
 }
 

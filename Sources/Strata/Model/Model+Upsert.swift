@@ -44,7 +44,7 @@ extension Model {
     ///
     /// ```swift
     /// var user = User(name: "Alex", email: "alex@example.com")
-    /// try user.upsert(tx, onConflict: \.email)   // INSERT … ON CONFLICT ("email") DO UPDATE SET … RETURNING "id"
+    /// try user.upsert(tx, onConflict: \.email)   // updates every column of the stored row
     /// ```
     ///
     /// Rules, the same on every driver:
@@ -60,6 +60,23 @@ extension Model {
     /// - afterwards the model holds its id but is not marked as read from the database (the stored row may hold
     ///   other values): a later `save` writes every column; ``reload(_:)`` it to read the row.
     ///
+    /// ```swift
+    /// var account = Account(email: "ann@example.com", name: "Ann")
+    /// try account.upsert(tx, onConflict: \.email, do: .update(\.name))
+    /// ```
+    ///
+    /// ```sql
+    /// -- SQLite
+    /// INSERT INTO "account" ("email", "name") VALUES (?, ?) ON CONFLICT ("email") DO UPDATE SET "name" = excluded."name" RETURNING "id"
+    /// -- PostgreSQL
+    /// INSERT INTO "account" ("email", "name") VALUES ($1, $2) ON CONFLICT ("email") DO UPDATE SET "name" = excluded."name" RETURNING "id"
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - tx: the transaction to write in.
+    ///   - target: the columns of a declared unique index whose values decide the conflict.
+    ///   - action: what to do with a conflicting stored row: ``UpsertAction/updateAll`` (the default),
+    ///     `.update(…)` of some columns, or ``UpsertAction/nothing``.
     /// - Throws: ``StrataError/invalidQuery(_:)``, ``StrataError/unknownColumn(model:column:)``,
     ///   ``StrataError/validationFailed(_:)``, and the constraint errors of the write (a conflict on another
     ///   unique index is a ``StrataError/uniqueViolation(table:columns:)``).

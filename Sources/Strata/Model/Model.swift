@@ -85,17 +85,27 @@ public protocol Model: Sendable {
 }
 
 extension Model {
+    /// Nil, and assignments are ignored: a hand-written model without the state makes `save` write every column.
     public var _persistence: PersistenceState? {
         get { nil }
         set {}  // swiftlint:disable:this unused_setter_value
     }
 
+    /// No validations.
+    ///
+    /// - Parameter v: the list to fill, left empty.
     public static func validations(_ v: inout Validations<Self>) {}
 
+    /// Nil: a hand-written model maps no column back to a key path.
+    ///
+    /// - Parameter column: a column name.
+    /// - Returns: nil.
     public static func keyPath(forColumn column: String) -> PartialKeyPath<Self>? { nil }
 
+    /// No associations.
     public static var associations: [any ModelAssociation<Self>] { [] }
 
+    /// False: only this process's commits reach the model's observers.
     public static var notifiesOtherProcesses: Bool { false }
 
     /// The model's name for messages.
@@ -158,12 +168,28 @@ public struct PersistenceState: Sendable, Hashable, Codable {
     @inlinable
     public mutating func markStored() { bits = Self.storedBit }
 
+    /// Always true, so the state never makes two models unequal.
+    ///
+    /// - Parameters:
+    ///   - lhs: a state.
+    ///   - rhs: another state.
+    /// - Returns: true.
     public static func == (lhs: PersistenceState, rhs: PersistenceState) -> Bool { true }
+    /// Hashes nothing, so the state never changes a model's hash.
+    ///
+    /// - Parameter hasher: left as it is.
     public func hash(into hasher: inout Hasher) {}
+    /// Encodes `null`: the state is not part of a model's `Codable` form.
+    ///
+    /// - Parameter encoder: the encoder.
+    /// - Throws: what the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encodeNil()
     }
+    /// The state of a model never fetched nor saved, whatever was encoded.
+    ///
+    /// - Parameter decoder: ignored.
     public init(from decoder: any Decoder) throws {}
 }
 

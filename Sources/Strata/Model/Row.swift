@@ -19,16 +19,28 @@ public protocol RowReader: AnyObject {
 }
 
 extension RowReader {
+    /// The integer at `index` through ``value(at:)``, or nil when the value there is not an integer.
+    ///
+    /// - Parameter index: the column's position, from 0.
+    /// - Returns: the integer, or nil.
     public func int64(at index: Int) -> Int64? {
         if case .integer(let v) = value(at: index) { return v }
         return nil
     }
 
+    /// The double at `index` through ``value(at:)``, or nil when the value there is not a double.
+    ///
+    /// - Parameter index: the column's position, from 0.
+    /// - Returns: the double, or nil.
     public func double(at index: Int) -> Double? {
         if case .double(let v) = value(at: index) { return v }
         return nil
     }
 
+    /// The text at `index` through ``value(at:)``, or nil when the value there is not text.
+    ///
+    /// - Parameter index: the column's position, from 0.
+    /// - Returns: the text, or nil.
     public func string(at index: Int) -> String? {
         if case .text(let v) = value(at: index) { return v }
         return nil
@@ -38,12 +50,21 @@ extension RowReader {
 /// A one-column result row a driver points at each value in turn: the key an INSERT hands back, a
 /// RETURNING column.
 public final class SingleValueRow: RowReader {
+    /// The one column's current value.
     public var value: DatabaseValue
 
+    /// A row holding one value.
+    ///
+    /// - Parameter value: the column's first value.
     public init(value: DatabaseValue) { self.value = value }
 
+    /// Always 1.
     public var columnCount: Int { 1 }
 
+    /// The row's one value, whatever `index` is.
+    ///
+    /// - Parameter index: ignored; the row has one column.
+    /// - Returns: ``value``.
     public func value(at index: Int) -> DatabaseValue { value }
 }
 

@@ -12,6 +12,7 @@ public struct Aggregate: Sendable, Hashable {
         case count, sum, avg, min, max
     }
 
+    /// The function called: count, sum, avg, min or max.
     public var function: Function
     /// The argument, or nil for `COUNT(*)`.
     public var column: ColumnRef?
@@ -20,6 +21,13 @@ public struct Aggregate: Sendable, Hashable {
     /// The argument column's type: how a dialect spells the call and how a result decodes.
     public var type: ColumnType?
 
+    /// An aggregate call.
+    ///
+    /// - Parameters:
+    ///   - function: the function to call.
+    ///   - column: its argument, or nil for `COUNT(*)`.
+    ///   - distinct: whether only distinct non-NULL values count (`COUNT(DISTINCT c)`).
+    ///   - type: the argument column's type, which picks the dialect's spelling and the result's decoding.
     public init(_ function: Function, _ column: ColumnRef? = nil, distinct: Bool = false, type: ColumnType? = nil) {
         self.function = function
         self.column = column
@@ -85,7 +93,9 @@ public struct Aggregate: Sendable, Hashable {
 
 /// One item of a SELECT's list: a column (grouped, or of every row) or an aggregate.
 public enum SelectItem: Sendable, Hashable {
+    /// A column's value: a grouped column, or a column of every row when nothing is aggregated.
     case column(ColumnRef)
+    /// An aggregate call's value for each group (or the whole result).
     case aggregate(Aggregate)
 }
 
@@ -95,14 +105,22 @@ public struct HavingCondition: Sendable, Hashable {
     public indirect enum Node: Sendable, Hashable {
         /// `item op value`; NULL on either side is unknown, so the group is left out.
         case compare(ComparisonOperator, SelectItem, DatabaseValue)
+        /// `item IS NULL`, or `IS NOT NULL` when `negated`.
         case isNull(SelectItem, negated: Bool)
+        /// All of the conditions (`a AND b …`).
         case and([Node])
+        /// Any of the conditions (`a OR b …`).
         case or([Node])
+        /// The negation of a condition (`NOT a`); unknown stays unknown.
         case not(Node)
     }
 
+    /// The condition's tree.
     public var node: Node
 
+    /// A HAVING condition over this tree.
+    ///
+    /// - Parameter node: the condition's tree.
     public init(_ node: Node) { self.node = node }
 
     /// The aggregates the condition reads.

@@ -11,6 +11,9 @@
 public struct Condition<M: Model>: Sendable {
     let result: Result<SQLExpression, StrataError>
 
+    /// A condition from an untyped expression of the query AST, for conditions the operators cannot spell.
+    ///
+    /// - Parameter expression: the condition; its columns are the model's table's column names.
     public init(_ expression: SQLExpression) { result = .success(expression) }
     init(error: StrataError) { result = .failure(error) }
 
@@ -123,13 +126,17 @@ public func == <M, V: DatabaseValueConvertible>(lhs: KeyPath<M, V>, rhs: V) -> C
 public func != <M, V: DatabaseValueConvertible>(lhs: KeyPath<M, V>, rhs: V) -> Condition<M> {
     compare(.notEqual, lhs, rhs)
 }
+/// `column < value`: text by code point, dates by time; a NULL column or value keeps no row.
 public func < <M, V: DatabaseValueConvertible>(lhs: KeyPath<M, V>, rhs: V) -> Condition<M> { compare(.less, lhs, rhs) }
+/// `column <= value`; a NULL column or value keeps no row.
 public func <= <M, V: DatabaseValueConvertible>(lhs: KeyPath<M, V>, rhs: V) -> Condition<M> {
     compare(.lessOrEqual, lhs, rhs)
 }
+/// `column > value`; a NULL column or value keeps no row.
 public func > <M, V: DatabaseValueConvertible>(lhs: KeyPath<M, V>, rhs: V) -> Condition<M> {
     compare(.greater, lhs, rhs)
 }
+/// `column >= value`; a NULL column or value keeps no row.
 public func >= <M, V: DatabaseValueConvertible>(lhs: KeyPath<M, V>, rhs: V) -> Condition<M> {
     compare(.greaterOrEqual, lhs, rhs)
 }
@@ -137,6 +144,9 @@ public func >= <M, V: DatabaseValueConvertible>(lhs: KeyPath<M, V>, rhs: V) -> C
 public func ~~ <M, V: StringColumn>(lhs: KeyPath<M, V>, rhs: String) -> Condition<M> { .like(lhs, rhs) }
 /// `column NOT LIKE pattern` (case-sensitive).
 public func !~~ <M, V: StringColumn>(lhs: KeyPath<M, V>, rhs: String) -> Condition<M> { .notLike(lhs, rhs) }
+/// `(lhs) AND (rhs)`: both conditions hold (nested ANDs are flattened into one list).
 public func && <M>(lhs: Condition<M>, rhs: Condition<M>) -> Condition<M> { .combine([lhs, rhs]) { .and($0) } }
+/// `(lhs) OR (rhs)`: either condition holds (nested ORs are flattened into one list).
 public func || <M>(lhs: Condition<M>, rhs: Condition<M>) -> Condition<M> { .combine([lhs, rhs]) { .or($0) } }
+/// `NOT (p)`: the condition is false; a row where it is unknown (NULL) stays out, as in SQL.
 public prefix func ! <M>(p: Condition<M>) -> Condition<M> { .combine([p]) { .not($0[0]) } }

@@ -24,8 +24,14 @@ public struct OnConflict: Sendable, Hashable {
 
     /// The conflict target: the columns of a unique index, in any order.
     public var target: [String]
+    /// What happens to the stored row: kept (`DO NOTHING`) or updated (`DO UPDATE SET …`).
     public var action: Action
 
+    /// An upsert clause.
+    ///
+    /// - Parameters:
+    ///   - target: the columns of a unique index whose values decide the conflict.
+    ///   - action: what happens to the conflicting stored row.
     public init(target: [String], action: Action) {
         self.target = target
         self.action = action

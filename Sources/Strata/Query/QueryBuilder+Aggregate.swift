@@ -8,8 +8,17 @@ extension QueryBuilder where Executor == Transaction {
     ///     .select(.column(\.customerID), .sum(\.amount), .count())   // [(Int64?, Int64?, Int)]
     /// ```
     ///
-    /// Renders on SQLite as `SELECT "customer_id", SUM("amount"), COUNT(*) FROM "order" GROUP BY "customer_id"
-    /// ORDER BY SUM("amount") DESC NULLS LAST`, and alike on PostgreSQL (`$n` placeholders).
+    /// For `Post.query(on: tx).group(by: \.userID).select(.column(\.userID), .sum(\.views), .count())`:
+    ///
+    /// ```sql
+    /// -- SQLite
+    /// SELECT "user_id", SUM("views"), COUNT(*) FROM "post" GROUP BY "user_id"
+    /// -- PostgreSQL
+    /// SELECT "user_id", CAST(SUM("views") AS BIGINT), COUNT(*) FROM "post" GROUP BY "user_id"
+    /// ```
+    ///
+    /// - Parameter items: the columns (grouped) and aggregates to read, in order.
+    /// - Returns: one tuple per group (or one for the whole query when nothing is grouped).
     ///
     /// - Throws: ``StrataError/invalidAggregate(model:column:reason:)`` before any SQL for a bad grouping;
     ///   ``StrataError/arithmeticError(expression:reason:)`` for an integer sum past Int64.
@@ -53,6 +62,21 @@ extension QueryBuilder where Executor == Transaction {
     }
 
     /// The number of distinct non-NULL values of a column.
+    ///
+    /// ```swift
+    /// let authors = try Post.query(on: tx).count(distinct: \.userID)
+    /// ```
+    ///
+    /// ```sql
+    /// -- SQLite
+    /// SELECT COUNT(DISTINCT "user_id") FROM "post"
+    /// -- PostgreSQL
+    /// SELECT COUNT(DISTINCT "user_id") FROM "post"
+    /// ```
+    ///
+    /// - Parameter kp: the column.
+    /// - Returns: the number of distinct non-NULL values.
+    /// - Throws: ``StrataError/invalidAggregate(model:column:reason:)`` for a grouped query, a limit or an offset.
     public func count<V: DatabaseValueConvertible>(distinct kp: KeyPath<M, V>) throws -> Int {
         try scalar(.count(distinct: kp)) ?? 0
     }
@@ -61,6 +85,20 @@ extension QueryBuilder where Executor == Transaction {
     /// integers, `Double` for doubles, an exact `Decimal` for decimals.
     ///
     /// - Throws: ``StrataError/arithmeticError(expression:reason:)`` when an integer sum passes Int64.
+    ///
+    /// ```swift
+    /// let views = try Post.query(on: tx).where(\.userID == 1).sum(\.views)   // Int64?
+    /// ```
+    ///
+    /// ```sql
+    /// -- SQLite
+    /// SELECT SUM("views") FROM "post" WHERE ("user_id" = ?)
+    /// -- PostgreSQL
+    /// SELECT CAST(SUM("views") AS BIGINT) FROM "post" WHERE ("user_id" = $1)
+    /// ```
+    ///
+    /// - Parameter kp: the numeric column.
+    /// - Returns: the total, or nil when no row has a value.
     public func sum<V: SummableColumn>(_ kp: KeyPath<M, V>) throws -> V.Sum? {
         try scalar(.sum(kp)) ?? nil
     }

@@ -42,10 +42,22 @@ extension QueryBuilder where Executor == Transaction {
     ///
     /// ```swift
     /// try Post.query(on: tx).where(\.id == 1).update(set: \.views, to: \.views + 1)
-    /// // UPDATE "post" SET "views" = strata_add("views", ?) WHERE ("id" = ?)       (SQLite)
-    /// // UPDATE "post" SET "views" = ("views" + $1) WHERE ("id" = $2)              (PostgreSQL)
     /// ```
     ///
+    /// SQLite computes through the checked functions its driver registers (`strata_add`, …), so overflow and
+    /// division by zero fail as on PostgreSQL:
+    ///
+    /// ```sql
+    /// -- SQLite
+    /// UPDATE "post" SET "views" = strata_add("views", ?) WHERE ("id" = ?)
+    /// -- PostgreSQL
+    /// UPDATE "post" SET "views" = ("views" + $1) WHERE ("id" = $2)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - kp: the column to set.
+    ///   - e: the value to set it to, computed from each row's values before the update.
+    /// - Returns: the number of rows changed.
     /// - Throws: ``StrataError/arithmeticError(expression:reason:)`` when a row's value divides by zero or
     ///   overflows; no row is changed then.
     @discardableResult

@@ -41,7 +41,8 @@ extension QueryBuilder {
     /// ```swift
     /// let perTeam = try await Member.query(on: db).group(by: \.teamID).select(.column(\.teamID), .count())
     /// ```
-    /// renders `SELECT "team_id", COUNT(*) FROM "member" GROUP BY "team_id"`.
+    ///
+    /// See ``having(_:)`` for the SQL a grouped query renders on each backend.
     public func group(by keyPaths: PartialKeyPath<M>...) -> Self {
         var copy = self
         for kp in keyPaths {
@@ -73,6 +74,24 @@ extension QueryBuilder {
     /// ```swift
     /// .group(by: \.teamID).having(.count() >= 2 && .avg(\.age) > 30)
     /// ```
+    ///
+    /// ```swift
+    /// let prolific = try await Post.query(on: db).group(by: \.userID).having(.count() >= 2)
+    ///     .order(.sum(\.views), .descending).select(.column(\.userID), .sum(\.views))
+    /// ```
+    ///
+    /// PostgreSQL casts an integer `SUM` back to `BIGINT` (its own is `NUMERIC`), so a total past Int64 is an
+    /// error there too, as on SQLite:
+    ///
+    /// ```sql
+    /// -- SQLite
+    /// SELECT "user_id", SUM("views") FROM "post" GROUP BY "user_id" HAVING (COUNT(*) >= ?) ORDER BY SUM("views") DESC NULLS LAST
+    /// -- PostgreSQL
+    /// SELECT "user_id", CAST(SUM("views") AS BIGINT) FROM "post" GROUP BY "user_id" HAVING (COUNT(*) >= $1) ORDER BY CAST(SUM("views") AS BIGINT) DESC NULLS LAST
+    /// ```
+    ///
+    /// - Parameter condition: a condition on aggregates (`.count()`, `.sum(\.amount)`, …) or grouped columns.
+    /// - Returns: the query with the condition added.
     public func having(_ condition: AggregateCondition<M>) -> Self {
         switch condition.resolve(joinAliases) {
         case .success(let node):
@@ -85,6 +104,19 @@ extension QueryBuilder {
 
     /// Returns each distinct row once (`SELECT DISTINCT`): distinct models of a join, distinct ``values(_:)-(KeyPath<M,V>Sendable)``,
     /// distinct ``select(_:)-63y8o`` tuples. Ordering is then only by what is selected.
+    ///
+    /// ```swift
+    /// let names = try await User.query(on: db).distinct().values(\.name)
+    /// ```
+    ///
+    /// ```sql
+    /// -- SQLite
+    /// SELECT DISTINCT "name" FROM "user"
+    /// -- PostgreSQL
+    /// SELECT DISTINCT "name" FROM "user"
+    /// ```
+    ///
+    /// - Returns: the query, returning each distinct row once.
     public func distinct() -> Self {
         var copy = self
         copy.grouping.distinct = true

@@ -39,6 +39,24 @@ extension QueryBuilder {
     /// ```swift
     /// let students = try await User.query(on: db).join(User.group).where(User.group, \.title == "Students").all()
     /// ```
+    ///
+    /// ```swift
+    /// let annsPosts = try await Post.query(on: db).join(Post.user).where(Post.user, \.name == "Ann").all()
+    /// ```
+    ///
+    /// ```sql
+    /// -- SQLite
+    /// SELECT "post"."id", "post"."user_id", "post"."title", "post"."views" FROM "post" INNER JOIN "user" AS "j1" ON ("post"."user_id" = "j1"."id") WHERE ("j1"."name" = ?)
+    /// -- PostgreSQL
+    /// SELECT "post"."id", "post"."user_id", "post"."title", "post"."views" FROM "post" INNER JOIN "user" AS "j1" ON ("post"."user_id" = "j1"."id") WHERE ("j1"."name" = $1)
+    /// ```
+    ///
+    /// Each join takes the alias `j1`, `j2`, … in call order; the main table's columns stay qualified by its name.
+    ///
+    /// - Parameters:
+    ///   - association: an association declared on this model.
+    ///   - kind: inner (the default), left, right or full.
+    /// - Returns: the query with the join added.
     public func join<A: JoinableAssociation>(_ association: A, _ kind: Join.Kind = .inner) -> Self where A.Owner == M {
         adding(association.key, table: A.Target.schema.name, softDeleted: association.softDeletedTables) {
             try association.joins(kind, alias: $0)

@@ -64,6 +64,20 @@ extension QueryBuilder where Executor == Transaction {
     }
 
     /// The number of matching rows (respecting limit and offset).
+    ///
+    /// ```swift
+    /// let adults = try User.query(on: tx).where(\.age >= 18).count()
+    /// ```
+    ///
+    /// ```sql
+    /// -- SQLite
+    /// SELECT COUNT(*) FROM "user" WHERE ("age" >= ?)
+    /// -- PostgreSQL
+    /// SELECT COUNT(*) FROM "user" WHERE ("age" >= $1)
+    /// ```
+    ///
+    /// - Returns: the number of rows.
+    /// - Throws: the first error met while building the query, and database errors.
     public func count() throws -> Int {
         if grouping.distinct { return try distinctCount() }
         var select = try selectStatement()
@@ -82,6 +96,20 @@ extension QueryBuilder where Executor == Transaction {
     }
 
     /// Whether any row matches.
+    ///
+    /// ```swift
+    /// let known = try User.query(on: tx).where(\.name == "Ann").exists()
+    /// ```
+    ///
+    /// ```sql
+    /// -- SQLite
+    /// SELECT "id" FROM "user" WHERE ("name" = ?) LIMIT ?
+    /// -- PostgreSQL
+    /// SELECT "id" FROM "user" WHERE ("name" = $1) LIMIT $2
+    /// ```
+    ///
+    /// - Returns: true when at least one row matches.
+    /// - Throws: the first error met while building the query, and database errors.
     public func exists() throws -> Bool {
         var select = try selectStatement(limit: 1)
         select.selection = .columns([M.primaryKeyColumn])
@@ -92,6 +120,21 @@ extension QueryBuilder where Executor == Transaction {
 
     /// Deletes the matching rows; returns how many. A soft-deleted model's rows get their `@DeletedAt` set
     /// instead (see ``forceDelete()-7r1av``). No callbacks or association rules run.
+    ///
+    /// ```swift
+    /// try Post.query(on: tx).where(\.views == 0).delete()
+    /// ```
+    ///
+    /// ```sql
+    /// -- SQLite
+    /// DELETE FROM "post" WHERE ("views" = ?)
+    /// -- PostgreSQL
+    /// DELETE FROM "post" WHERE ("views" = $1)
+    /// ```
+    ///
+    /// - Returns: the number of rows deleted (or soft-deleted).
+    /// - Throws: ``StrataError/invalidQuery(_:)`` for a query with joins, grouping, a limit or an offset; constraint
+    ///   errors (a foreign key still pointing at a row).
     @discardableResult
     public func delete() throws -> Int {
         if let deleted = M.schema.column(withRole: .deletedAt)?.name {
@@ -127,6 +170,21 @@ extension QueryBuilder where Executor == Transaction {
 
     /// Applies the ``set(_:to:)-(_,V)`` assignments to the matching rows; returns how many changed. An `@UpdatedAt`
     /// column is set to the current time too, unless assigned; a `@Version` column is left as it is.
+    ///
+    /// ```swift
+    /// try Post.query(on: tx).where(\.userID == 1).set(\.title, to: "Hidden").update()
+    /// ```
+    ///
+    /// ```sql
+    /// -- SQLite
+    /// UPDATE "post" SET "title" = ? WHERE ("user_id" = ?)
+    /// -- PostgreSQL
+    /// UPDATE "post" SET "title" = $1 WHERE ("user_id" = $2)
+    /// ```
+    ///
+    /// - Returns: the number of rows changed.
+    /// - Throws: ``StrataError/invalidQuery(_:)`` without any `set(_:to:)`, or for a query with joins, grouping, a
+    ///   limit or an offset; constraint errors.
     @discardableResult
     public func update() throws -> Int {
         if let error { throw error }  // a set(_:to:) on a property with no column is that error, not "without set"

@@ -12,8 +12,8 @@
 ///     .all()
 /// ```
 ///
-/// Renders on SQLite as `SELECT "id", … FROM "user" WHERE (("active" = ?) AND ("name" LIKE ? ESCAPE '\'))
-/// AND ("id" IN (?, ?)) ORDER BY "name" ASC NULLS FIRST, "joined_at" DESC NULLS LAST LIMIT ? OFFSET ?`.
+/// Every value is bound, never inlined, and every identifier quoted. The documentation of each method shows the
+/// SQL it renders on SQLite and on PostgreSQL, checked against the renderers by the `DocSQLTests` suite.
 public struct QueryBuilder<M: Model, Executor> {
     @usableFromInline let executor: Executor
     var filters: [SQLExpression] = []
@@ -86,9 +86,42 @@ public struct QueryBuilder<M: Model, Executor> {
     }
 
     /// Keeps rows matching the predicate (several `where` calls are joined with AND).
+    ///
+    /// ```swift
+    /// let ann = try await User.query(on: db).where(\.name == "Ann" && \.age > 30).all()
+    /// ```
+    ///
+    /// ```sql
+    /// -- SQLite
+    /// SELECT "id", "name", "age" FROM "user" WHERE (("name" = ?) AND ("age" > ?))
+    /// -- PostgreSQL
+    /// SELECT "id", "name", "age" FROM "user" WHERE (("name" = $1) AND ("age" > $2))
+    /// ```
+    ///
+    /// - Parameter predicate: the condition, written with key paths and operators.
+    /// - Returns: the query with the condition added.
     public func `where`(_ predicate: Condition<M>) -> Self { adding(predicate) }
 
     /// Keeps rows whose column is one of `values`; an empty list keeps none.
+    ///
+    /// ```swift
+    /// let some = try await User.query(on: db).where(\.id, in: [1, 2, 3]).all()
+    /// ```
+    ///
+    /// ```sql
+    /// -- SQLite
+    /// SELECT "id", "name", "age" FROM "user" WHERE ("id" IN (?, ?, ?))
+    /// -- PostgreSQL
+    /// SELECT "id", "name", "age" FROM "user" WHERE ("id" IN ($1, $2, $3))
+    /// ```
+    ///
+    /// Long lists bind one array instead (SQLite: `IN (SELECT value FROM json_each(?))`, PostgreSQL:
+    /// `= ANY(CAST($1 AS type[]))`).
+    ///
+    /// - Parameters:
+    ///   - kp: the column.
+    ///   - values: the values it may take.
+    /// - Returns: the query with the condition added.
     public func `where`<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V>, in values: [V]) -> Self {
         adding(.in(kp, values))
     }
@@ -113,6 +146,23 @@ public struct QueryBuilder<M: Model, Executor> {
     }
 
     /// Keeps rows whose column matches a LIKE pattern (`%`, `_`, `\` escape), case-sensitive unless asked.
+    ///
+    /// ```swift
+    /// let an = try await User.query(on: db).where(\.name, like: "an%", caseInsensitive: true).all()
+    /// ```
+    ///
+    /// ```sql
+    /// -- SQLite
+    /// SELECT "id", "name", "age" FROM "user" WHERE (lower("name") LIKE lower(?) ESCAPE '\')
+    /// -- PostgreSQL
+    /// SELECT "id", "name", "age" FROM "user" WHERE ("name" ILIKE $1 ESCAPE '\')
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - kp: the text column.
+    ///   - pattern: the LIKE pattern: `%` any run, `_` one character, `\` escapes.
+    ///   - caseInsensitive: whether ASCII letters match either case (other letters never fold).
+    /// - Returns: the query with the condition added.
     public func `where`<V: StringColumn>(_ kp: KeyPath<M, V>, like pattern: String, caseInsensitive: Bool = false)
         -> Self
     {
@@ -125,6 +175,20 @@ public struct QueryBuilder<M: Model, Executor> {
     }
 
     /// Keeps the row with this primary key.
+    ///
+    /// ```swift
+    /// let one = try await User.query(on: db).filter(id: 1).first()
+    /// ```
+    ///
+    /// ```sql
+    /// -- SQLite
+    /// SELECT "id", "name", "age" FROM "user" WHERE ("id" = ?) LIMIT ?
+    /// -- PostgreSQL
+    /// SELECT "id", "name", "age" FROM "user" WHERE ("id" = $1) LIMIT $2
+    /// ```
+    ///
+    /// - Parameter id: the primary key's value.
+    /// - Returns: the query with the condition added.
     public func filter(id: M.ID) -> Self {
         let pk = M.primaryKeyColumn
         var copy = self
@@ -133,6 +197,25 @@ public struct QueryBuilder<M: Model, Executor> {
     }
 
     /// Sorts by a column; later calls sort ties. NULLs come first ascending, last descending.
+    ///
+    /// ```swift
+    /// let page = try await User.query(on: db).order(\.name).order(\.age, .descending).limit(10).offset(20).all()
+    /// ```
+    ///
+    /// ```sql
+    /// -- SQLite
+    /// SELECT "id", "name", "age" FROM "user" ORDER BY "name" ASC NULLS FIRST, "age" DESC NULLS LAST LIMIT ? OFFSET ?
+    /// -- PostgreSQL
+    /// SELECT "id", "name", "age" FROM "user" ORDER BY "name" COLLATE "C" ASC NULLS FIRST, "age" DESC NULLS LAST LIMIT $1 OFFSET $2
+    /// ```
+    ///
+    /// Text sorts by code point on every backend: PostgreSQL sorts a text column with `COLLATE "C"`, whatever
+    /// the column's own collation. `LIMIT` and `OFFSET` are bound values.
+    ///
+    /// - Parameters:
+    ///   - kp: the column to sort by.
+    ///   - direction: ascending (the default) or descending.
+    /// - Returns: the query with the sort term added after the earlier ones.
     public func order<V>(_ kp: KeyPath<M, V>, _ direction: Ordering.Direction = .ascending) -> Self {
         var (name, copy) = column(kp)
         if let name {
@@ -191,6 +274,18 @@ public struct QueryBuilder<M: Model, Executor> {
     /// let groups = try await Group.query(on: db).including(Group.users).all()
     /// let users = try groups[0].loaded(Group.users)
     /// ```
+    ///
+    /// ```sql
+    /// -- SQLite
+    /// SELECT "id", "name", "age" FROM "user"
+    /// SELECT "id", "user_id", "title", "views" FROM "post" WHERE ("user_id" IN (?)) ORDER BY "id" ASC NULLS FIRST
+    /// -- PostgreSQL
+    /// SELECT "id", "name", "age" FROM "user"
+    /// SELECT "id", "user_id", "title", "views" FROM "post" WHERE ("user_id" IN ($1)) ORDER BY "id" ASC NULLS FIRST
+    /// ```
+    ///
+    /// - Parameter association: the association to load, maybe with nested `including(_:)` calls.
+    /// - Returns: the query with the association to load.
     public func including(_ association: some EagerLoadable<M>) -> Self {
         var copy = self
         copy.includes.append { owners, tx in try association.load(into: &owners, tx) }

@@ -52,6 +52,23 @@ extension QueryBuilder {
         addingSubquery(kp, subquery.result, negated: false)
     }
     /// Keeps rows whose optional column is among the subquery's values.
+    ///
+    /// ```swift
+    /// let popular = Post.query(on: db).where(\.views > 100).select(\.userID)
+    /// let authors = try await User.query(on: db).where(\.id, in: popular).all()
+    /// ```
+    ///
+    /// ```sql
+    /// -- SQLite
+    /// SELECT "id", "name", "age" FROM "user" WHERE ("id" IN (SELECT "user_id" FROM "post" WHERE ("views" > ?)))
+    /// -- PostgreSQL
+    /// SELECT "id", "name", "age" FROM "user" WHERE ("id" IN (SELECT "user_id" FROM "post" WHERE ("views" > $1)))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - kp: the optional column.
+    ///   - subquery: one column of another query, made with `select(_:)`.
+    /// - Returns: the query with the condition added.
     public func `where`<V>(_ kp: KeyPath<M, V?>, in subquery: Subquery<V>) -> Self {
         addingSubquery(kp, subquery.result, negated: false)
     }

@@ -14,11 +14,22 @@ public struct ForeignKey: Sendable, Hashable {
         case setNull = "SET NULL"
     }
 
+    /// The referencing column of this table.
     public var column: String
+    /// The table whose row the column points at.
     public var referencedTable: String
+    /// The referenced table's column the value must match, its primary key (`id` by default).
     public var referencedColumn: String
+    /// What happens to referencing rows when the referenced row is deleted (`ON DELETE …`).
     public var onDelete: Action
 
+    /// A foreign key `column REFERENCES table (referenced) ON DELETE onDelete`.
+    ///
+    /// - Parameters:
+    ///   - column: the referencing column of this table.
+    ///   - table: the referenced table.
+    ///   - referenced: the referenced column, `id` by default.
+    ///   - onDelete: what the database does to referencing rows when the referenced row is deleted.
     public init(
         column: String, references table: String, column referenced: String = "id", onDelete: Action = .noAction
     ) {

@@ -14,8 +14,11 @@
 public struct TableColumn: Sendable, Hashable {
     /// The column's name in the database, exactly as stored (always quoted in SQL).
     public var name: String
+    /// The kind of value the column stores, which each dialect maps to its own SQL type.
     public var type: ColumnType
+    /// Whether the column accepts NULL (an optional property); a primary key is always nullable here, as a new model has no id.
     public var isNullable: Bool
+    /// Whether the column is the table's primary key.
     public var isPrimaryKey: Bool
     /// A constant default the migration writes into the schema (`DEFAULT …`).
     public var schemaDefault: DatabaseValue?
@@ -33,6 +36,15 @@ public struct TableColumn: Sendable, Hashable {
     /// model declares a constant default instead.
     public var defaultExpression: String?
 
+    /// A column described by its parts.
+    ///
+    /// - Parameters:
+    ///   - name: the column's name in the table.
+    ///   - type: the kind of value it stores.
+    ///   - isNullable: whether it accepts NULL; a primary key is always treated as nullable.
+    ///   - isPrimaryKey: whether it is the table's primary key.
+    ///   - schemaDefault: a constant `DEFAULT` the migration writes into the schema, or nil.
+    ///   - backfill: the value existing rows take when a migration adds the column; `schemaDefault` when nil.
     public init(
         name: String, type: ColumnType, isNullable: Bool, isPrimaryKey: Bool = false,
         schemaDefault: DatabaseValue? = nil, backfill: DatabaseValue? = nil

@@ -32,10 +32,18 @@ public struct TableSchema: Sendable, Hashable {
 
     @usableFromInline var storage: Storage
 
+    /// A table with its columns, indexes and foreign keys.
+    ///
+    /// - Parameters:
+    ///   - name: the table's name, exactly as stored (always quoted in SQL).
+    ///   - columns: the columns in the order the model decodes and encodes them.
+    ///   - indexes: the indexes a migration creates.
+    ///   - foreignKeys: the foreign keys a migration declares.
     public init(name: String, columns: [TableColumn], indexes: [Index] = [], foreignKeys: [ForeignKey] = []) {
         storage = Storage(name: name, columns: columns, indexes: indexes, foreignKeys: foreignKeys)
     }
 
+    /// The table's name, exactly as stored (always quoted in SQL).
     @inlinable public var name: String {
         get { storage.name }
         set { storage = Storage(name: newValue, columns: columns, indexes: indexes, foreignKeys: foreignKeys) }
@@ -47,11 +55,13 @@ public struct TableSchema: Sendable, Hashable {
         set { storage = Storage(name: name, columns: newValue, indexes: indexes, foreignKeys: foreignKeys) }
     }
 
+    /// The indexes a migration creates on the table (the model's `indexes`).
     @inlinable public var indexes: [Index] {
         get { storage.indexes }
         set { storage = Storage(name: name, columns: columns, indexes: newValue, foreignKeys: foreignKeys) }
     }
 
+    /// The foreign keys a migration declares on the table (the model's `foreignKeys` and belongs-to associations).
     @inlinable public var foreignKeys: [ForeignKey] {
         get { storage.foreignKeys }
         set { storage = Storage(name: name, columns: columns, indexes: indexes, foreignKeys: newValue) }
@@ -74,12 +84,21 @@ public struct TableSchema: Sendable, Hashable {
     /// The position of a column by name.
     public func index(of column: String) -> Int? { columns.firstIndex { $0.name == column } }
 
+    /// Whether two schemas have the same name, columns, indexes and foreign keys.
+    ///
+    /// - Parameters:
+    ///   - lhs: a schema.
+    ///   - rhs: another schema.
+    /// - Returns: true when they are equal.
     public static func == (lhs: TableSchema, rhs: TableSchema) -> Bool {
         lhs.storage === rhs.storage
             || (lhs.name == rhs.name && lhs.columns == rhs.columns && lhs.indexes == rhs.indexes
                 && lhs.foreignKeys == rhs.foreignKeys)
     }
 
+    /// Hashes the name, columns, indexes and foreign keys.
+    ///
+    /// - Parameter hasher: the hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(columns)
@@ -90,12 +109,20 @@ public struct TableSchema: Sendable, Hashable {
 
 /// An index on one or more columns of a table.
 public struct Index: Sendable, Hashable {
+    /// The indexed columns, in index order.
     public var columns: [String]
+    /// Whether two rows may not share the same values in the columns (`CREATE UNIQUE INDEX`); NULLs never conflict.
     public var isUnique: Bool
     /// The index name; by default `<table>_<columns>_idx` (or `_key` when unique), which dialects
     /// with short identifier limits shorten deterministically.
     public var name: String?
 
+    /// An index on columns of a table.
+    ///
+    /// - Parameters:
+    ///   - columns: the indexed columns, in order.
+    ///   - unique: whether the values must be unique across rows.
+    ///   - name: the index's name, or nil for `<table>_<columns>_idx` (`_key` when unique).
     public init(columns: [String], unique: Bool = false, name: String? = nil) {
         self.columns = columns
         self.isUnique = unique

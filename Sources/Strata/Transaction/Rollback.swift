@@ -9,5 +9,6 @@
 /// try tx.savepoint { _ in throw Rollback() }   // undone alone; the transaction goes on
 /// ```
 public struct Rollback: Error, Sendable, Hashable {
+    /// The error that rolls back the scope it is thrown from.
     public init() {}
 }

@@ -2,6 +2,7 @@
 
 /// One validation that failed.
 public struct ValidationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The model whose validation failed (its type name).
     public var model: String
     /// The column the rule checked.
     public var field: String
@@ -31,5 +32,6 @@ public struct ValidationError: Error, Sendable, Hashable, CustomStringConvertibl
         }
     }
 
+    /// `Model.field fails rule: message`, for logs and test failures.
     public var description: String { "\(model).\(field) fails \(rule): \(message)" }
 }

@@ -24,6 +24,7 @@ public struct Validations<M: Model> {
 
     @usableFromInline var rules: [Rule] = []
 
+    /// An empty list, for the model's ``Model/validations(_:)`` to fill.
     @inlinable public init() {}
 
     private mutating func add<V>(

@@ -7,15 +7,23 @@ import Foundation
 /// class, so each driver can pick its natural column type: SQLite stores a date as fixed-width
 /// UTC text, PostgreSQL as `timestamptz`, the memory driver as the `Date` itself.
 public enum DatabaseValue: Sendable, Hashable {
+    /// SQL NULL: no value; never equal to anything in a condition, not even NULL.
     case null
+    /// A boolean: `BOOLEAN` on PostgreSQL, the integer 0 or 1 on SQLite.
     case bool(Bool)
+    /// A 64-bit signed integer (`INTEGER` on SQLite, `BIGINT` on PostgreSQL).
     case integer(Int64)
+    /// A 64-bit IEEE 754 floating-point number (`REAL`, `DOUBLE PRECISION`).
     case double(Double)
+    /// Unicode text, compared and sorted by code point on every driver.
     case text(String)
+    /// Raw bytes (`BLOB` on SQLite, `BYTEA` on PostgreSQL).
     case blob(Data)
     /// A date, always rounded to the microsecond (see ``DatabaseValue/roundedToMicroseconds(_:)``).
     case date(Date)
+    /// An exact decimal number: `NUMERIC` on PostgreSQL, text under a numeric collation on SQLite.
     case decimal(Decimal)
+    /// A UUID: `UUID` on PostgreSQL, lowercase hyphenated text on SQLite.
     case uuid(UUID)
     /// JSON text, encoded with sorted keys so every backend stores the same bytes.
     case json(String)

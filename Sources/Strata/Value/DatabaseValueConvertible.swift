@@ -27,7 +27,14 @@ public protocol DatabaseValueConvertible {
 }
 
 extension DatabaseValueConvertible {
+    /// False: a non-optional type never holds NULL.
     public static var isNullable: Bool { false }
+    /// Nil: the value always takes the general path through `init(databaseValue:)`.
+    ///
+    /// - Parameters:
+    ///   - reader: the current row.
+    ///   - index: the column's position, from 0.
+    /// - Returns: nil.
     public static func read(from reader: any RowReader, at index: Int) -> Self? { nil }
 }
 
@@ -38,6 +45,11 @@ public struct ValueConversionError: Error, Sendable, Hashable {
     /// The Swift type that was asked for.
     public var expected: String
 
+    /// The error for a value that does not fit a type.
+    ///
+    /// - Parameters:
+    ///   - value: the stored value.
+    ///   - expected: the Swift type that was asked for.
     public init(_ value: DatabaseValue, expected: Any.Type) {
         self.value = value
         self.expected = String(describing: expected)
@@ -45,13 +57,20 @@ public struct ValueConversionError: Error, Sendable, Hashable {
 }
 
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
+    /// The wrapped type's column type, nullable.
     public static var columnType: ColumnType { Wrapped.columnType }
+    /// True: nil is stored as NULL.
     public static var isNullable: Bool { true }
     /// The wrapped type's fast path; NULL and everything else take the general path.
     @inlinable public static func read(from reader: any RowReader, at index: Int) -> Self? {
         Wrapped.read(from: reader, at: index).map { .some($0) }
     }
+    /// The wrapped value's database value, or ``DatabaseValue/null`` for nil.
     @inlinable public var databaseValue: DatabaseValue { self?.databaseValue ?? .null }
+    /// Nil for NULL, else the wrapped type read from the value.
+    ///
+    /// - Parameter databaseValue: the value a driver returned.
+    /// - Throws: ``ValueConversionError`` when a non-NULL value does not fit the wrapped type.
     @inlinable public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         if case .null = databaseValue {
             self = .none
@@ -62,8 +81,14 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
 }
 
 extension Bool: DatabaseValueConvertible {
+    /// Stored as ``ColumnType/bool``.
     public static var columnType: ColumnType { .bool }
+    /// The value as ``DatabaseValue/bool(_:)``.
     @inlinable public var databaseValue: DatabaseValue { .bool(self) }
+    /// Reads a bool, or the integer 0 or 1 that SQLite stores.
+    ///
+    /// - Parameter databaseValue: the value a driver returned.
+    /// - Throws: ``ValueConversionError`` for any other value.
     @inlinable public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         switch databaseValue {
         case .bool(let b): self = b
@@ -75,11 +100,23 @@ extension Bool: DatabaseValueConvertible {
 }
 
 extension Int64: DatabaseValueConvertible {
+    /// Stored as ``ColumnType/integer``.
     public static var columnType: ColumnType { .integer }
+    /// The integer at `index`, read without a ``DatabaseValue`` in between, or nil for anything else.
+    ///
+    /// - Parameters:
+    ///   - reader: the current row.
+    ///   - index: the column's position, from 0.
+    /// - Returns: the integer, or nil.
     @inlinable public static func read(from reader: any RowReader, at index: Int) -> Int64? {
         reader.int64(at: index)
     }
+    /// The value as ``DatabaseValue/integer(_:)``.
     @inlinable public var databaseValue: DatabaseValue { .integer(self) }
+    /// Reads an integer.
+    ///
+    /// - Parameter databaseValue: the value a driver returned.
+    /// - Throws: ``ValueConversionError`` for any other value.
     @inlinable public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         guard case .integer(let i) = databaseValue else {
             throw ValueConversionError(databaseValue, expected: Int64.self)
@@ -92,11 +129,23 @@ extension Int64: DatabaseValueConvertible {
 public protocol DatabaseInteger: FixedWidthInteger, DatabaseValueConvertible {}
 
 extension DatabaseInteger {
+    /// Stored as ``ColumnType/integer``.
     public static var columnType: ColumnType { .integer }
+    /// The integer at `index` when it fits the type, read without a ``DatabaseValue`` in between; otherwise nil.
+    ///
+    /// - Parameters:
+    ///   - reader: the current row.
+    ///   - index: the column's position, from 0.
+    /// - Returns: the integer, or nil.
     @inlinable public static func read(from reader: any RowReader, at index: Int) -> Self? {
         reader.int64(at: index).flatMap { Self(exactly: $0) }
     }
+    /// ``DatabaseValue/integer(_:)`` of the value widened to Int64.
     @inlinable public var databaseValue: DatabaseValue { .integer(Int64(self)) }
+    /// Reads an integer that fits the type exactly.
+    ///
+    /// - Parameter databaseValue: the value a driver returned.
+    /// - Throws: ``ValueConversionError`` for another kind of value or an integer out of the type's range.
     @inlinable public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         guard case .integer(let i) = databaseValue, let v = Self(exactly: i) else {
             throw ValueConversionError(databaseValue, expected: Self.self)
@@ -114,7 +163,14 @@ extension UInt16: DatabaseInteger {}
 extension UInt32: DatabaseInteger {}
 
 extension Double: DatabaseValueConvertible {
+    /// Stored as ``ColumnType/double``.
     public static var columnType: ColumnType { .double }
+    /// The double at `index`, read without a ``DatabaseValue`` in between, or nil for anything else.
+    ///
+    /// - Parameters:
+    ///   - reader: the current row.
+    ///   - index: the column's position, from 0.
+    /// - Returns: the double, or nil.
     @inlinable public static func read(from reader: any RowReader, at index: Int) -> Double? {
         reader.double(at: index)
     }
@@ -123,6 +179,10 @@ extension Double: DatabaseValueConvertible {
         if isNaN { return .null }
         return .double(self == 0 ? 0 : self)
     }
+    /// Reads a double, or an integer converted to the nearest double.
+    ///
+    /// - Parameter databaseValue: the value a driver returned.
+    /// - Throws: ``ValueConversionError`` for any other value.
     @inlinable public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         switch databaseValue {
         case .double(let d): self = d
@@ -133,19 +193,37 @@ extension Double: DatabaseValueConvertible {
 }
 
 extension Float: DatabaseValueConvertible {
+    /// Stored as ``ColumnType/double``: a float is stored as a double.
     public static var columnType: ColumnType { .double }
+    /// The value widened to a double (NaN as NULL, `-0.0` as `0.0`).
     public var databaseValue: DatabaseValue { Double(self).databaseValue }
+    /// Reads a double (or an integer) and rounds it to the nearest float.
+    ///
+    /// - Parameter databaseValue: the value a driver returned.
+    /// - Throws: ``ValueConversionError`` for any other value.
     public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         self = Float(try Double(databaseValue: databaseValue))
     }
 }
 
 extension String: DatabaseValueConvertible {
+    /// Stored as ``ColumnType/text``.
     public static var columnType: ColumnType { .text }
+    /// The text at `index`, read without a ``DatabaseValue`` in between, or nil for anything else.
+    ///
+    /// - Parameters:
+    ///   - reader: the current row.
+    ///   - index: the column's position, from 0.
+    /// - Returns: the text, or nil.
     @inlinable public static func read(from reader: any RowReader, at index: Int) -> String? {
         reader.string(at: index)
     }
+    /// The value as ``DatabaseValue/text(_:)``.
     @inlinable public var databaseValue: DatabaseValue { .text(self) }
+    /// Reads text.
+    ///
+    /// - Parameter databaseValue: the value a driver returned.
+    /// - Throws: ``ValueConversionError`` for any other value.
     @inlinable public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         guard case .text(let s) = databaseValue else {
             throw ValueConversionError(databaseValue, expected: String.self)
@@ -155,8 +233,14 @@ extension String: DatabaseValueConvertible {
 }
 
 extension Data: DatabaseValueConvertible {
+    /// Stored as ``ColumnType/blob``.
     public static var columnType: ColumnType { .blob }
+    /// The value as ``DatabaseValue/blob(_:)``.
     public var databaseValue: DatabaseValue { .blob(self) }
+    /// Reads a blob.
+    ///
+    /// - Parameter databaseValue: the value a driver returned.
+    /// - Throws: ``ValueConversionError`` for any other value.
     public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         guard case .blob(let d) = databaseValue else { throw ValueConversionError(databaseValue, expected: Data.self) }
         self = d
@@ -164,8 +248,14 @@ extension Data: DatabaseValueConvertible {
 }
 
 extension Date: DatabaseValueConvertible {
+    /// Stored as ``ColumnType/date``.
     public static var columnType: ColumnType { .date }
+    /// ``DatabaseValue/date(_:)``, rounded to the microsecond as every backend stores it.
     public var databaseValue: DatabaseValue { .date(DatabaseValue.roundedToMicroseconds(self)) }
+    /// Reads a date, ISO 8601 text, or seconds since 1970 as an integer or a double.
+    ///
+    /// - Parameter databaseValue: the value a driver returned.
+    /// - Throws: ``ValueConversionError`` for text that is no date, or any other value.
     public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         switch databaseValue {
         case .date(let d): self = d
@@ -180,8 +270,14 @@ extension Date: DatabaseValueConvertible {
 }
 
 extension Decimal: DatabaseValueConvertible {
+    /// Stored as ``ColumnType/decimal``.
     public static var columnType: ColumnType { .decimal }
+    /// The value as ``DatabaseValue/decimal(_:)``.
     public var databaseValue: DatabaseValue { .decimal(self) }
+    /// Reads a decimal, decimal text, an integer, or a double as the shortest decimal that round-trips to it.
+    ///
+    /// - Parameter databaseValue: the value a driver returned.
+    /// - Throws: ``ValueConversionError`` for text that is no number, a non-finite double, or any other value.
     public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         switch databaseValue {
         case .decimal(let d): self = d
@@ -202,8 +298,14 @@ extension Decimal: DatabaseValueConvertible {
 }
 
 extension UUID: DatabaseValueConvertible {
+    /// Stored as ``ColumnType/uuid``.
     public static var columnType: ColumnType { .uuid }
+    /// The value as ``DatabaseValue/uuid(_:)``.
     public var databaseValue: DatabaseValue { .uuid(self) }
+    /// Reads a UUID, its text form, or its 16 bytes.
+    ///
+    /// - Parameter databaseValue: the value a driver returned.
+    /// - Throws: ``ValueConversionError`` for text that is no UUID, a blob of another length, or any other value.
     public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         switch databaseValue {
         case .uuid(let u): self = u
@@ -222,8 +324,14 @@ extension UUID: DatabaseValueConvertible {
 }
 
 extension URL: DatabaseValueConvertible {
+    /// Stored as ``ColumnType/text``: a URL is stored as its absolute string.
     public static var columnType: ColumnType { .text }
+    /// ``DatabaseValue/text(_:)`` of the URL's absolute string.
     public var databaseValue: DatabaseValue { .text(absoluteString) }
+    /// Reads text that parses as a URL.
+    ///
+    /// - Parameter databaseValue: the value a driver returned.
+    /// - Throws: ``ValueConversionError`` for text that is no URL, or any other value.
     public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         guard case .text(let s) = databaseValue, let u = URL(string: s) else {
             throw ValueConversionError(databaseValue, expected: URL.self)
@@ -235,8 +343,14 @@ extension URL: DatabaseValueConvertible {
 // MARK: - Raw-value enums and Codable values
 
 extension DatabaseValueConvertible where Self: RawRepresentable, RawValue: DatabaseValueConvertible {
+    /// The raw value's column type: the enum is stored as its raw value.
     public static var columnType: ColumnType { RawValue.columnType }
+    /// The raw value's database value.
     public var databaseValue: DatabaseValue { rawValue.databaseValue }
+    /// The case whose raw value is stored.
+    ///
+    /// - Parameter databaseValue: the value a driver returned.
+    /// - Throws: ``ValueConversionError`` when the value is no raw value, or no case has it.
     public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         self = try Self.fromRawValue(databaseValue)
     }
@@ -330,8 +444,14 @@ enum JSONColumn {
 }
 
 extension DatabaseValueConvertible where Self: Codable {
+    /// Stored as ``ColumnType/json``: the value is stored as JSON text.
     public static var columnType: ColumnType { .json }
+    /// ``DatabaseValue/json(_:)``: the value encoded as JSON with sorted keys.
     public var databaseValue: DatabaseValue { JSONColumn.encode(self) }
+    /// Decodes the value from JSON text.
+    ///
+    /// - Parameter databaseValue: the value a driver returned.
+    /// - Throws: ``ValueConversionError`` when it is not JSON text that decodes as the type.
     public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         self = try JSONColumn.decode(Self.self, from: databaseValue)
     }
@@ -339,8 +459,14 @@ extension DatabaseValueConvertible where Self: Codable {
 
 extension DatabaseValueConvertible where Self: Codable & RawRepresentable, RawValue: DatabaseValueConvertible {
     // Spelled out again so a Codable enum with a raw value stores its raw value, not JSON.
+    /// The raw value's column type: a `Codable` enum with a raw value is stored as its raw value, not as JSON.
     public static var columnType: ColumnType { RawValue.columnType }
+    /// The raw value's database value.
     public var databaseValue: DatabaseValue { rawValue.databaseValue }
+    /// The case whose raw value is stored.
+    ///
+    /// - Parameter databaseValue: the value a driver returned.
+    /// - Throws: ``ValueConversionError`` when the value is no raw value, or no case has it.
     public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
         self = try Self.fromRawValue(databaseValue)
     }

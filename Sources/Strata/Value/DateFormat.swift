@@ -23,12 +23,19 @@ import Foundation
 /// fraction, `Z` or an offset such as `+02:00`, a bare date); a number form reads integers and doubles.
 /// Forms that keep whole seconds (or milliseconds) round a written date down to them.
 public enum DateFormat: String, Sendable, Hashable, CaseIterable {
+    /// Strata's own form, the default: fixed-width UTC text with microseconds on SQLite, `timestamptz` on PostgreSQL.
     case strata
+    /// ISO 8601 text in UTC with whole seconds, such as `2009-01-01T10:00:00Z`.
     case iso8601
+    /// ISO 8601 text in UTC with milliseconds, such as `2009-01-01T10:00:00.250Z`.
     case iso8601WithFraction
+    /// SQLite's `datetime()` text in UTC with whole seconds, such as `2009-01-01 10:00:00`.
     case sqlDateTime
+    /// Whole seconds since 1970-01-01 00:00:00 UTC, as an integer.
     case unixSeconds
+    /// Whole milliseconds since 1970-01-01 00:00:00 UTC, as an integer.
     case unixMilliseconds
+    /// Days since noon UTC on November 24, 4714 BC (the Julian day number), as a double.
     case julianDay
 
     /// The column type a migration creates for a column in this form.
