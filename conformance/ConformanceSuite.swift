@@ -70,6 +70,7 @@ public enum ConformanceSuite {
         upsertCases, inListCases, rawCases,
         existingCases,
         versionedCases, alterCases, introspectCases,
+        loadCases,
     ].flatMap { $0 }
 
     /// The names of every case.
