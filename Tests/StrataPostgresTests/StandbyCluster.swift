@@ -135,7 +135,7 @@ final class StandbyCluster: Sendable {
         // A file, not a pipe: a server that pg_ctl starts must not hold our end open.
         let log = FileManager.default.temporaryDirectory.appendingPathComponent(
             "strata-standby-\(UUID().uuidString).out")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: log) }
         let output = try FileHandle(forWritingTo: log)
         defer { try? output.close() }
