@@ -72,6 +72,7 @@ public enum ConformanceSuite {
         existingCases,
         versionedCases, alterCases, introspectCases,
         migrationDefaultCases,
+        loadCases,
     ].flatMap { $0 }
 
     /// The names of every case.

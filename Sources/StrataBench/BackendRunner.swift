@@ -21,14 +21,14 @@ struct BackendRunner {
     /// The workloads in the order they run: the stream first (see ``PeakMemory``), then the writes,
     /// then the reads, which share one seeded table.
     static let order: [Workload] = [
-        .stream, .insert, .bulk, .upsert, .fetch, .lookupTx, .lookupAsync, .query, .groupSum, .inLookup,
+        .stream, .insert, .bulk, .upsert, .fetch, .lookupTx, .lookupAsync, .query, .groupSum, .inLookup, .copy,
     ]
 
     func run() async throws -> [WorkloadResult] {
         var results: [WorkloadResult] = []
         let chosen = Set(options.workloads)
         var seededForReads = false
-        for w in Self.order where chosen.contains(w) {
+        for w in Self.order where chosen.contains(w) && (w != .copy || backend == .postgres) {
             if w.isRead {
                 if !seededForReads {
                     try await seed(sizes.fetch)
@@ -114,6 +114,10 @@ struct BackendRunner {
                 let keys = (0..<sizes.inList).map { Int64($0 * 2 % max(1, 2 * sizes.fetch)) }
                 return Arm(side: side, contender: c, before: nothing) {
                     try await $0.inLookup(keys.map { base() + $0 }, base: base())
+                }
+            case .copy:  // the stream's size (1M): Strata's load against the raw side's binary COPY
+                return Arm(side: side, contender: c, before: empty) {
+                    side == .strata ? try await $0.load(sizes.stream) : try await $0.bulkInsertFloor(sizes.stream)
                 }
             case .query, .sleep, .pointSelect:  // the throughput workloads never come here (see ThroughputRunner)
                 return Arm(side: side, contender: c, before: nothing) {

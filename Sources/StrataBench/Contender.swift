@@ -25,6 +25,8 @@ protocol Contender: AnyObject {
     var bulkFloorName: String? { get }
     /// Inserts `count` records through that floor (its sample may have no digest: ids are not returned).
     func bulkInsertFloor(_ count: Int) async throws -> Sample
+    /// Writes `count` records without reading ids back (Strata: `Model.load`); no digest (the table is read after).
+    func load(_ count: Int) async throws -> Sample
     /// Reads every row into an array of records.
     func fetchAll(base: Int64) async throws -> Sample
     /// Looks up each id in turn, all inside one read transaction.
@@ -56,6 +58,10 @@ extension Contender {
 
     func bulkInsertFloor(_ count: Int) async throws -> Sample {
         throw BenchError("\(name) has no second bulk floor")
+    }
+
+    func load(_ count: Int) async throws -> Sample {
+        throw BenchError("\(name) has no load")
     }
 }
 

@@ -53,6 +53,12 @@ final class StrataContender: Contender {
             digest: { Digests.written(records) })
     }
 
+    /// `Model.load`: binary COPY on PostgreSQL, in one transaction, no ids back.
+    func load(_ count: Int) async throws -> Sample {
+        let records = (0..<count).map(RecordFactory.model)
+        return try await timedAsync({ try await BenchRecord.load(records, on: db) }, digest: { _ in nil })
+    }
+
     func fetchAll(base: Int64) async throws -> Sample {
         try await timedAsync(
             { try await db.transaction { tx in try BenchRecord.query(on: tx).all() } },

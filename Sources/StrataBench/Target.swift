@@ -20,6 +20,7 @@ public struct Target: Sendable, Codable, Hashable {
         case (.postgres, .fetch): return Target(maxRatio: 1.2)
         case (.postgres, .lookupTx), (.postgres, .lookupAsync): return Target(maxRatio: 1.15)
         case (.postgres, .bulk): return Target(maxRatio: 1.25)
+        case (.postgres, .copy): return Target(maxRatio: 1.15)
         // The memory driver's app-test workloads: at least 5× faster than SQLite in memory.
         case (.memory, .insert), (.memory, .fetch), (.memory, .lookupTx), (.memory, .lookupAsync),
             (.memory, .query):

@@ -21,6 +21,9 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     case upsert
     /// One query of the rows whose id is among 100,000 ids (half of them stored).
     case inLookup = "in-lookup"
+    /// PostgreSQL only: a bulk load of 1,000,000 records without ids back (`Model.load`, binary COPY), against raw
+    /// libpq binary COPY.
+    case copy
 
     /// What the workload does, at full scale.
     public var summary: String {
@@ -43,6 +46,8 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
             return "upsert 20,000 records on a unique key (10,000 stored are updated, 10,000 inserted), ids read back"
         case .inLookup:
             return "one query of the rows whose id is among 100,000 ids (50,000 stored), ids bound as one array"
+        case .copy:
+            return "bulk load of 1,000,000 records without ids back (Model.load: binary COPY) vs libpq binary COPY"
         }
     }
 
@@ -61,6 +66,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .groupSum: return "group-by-sum over \(Self.count(sizes.fetch)) rows"
         case .upsert: return "upsert \(Self.count(sizes.upsert))"
         case .inLookup: return "IN of \(Self.count(sizes.inList)) ids"
+        case .copy: return "COPY load \(Self.count(sizes.stream))"
         }
     }
 
@@ -72,7 +78,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     }
 
     /// Whether the workload is large enough to run fewer times (see ``BenchOptions/iterations``).
-    var isLarge: Bool { self == .bulk || self == .stream }
+    var isLarge: Bool { self == .bulk || self == .stream || self == .copy }
 
     /// Whether the workload reads the seeded table (and is warmed up first).
     var isRead: Bool { [.fetch, .lookupTx, .lookupAsync, .query, .groupSum, .inLookup].contains(self) }

@@ -126,21 +126,21 @@ extension Model {
     nonisolated(nonsending)
         public func fetch<T>(_ association: HasMany<Self, T>, on db: Database) async throws -> [T]
     {
-        try await db.withConnection { tx in try fetch(association, tx) }
+        try await db.read { tx in try fetch(association, tx) }
     }
 
     /// Fetches the parent in its own connection lease.
     nonisolated(nonsending)
         public func fetch<T>(_ association: BelongsTo<Self, T>, on db: Database) async throws -> T?
     {
-        try await db.withConnection { tx in try fetch(association, tx) }
+        try await db.read { tx in try fetch(association, tx) }
     }
 
     /// Fetches the targets through the join model in their own connection lease.
     nonisolated(nonsending)
         public func fetch<T, J>(_ association: HasManyThrough<Self, T, J>, on db: Database) async throws -> [T]
     {
-        try await db.withConnection { tx in try fetch(association, tx) }
+        try await db.read { tx in try fetch(association, tx) }
     }
 
     /// Adds a child in one transaction (see ``add(_:to:_:)-(_,HasMany<Self,T>,_)``).

@@ -81,7 +81,7 @@ extension Model {
     nonisolated(nonsending)
         public func fetch(_ association: PolymorphicBelongsTo<Self>, on db: Database) async throws -> (any Model)?
     {
-        try await db.withConnection { tx in try fetch(association, tx) }
+        try await db.read { tx in try fetch(association, tx) }
     }
 
     // MARK: hasMany(…, as:)
@@ -111,7 +111,7 @@ extension Model {
     nonisolated(nonsending)
         public func fetch<T>(_ association: PolymorphicHasMany<Self, T>, on db: Database) async throws -> [T]
     {
-        try await db.withConnection { tx in try fetch(association, tx) }
+        try await db.read { tx in try fetch(association, tx) }
     }
 
     /// Adds a child in one transaction.

@@ -28,6 +28,12 @@ public struct Configuration: Sendable {
     /// gauge, errors counted by ``StrataError`` case. Nil (the default) uses the factory bootstrapped with
     /// `MetricsSystem.bootstrap`, and when none was, records nothing and costs nothing.
     public var metricsFactory: (any MetricsFactory)?
+    /// Read replicas as `host` or `host:port` (`[v6]:port` for an IPv6 literal), added by
+    /// ``Database/open(_:drivers:configuration:)`` to those of the URL's `replicas=` parameter: each is the URL
+    /// with its host and port replaced. Reads outside transactions go to them (see ``Database/read(_:)``).
+    public var replicas: [String] = []
+    /// How long a replica that could not be reached is skipped before it is tried again, in seconds.
+    public var replicaRetryInterval: Double = 5
 
     /// Options for opening a database; every one has a default, so name only those you change.
     ///

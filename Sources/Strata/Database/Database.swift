@@ -26,17 +26,41 @@ public final class Database: Sendable {
     let observer: StatementObserver
     /// The observers of this database's queries (see ``QueryBuilder/observe()``).
     let changes: ChangeHub
+    /// Where reads outside transactions go (see ``read(_:)``); nil without replicas and on a ``primary`` view.
+    let replicas: ReplicaSet?
+    /// The database a ``primary`` view was taken from (its statements are counted there); nil otherwise.
+    let owner: Database?
 
     /// Opens a database on a driver.
-    public init(driver: any Driver, configuration: Configuration = Configuration()) {
+    public convenience init(driver: any Driver, configuration: Configuration = Configuration()) {
+        self.init(driver: driver, replicaSources: [], configuration: configuration)
+    }
+
+    /// Opens a database on a driver, with read replicas made from `replicaSources` on first use.
+    init(driver: any Driver, replicaSources: [ReplicaSource], configuration: Configuration) {
         self.driverName = driver.name
         self.configuration = configuration
         let observer = StatementObserver(configuration: configuration, driverName: driver.name)
         self.observer = observer
         self.changes = ChangeHub(driver: driver)
+        let capacity = configuration.maxConnections ?? driver.maxConnections
         self.pool = ConnectionPool(
-            driver: driver, capacity: configuration.maxConnections ?? driver.maxConnections,
-            timeout: configuration.poolTimeout, observer: observer)
+            driver: driver, capacity: capacity, timeout: configuration.poolTimeout, observer: observer)
+        self.replicas =
+            replicaSources.isEmpty
+            ? nil : ReplicaSet(replicaSources, capacity: capacity, configuration: configuration, observer: observer)
+        self.owner = nil
+    }
+
+    /// The ``primary`` view of `db`: its pool, observers and counters, no replicas.
+    init(primaryOf db: Database) {
+        driverName = db.driverName
+        configuration = db.configuration
+        observer = db.observer
+        changes = db.changes
+        pool = db.pool
+        replicas = nil
+        owner = db
     }
 
     /// The logger this database logs to: ``Configuration/logger`` with `db.system` (the driver's name) in its
@@ -44,7 +68,7 @@ public final class Database: Sendable {
     public var logger: Logger { observer.logger }
 
     /// The number of statements run so far on this database (queries, writes, transaction control).
-    public var statementCount: Int { statementCounter.load(ordering: .relaxed) }
+    public var statementCount: Int { (owner ?? self).statementCounter.load(ordering: .relaxed) }
 
     /// The driver the connections come from: a second `Database` over it reaches the same data (the
     /// conformance suite opens one where a case needs more connections than the pool has).
@@ -109,8 +133,9 @@ public final class Database: Sendable {
                 parsed.scheme]
             throw StrataError.driverNotRegistered(scheme: parsed.scheme, module: module ?? "its driver module")
         }
-        try checkParameters(parsed, accepted: DriverFactory.commonParameters.union(factory.parameters))
-        return Database(driver: try factory.make(parsed, config), configuration: config)
+        let (primary, replicas) = try replicaSources(parsed, configuration: config, factory: factory)
+        try checkParameters(primary, accepted: DriverFactory.commonParameters.union(factory.parameters))
+        return Database(driver: try factory.make(primary, config), replicaSources: replicas, configuration: config)
     }
 
     /// Refuses a URL parameter the driver does not read, hinting at the right spelling of a mis-cased one.
@@ -158,6 +183,13 @@ public final class Database: Sendable {
     nonisolated(nonsending)
         public func withConnection<T>(_ body: (Transaction) throws -> T) async throws -> T
     {
+        try await withConnection(from: pool, body)
+    }
+
+    /// ``withConnection(_:)`` on a connection of `pool` (the primary's, or a replica's).
+    nonisolated(nonsending)
+        func withConnection<T>(from pool: ConnectionPool, _ body: (Transaction) throws -> T) async throws -> T
+    {
         let (lease, alone) = try await pool.acquire()
         defer { pool.release(lease) }
         if !alone && pool.driver.callsMayBlock && #isolation == nil {
@@ -168,7 +200,7 @@ public final class Database: Sendable {
 
     /// Runs `body` on a leased connection, on the current thread.
     func run<T>(_ body: (Transaction) throws -> T, on lease: Lease) throws -> T {
-        let tx = Transaction(connection: lease.connection, database: self, depth: 0)
+        let tx = Transaction(connection: lease.connection, database: owner ?? self, depth: 0)
         defer { tx.close() }
         return try body(tx)
     }
@@ -200,5 +232,9 @@ public final class Database: Sendable {
     }
 
     /// Closes idle connections; later calls fail with ``StrataError/connectionFailed(_:)``.
-    public func close() { pool.close() }
+    public func close() {
+        if let owner { return owner.close() }
+        pool.close()
+        replicas?.close()
+    }
 }

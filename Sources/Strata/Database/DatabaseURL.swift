@@ -96,7 +96,7 @@ extension ClosedRange<Unicode.Scalar> {
 /// hostlist   = host *( "," host )                     host = ( "[" ipv6 "]" | name ) [ ":" port ]
 /// query      = param *( "&" param )                   param = key [ "=" value ], key non-empty, unique
 /// ```
-private struct URLParser {
+struct URLParser {
     let original: String
 
     func fail(_ reason: String) -> StrataError { .invalidURL(original, reason: reason) }

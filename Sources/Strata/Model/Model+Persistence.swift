@@ -345,7 +345,7 @@ extension Model {
     nonisolated(nonsending)
         public static func find(_ id: ID, on db: Database) async throws -> Self?
     {
-        try await db.withConnection { tx in try find(id, tx) }
+        try await db.read { tx in try find(id, tx) }
     }
 
     /// Reads the model's row again: every stored property takes the database's value and assignments not yet

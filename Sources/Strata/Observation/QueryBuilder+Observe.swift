@@ -26,7 +26,8 @@ extension QueryBuilder where Executor == Database {
     /// - Throws (through the sequence): what the query throws; the sequence ends after the first error.
     public func observe() -> AsyncThrowingStream<[M], any Error> {
         let hub = executor.changes
-        let query = ObservedQuery(query: self)
+        // On the primary, where the commits it is told of are already visible (a replica may lag behind them).
+        let query = ObservedQuery(query: rebound(to: executor.primary))
         return AsyncThrowingStream { continuation in
             // Registered before the first fetch, so no commit between the two is missed.
             let (id, signals) = hub.register(tables: observedTables)

@@ -203,8 +203,16 @@ extension QueryBuilder where Executor == Transaction {
 }
 
 extension QueryBuilder where Executor == Database {
+    /// Runs a read on a replica when the database has some (see ``Database/read(_:)``).
     nonisolated(nonsending)
         func on<T>(_ body: (QueryBuilder<M, Transaction>) throws -> T) async throws -> T
+    {
+        try await executor.read { tx in try body(rebound(to: tx)) }
+    }
+
+    /// Runs a write on the primary.
+    nonisolated(nonsending)
+        func writing<T>(_ body: (QueryBuilder<M, Transaction>) throws -> T) async throws -> T
     {
         try await executor.withConnection { tx in try body(rebound(to: tx)) }
     }
@@ -225,15 +233,15 @@ extension QueryBuilder where Executor == Database {
     }
     /// Deletes the matching rows (soft-deletes a soft-deleted model's); returns how many.
     @discardableResult
-    nonisolated(nonsending) public func delete() async throws -> Int { try await on { try $0.delete() } }
+    nonisolated(nonsending) public func delete() async throws -> Int { try await writing { try $0.delete() } }
     /// Deletes the matching rows for good (see the synchronous ``forceDelete()``).
     @discardableResult
-    nonisolated(nonsending) public func forceDelete() async throws -> Int { try await on { try $0.forceDelete() } }
+    nonisolated(nonsending) public func forceDelete() async throws -> Int { try await writing { try $0.forceDelete() } }
     /// Clears `@DeletedAt` on the matching rows (see the synchronous ``restore()``).
     @discardableResult
-    nonisolated(nonsending) public func restore() async throws -> Int { try await on { try $0.restore() } }
+    nonisolated(nonsending) public func restore() async throws -> Int { try await writing { try $0.restore() } }
     /// Applies the ``set(_:to:)-(_,V)`` assignments to the matching rows; returns how many changed. An `@UpdatedAt`
     /// column is set to the current time too, unless assigned; a `@Version` column is left as it is.
     @discardableResult
-    nonisolated(nonsending) public func update() async throws -> Int { try await on { try $0.update() } }
+    nonisolated(nonsending) public func update() async throws -> Int { try await writing { try $0.update() } }
 }

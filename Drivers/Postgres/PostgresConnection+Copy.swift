@@ -1,0 +1,118 @@
+// PostgresConnection+Copy: bulk loads through binary COPY … FROM STDIN, streamed in 1 MB messages.
+import CPostgres
+import Strata
+
+extension PostgresConnection: BulkLoadingConnection {
+    /// Writes the rows with `COPY "table" ("c1", …) FROM STDIN (FORMAT binary)`, each value encoded for its
+    /// column's type as the server declares it (read from `pg_attribute` first). Returns nil, sending nothing,
+    /// when a column's type has no binary encoding here (an enum, a domain, `char(n)`, …).
+    ///
+    /// A value its column cannot take (out of range, a NUL in text, a kind the column does not hold) ends the
+    /// COPY before the server stores anything and throws ``StrataError/invalidValue(table:column:reason:)``
+    /// naming the column and the row.
+    public func bulkLoad(table: String, columns: [String], count: Int, row: (Int) throws -> [DatabaseValue]) throws
+        -> Int?
+    {
+        try checkUsable()
+        guard let fields = try copyFields(table: table, columns: columns) else { return nil }
+        let quoted = try columns.map { try dialect.quote($0) }.joined(separator: ", ")
+        let sql = "COPY \(try dialect.quote(table)) (\(quoted)) FROM STDIN (FORMAT binary)"
+        let started = PQexec(handle, sql)
+        defer { PQclear(started) }
+        guard let started, PQresultStatus(started) == PGRES_COPY_IN else {
+            throw copyFailure(PostgresFailure(result: started, connection: handle), table: table)
+        }
+        var buffer = CopyBuffer()
+        let piece = 1 << 20
+        buffer.bytes.reserveCapacity(piece + 64 * 1024)
+        buffer.bytes += CopyBuffer.header
+        do {
+            for i in 0..<count {
+                let values = try row(i)
+                buffer.put16(UInt16(fields.count))
+                for (c, field) in fields.enumerated() {
+                    if let reason = field.append(values[c], to: &buffer) {
+                        throw StrataError.invalidValue(table: table, column: columns[c], reason: "row \(i): \(reason)")
+                    }
+                }
+                if buffer.bytes.count >= piece {
+                    try send(buffer.bytes)
+                    buffer.bytes.removeAll(keepingCapacity: true)
+                }
+            }
+            buffer.put16(0xFFFF)
+            try send(buffer.bytes)
+        } catch {
+            _ = PQputCopyEnd(handle, "the client ended the COPY: \(error)")
+            drainCopyResults()
+            throw error
+        }
+        guard PQputCopyEnd(handle, nil) == 1 else {
+            isBroken = true
+            throw StrataError.connectionLost(PostgresConnector.tidy(String(cString: PQerrorMessage(handle))))
+        }
+        var failure: PostgresFailure?
+        var written = 0
+        while let result = PQgetResult(handle) {
+            defer { PQclear(result) }
+            if PQresultStatus(result) == PGRES_COMMAND_OK {
+                written = PQcmdTuples(result).flatMap { Int(String(cString: $0)) } ?? 0
+            } else if failure == nil {
+                failure = PostgresFailure(result: result, connection: handle)
+            }
+        }
+        if let failure { throw copyFailure(failure, table: table) }
+        return written
+    }
+
+    /// Sends COPY data (blocking until libpq has queued it all).
+    private func send(_ bytes: [UInt8]) throws {
+        let sent = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.map { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                    PQputCopyData(handle, $0, Int32(buffer.count))
+                }
+            } ?? 1
+        }
+        guard sent == 1 else {
+            isBroken = true
+            throw StrataError.connectionLost(PostgresConnector.tidy(String(cString: PQerrorMessage(handle))))
+        }
+    }
+
+    /// Reads what the server answers to an abandoned COPY (its error), so the connection stays in step.
+    private func drainCopyResults() {
+        while let result = PQgetResult(handle) { PQclear(result) }
+        if PQstatus(handle) != CONNECTION_OK { isBroken = true }
+    }
+
+    private func copyFailure(_ failure: PostgresFailure, table: String) -> StrataError {
+        if failure.losesConnection || PQstatus(handle) != CONNECTION_OK {
+            isBroken = true
+            return .connectionLost(PostgresConnector.tidy(failure.message))
+        }
+        return PostgresErrors.map(failure, table: table)
+    }
+
+    /// Each column's COPY encoding, from its type in `pg_attribute` (the table found on the search path); nil
+    /// when one has none.
+    private func copyFields(table: String, columns: [String]) throws -> [PostgresCopyField]? {
+        let sql =
+            "SELECT a.attname::text, a.atttypid::int8 FROM pg_attribute a WHERE a.attrelid = to_regclass(?) "
+            + "AND a.attnum > 0 AND NOT a.attisdropped"
+        var types: [String: Oid] = [:]
+        _ = try executeRaw(sql, [.text(try dialect.quote(table))]) { r in
+            if case .text(let name) = r.value(at: 0), case .integer(let oid) = r.value(at: 1) {
+                types[name] = Oid(truncatingIfNeeded: oid)
+            }
+        }
+        guard !types.isEmpty else { throw StrataError.noSuchTable(table) }
+        var fields: [PostgresCopyField] = []
+        for column in columns {
+            guard let oid = types[column] else { throw StrataError.unknownColumn(model: table, column: column) }
+            guard let field = PostgresCopyField(oid: oid) else { return nil }
+            fields.append(field)
+        }
+        return fields
+    }
+}

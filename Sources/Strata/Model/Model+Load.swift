@@ -1,0 +1,85 @@
+// Model+Load: writes many new models as fast as the backend can (PostgreSQL: binary COPY), without reading ids back.
+
+extension Model {
+    /// Writes new models in bulk without reading their ids back: the fastest way to load many rows.
+    ///
+    /// ```swift
+    /// try await Reading.load(readings, on: db)      // PostgreSQL: COPY "reading" (…) FROM STDIN (FORMAT binary)
+    /// ```
+    ///
+    /// On PostgreSQL the rows go through one binary `COPY … FROM STDIN`; on other backends (and on a PostgreSQL
+    /// table with a column of a type the driver does not encode in COPY's binary format, such as an enum or a
+    /// domain) through the multi-row INSERTs of ``insertAll(_:_:)`` without `RETURNING`. The values stored are the
+    /// same either way. Each model is validated first; the whole batch runs in a savepoint (a transaction when
+    /// `tx` has none), so a failure keeps none of it and leaves an enclosing transaction usable. The models'
+    /// ids are not set (a nil `UUID` key is generated, as by ``insertAll(_:_:)``); use ``insertAll(_:_:)``
+    /// when you need them.
+    ///
+    /// A value must be of the kind its column declares: a bigint column takes an integer, not a double that
+    /// an INSERT would round.
+    ///
+    /// - Parameters:
+    ///   - models: new models (database-assigned ids must be nil).
+    ///   - tx: where to write.
+    /// - Throws: ``StrataError/validationFailed(_:)``, ``StrataError/invalidQuery(_:)`` for a model that
+    ///   already has a database-assigned id, ``StrataError/invalidValue(table:column:reason:)`` naming the
+    ///   column and the row (counted from 0) of a value its column cannot take, and the usual constraint errors.
+    public static func load(_ models: [Self], _ tx: Transaction) throws {
+        guard !models.isEmpty else { return }
+        var validations = Validations<Self>()
+        Self.validations(&validations)
+        if !validations.rules.isEmpty { for m in models { try validations.run(m, tx) } }
+        guard let pk = schema.primaryKeyIndex else { throw StrataError.invalidQuery("\(modelName) has no primary key") }
+        var keyed = models
+        if ID.isAssignedByDatabase {
+            if models.contains(where: { $0.id != nil }) {
+                throw StrataError.invalidQuery("load takes new models only; save models that have an id")
+            }
+        } else {
+            for i in keyed.indices where keyed[i].id == nil {
+                guard let key = ID.generated() else {
+                    throw StrataError.invalidValue(
+                        table: schema.name, column: schema.columns[pk].name,
+                        reason: "\(modelName)'s \(ID.self) key is nil: set it before load")
+                }
+                keyed[i].id = key
+            }
+        }
+        let dropKey = ID.isAssignedByDatabase
+        let ready = keyed
+        let columns = dropKey ? schema.insertColumnNames : schema.columnNames
+        let row: (Int) -> [DatabaseValue] = { i in
+            var values = ready[i].databaseValues
+            if dropKey { values.remove(at: pk) }
+            return values
+        }
+        try tx.savepoint { inner in
+            if let loader = inner.connection as? any BulkLoadingConnection {
+                inner.database.statementCounter.add(1, ordering: .relaxed)
+                if try loader.bulkLoad(table: schema.name, columns: columns, count: ready.count, row: row) != nil {
+                    return
+                }
+            }
+            let perStatement = Swift.max(1, inner.connection.maxBindParameters / Swift.max(1, columns.count))
+            var start = 0
+            while start < ready.count {
+                let end = Swift.min(start + perStatement, ready.count)
+                _ = try inner.execute(
+                    .insert(Insert(table: schema.name, columns: columns, rows: (start..<end).map(row))))
+                start = end
+            }
+        }
+    }
+
+    /// Writes new models in bulk in one transaction, without reading their ids back (see ``load(_:_:)``).
+    ///
+    /// - Parameters:
+    ///   - models: new models (database-assigned ids must be nil).
+    ///   - db: where to write (its primary).
+    /// - Throws: the errors of ``load(_:_:)``; nothing is written when one is thrown.
+    nonisolated(nonsending)
+        public static func load(_ models: [Self], on db: Database) async throws
+    {
+        try await db.withConnection { tx in try load(models, tx) }
+    }
+}
