@@ -28,6 +28,11 @@ public protocol DatabaseConnection: AnyObject {
     /// Whether the connection broke and must not be reused.
     var isBroken: Bool { get }
 
+    /// Whether an idle connection is still fit to use, found without a round trip (PostgreSQL: its socket shows
+    /// no hang-up and nothing the server sent while it sat idle broke it). The pool asks before handing an idle
+    /// connection out and replaces one that is not, so a server restart costs no caller an error. Default true.
+    var isUsable: Bool { get }
+
     /// The most values one statement may bind; eager loading chunks its key lists under it.
     var maxBindParameters: Int { get }
 
@@ -47,6 +52,7 @@ public protocol DatabaseConnection: AnyObject {
 
 extension DatabaseConnection {
     public var maxBindParameters: Int { 32766 }
+    public var isUsable: Bool { true }
     public var maxInListValues: Int { Swift.max(1, maxBindParameters - 16) }
 
     public func execute(

@@ -100,6 +100,13 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case migrationChecksumMismatch(step: String, applied: String, current: String)
     /// A migration step was asked to revert but has no `down`.
     case irreversibleMigration(step: String)
+    /// The statement ran past its time limit (PostgreSQL's `statement_timeout` URL parameter, SQLSTATE 57014)
+    /// and the server cancelled it: nothing it did remains, and the connection stays usable.
+    case statementTimeout(table: String?)
+    /// The connection broke after a write (an autocommit INSERT, UPDATE, DELETE or DDL, or a COMMIT) was sent
+    /// and before the server answered, so it may or may not have been applied. Retrying it may apply it twice:
+    /// check first (or make the write idempotent, e.g. an upsert on a natural key). The connection is discarded.
+    case outcomeUnknown(String)
 
     public var description: String {
         switch self {
@@ -157,6 +164,12 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         case .migrationChecksumMismatch(let s, let a, let c):
             return "migration \(s) changed after it was applied (checksum \(a), now \(c)); add a new step instead"
         case .irreversibleMigration(let s): return "migration \(s) has no down step and cannot be reverted"
+        case .statementTimeout(let t):
+            return
+                "statement on \(t ?? "?") ran past statement_timeout and was cancelled; the connection is still usable"
+        case .outcomeUnknown(let r):
+            return "connection lost after a write was sent, before the answer: it may or may not have been applied "
+                + "(retrying may apply it twice): \(r)"
         }
     }
 }

@@ -44,6 +44,8 @@ extension StrataError {
         case .schemaMismatches: return "schemaMismatches"
         case .migrationChecksumMismatch: return "migrationChecksumMismatch"
         case .irreversibleMigration: return "irreversibleMigration"
+        case .statementTimeout: return "statementTimeout"
+        case .outcomeUnknown: return "outcomeUnknown"
         }
     }
 }
