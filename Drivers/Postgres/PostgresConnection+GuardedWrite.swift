@@ -15,16 +15,18 @@ extension PostgresConnection {
         try checkUsable()
         let binds = try PostgresBinds(rendered.binds, table: statement?.tableName)
         let key = Key(sql: rendered.sql, types: binds.types)
-        let cached = cache[key]
-        let name = cached ?? newStatementName()
+        let named = usesNamedStatements
+        let cached = named ? cache[key] : nil
+        let name = named ? cached ?? newStatementName() : ""
         let stages: [Stage] =
-            cached == nil ? [.savepoint, .prepare, .execute, .release] : [.savepoint, .execute, .release]
+            named && cached == nil ? [.savepoint, .prepare, .execute, .release] : [.savepoint, .execute, .release]
+        let deadline = callTimeout.map { ContinuousClock.now + $0 }
 
         guard PQenterPipelineMode(handle) == 1 else {
             throw fail(PostgresFailure(result: nil, connection: handle), statement)
         }
         var sent = PQsendQueryParams(handle, "SAVEPOINT strata_stmt", 0, nil, nil, nil, nil, 0) == 1
-        if cached == nil {
+        if named && cached == nil {
             sent =
                 sent
                 && key.types.withUnsafeBufferPointer { types in
@@ -33,8 +35,13 @@ extension PostgresConnection {
         }
         sent =
             sent
-            && binds.withParameters { values, lengths, formats in
-                PQsendQueryPrepared(handle, name, Int32(binds.count), values, lengths, formats, 0) == 1
+            && key.types.withUnsafeBufferPointer { types in
+                binds.withParameters { values, lengths, formats in
+                    named
+                        ? PQsendQueryPrepared(handle, name, Int32(binds.count), values, lengths, formats, 0) == 1
+                        : PQsendQueryParams(
+                            handle, key.sql, Int32(binds.count), types.baseAddress, values, lengths, formats, 0) == 1
+                }
             }
         sent = sent && PQsendQueryParams(handle, "RELEASE SAVEPOINT strata_stmt", 0, nil, nil, nil, nil, 0) == 1
         sent = sent && PQpipelineSync(handle) == 1
@@ -44,12 +51,13 @@ extension PostgresConnection {
         }
 
         isReadingResults = true
+        defer { isReadingResults = false }
         // Read every result, even after a failure or a throwing onRow, so the connection stays in step.
         var failure: (Stage, PostgresFailure)?
         var rowError: (any Error)?
         var changed = 0
         for stage in stages {
-            while let result = PQgetResult(handle) {
+            while let result = try awaitResult(by: deadline) {
                 defer { PQclear(result) }
                 switch PQresultStatus(result) {
                 case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
@@ -75,8 +83,8 @@ extension PostgresConnection {
             }
             if PQstatus(handle) != CONNECTION_OK { break }
         }
-        isReadingResults = false  // the loop above cannot throw; control statements may follow
-        if PQstatus(handle) == CONNECTION_OK, let sync = PQgetResult(handle) {
+        isReadingResults = false  // control statements may follow (a throw above is covered by the defer)
+        if PQstatus(handle) == CONNECTION_OK, let sync = try awaitResult(by: deadline) {
             PQclear(sync)  // PGRES_PIPELINE_SYNC
         }
         if PQstatus(handle) != CONNECTION_OK || PQexitPipelineMode(handle) != 1 {

@@ -4,8 +4,10 @@ import Strata
 
 /// A connection to a PostgreSQL server. Used by one task at a time (the pool sees to it).
 ///
-/// Every statement is prepared once per connection (`PQprepare`, named `strata_1`, `strata_2`, …)
-/// and run with `PQsendQueryPrepared` (in single-row mode when the caller streams); values are always
+/// Every statement is prepared once per connection (`PQprepare`, named `strata_<token>_1`, `strata_<token>_2`, …,
+/// the token random per connection, so a pooler's shared server connection never runs another client's
+/// statement) and run with `PQsendQueryPrepared`; with `prepare=off` (or a pooler detected, see
+/// ``PostgresPrepareMode``) each is sent unnamed with `PQsendQueryParams` instead. Statements are (in single-row mode when the caller streams); values are always
 /// parameters. A write inside a transaction runs in its own savepoint, pipelined into the same round
 /// trip. When the server goes away the connection marks itself broken, throws
 /// ``StrataError/connectionLost(_:)``, and the pool replaces it.
@@ -27,6 +29,16 @@ public final class PostgresConnection: SQLConnection {
     /// table are read), so a template's later calls build and render nothing.
     private var templatePlans: [StatementTemplate: (sql: String, shape: Statement)] = [:]
     private var prepareCount = 0
+    /// Whether statements are prepared by name (see ``PostgresPrepareMode``).
+    let usesNamedStatements: Bool
+    /// How long one call may wait for the server's answer before the connection is given up (see
+    /// ``PostgresConnectionOptions/statementTimeout``); nil waits as long as libpq does.
+    let callTimeout: Duration?
+    /// Whether a statement was sent and the server has not answered it yet (its outcome is unknown if the
+    /// connection breaks now).
+    var awaitingAnswer = false
+    /// Makes statement names unique to this connection (see the type's documentation).
+    private let statementToken = String(UInt32.random(in: .min ... .max), radix: 36)
     private static let cacheLimit = 512
 
     /// Opens a connection; see ``PostgresConnectionOptions`` for what it falls back on.
@@ -39,9 +51,12 @@ public final class PostgresConnection: SQLConnection {
 
     /// A connection whose backend is listed in `own` while it lives (see ``PostgresChangeListener``).
     init(options: PostgresConnectionOptions, own: OwnBackends?) throws {
-        handle = try PostgresConnector.open(options)
+        let session = try PostgresConnector.openSession(options)
+        handle = session.connection
         self.own = own
         backend = PQbackendPID(handle)
+        usesNamedStatements = options.prepare == .on || (options.prepare == .auto && session.serverPID == backend)
+        callTimeout = options.callTimeout
         own?.add(backend)
     }
 
@@ -81,8 +96,14 @@ public final class PostgresConnection: SQLConnection {
                 : try perform(rendered, statement: statement, onRow: onRow)
         }
         let changed: Int
+        let autocommit = PQtransactionStatus(handle) == PQTRANS_IDLE
+        awaitingAnswer = false
         do {
             changed = try attempt()
+        } catch StrataError.connectionLost(let reason)
+            where awaitingAnswer && Self.mayHaveWritten(statement, sql: rendered.sql, autocommit: autocommit)
+        {
+            throw StrataError.outcomeUnknown(reason)
         } catch let stale as StalePlan {
             // A table changed under a cached statement: prepare it afresh, once, when nothing else was undone.
             guard guarded || PQtransactionStatus(handle) == PQTRANS_IDLE else { throw stale.error }
@@ -125,14 +146,26 @@ public final class PostgresConnection: SQLConnection {
         try checkUsable()
         let binds = try PostgresBinds(rendered.binds, table: statement?.tableName)
         let key = Key(sql: rendered.sql, types: binds.types)
-        let name = try prepared(key, statement)
-        let sent = binds.withParameters { values, lengths, formats in
-            PQsendQueryPrepared(handle, name, Int32(binds.count), values, lengths, formats, 0)
+        let deadline = callTimeout.map { ContinuousClock.now + $0 }
+        let sent: Int32
+        if usesNamedStatements {
+            let name = try prepared(key, statement, deadline: deadline)
+            sent = binds.withParameters { values, lengths, formats in
+                PQsendQueryPrepared(handle, name, Int32(binds.count), values, lengths, formats, 0)
+            }
+        } else {
+            sent = key.types.withUnsafeBufferPointer { types in
+                binds.withParameters { values, lengths, formats in
+                    PQsendQueryParams(
+                        handle, key.sql, Int32(binds.count), types.baseAddress, values, lengths, formats, 0)
+                }
+            }
         }
         guard sent == 1 else {
             isBroken = true
             throw StrataError.connectionLost(PostgresConnector.tidy(String(cString: PQerrorMessage(handle))))
         }
+        awaitingAnswer = true
         if case .select(let select)? = statement, select.streamsRows {
             _ = PQsetSingleRowMode(handle)  // when refused, the rows arrive buffered and are read below all the same
         }
@@ -144,8 +177,9 @@ public final class PostgresConnection: SQLConnection {
         var failure: PostgresFailure?
         var rowError: (any Error)?
         var changed: Int?
-        while let result = PQgetResult(handle) {
+        while let result = try awaitResult(by: deadline) {
             defer { PQclear(result) }
+            if Self.isServerAnswer(result) { awaitingAnswer = false }
             switch PQresultStatus(result) {
             case PGRES_SINGLE_TUPLE, PGRES_TUPLES_OK, PGRES_COMMAND_OK:
                 let rows = PQntuples(result)
@@ -181,15 +215,23 @@ public final class PostgresConnection: SQLConnection {
     }
 
     /// The name of the prepared statement for `key`, preparing it on first use.
-    private func prepared(_ key: Key, _ statement: Statement?) throws -> String {
+    private func prepared(_ key: Key, _ statement: Statement?, deadline: ContinuousClock.Instant?) throws -> String {
         if let name = cache[key] { return name }
         let name = newStatementName()
-        let result = key.types.withUnsafeBufferPointer { types in
-            PQprepare(handle, name, key.sql, Int32(key.types.count), types.baseAddress)
+        let sent = key.types.withUnsafeBufferPointer { types in
+            PQsendPrepare(handle, name, key.sql, Int32(key.types.count), types.baseAddress)
         }
-        defer { PQclear(result) }
-        guard let result, PQresultStatus(result) == PGRES_COMMAND_OK else {
-            throw fail(PostgresFailure(result: result, connection: handle), statement)
+        guard sent == 1 else { throw fail(PostgresFailure(result: nil, connection: handle), statement) }
+        var failure: PostgresFailure?
+        while let result = try awaitResult(by: deadline) {
+            defer { PQclear(result) }
+            if PQresultStatus(result) != PGRES_COMMAND_OK, failure == nil {
+                failure = PostgresFailure(result: result, connection: handle)
+            }
+        }
+        if let failure { throw fail(failure, statement) }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            throw fail(PostgresFailure(result: nil, connection: handle), statement)
         }
         cache[key] = name
         return name
@@ -199,7 +241,7 @@ public final class PostgresConnection: SQLConnection {
     func newStatementName() -> String {
         if cache.count >= Self.cacheLimit { evictAll() }
         prepareCount += 1
-        return "strata_\(prepareCount)"
+        return "strata_\(statementToken)_\(prepareCount)"
     }
 
     /// Forgets every prepared statement, on the server too (when the transaction state allows it).
@@ -214,10 +256,19 @@ public final class PostgresConnection: SQLConnection {
     /// Runs constant SQL (savepoint control; never user data) with the simple protocol.
     func control(_ sql: StaticString, _ statement: Statement?) throws {
         try checkUsable()
-        let result = PQexec(handle, sql.description)
-        defer { PQclear(result) }
-        guard let result, PQresultStatus(result) == PGRES_COMMAND_OK else {
-            throw fail(PostgresFailure(result: result, connection: handle), statement)
+        guard PQsendQuery(handle, sql.description) == 1 else {
+            throw fail(PostgresFailure(result: nil, connection: handle), statement)
+        }
+        var failure: PostgresFailure?
+        while let result = try awaitResult(by: callTimeout.map { ContinuousClock.now + $0 }) {
+            defer { PQclear(result) }
+            if PQresultStatus(result) != PGRES_COMMAND_OK, failure == nil {
+                failure = PostgresFailure(result: result, connection: handle)
+            }
+        }
+        if let failure { throw fail(failure, statement) }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            throw fail(PostgresFailure(result: nil, connection: handle), statement)
         }
     }
 

@@ -10,7 +10,9 @@ import Strata
 ///
 /// URL parameters: any libpq connection keyword (`sslmode`, `sslrootcert`, `application_name`,
 /// `connect_timeout`, `options`, `target_session_attrs`, …), plus `search_path` (the schemas the
-/// connection uses, e.g. `?search_path=tenant_1`). Strata's own `pool` and `migrate` are read by
+/// connection uses, e.g. `?search_path=tenant_1`), `statement_timeout` and `prepare` (see ``statementTimeout``
+/// and ``prepare``). TCP keepalives (`keepalives`, `keepalives_idle`, `keepalives_interval`,
+/// `keepalives_count`) and `tcp_user_timeout` must be whole numbers. Strata's own `pool` and `migrate` are read by
 /// ``Database/open(_:drivers:configuration:)``. Any other parameter is an ``StrataError/invalidURL(_:reason:)``.
 public struct PostgresConnectionOptions: Sendable, Hashable {
     public var host: String?
@@ -28,6 +30,15 @@ public struct PostgresConnectionOptions: Sendable, Hashable {
     public var lockTimeoutMilliseconds: Int
     /// The schema search path set on each connection, or nil for the server's default.
     public var searchPath: String?
+    /// Whether statements are prepared by name and cached (`prepare=on`), sent unnamed each time (`prepare=off`,
+    /// what a pooler in transaction mode such as PgBouncer needs), or chosen per connection (`auto`, the default).
+    public var prepare: PostgresPrepareMode = .auto
+    /// The `statement_timeout` URL parameter in milliseconds (`?statement_timeout=5s`, `500ms`, `2min` or a
+    /// number of milliseconds), or nil for the server's setting. A statement past it is cancelled by the server
+    /// (``StrataError/statementTimeout(table:)``, the connection stays usable); a server that does not answer
+    /// within it plus ``PostgresConnectionOptions/answerGrace`` (frozen, or the network half-open) loses the
+    /// connection (``StrataError/connectionLost(_:)``, or ``StrataError/outcomeUnknown(_:)`` for a write).
+    public var statementTimeout: Int?
     /// Further libpq keywords and their values (`sslmode`, `application_name`, …).
     public var extra: [String: String]
 
@@ -62,6 +73,13 @@ public struct PostgresConnectionOptions: Sendable, Hashable {
                 continue
             case "search_path":
                 searchPath = value
+            case "prepare":
+                prepare = try Self.prepareMode(value, url: url)
+            case "statement_timeout":
+                statementTimeout = try Self.milliseconds(value, parameter: key, url: url)
+            case "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count", "tcp_user_timeout":
+                try Self.checkWholeNumber(value, parameter: key, url: url)
+                extra[key] = value
             case "connect_timeout":
                 guard let seconds = Int(value), seconds > 0 else {
                     throw .invalidURL(url.original, reason: "connect_timeout must be a positive number of seconds")
@@ -132,7 +150,9 @@ public struct PostgresConnectionOptions: Sendable, Hashable {
 
     /// The URL parameters a `postgres://` URL may carry: every libpq connection keyword and `search_path`
     /// (``DriverFactory/postgres`` declares them; Strata's own `pool` and `migrate` come on top).
-    public static var urlParameters: Set<String> { libpqKeywords.union(["search_path"]) }
+    public static var urlParameters: Set<String> {
+        libpqKeywords.union(["search_path", "prepare", "statement_timeout"])
+    }
 
     /// Every connection keyword the linked libpq knows.
     static let libpqKeywords: Set<String> = {

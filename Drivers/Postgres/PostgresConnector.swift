@@ -10,6 +10,14 @@ enum PostgresConnector {
     ///   ``StrataError/connectionFailed(_:)`` whose message starts with what went wrong:
     ///   `database … does not exist`, `timed out` or `could not connect`.
     static func open(_ options: PostgresConnectionOptions) throws(StrataError) -> OpaquePointer {
+        try openSession(options).connection
+    }
+
+    /// ``open(_:)``, also returning the process id the server reports from SQL (`pg_backend_pid()`): it differs
+    /// from libpq's `PQbackendPID` when a pooler stands between (PgBouncer hands out ids of its own).
+    static func openSession(_ options: PostgresConnectionOptions) throws(StrataError) -> (
+        connection: OpaquePointer, serverPID: Int32
+    ) {
         let pairs = options.libpqParameters
         let connection = withCStringArray(pairs.map(\.0)) { keywords in
             withCStringArray(pairs.map(\.1)) { values in PQconnectdbParams(keywords, values, 0) }
@@ -22,16 +30,17 @@ enum PostgresConnector {
         }
         strata_pq_silence_notices(connection)
         do {
-            try configure(connection, options)
+            return (connection, try configure(connection, options))
         } catch {
             PQfinish(connection)
             throw error
         }
-        return connection
     }
 
-    /// Session settings every connection shares: UTC ISO dates, hex bytea, exact float text, the lock timeout.
+    /// Session settings every connection shares: UTC ISO dates, hex bytea, exact float text, the lock and
+    /// statement timeouts. Returns the server's `pg_backend_pid()`.
     private static func configure(_ connection: OpaquePointer, _ options: PostgresConnectionOptions) throws(StrataError)
+        -> Int32
     {
         var sql =
             "SELECT set_config('TimeZone', 'UTC', false), set_config('DateStyle', 'ISO, YMD', false), "
@@ -43,6 +52,11 @@ enum PostgresConnector {
             sql += ", set_config('search_path', $2, false)"
             values.append(path)
         }
+        if let ms = options.statementTimeout {
+            values.append(String(ms))
+            sql += ", set_config('statement_timeout', $\(values.count), false)"
+        }
+        sql += ", pg_backend_pid()"
         let result = withCStringArray(values) { v in
             PQexecParams(connection, sql, Int32(values.count), nil, v, nil, nil, 0)
         }
@@ -53,6 +67,7 @@ enum PostgresConnector {
                 ?? String(cString: PQerrorMessage(connection))
             throw .connectionFailed("cannot configure the session on \(target(connection, options)): \(tidy(message))")
         }
+        return PQgetvalue(result, 0, PQnfields(result) - 1).flatMap { Int32(String(cString: $0)) } ?? 0
     }
 
     /// Names the failure: a bad password, a missing database, a timeout, or an unreachable server.

@@ -85,6 +85,14 @@ enum PostgresErrors {
         case "42703":
             return .unknownColumn(
                 model: table ?? f.table ?? "?", column: quoted(after: "column ", in: f.message) ?? f.message)
+        case "57014" where f.message.contains("statement timeout"):
+            return .statementTimeout(table: table ?? f.table)
+        case "26000" where f.message.hasPrefix("prepared statement \"strata_"):
+            // Prepared on one server connection, run on another: a pooler in transaction mode (PgBouncer).
+            return .unsupported(
+                feature: "named prepared statements through a pooler in transaction mode (\(f.message)); "
+                    + "add prepare=off to the URL",
+                driver: "postgres")
         default:
             let message = state.hasPrefix("22") ? redacted(f.message) : f.message
             return .database(code: 0, message: "SQLSTATE \(state): \(message)")

@@ -106,7 +106,9 @@ final class ConnectionPool: Sendable {
         var deadline: ContinuousClock.Instant?
         while true {
             switch nextStep() {
-            case .use(let lease, let alone): return (lease, alone)
+            case .use(let lease, let alone):
+                if lease.connection.isUsable { return (lease, alone) }
+                discardDead(lease)
             case .closed: throw StrataError.connectionFailed("the database is closed")
             case .connect(let alone):
                 do {
@@ -155,7 +157,9 @@ final class ConnectionPool: Sendable {
         let deadline = timeout < 1e9 ? Date(timeIntervalSinceNow: timeout) : Date.distantFuture
         while true {
             switch nextStep() {
-            case .use(let lease, _): return lease
+            case .use(let lease, _):
+                if lease.connection.isUsable { return lease }
+                discardDead(lease)
             case .closed: throw StrataError.connectionFailed("the database is closed")
             case .connect:
                 do {
@@ -263,6 +267,16 @@ final class ConnectionPool: Sendable {
         guard let waiter else { return }
         waiter.timer?.cancel()
         waiter.continuation.resume(throwing: error)
+    }
+
+    /// Drops an idle connection found dead at checkout (``DatabaseConnection/isUsable``), freeing its slot for
+    /// the caller, who then takes another idle one or opens a new one.
+    private func discardDead(_ lease: Lease) {
+        state.withLock { s in
+            s.open -= 1
+            s.inUse -= 1
+        }
+        observer?.logger.notice("dropped an idle connection the server closed; opening a new one")
     }
 
     /// Returns a lease; a broken connection is dropped so the next acquire opens a fresh one.

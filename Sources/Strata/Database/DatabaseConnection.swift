@@ -28,6 +28,11 @@ public protocol DatabaseConnection: AnyObject {
     /// Whether the connection broke and must not be reused.
     var isBroken: Bool { get }
 
+    /// Whether an idle connection is still fit to use, found without a round trip (PostgreSQL: its socket shows
+    /// no hang-up and nothing the server sent while it sat idle broke it). The pool asks before handing an idle
+    /// connection out and replaces one that is not, so a server restart costs no caller an error. Default true.
+    var isUsable: Bool { get }
+
     /// The most values one statement may bind; eager loading chunks its key lists under it.
     var maxBindParameters: Int { get }
 
@@ -55,6 +60,8 @@ extension DatabaseConnection {
     public func isolation(serving requested: IsolationLevel) -> IsolationLevel? { nil }
     /// 32766 values per statement, SQLite's compiled default.
     public var maxBindParameters: Int { 32766 }
+    /// Usable: a driver that can tell a dead connection without a round trip says so.
+    public var isUsable: Bool { true }
     /// ``maxBindParameters`` less 16, a margin for the statement's other values.
     public var maxInListValues: Int { Swift.max(1, maxBindParameters - 16) }
 

@@ -116,6 +116,13 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// transaction usable: its earlier writes stay, and commit unless the error leaves the body (which rolls
     /// everything back). Not retried by ``RetryPolicy``.
     case lockNotAvailable(table: String)
+    /// The statement ran past its time limit (PostgreSQL's `statement_timeout` URL parameter, SQLSTATE 57014)
+    /// and the server cancelled it: nothing it did remains, and the connection stays usable.
+    case statementTimeout(table: String?)
+    /// The connection broke after a write (an autocommit INSERT, UPDATE, DELETE or DDL, or a COMMIT) was sent
+    /// and before the server answered, so it may or may not have been applied. Retrying it may apply it twice:
+    /// check first (or make the write idempotent, e.g. an upsert on a natural key). The connection is discarded.
+    case outcomeUnknown(String)
 
     /// A one-line message naming the model, table, column or parameter; it never shows a password or bound values.
     public var description: String {
@@ -177,6 +184,12 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidArgument(let a, let r): return "invalid argument \(a): \(r)"
         case .lockNotAvailable(let t):
             return "could not lock rows of \(t) without waiting: another transaction holds them"
+        case .statementTimeout(let t):
+            return
+                "statement on \(t ?? "?") ran past statement_timeout and was cancelled; the connection is still usable"
+        case .outcomeUnknown(let r):
+            return "connection lost after a write was sent, before the answer: it may or may not have been applied "
+                + "(retrying may apply it twice): \(r)"
         }
     }
 }

@@ -46,6 +46,8 @@ extension StrataError {
         case .irreversibleMigration: return "irreversibleMigration"
         case .invalidArgument: return "invalidArgument"
         case .lockNotAvailable: return "lockNotAvailable"
+        case .statementTimeout: return "statementTimeout"
+        case .outcomeUnknown: return "outcomeUnknown"
         }
     }
 }

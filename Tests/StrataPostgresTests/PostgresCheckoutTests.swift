@@ -1,0 +1,59 @@
+// PostgresCheckoutTests: after a server restart, the pool replaces its dead idle connections at checkout (issue 16).
+import Foundation
+import Strata
+import StrataPostgres
+import Testing
+
+extension PostgresServerTests {
+    @Suite("PostgreSQL pool checkout after a restart")
+    struct PostgresCheckoutTests {
+        /// `n` calls at once, each holding its connection 100 ms; the backend process id of each, or its error.
+        static func parallel(_ db: Database, _ n: Int) async -> [Result<Int64, StrataError>] {
+            await withTaskGroup(of: Result<Int64, StrataError>.self) { group in
+                for _ in 0..<n {
+                    group.addTask {
+                        do {
+                            let rows = try await db.unsafeRawExecute("SELECT pg_backend_pid() FROM pg_sleep(0.1)")
+                            guard case .integer(let pid)? = rows.first?.first else {
+                                return .failure(.invalidQuery("no pid"))
+                            }
+                            return .success(pid)
+                        } catch let error as StrataError {
+                            return .failure(error)
+                        } catch {
+                            return .failure(.database(code: -1, message: "untyped: \(error)"))
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+
+        @Test(
+            "16 parallel calls right after a restart all succeed: the 8 idle connections are replaced at checkout",
+            .enabled(
+                if: ServerAccess.controlsServer,
+                "restarts the server: needs pg_ctlcluster on a pg_virtualenv cluster, STRATA_POSTGRES_CTL, or STRATA_SERVER_CONTROL=1"),
+            .timeLimit(.minutes(2)))
+        func restartThenParallelCalls() async throws {
+            let admin = try PostgresTestServer.open()
+            defer { admin.close() }
+            let control = try #require(
+                try await ServerControl.find(admin),
+                "no way to restart the server: set STRATA_POSTGRES_CTL or run under pg_virtualenv")
+            let db = try Database.open(
+                PostgresTestServer.url("pool=8"), drivers: [.postgres], configuration: Configuration(timeout: 2))
+            defer { db.close() }
+            let before = await Self.parallel(db, 16)
+            let pids = Set(before.compactMap { try? $0.get() })
+            #expect(pids.count == 8, "all 8 pooled connections opened: \(before)")
+
+            try await control.run("stop -m fast")
+            try await control.run("start")
+            let after = await Self.parallel(db, 16)
+            let failures = after.compactMap { if case .failure(let e) = $0 { e } else { nil } }
+            #expect(failures.isEmpty, "\(failures.count) of 16 calls failed after the restart: \(failures)")
+            #expect(Set(after.compactMap { try? $0.get() }).isDisjoint(with: pids), "every connection is new")
+        }
+    }
+}

@@ -1,0 +1,28 @@
+// ServerAccess: whether the tests may stop, freeze or front the server under test, and what they need for it.
+import Foundation
+import Testing
+
+/// What the server-control tests (restart, SIGSTOP, PgBouncer) may do here.
+///
+/// They run when the server is a throwaway cluster on this machine (`pg_virtualenv` sets `PG_CLUSTER_CONF_ROOT`;
+/// `STRATA_POSTGRES_CTL` names another way to stop and start it) or when `STRATA_SERVER_CONTROL=1` (our
+/// `.ci/run`), which also turns a missing tool into a failure. Elsewhere (a server reached only through `PG*`
+/// variables, like the users' workflow's service container) they are skipped with their reason: never a pass.
+enum ServerAccess {
+    static let environment = ProcessInfo.processInfo.environment
+
+    /// `STRATA_SERVER_CONTROL=1`: the tools must be there, and a test that finds them missing fails.
+    static let required = environment["STRATA_SERVER_CONTROL"] == "1"
+
+    /// Whether the tests may stop, restart and signal the server.
+    static let controlsServer: Bool =
+        required || !(environment["PG_CLUSTER_CONF_ROOT"] ?? "").isEmpty
+        || !(environment["STRATA_POSTGRES_CTL"] ?? "").isEmpty
+
+    /// The pgbouncer executable, if installed.
+    static let pgbouncer: String? = ["/usr/sbin/pgbouncer", "/usr/bin/pgbouncer", "/usr/local/bin/pgbouncer"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Whether the PgBouncer tests run: pgbouncer is installed, or its absence must fail.
+    static var runsPgBouncer: Bool { required || pgbouncer != nil }
+}
