@@ -69,6 +69,7 @@ public enum ConformanceSuite {
         expressionCases,
         upsertCases, inListCases, rawCases,
         existingCases,
+        numbersExistingCases,
         versionedCases, alterCases, introspectCases,
     ].flatMap { $0 }
 

@@ -103,7 +103,9 @@ extension QueryBuilder {
             return copy
         case .success(.column(let c)):
             var copy = self
-            copy.order.append(Ordering(c.name, direction, table: c.table))
+            var ordering = Ordering(c.name, direction, table: c.table)
+            ordering.isText = item.isText
+            copy.order.append(ordering)
             return copy
         case .failure(let e): return failing(e)
         }
@@ -118,6 +120,7 @@ extension QueryBuilder {
     ///   something not selected.
     func itemsStatement(_ items: [SelectItem]) throws -> Select {
         if let error { throw error }
+        try checkNumberStorage()
         let g = grouping
         if let first = g.having.first, g.columns.isEmpty {
             let item = HavingCondition(first).items.first
