@@ -69,7 +69,6 @@ public enum ConformanceSuite {
         expressionCases,
         upsertCases, inListCases, rawCases,
         existingCases,
-        numbersExistingCases,
         versionedCases, alterCases, introspectCases,
     ].flatMap { $0 }
 

@@ -25,8 +25,6 @@ public final class Database: Sendable {
     let observer: StatementObserver
     /// The observers of this database's queries (see ``QueryBuilder/observe()``).
     let changes: ChangeHub
-    /// The models found free of numbers stored as text (see `NumberStorageChecks`).
-    let numberStorageChecks = NumberStorageChecks()
 
     /// Opens a database on a driver.
     public init(driver: any Driver, configuration: Configuration = Configuration()) {

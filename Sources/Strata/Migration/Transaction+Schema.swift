@@ -34,7 +34,6 @@ extension Transaction {
     ///   fill, ``StrataError/missingReferencedTable(table:column:references:)``, and the database's own
     ///   constraint errors (a unique index over duplicates, a foreign key over orphans).
     public func apply(_ change: SchemaChange) throws {
-        database.numberStorageChecks.forget()
         let editor = try schemaEditor()
         let live = try editor.introspect()
         func table(_ name: String) throws -> TableSchema {

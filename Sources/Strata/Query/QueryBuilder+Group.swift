@@ -120,7 +120,6 @@ extension QueryBuilder {
     ///   something not selected.
     func itemsStatement(_ items: [SelectItem]) throws -> Select {
         if let error { throw error }
-        try checkNumberStorage()
         let g = grouping
         if let first = g.having.first, g.columns.isEmpty {
             let item = HavingCondition(first).items.first

@@ -227,7 +227,6 @@ public struct QueryBuilder<M: Model, Executor> {
     @usableFromInline
     func selectStatement(limit: Int? = nil) throws -> Select {
         if let error { throw error }
-        try checkNumberStorage()
         try grouping.checkModelRows(M.self)
         let columns = selected ?? M.schema.columnNames
         var select = Select(
@@ -239,7 +238,6 @@ public struct QueryBuilder<M: Model, Executor> {
 
     func writeFilter(_ verb: String) throws -> SQLExpression? {
         if let error { throw error }
-        try checkNumberStorage()
         guard joins.isEmpty else { throw StrataError.invalidQuery("\(verb) does not take joins") }
         guard !grouping.isGrouped, !grouping.distinct else {
             throw StrataError.invalidQuery("\(verb) does not take group(by:), having or distinct()")

@@ -93,7 +93,6 @@ public final class Transaction {
 
     /// Notes a statement that ran: a write's table is announced now in autocommit, at COMMIT otherwise.
     private func wrote(_ statement: Statement) {
-        if statement.changesSchema { database.numberStorageChecks.forget() }
         switch statement {
         case .select, .begin, .commit, .rollback, .savepoint, .releaseSavepoint, .rollbackToSavepoint: return
         default: if let table = statement.tableName { wrote(table: table) }
@@ -193,7 +192,6 @@ public final class Transaction {
         // Raw SQL may write any table; only a plain SELECT is known to write none.
         if !sql.drop(while: { $0 == " " || $0 == "\n" || $0 == "\t" }).prefix(6).uppercased().hasPrefix("SELECT") {
             if depth == 0 { database.changes.committed(nil) } else { touched.addUnknown() }
-            database.numberStorageChecks.forget()
         }
         return rows
     }
