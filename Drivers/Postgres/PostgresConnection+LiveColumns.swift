@@ -73,6 +73,7 @@ extension PostgresConnection {
         if t == "uuid" { return [.uuid] }
         if t == "json" || t == "jsonb" { return [.json] }
         if t == "bytea" { return [.blob] }
-        return []
+        // Every other type (time, interval, inet, arrays…) comes back as its text output.
+        return [.text]
     }
 }

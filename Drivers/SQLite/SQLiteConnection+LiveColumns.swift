@@ -78,6 +78,9 @@ extension SQLiteConnection {
         if t.isEmpty { return Set(ColumnType.allCases) }
         if t.contains("BLOB") { return [.blob, .uuid] }
         if t.contains("REAL") || t.contains("FLOA") || t.contains("DOUB") { return [.double, .decimal, .date] }
-        return [.integer, .bool, .double, .decimal, .date]  // NUMERIC affinity: decimal, boolean, datetime…
+        let numeric: Set<ColumnType> = [.integer, .bool, .double, .decimal, .date]  // NUMERIC affinity
+        // A declared type that names no number (JSON, TIME, GEOMETRY…) holds what other tools write there: text, blobs.
+        let numbers = ["NUM", "DEC", "BOOL", "DATE", "MONEY"]
+        return numbers.contains(where: t.contains) ? numeric : numeric.union([.text, .json, .blob])
     }
 }

@@ -7,6 +7,22 @@ import Testing
 // The models below are the inspector's output for `PGInspectFixture.sql`, pasted as printed: the test checks the
 // output is still exactly this text, and that these models read every row.
 
+/// A JSON column's value as its text: `strata inspect`'s placeholder, to replace with a Codable type.
+struct JSONText: Hashable, Sendable, DatabaseValueConvertible {
+    var text: String
+    init(_ text: String) { self.text = text }
+    static var columnType: ColumnType { .json }
+    var databaseValue: DatabaseValue { .json(text) }
+    init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+        switch databaseValue {
+        case .json(let s), .text(let s): text = s
+        case .integer(let i): text = String(i)
+        case .double(let d): text = "\(d)"
+        default: throw ValueConversionError(databaseValue, expected: JSONText.self)
+        }
+    }
+}
+
 @Model(table: "customer")
 struct Customer {
     var id: Int64?
@@ -14,6 +30,27 @@ struct Customer {
     var vip: Bool
     var ref: UUID?
     static let purchases = hasMany(Purchase.self, key: \Purchase.customerId)
+}
+
+@Model(table: "gadget")
+struct Gadget {
+    var id: Int64?
+    // jsonb: kept as its JSON text
+    var spec: JSONText
+    // json: kept as its JSON text
+    var meta: JSONText?
+    // time without time zone: a time of day, read as its text (10:30:00); Strata has no time type
+    var opens: String
+    // time with time zone: a time of day, read as its text (10:30:00); Strata has no time type
+    var closes: String?
+    var picture: Data?
+    var serial: UUID?
+    // interval: an interval, read as its text (1 day 02:00:00)
+    var warranty: String?
+    // text[]: an array, read as its text ({1,2})
+    var tags: String?
+    // inet: read as its text
+    var addr: String?
 }
 
 @Model(table: "keyword")
@@ -62,6 +99,8 @@ enum PGInspectFixture {
         CREATE TABLE purchase_keyword (id serial PRIMARY KEY, purchase_id integer NOT NULL REFERENCES purchase (id),
                                        keyword_id integer NOT NULL REFERENCES keyword (id));
         CREATE TABLE note (body text);
+        CREATE TABLE gadget (id serial PRIMARY KEY, spec jsonb NOT NULL, meta json, opens time NOT NULL, closes timetz,
+                             picture bytea, serial uuid, warranty interval, tags text[], addr inet);
         INSERT INTO customer (name, vip, ref) VALUES ('Ada', true, 'a1b2c3d4-0000-4000-8000-000000000001'),
                                                      ('Alan', false, NULL);
         INSERT INTO purchase (customer_id, total, weight, made_at) VALUES (1, 12.50, 1.5, '2009-01-01 10:00:00+02'),
@@ -69,12 +108,16 @@ enum PGInspectFixture {
         INSERT INTO keyword (label) VALUES ('gift'), ('sale');
         INSERT INTO purchase_keyword (purchase_id, keyword_id) VALUES (1, 1), (1, 2), (2, 2);
         INSERT INTO note VALUES ('unmapped');
+        INSERT INTO gadget (spec, meta, opens, closes, picture, serial, warranty, tags, addr)
+          VALUES ('{"b": 2, "a": [1, 2]}', '[1, 2]', '10:30:00', '18:00:00+02', '\\x0102',
+                  'a1b2c3d4-0000-4000-8000-000000000002', '1 day 02:00:00', '{x,y}', '10.0.0.1'),
+                 ('12', NULL, '23:59:59', NULL, NULL, NULL, NULL, NULL, NULL);
         """
 
     /// This file's model declarations, as the inspector prints them.
     static func expectedSource() throws -> String {
         let file = try String(contentsOfFile: #filePath, encoding: .utf8)
-        let start = try #require(file.range(of: "@Model(table: \"customer\")"))
+        let start = try #require(file.range(of: "/// A JSON column's value"))
         let end = try #require(file.range(of: "enum PGInspectFixture"))
         return "import Foundation\nimport Strata\n\n" + String(file[start.lowerBound..<end.lowerBound]).dropLast()
     }
@@ -106,8 +149,9 @@ extension PostgresServerTests {
             _ = try psql(PGInspectFixture.sql)
             let source = try await db.withConnection { tx in try ModelSource.inspect(tx) }
             #expect(source == (try PGInspectFixture.expectedSource()))
-            try await db.migrate(Customer.self, Keyword.self, Purchase.self, PurchaseKeyword.self)
+            try await db.migrate(Customer.self, Gadget.self, Keyword.self, Purchase.self, PurchaseKeyword.self)
             for (table, count) in [
+                ("gadget", try await Gadget.query(on: db).all().count),
                 ("customer", try await Customer.query(on: db).all().count),
                 ("keyword", try await Keyword.query(on: db).all().count),
                 ("purchase", try await Purchase.query(on: db).all().count),
@@ -119,6 +163,18 @@ extension PostgresServerTests {
             #expect(purchases.map(\.total) == [Decimal(string: "12.5"), Decimal(string: "0.99")].compactMap { $0 })
             #expect(purchases[0].madeAt == DateText.parse("2009-01-01 08:00:00"))
             #expect(try purchases[0].loaded(Purchase.keywords).map(\.label).sorted() == ["gift", "sale"])
+            let gadgets = try await Gadget.query(on: db).order(\.id).all()
+            #expect(
+                gadgets.map(\.spec.text)
+                    == (try psql("SELECT spec::text FROM gadget ORDER BY id")).split(separator: "\n").map(String.init))
+            #expect(gadgets.map { $0.meta?.text } == ["[1, 2]", nil])
+            #expect(gadgets.map(\.opens) == ["10:30:00", "23:59:59"])
+            #expect(gadgets.map(\.closes) == [try psql("SELECT closes::text FROM gadget WHERE id = 1"), nil])
+            #expect(gadgets[0].picture == Data([1, 2]))
+            #expect(gadgets[0].serial == UUID(uuidString: "a1b2c3d4-0000-4000-8000-000000000002"))
+            #expect(gadgets.map(\.warranty) == ["P1DT2H", nil])  // the session IntervalStyle is iso_8601
+            #expect(gadgets.map(\.tags) == ["{x,y}", nil])
+            #expect(gadgets.map(\.addr) == ["10.0.0.1", nil])
             try await PostgresTestServer.dropSchema("strata_inspect")
         }
     }

@@ -7,6 +7,31 @@ import Testing
 // The models below are the inspector's output for `InspectFixture.sql`, pasted as printed: the test checks the
 // output is still exactly this text, and that these models read every row.
 
+/// A JSON column's value as its text: `strata inspect`'s placeholder, to replace with a Codable type.
+struct JSONText: Hashable, Sendable, DatabaseValueConvertible {
+    var text: String
+    init(_ text: String) { self.text = text }
+    static var columnType: ColumnType { .json }
+    var databaseValue: DatabaseValue { .json(text) }
+    init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+        switch databaseValue {
+        case .json(let s), .text(let s): text = s
+        case .integer(let i): text = String(i)
+        case .double(let d): text = "\(d)"
+        default: throw ValueConversionError(databaseValue, expected: JSONText.self)
+        }
+    }
+}
+
+/// A value of any kind, as stored: `strata inspect`'s placeholder for a column of an unknown type.
+struct StoredValue: Hashable, Sendable, DatabaseValueConvertible {
+    var value: DatabaseValue
+    init(_ value: DatabaseValue) { self.value = value }
+    static var columnType: ColumnType { .text }
+    var databaseValue: DatabaseValue { value }
+    init(databaseValue: DatabaseValue) { value = databaseValue }
+}
+
 @Model(table: "album")
 struct Album {
     @Column("AlbumId") var id: Int64?
@@ -20,6 +45,23 @@ struct Artist {
     @Column("ArtistId") var id: Int64?
     @Column("Name") var name: String?
     static let albums = hasMany(Album.self, key: \Album.artistId)
+}
+
+@Model(table: "gadget")
+struct Gadget {
+    var id: Int64?
+    // JSON: kept as its JSON text
+    var spec: JSONText
+    // TIME: a time of day, read as its text (10:30:00); Strata has no time type
+    var opens: String?
+    var shape: Data?
+    // STRING: values of several kinds, each read as stored
+    var code: StoredValue?
+    var made: String?
+    var weight: Double
+    @Column(dateFormat: .unixSeconds) var synced: Date?
+    @Column(dateFormat: .julianDay) var logged: Date?
+    @Column(dateFormat: .iso8601WithFraction) var stamped: Date?
 }
 
 @Model(table: "invoice")
@@ -77,6 +119,8 @@ enum InspectFixture {
         CREATE TABLE playlist_track (id integer PRIMARY KEY, playlist_id integer NOT NULL REFERENCES playlist (id),
                                      track_id integer NOT NULL REFERENCES track (id));
         CREATE TABLE genre_lookup (code TEXT PRIMARY KEY, label TEXT);
+        CREATE TABLE gadget (id integer PRIMARY KEY, spec JSON NOT NULL, opens TIME, shape GEOMETRY, code STRING,
+                             made TEXT, weight FLOAT8 NOT NULL, synced datetime, logged date, stamped timestamp);
         INSERT INTO artist VALUES (1, 'AC/DC'), (2, NULL);
         INSERT INTO album VALUES (1, 'For Those About To Rock', 1), (2, 'Let There Be Rock', 1), (3, 'Untitled', 2);
         INSERT INTO invoice VALUES (1, '2009-01-01 00:00:00', 1.98, 1230804000250, '2009-01-02T10:00:00Z'),
@@ -86,12 +130,15 @@ enum InspectFixture {
         INSERT INTO track VALUES (1, 'Balls to the Wall', 342562, 0.99), (2, 'Fast As a Shark', 230619, 0.99);
         INSERT INTO playlist_track VALUES (1, 1, 1), (2, 1, 2);
         INSERT INTO genre_lookup VALUES ('rock', 'Rock');
+        INSERT INTO gadget VALUES (1, '{"a": [1, 2]}', '10:30:00', X'0102', 'abc', 'x', 1.5, 1230804000,
+                                   2454832.75, '2009-01-01T10:00:00.250Z'),
+                                  (2, '12', '23:59:59', NULL, '12', NULL, 2, NULL, NULL, '2009-01-02T00:00:00.500+01:00');
         """
 
     /// This file's model declarations, as the inspector prints them.
     static func expectedSource() throws -> String {
         let file = try String(contentsOfFile: #filePath, encoding: .utf8)
-        let start = try #require(file.range(of: "@Model(table: \"album\")"))
+        let start = try #require(file.range(of: "/// A JSON column's value"))
         let end = try #require(file.range(of: "enum InspectFixture"))
         return "import Foundation\nimport Strata\n\n" + String(file[start.lowerBound..<end.lowerBound]).dropLast()
     }
@@ -120,8 +167,10 @@ struct SQLiteInspectTests {
         defer { db.close() }
         let source = try await db.withConnection { tx in try ModelSource.inspect(tx) }
         #expect(source == (try InspectFixture.expectedSource()))
-        try await db.migrate(Album.self, Artist.self, Invoice.self, Playlist.self, PlaylistTrack.self, Track.self)
+        try await db.migrate(
+            Album.self, Artist.self, Gadget.self, Invoice.self, Playlist.self, PlaylistTrack.self, Track.self)
         for (table, count) in [
+            ("gadget", try await Gadget.query(on: db).all().count),
             ("album", try await Album.query(on: db).all().count),
             ("artist", try await Artist.query(on: db).all().count),
             ("invoice", try await Invoice.query(on: db).all().count),
@@ -135,6 +184,20 @@ struct SQLiteInspectTests {
         #expect(invoices[0].paidAt == Date(timeIntervalSince1970: 1_230_804_000.25))
         #expect(invoices[2].sent == DateText.parse("2009-01-04 09:00:00"))
         #expect(invoices.map(\.total) == [Decimal(string: "1.98"), Decimal(string: "3.96"), Decimal(string: "0.99")])
+        let gadgets = try await Gadget.query(on: db).order(\.id).all()
+        #expect(
+            gadgets.map(\.spec.text)
+                == (try sqlite3(file.path, "SELECT spec FROM gadget ORDER BY id")).split(separator: "\n").map(
+                    String.init))
+        #expect(gadgets.map(\.opens) == ["10:30:00", "23:59:59"])
+        #expect(gadgets[0].shape == Data([1, 2]))
+        #expect(gadgets.map(\.code) == [StoredValue(.text("abc")), StoredValue(.integer(12))])
+        #expect(gadgets.map(\.weight) == [1.5, 2])
+        let newYear = try #require(DateText.parse("2009-01-01 10:00:00"))
+        #expect(gadgets[0].synced == newYear)
+        #expect(gadgets[0].logged == DateText.parse("2009-01-01 06:00:00"))
+        #expect(
+            gadgets.map(\.stamped) == [newYear.addingTimeInterval(0.25), DateText.parse("2009-01-01 23:00:00.500")])
         let music = try await Playlist.query(on: db).including(Playlist.tracks).order(\.id).all()
         #expect(try music[0].loaded(Playlist.tracks).map(\.name).sorted() == ["Balls to the Wall", "Fast As a Shark"])
         #expect(try music[1].loaded(Playlist.tracks).isEmpty)

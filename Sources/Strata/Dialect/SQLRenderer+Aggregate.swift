@@ -1,16 +1,16 @@
 // SQLRenderer+Aggregate: select items, aggregate calls, GROUP BY and HAVING.
 
 extension SQLRenderer {
-    mutating func selectItems(_ items: [SelectItem]) throws(StrataError) {
+    mutating func selectItems(_ items: [SelectItem], collated: Set<ColumnRef> = []) throws(StrataError) {
         for (n, item) in items.enumerated() {
             if n > 0 { sql += ", " }
-            try selectItem(item)
+            try selectItem(item, collated: collated)
         }
     }
 
-    private mutating func selectItem(_ item: SelectItem) throws(StrataError) {
+    private mutating func selectItem(_ item: SelectItem, collated: Set<ColumnRef> = []) throws(StrataError) {
         switch item {
-        case .column(let c): sql += try column(c.name, table: c.table)
+        case .column(let c): sql += try selected(c.name, table: c.table, collated: collated)
         case .aggregate(let a): try aggregate(a)
         }
     }

@@ -100,19 +100,22 @@ public struct SQLRenderer {
         try s.checkGrouping()
         if s.lock != nil { try s.checkLock() }
         let select = s.distinct ? "SELECT DISTINCT " : "SELECT "
+        let collated = Self.distinctTextOrder(s, dialect: dialect)
         switch s.selection {
         case .columns(let columns):
             guard !columns.isEmpty else { throw .invalidQuery("SELECT without columns") }
             sql +=
                 select
-                + (try columns.map { c throws(StrataError) in try column(c, table: nil) }.joined(separator: ", "))
+                + (try columns.map { c throws(StrataError) in try selected(c, table: nil, collated: collated) }
+                    .joined(separator: ", "))
             try from(s)
             try selectTail(s)
         case .refs(let refs):
             guard !refs.isEmpty else { throw .invalidQuery("SELECT without columns") }
             sql +=
                 select
-                + (try refs.map { r throws(StrataError) in try column(r.name, table: r.table) }.joined(separator: ", "))
+                + (try refs.map { r throws(StrataError) in try selected(r.name, table: r.table, collated: collated) }
+                    .joined(separator: ", "))
             try from(s)
             try selectTail(s)
         case .count:
@@ -128,7 +131,7 @@ public struct SQLRenderer {
             }
         case .items(let items):
             sql += select
-            try selectItems(items)
+            try selectItems(items, collated: collated)
             try from(s)
             try selectTail(s)
         }
@@ -173,10 +176,9 @@ public struct SQLRenderer {
                     try expression(e.node)
                 } else {
                     sql += try column(o.column, table: o.table)
-                    // SELECT DISTINCT may only order by what it selects, and `x COLLATE "C"` is another
-                    // expression on PostgreSQL: a distinct query sorts by the column's own collation (code point
-                    // order for every table Strata creates).
-                    if o.isText && !s.distinct { try binaryCollation() }
+                    // SELECT DISTINCT may only order by what it selects: it selects `x COLLATE "C"` too (see
+                    // `distinctTextOrder`).
+                    if o.isText { try binaryCollation() }
                 }
                 sql += o.direction == .ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"
             }

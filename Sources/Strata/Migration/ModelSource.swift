@@ -23,14 +23,18 @@ public enum ModelSource {
                 continue
             }
             var samples: [String: DatabaseValue] = [:]
+            var kinds: [String: Set<StoredKind>] = [:]
             for c in columns where !c.isPrimaryKey {
                 samples[c.name] = try sample(tx, table: name, column: c.name)
+                if !knowsType(c) { kinds[c.name] = try storedKinds(tx, table: name, column: c.name) }
             }
             // In column order, whatever order the catalog lists them in.
             let position = { (fk: LiveForeignKey) in columns.firstIndex { $0.name == fk.column } ?? columns.count }
             let foreignKeys = try tx.connection.liveForeignKeys(of: name).sorted { position($0) < position($1) }
             tables.append(
-                Table(name: name, columns: columns, key: key.name, foreignKeys: foreignKeys, samples: samples))
+                Table(
+                    name: name, columns: columns, key: key.name, foreignKeys: foreignKeys, samples: samples,
+                    kinds: kinds))
         }
         return render(tables, skipped: skipped)
     }
@@ -41,6 +45,8 @@ public enum ModelSource {
         let key: String
         let foreignKeys: [LiveForeignKey]
         let samples: [String: DatabaseValue]
+        /// The kinds of value stored in each column whose declared type says nothing Strata knows.
+        var kinds: [String: Set<StoredKind>] = [:]
 
         var structName: String { ModelSource.typeName(name) }
 
@@ -66,10 +72,18 @@ public enum ModelSource {
     static func render(_ tables: [Table], skipped: [String]) -> String {
         var out = "import Foundation\nimport Strata\n"
         let names = Set(tables.map(\.name))
+        let types = Set(
+            tables.flatMap { t in
+                t.columns.map { swiftType($0, sample: t.samples[$0.name], kinds: t.kinds[$0.name]).type }
+            })
+        for placeholder in Placeholder.allCases where types.contains(placeholder.rawValue) {
+            out += "\n" + placeholder.source
+        }
         for t in tables {
             out += "\n@Model(table: \(literal(t.name)))\nstruct \(t.structName) {\n"
             for c in t.columns {
-                let (type, format) = swiftType(c, sample: t.samples[c.name])
+                let (type, format, note) = swiftType(c, sample: t.samples[c.name], kinds: t.kinds[c.name])
+                if let note, !c.isPrimaryKey { out += "    // \(c.declaredType): \(note)\n" }
                 let property = t.property(c.name)
                 var arguments: [String] = []
                 if property != c.name { arguments.append(literal(c.name)) }
@@ -120,26 +134,102 @@ public enum ModelSource {
         return out
     }
 
-    /// The Swift type and date form for a column, from its declared type and a stored value.
-    static func swiftType(_ c: LiveColumn, sample: DatabaseValue?) -> (String, DateFormat?) {
-        let t = c.declaredType.lowercased()
-        if t.contains("bool") { return ("Bool", nil) }
-        if t.contains("timestamp") || t.contains("date") || t.contains("time") {
-            return ("Date", sample.flatMap(dateFormat))
+    /// The Swift type, date form and a note for a column, from its declared type, a stored value and (for a
+    /// declared type Strata does not know) the kinds of value stored. The type is always one the column reads
+    /// into (``LiveColumn/reads``), so the printed model passes the checked mapping.
+    static func swiftType(_ c: LiveColumn, sample: DatabaseValue?, kinds: Set<StoredKind>? = nil)
+        -> (type: String, format: DateFormat?, note: String?)
+    {
+        let named = namedType(c, sample: sample)
+        if let named, reads(c, named.0, format: named.1) { return named }
+        if let kinds {
+            switch kinds {
+            case [], [.text]: break
+            case [.integer]: return ("Int64", nil, nil)
+            case [.double], [.integer, .double]: return ("Double", nil, nil)
+            case [.blob]: return ("Data", nil, nil)
+            default:
+                return (Placeholder.stored.rawValue, nil, "values of several kinds, each read as stored")
+            }
         }
-        if t.contains("int") { return ("Int64", nil) }
-        if t.contains("dec") || t.hasPrefix("numeric") || t.contains("money") { return ("Decimal", nil) }
-        if t.contains("real") || t.contains("floa") || t.contains("doub") { return ("Double", nil) }
-        if t.contains("uuid") { return ("UUID", nil) }
-        if t.contains("char") || t.contains("clob") || t.contains("text") || t == "name" { return ("String", nil) }
-        if t.contains("blob") || t == "bytea" { return ("Data", nil) }
+        if let named, c.reads.contains(.text), named.0 != "String" {
+            return ("String", nil, "read as its text")
+        }
+        if let named { return named }
         switch sample {
-        case .integer: return ("Int64", nil)
-        case .double: return ("Double", nil)
-        case .text: return ("String", nil)
-        case .blob: return ("Data", nil)
-        default: return ("Decimal", nil)  // SQLite's NUMERIC affinity
+        case .integer: return ("Int64", nil, nil)
+        case .double: return ("Double", nil, nil)
+        case .blob: return ("Data", nil, nil)
+        default: return ("String", nil, c.declaredType.isEmpty ? nil : "read as its text")
         }
+    }
+
+    /// The Swift type a declared type names, whatever the column reads into, or nil for a type Strata does not
+    /// know (`geometry`, `inet`).
+    private static func namedType(_ c: LiveColumn, sample: DatabaseValue?) -> (
+        type: String, format: DateFormat?, note: String?
+    )? {
+        let t = c.declaredType.lowercased()
+        if t.hasSuffix("[]") { return ("String", nil, "an array, read as its text ({1,2})") }
+        if t.contains("json") { return (Placeholder.json.rawValue, nil, "kept as its JSON text") }
+        if t.hasPrefix("interval") { return ("String", nil, "an interval, read as its text (1 day 02:00:00)") }
+        if t.hasPrefix("time") && !t.hasPrefix("timestamp") {
+            return ("String", nil, "a time of day, read as its text (10:30:00); Strata has no time type")
+        }
+        if t.contains("bool") { return ("Bool", nil, nil) }
+        if t.contains("timestamp") || t.contains("date") || t.contains("time") {
+            return ("Date", sample.flatMap(dateFormat), nil)
+        }
+        if t.contains("int") { return ("Int64", nil, nil) }
+        if t.contains("dec") || t.hasPrefix("numeric") || t.contains("money") { return ("Decimal", nil, nil) }
+        if t.contains("real") || t.contains("floa") || t.contains("doub") { return ("Double", nil, nil) }
+        if t.contains("uuid") { return ("UUID", nil, nil) }
+        if t.contains("char") || t.contains("clob") || t.contains("text") || t == "name" { return ("String", nil, nil) }
+        if t.contains("blob") || t == "bytea" { return ("Data", nil, nil) }
+        return nil
+    }
+
+    /// Whether the declared type names a Swift type the column reads into (else its stored values are sampled).
+    private static func knowsType(_ c: LiveColumn) -> Bool {
+        guard let named = namedType(c, sample: nil) else { return false }
+        return reads(c, named.type, format: named.type == "Date" ? .strata : nil)
+    }
+
+    /// The kinds of value among the first 200 non-NULL values of a column.
+    private static func storedKinds(_ tx: Transaction, table: String, column: String) throws -> Set<StoredKind> {
+        var kinds = Set<StoredKind>()
+        let select = Select(
+            table: table, selection: .columns([column]), filter: .isNull(.column(column), negated: true), limit: 200)
+        _ = try tx.execute(.select(select)) { r in
+            switch r.value(at: 0) {
+            case .integer, .bool: kinds.insert(.integer)
+            case .double: kinds.insert(.double)
+            case .blob: kinds.insert(.blob)
+            case .null: break
+            default: kinds.insert(.text)
+            }
+        }
+        return kinds
+    }
+
+    /// Whether a column reads into the printed Swift type (a date with a form needs dates; the primary key is
+    /// always `Int64`).
+    private static func reads(_ c: LiveColumn, _ type: String, format: DateFormat?) -> Bool {
+        let columnType: ColumnType? =
+            switch type {
+            case "Bool": .bool
+            case "Date": .date
+            case "Int64": .integer
+            case "Decimal": .decimal
+            case "Double": .double
+            case "UUID": .uuid
+            case "String": .text
+            case "Data": .blob
+            case Placeholder.json.rawValue: .json
+            default: nil
+            }
+        guard let columnType else { return true }
+        return c.isPrimaryKey || c.reads.contains(columnType) || (format != nil && c.reads.contains(.date))
     }
 
     /// The form a stored date value is in, or nil for a database date type (`timestamptz`).

@@ -24,6 +24,8 @@ public struct Projection<M: Model, Value: DatabaseValueConvertible>: Sendable {
     let resolve: @Sendable (JoinAliases) -> Result<SelectItem, StrataError>
     /// The key a `Decodable` row reads this item under.
     public let key: String
+    /// Whether the item is a text column (so ordering by it names the dialect's code-point collation).
+    var isText = false
 
     init(key: String, resolve: @escaping @Sendable (JoinAliases) -> Result<SelectItem, StrataError>) {
         self.key = key
@@ -31,23 +33,32 @@ public struct Projection<M: Model, Value: DatabaseValueConvertible>: Sendable {
     }
 
     /// The same item read by a `Decodable` row under `key` (`.sum(\.amount).as("total")`).
-    public func `as`(_ key: String) -> Self { Projection(key: key, resolve: resolve) }
+    public func `as`(_ key: String) -> Self {
+        var p = Projection(key: key, resolve: resolve)
+        p.isText = isText
+        return p
+    }
 
     /// Reads the item's (normalized) value.
     func read(_ value: DatabaseValue) throws(ValueConversionError) -> Value { try Value(databaseValue: value) }
 
     /// A column of the model, named after its column (`customer_id`; a `Decodable` row's `customerID` finds it).
     public static func column<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V>) -> Projection<M, V> {
-        Projection<M, V>(key: M.columnName(for: kp) ?? "\(kp)", resolve: ownColumn(kp) { .success(.column($0)) })
+        var p = Projection<M, V>(
+            key: M.columnName(for: kp) ?? "\(kp)", resolve: ownColumn(kp) { .success(.column($0)) })
+        p.isText = M.schema.isText(M.columnName(for: kp))
+        return p
     }
 
     /// A column of a joined association (`join(_:)` it first).
     public static func column<A: JoinableAssociation, V: DatabaseValueConvertible>(
         _ association: A, _ kp: KeyPath<A.Target, V>
     ) -> Projection<M, V> where A.Owner == M {
-        Projection<M, V>(
+        var p = Projection<M, V>(
             key: A.Target.columnName(for: kp) ?? "\(kp)",
             resolve: joinedColumn(association, kp) { .success(.column($0)) })
+        p.isText = A.Target.schema.isText(A.Target.columnName(for: kp))
+        return p
     }
 
     /// `COUNT(*)`: the rows of each group.

@@ -135,7 +135,9 @@ extension QueryBuilder {
             return copy
         case .success(.column(let c)):
             var copy = self
-            copy.order.append(Ordering(c.name, direction, table: c.table))
+            var ordering = Ordering(c.name, direction, table: c.table)
+            ordering.isText = item.isText
+            copy.order.append(ordering)
             return copy
         case .failure(let e): return failing(e)
         }
