@@ -73,19 +73,34 @@ struct ThroughputRunner {
         _ = try await strataRate(seconds: min(1, seconds), statement)  // opens the 8 connections, prepares
         var strata: [Double] = []
         var bench: [Double] = []
+        // CPU microseconds per statement: Strata's process (all its threads), pgbench's (a child).
+        var strataCPU: [Double] = []
+        var benchCPU: [Double] = []
         for i in 0..<runs {
             for side in i % 2 == 0 ? [0, 1] : [1, 0] {
+                let before = ProcessCPU.now()
                 if side == 0 {
                     let out = try pgbench.run(pgbenchArguments + ["-T", "\(Int(seconds.rounded(.up)))"])
                     guard let rate = Pgbench.rate(in: out) else { throw BenchError("pgbench printed no tps: \(out)") }
                     bench.append(rate)
+                    let cpu = (ProcessCPU.now().children - before.children) / (rate * seconds.rounded(.up)) * 1e6
+                    benchCPU.append(cpu)
+                    log("    pgbench \(Format.fixed(rate, 0))/s, \(Format.fixed(cpu, 1)) µs CPU per statement")
                 } else {
-                    strata.append(try await strataRate(seconds: seconds.rounded(.up), statement))
+                    let rate = try await strataRate(seconds: seconds.rounded(.up), statement)
+                    strata.append(rate)
+                    let cpu = (ProcessCPU.now().own - before.own) / (rate * seconds.rounded(.up)) * 1e6
+                    strataCPU.append(cpu)
+                    log("    strata  \(Format.fixed(rate, 0))/s, \(Format.fixed(cpu, 1)) µs CPU per statement")
                 }
             }
         }
         let s = Summary.median(strata)
         let b = Summary.median(bench)
+        log(
+            "  \(w.rawValue): strata \(Format.fixed(s, 0))/s, pgbench \(Format.fixed(b, 0))/s (\(Format.fixed(b > 0 ? s / b : 0, 3))×);"
+                + " CPU per statement (median): strata \(Format.fixed(Summary.median(strataCPU), 1)) µs,"
+                + " pgbench \(Format.fixed(Summary.median(benchCPU), 1)) µs")
         return ThroughputResult(
             workload: w, label: w.label(WorkloadSizes(scale: 1)), pgbench: shown, seconds: seconds.rounded(.up),
             strataPerSecond: Summary.rounded(s, 1), pgbenchPerSecond: Summary.rounded(b, 1),
