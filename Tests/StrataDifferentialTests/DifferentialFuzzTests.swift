@@ -11,11 +11,10 @@ struct DifferentialFuzzTests {
     func generatedQueriesAgree() async throws {
         let urls = try await FuzzBackends.urls(schema: "strata_fuzz")
         let options = FuzzOptions(seed: FuzzBackends.seed, queries: FuzzBackends.queries)
-        let engine = try DifferentialEngine(urls: urls, drivers: FuzzBackends.drivers, options: options)
-        var log: [String] = []
-        engine.log = { log.append($0) }
         let started = Date()
-        let report = await onOwnThread { engine.run() }
+        let (engine, report) = try await runSurvivingRestarts {
+            try DifferentialEngine(urls: urls, drivers: FuzzBackends.drivers, options: options)
+        }
         print(
             "differential: \(report.summary) on \(report.backends.joined(separator: ", ")); "
                 + "\(report.statements) statements in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
@@ -106,9 +105,10 @@ struct DifferentialFuzzTests {
     @Test("TLP and NoREC can be expressed in the AST and hold on every backend for a sample of predicates")
     func oraclesRun() async throws {
         let urls = try await FuzzBackends.urls(schema: "strata_fuzz_oracles")
-        let engine = try DifferentialEngine(
-            urls: urls, drivers: FuzzBackends.drivers, options: FuzzOptions(seed: 99, queries: 300))
-        let report = await onOwnThread { engine.run() }
+        let (engine, report) = try await runSurvivingRestarts {
+            try DifferentialEngine(
+                urls: urls, drivers: FuzzBackends.drivers, options: FuzzOptions(seed: 99, queries: 300))
+        }
         #expect(report.divergences.isEmpty, "\(report.divergences.map(engine.describe))")
         // Each query with a filter runs 3 TLP parts, the unfiltered base and 2 NoREC queries on each backend.
         #expect(report.statements > 300 * urls.count * 3)
@@ -148,4 +148,29 @@ private func onOwnThread<T>(_ body: @escaping () -> T) async -> T {
 /// before the continuation resumes, read once after.
 private struct UnsafeResult<T>: @unchecked Sendable {
     let value: T
+}
+
+/// Runs a fuzz engine on a thread of its own, surviving the PostgreSQL server-control tests of this same process:
+/// they restart the server or close every connection (two of them, once each). A run they cut short (a backend
+/// reports `connectionLost`) is repeated whole on fresh connections, at most twice, each time after waiting (at most
+/// 30 s) for the server to accept connections again. Divergences of the last run are what the caller reports.
+private func runSurvivingRestarts(
+    _ make: () throws -> DifferentialEngine
+) async throws -> (DifferentialEngine, FuzzReport) {
+    var engine = try make()
+    var report = await onOwnThread { [engine] in engine.run() }
+    for _ in 0..<2 where report.divergences.contains(where: { engine.describe($0).contains("connectionLost") }) {
+        print("differential: a connection was lost (a server-restart test ran meanwhile); running the seed again")
+        let deadline = Date().addingTimeInterval(30)
+        while true {
+            do {
+                engine = try make()
+                break
+            } catch StrataError.connectionFailed where Date() < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        report = await onOwnThread { [engine] in engine.run() }
+    }
+    return (engine, report)
 }

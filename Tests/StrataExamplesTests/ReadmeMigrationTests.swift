@@ -34,6 +34,7 @@ let memoV1 = Migration("001_create_memo") { up in
 let memoV2 = Migration("002_body_and_numeric_priority") { up in
     up.addColumn("body", .text, fill: .text(""), to: "memo")
     up.alterColumn("priority", in: "memo", to: .integer, nullable: false, fill: .integer(0))
+    up.setDefault(.integer(0), of: "priority", in: "memo")
 }
 
 let memoV3 = Migration("003_headline") { up in
@@ -81,8 +82,8 @@ struct ReadmeMigrationTests {
         }
         let schema = try await db.withConnection { tx in try tx.introspect() }
         #expect(
-            schema[table: "memo"]?.columns.map(\.name) == ["id", "title", "body", "priority"],
-            "a retyped column moves last")
+            schema[table: "memo"]?.columns.map(\.name) == ["id", "title", "priority", "body"],
+            "a retyped column keeps its place on SQLite and memory")
     }
 }
 
