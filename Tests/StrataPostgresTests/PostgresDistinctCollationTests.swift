@@ -9,19 +9,7 @@ extension PostgresServerTests {
     struct PostgresDistinctCollationTests {
         /// Runs the real `psql` tool with the server's libpq environment on `database`; returns what it prints.
         @discardableResult
-        func psql(_ database: String?, _ sql: String) throws -> String {
-            let p = Process()
-            let out = Pipe()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-            p.arguments =
-                ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"] + (database.map { ["-d", $0] } ?? []) + ["-c", sql]
-            p.standardOutput = out
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            try #require(p.terminationStatus == 0)
-            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
+        func psql(_ database: String?, _ sql: String) throws -> String { try PSQLTool.run(database, sql) }
 
         @Test("in a database with an ICU collation, distinct rows, distinct values and groups sort by code point")
         func distinctAndGroupsByCodePoint() async throws {

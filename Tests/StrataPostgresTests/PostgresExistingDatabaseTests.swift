@@ -21,26 +21,9 @@ struct PGDjangoInvoice {
 extension PostgresServerTests {
     @Suite("PostgreSQL existing databases")
     struct PostgresExistingDatabaseTests {
-        /// Runs the real `psql` tool with the server's libpq environment on `database`; returns what it prints.
+        /// Runs the real `psql` tool (see ``PSQLTool/run(_:_:)``).
         @discardableResult
-        func psql(_ database: String?, _ sql: String) throws -> String {
-            let tool = "/usr/bin/psql"
-            try #require(
-                FileManager.default.isExecutableFile(atPath: tool), "the psql tool is needed (postgresql-client)")
-            let p = Process()
-            let out = Pipe()
-            p.executableURL = URL(fileURLWithPath: tool)
-            p.arguments =
-                ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"] + (database.map { ["-d", $0] } ?? []) + [
-                    "-c", sql,
-                ]
-            p.standardOutput = out
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            try #require(p.terminationStatus == 0)
-            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
+        func psql(_ database: String?, _ sql: String) throws -> String { try PSQLTool.run(database, sql) }
 
         @Test("a table in a database with an ICU collation sorts and compares text by code point, as everywhere")
         func nonCCollation() async throws {
