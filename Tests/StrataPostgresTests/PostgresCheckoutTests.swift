@@ -72,7 +72,8 @@ extension PostgresServerTests {
             "16 parallel calls right after a restart all succeed: the 8 idle connections are replaced at checkout",
             .enabled(
                 if: ServerAccess.controlsServer,
-                "restarts the server: needs pg_ctlcluster on a pg_virtualenv cluster, STRATA_POSTGRES_CTL, or STRATA_SERVER_CONTROL=1"),
+                "restarts the server: needs pg_ctlcluster on a pg_virtualenv cluster, STRATA_POSTGRES_CTL, or STRATA_SERVER_CONTROL=1"
+            ),
             .timeLimit(.minutes(3)))
         func restartThenParallelCalls() async throws {
             let admin = try PostgresTestServer.open()
