@@ -102,5 +102,6 @@ enum ExistingFixtures {
 }
 
 extension ConformanceSuite {
-    static let existingCases: [ConformanceCase] = decimalExistingCases + dateExistingCases + mappingExistingCases
+    static let existingCases: [ConformanceCase] =
+        decimalExistingCases + dateExistingCases + mappingExistingCases + numbersExistingCases
 }

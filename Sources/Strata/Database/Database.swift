@@ -26,6 +26,8 @@ public final class Database: Sendable {
     let observer: StatementObserver
     /// The observers of this database's queries (see ``QueryBuilder/observe()``).
     let changes: ChangeHub
+    /// The columns storing text only, by table, for refusing queries that compare them as numbers.
+    let textStoredColumns = TextStoredColumns()
     /// Where reads outside transactions go (see ``read(_:)``); nil without replicas and on a ``primary`` view.
     let replicas: ReplicaSet?
     /// The database a ``primary`` view was taken from (its statements are counted there); nil otherwise.

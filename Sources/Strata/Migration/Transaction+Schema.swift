@@ -35,6 +35,8 @@ extension Transaction {
     ///   constraint errors (a unique index over duplicates, a foreign key over orphans). A default that is not
     ///   of the column's type is `typeMismatch`; a blob or non-finite default is `invalidValue`.
     public func apply(_ change: SchemaChange) throws {
+        database.textStoredColumns.forget()
+        defer { database.textStoredColumns.forget() }
         let editor = try schemaEditor()
         let live = try editor.introspect()
         func table(_ name: String) throws -> TableSchema {

@@ -186,6 +186,7 @@ extension QueryBuilder {
         s.groupBy = g.columns
         s.having = g.having.isEmpty ? nil : HavingCondition(g.having.count == 1 ? g.having[0] : .and(g.having))
         s.distinct = g.distinct
+        try checkNumberStorage(s)
         return s
     }
 

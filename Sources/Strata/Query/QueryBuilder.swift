@@ -332,6 +332,7 @@ public struct QueryBuilder<M: Model, Executor> {
             order: order, limit: limit ?? self.limit, offset: offset)
         select.distinct = grouping.distinct
         select.lock = lock
+        try checkNumberStorage(select)
         return select
     }
 
@@ -344,6 +345,7 @@ public struct QueryBuilder<M: Model, Executor> {
         guard limit == nil, offset == nil else {
             throw StrataError.invalidQuery("\(verb) does not take a limit or offset")
         }
+        try checkNumberStorage(filter: filter)
         return filter
     }
 }

@@ -99,6 +99,9 @@ public final class Transaction {
     /// Notes a statement that ran: a write's table is announced now in autocommit, at COMMIT otherwise.
     private func wrote(_ statement: Statement) {
         switch statement {
+        case .createTable, .addColumn, .dropTable:
+            database.textStoredColumns.forget()
+            if let table = statement.tableName { wrote(table: table) }
         case .select, .begin, .commit, .rollback, .savepoint, .releaseSavepoint, .rollbackToSavepoint, .beginIsolated:
             return
         default: if let table = statement.tableName { wrote(table: table) }
@@ -209,6 +212,7 @@ public final class Transaction {
         // Raw SQL may write any table; only a plain SELECT is known to write none.
         if !sql.drop(while: { $0 == " " || $0 == "\n" || $0 == "\t" }).prefix(6).uppercased().hasPrefix("SELECT") {
             if depth == 0 { database.changes.committed(nil) } else { touched.addUnknown() }
+            database.textStoredColumns.forget()
         }
         return rows
     }

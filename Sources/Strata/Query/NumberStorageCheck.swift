@@ -1,0 +1,251 @@
+// NumberStorageCheck: a query that compares, orders or aggregates numbers over a column storing text is refused.
+import Synchronization
+
+/// The columns of each table whose values are stored as text only, as the live database declares them, read
+/// once per table and forgotten when Strata changes the schema.
+///
+/// A `Decimal`, `Int` or `Double` property over a text column (Django's `Total` on a hand-made SQLite table) reads
+/// correctly, but compares, sorts and aggregates as text on SQLite (`'2.98' >= '10'` is true) and fails with an
+/// operator error on PostgreSQL. Strata does not cast such a column (SQLite's `CAST(… AS REAL)` is not exact past
+/// 15 significant digits); it refuses the query before it runs, naming the table and the column, and lets plain
+/// reads through.
+final class TextStoredColumns: Sendable {
+    private let known = Mutex<[String: Set<String>]>([:])
+
+    /// The text-only columns of `table`, when they were read since the last schema change.
+    func lookup(_ table: String) -> Set<String>? {
+        known.withLock { $0[table] }
+    }
+
+    func store(_ columns: Set<String>, of table: String) {
+        known.withLock { $0[table] = columns }
+    }
+
+    /// Forgets every table: the schema changed (a table created, altered or dropped through Strata, or raw SQL).
+    func forget() {
+        known.withLock { if !$0.isEmpty { $0.removeAll() } }
+    }
+}
+
+/// One place a query uses a column as a number.
+struct NumberUse: Hashable {
+    /// The table the column belongs to (not its alias).
+    var table: String
+    var column: String
+    /// How the query uses it, for the error: `compares it with a number`, `orders by it as a Decimal`.
+    var how: String
+}
+
+/// Finds the columns a statement uses as numbers: compared with a number, in arithmetic, aggregated as a number,
+/// and, for the queried model's own number properties, ordered, grouped or made distinct.
+struct NumberUses {
+    /// The queried model's name and table, named in the uses of its own columns.
+    let model: (name: String, table: String)?
+    private(set) var uses: [NumberUse] = []
+    private var seen: Set<NumberUse> = []
+
+    init(model: (name: String, table: String)?) { self.model = model }
+
+    private mutating func add(_ table: String, _ column: String, _ how: String) {
+        let who = model.flatMap { $0.table == table ? "model \($0.name)" : nil } ?? "the query"
+        let use = NumberUse(table: table, column: column, how: who + " " + how)
+        if seen.insert(use).inserted { uses.append(use) }
+    }
+
+    /// The uses in a SELECT. `schema` is the model queried from the main table: its number columns count when
+    /// ordered, grouped or selected DISTINCT, which no bound value reveals.
+    mutating func select(_ s: Select, schema: TableSchema?) {
+        let tables = Dictionary(s.joins.map { ($0.alias, $0.table) }, uniquingKeysWith: { a, _ in a })
+        let resolve = { (ref: ColumnRef) -> String? in ref.table.map { tables[$0] } ?? s.table }
+        if let filter = s.filter { expression(filter.node, main: s.table, aliases: tables) }
+        for join in s.joins { expression(join.on.node, main: s.table, aliases: tables) }
+        let own = schema.flatMap { $0.name == s.table ? $0 : nil }
+        func ownNumber(_ name: String) -> TableColumn? {
+            guard let c = own?.columns.first(where: { $0.name == name }), c.dateFormat == nil,
+                c.type == .integer || c.type == .double || c.type == .decimal
+            else { return nil }
+            return c
+        }
+        for o in s.order {
+            if let a = o.aggregate {
+                aggregate(a, resolve)
+            } else if o.table == nil, o.expression == nil, let c = ownNumber(o.column) {
+                add(s.table, c.name, "orders by it as \(Self.article(c.type))")
+            } else if let e = o.expression {
+                expression(e.node, main: s.table, aliases: tables)
+            }
+        }
+        for g in s.groupBy where g.table == nil {
+            if let c = ownNumber(g.name) {
+                add(s.table, c.name, "groups by it as \(Self.article(c.type))")
+            }
+        }
+        switch s.selection {
+        case .items(let items):
+            for case .aggregate(let a) in items { aggregate(a, resolve) }
+        case .columns(let names) where s.distinct:
+            for name in names {
+                if let c = ownNumber(name) {
+                    add(s.table, c.name, "selects it DISTINCT as \(Self.article(c.type))")
+                }
+            }
+        default: break
+        }
+        if let having = s.having {
+            for item in having.items {
+                switch item {
+                case .aggregate(let a): aggregate(a, resolve)
+                case .column(let ref):
+                    if let table = resolve(ref) { add(table, ref.name, "compares it with a number in HAVING") }
+                }
+            }
+        }
+    }
+
+    /// The uses in a WHERE of an UPDATE or DELETE on `table`.
+    mutating func filter(_ filter: SQLExpression?, table: String) {
+        if let filter { expression(filter.node, main: table, aliases: [:]) }
+    }
+
+    /// An aggregate other than a plain `COUNT` over a number column reads its values as numbers.
+    private mutating func aggregate(_ a: Aggregate, _ resolve: (ColumnRef) -> String?) {
+        guard let ref = a.column, let type = a.type, type == .integer || type == .double || type == .decimal,
+            a.function != .count || a.distinct, let table = resolve(ref)
+        else { return }
+        add(table, ref.name, "\(a.summary) reads it as \(Self.article(type))")
+    }
+
+    private mutating func expression(_ node: SQLExpression.Node, main: String, aliases: [String: String]) {
+        func column(_ n: SQLExpression.Node) -> (table: String, name: String)? {
+            switch n {
+            case .column(let name): return (main, name)
+            case .joinedColumn(let alias, let name): return aliases[alias].map { ($0, name) }
+            default: return nil
+            }
+        }
+        func isNumber(_ n: SQLExpression.Node) -> Bool {
+            switch n {
+            case .value(.integer), .value(.double), .value(.decimal), .arithmetic: return true
+            default: return false
+            }
+        }
+        func recurse(_ n: SQLExpression.Node) { expression(n, main: main, aliases: aliases) }
+        switch node {
+        case .column, .joinedColumn, .value, .constant, .unsafeRaw: return
+        case .compare(_, let l, let r):
+            if isNumber(r), let c = column(l) { add(c.table, c.name, "compares it with a number") }
+            if isNumber(l), let c = column(r) { add(c.table, c.name, "compares it with a number") }
+            recurse(l)
+            recurse(r)
+        case .and(let all), .or(let all), .coalesce(let all): all.forEach(recurse)
+        case .not(let n), .isNull(let n, _), .like(let n, _, _, _), .caseMapped(let n, _): recurse(n)
+        case .concat(let l, let r):
+            recurse(l)
+            recurse(r)
+        case .inList(let n, let values, _):
+            if let c = column(n), values.contains(where: { isNumber(.value($0)) }) {
+                add(c.table, c.name, "compares it with numbers (IN)")
+            }
+            recurse(n)
+        case .between(let n, let low, let high, _):
+            if isNumber(low) || isNumber(high), let c = column(n) {
+                add(c.table, c.name, "compares it with numbers (BETWEEN)")
+            }
+            recurse(n)
+            recurse(low)
+            recurse(high)
+        case .arithmetic(_, let l, let r):
+            for side in [l, r] {
+                if let c = column(side) { add(c.table, c.name, "computes with it as a number") }
+                recurse(side)
+            }
+        case .inSubquery(let n, let sub, _):
+            recurse(n)
+            select(sub, schema: nil)
+        case .scalarSubquery(let sub):
+            select(sub, schema: nil)
+        }
+    }
+
+    static func article(_ type: ColumnType) -> String {
+        switch type {
+        case .integer: return "an integer"
+        case .double: return "a Double"
+        default: return "a Decimal"
+        }
+    }
+}
+
+extension LiveColumn {
+    /// Whether the column's values are text only: text, not numbers, is what it compares as.
+    var storesTextOnly: Bool {
+        reads.contains(.text) && !reads.contains(.integer) && !reads.contains(.double) && !reads.contains(.decimal)
+    }
+}
+
+extension Transaction {
+    /// The columns of `table` that store text only; read from the live database once per table until Strata
+    /// changes the schema. Empty for a table that does not exist (yet): the query says so in the database's words.
+    func textStoredColumns(of table: String) throws -> Set<String> {
+        let cache = database.textStoredColumns
+        if let known = cache.lookup(table) { return known }
+        try checkOpen()
+        guard let live = try connection.liveColumns(of: table) else { return [] }
+        let text = Set(live.filter(\.storesTextOnly).map(\.name))
+        cache.store(text, of: table)
+        return text
+    }
+
+    /// Refuses the uses of columns that store text only.
+    ///
+    /// - Throws: ``StrataError/schemaMismatch(table:missing:)`` naming the table and each column (with the
+    ///   model and how the query uses it), ``StrataError/schemaMismatches(_:)`` when several tables have such
+    ///   columns.
+    func refuseNumbersStoredAsText(_ uses: [NumberUse]) throws {
+        guard !uses.isEmpty else { return }
+        var problems: [(table: String, problems: [String])] = []
+        var text: [String: Set<String>] = [:]
+        for use in uses {
+            let columns: Set<String>
+            if let known = text[use.table] {
+                columns = known
+            } else {
+                columns = try textStoredColumns(of: use.table)
+                text[use.table] = columns
+            }
+            guard columns.contains(use.column) else { continue }
+            let problem =
+                "column \(use.column) (stores text: \(use.how), but numbers stored as text compare as text; "
+                + "map it as String, or store numbers)"
+            if let i = problems.firstIndex(where: { $0.table == use.table }) {
+                problems[i].problems.append(problem)
+            } else {
+                problems.append((use.table, [problem]))
+            }
+        }
+        if problems.count == 1, let only = problems.first {
+            throw StrataError.schemaMismatch(table: only.table, missing: only.problems)
+        }
+        if !problems.isEmpty {
+            throw StrataError.schemaMismatches(problems.map { SchemaMismatch(table: $0.table, problems: $0.problems) })
+        }
+    }
+}
+
+extension QueryBuilder {
+    /// Refuses a SELECT of this builder that uses a column storing text as a number (see `NumberUses`).
+    func checkNumberStorage(_ select: Select) throws {
+        guard let tx = executor as? Transaction else { return }
+        var uses = NumberUses(model: (M.modelName, M.schema.name))
+        uses.select(select, schema: M.schema)
+        try tx.refuseNumbersStoredAsText(uses.uses)
+    }
+
+    /// Refuses the WHERE of an UPDATE or DELETE of this builder that compares a column storing text with numbers.
+    func checkNumberStorage(filter: SQLExpression?) throws {
+        guard let tx = executor as? Transaction, filter != nil else { return }
+        var uses = NumberUses(model: (M.modelName, M.schema.name))
+        uses.filter(filter, table: M.schema.name)
+        try tx.refuseNumbersStoredAsText(uses.uses)
+    }
+}
