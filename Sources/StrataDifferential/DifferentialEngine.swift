@@ -127,6 +127,37 @@ public final class DifferentialEngine {
                 return "every backend refused \(Self.kind(statement)): \(outcomes[0])"
             }
         }
+        if let wrong = numbersReadAsText(world) {
+            current = nil
+            return wrong
+        }
+        return nil
+    }
+
+    /// A number column Strata created that a backend's catalog says stores text only: queries comparing it
+    /// would be refused there as numbers stored as text (see `LiveColumn.storesTextOnly`), and not elsewhere.
+    func numbersReadAsText(_ world: FuzzWorld) -> String? {
+        for table in world.tables {
+            let numbers = table.schema.columns.filter { [.integer, .double, .decimal, .bool].contains($0.type) }
+            for b in backends {
+                statements += 1
+                let live: [LiveColumn]
+                do {
+                    guard let found = try b.connection.liveColumns(of: table.name) else {
+                        return "\(b.name): table \(table.name) not found in its catalog"
+                    }
+                    live = found
+                } catch {
+                    return "\(b.name): reading the columns of \(table.name) failed: \(error)"
+                }
+                for column in numbers {
+                    if let c = live.first(where: { $0.name == column.name }), c.storesTextOnly {
+                        return "\(b.name): \(table.name).\(column.name), a \(column.type) column, is declared "
+                            + "\(c.declaredType), read as text only"
+                    }
+                }
+            }
+        }
         return nil
     }
 

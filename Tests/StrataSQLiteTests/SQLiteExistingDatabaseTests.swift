@@ -13,6 +13,13 @@ struct DjangoInvoice {
     @Column("Paid", dateFormat: .iso8601) var paid: Date?
 }
 
+/// The same invoices with `Total` stored as text by another tool (Django's `Total` on a hand-made table).
+@Model(table: "invoice_text")
+struct DjangoTextInvoice {
+    var id: Int64?
+    @Column("Total") var total: Decimal
+}
+
 @Suite("SQLite existing databases")
 struct SQLiteExistingDatabaseTests {
     /// Runs the real `sqlite3` tool on a database file and returns what it prints.
@@ -127,5 +134,33 @@ struct SQLiteExistingDatabaseTests {
         fourth.invoiceDate = start.addingTimeInterval(3600)
         try await fourth.save(on: db)
         #expect(try sqlite3(file.path, "SELECT InvoiceDate FROM invoice WHERE id = 4") == "2009-01-01 01:00:00")
+    }
+
+    @Test("a Decimal over a TEXT column sqlite3 wrote reads exactly; comparing or ordering it is refused, not as text")
+    func totalsStoredAsText() async throws {
+        let file = TemporarySQLiteFile()
+        try sqlite3(
+            file.path,
+            """
+            CREATE TABLE "invoice_text" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "Total" text NOT NULL);
+            INSERT INTO invoice_text ("Total") VALUES ('2.98'), ('10'), ('9.5');
+            """)
+        // What the column answers as text: '2.98' and '9.5' sort after '10', so a text comparison finds three.
+        #expect(try sqlite3(file.path, "SELECT count(*) FROM invoice_text WHERE Total >= '10'") == "3")
+        let db = try Database.open("sqlite:\(file.path)", drivers: [.sqlite])
+        defer { db.close() }
+        let totals = try await DjangoTextInvoice.query(on: db).order(\.id).all().map { Optional($0.total) }
+        #expect(totals == ["2.98", "10", "9.5"].map { Decimal(string: $0) })
+        let refused = { (error: any Error) -> Bool in
+            guard case StrataError.schemaMismatch("invoice_text", let problems) = error else { return false }
+            return problems.count == 1 && problems[0].hasPrefix("column Total (stores text: model DjangoTextInvoice ")
+        }
+        await #expect(
+            performing: {
+                try await DjangoTextInvoice.query(on: db).where(\.total >= Decimal(10)).count()
+            }, throws: refused)
+        await #expect(performing: { try await DjangoTextInvoice.query(on: db).order(\.total).all() }, throws: refused)
+        await #expect(performing: { try await DjangoTextInvoice.query(on: db).max(\.total) }, throws: refused)
+        #expect(try sqlite3(file.path, "SELECT count(*) FROM invoice_text") == "3")
     }
 }

@@ -178,7 +178,7 @@ struct NumberUses {
 
 extension LiveColumn {
     /// Whether the column's values are text only: text, not numbers, is what it compares as.
-    var storesTextOnly: Bool {
+    package var storesTextOnly: Bool {
         reads.contains(.text) && !reads.contains(.integer) && !reads.contains(.double) && !reads.contains(.decimal)
     }
 }
