@@ -232,10 +232,45 @@ extension Transaction {
     }
 }
 
+extension Transaction {
+    /// Whether a table `select` reads (joined or in a subquery) has a column storing text only. The common answer,
+    /// no, costs a cache lookup per table and no allocation, so queries over numbers stored as numbers stay fast.
+    func readsTextStoredColumns(_ select: Select) throws -> Bool {
+        if try !textStoredColumns(of: select.table).isEmpty { return true }
+        for join in select.joins {
+            if try !textStoredColumns(of: join.table).isEmpty { return true }
+            if try readsTextStoredColumns(join.on.node) { return true }
+        }
+        if let filter = select.filter, try readsTextStoredColumns(filter.node) { return true }
+        for o in select.order {
+            if let e = o.expression, try readsTextStoredColumns(e.node) { return true }
+        }
+        return false
+    }
+
+    /// Whether a subquery of `node` reads a table with a column storing text only.
+    func readsTextStoredColumns(_ node: SQLExpression.Node) throws -> Bool {
+        switch node {
+        case .column, .joinedColumn, .value, .constant, .unsafeRaw: return false
+        case .inSubquery(let n, let sub, _): return try readsTextStoredColumns(n) || readsTextStoredColumns(sub)
+        case .scalarSubquery(let sub): return try readsTextStoredColumns(sub)
+        case .and(let all), .or(let all), .coalesce(let all):
+            for n in all where try readsTextStoredColumns(n) { return true }
+            return false
+        case .not(let n), .isNull(let n, _), .like(let n, _, _, _), .caseMapped(let n, _), .inList(let n, _, _):
+            return try readsTextStoredColumns(n)
+        case .compare(_, let l, let r), .arithmetic(_, let l, let r), .concat(let l, let r):
+            return try readsTextStoredColumns(l) || readsTextStoredColumns(r)
+        case .between(let n, let low, let high, _):
+            return try readsTextStoredColumns(n) || readsTextStoredColumns(low) || readsTextStoredColumns(high)
+        }
+    }
+}
+
 extension QueryBuilder {
     /// Refuses a SELECT of this builder that uses a column storing text as a number (see `NumberUses`).
     func checkNumberStorage(_ select: Select) throws {
-        guard let tx = executor as? Transaction else { return }
+        guard let tx = executor as? Transaction, try tx.readsTextStoredColumns(select) else { return }
         var uses = NumberUses(model: (M.modelName, M.schema.name))
         uses.select(select, schema: M.schema)
         try tx.refuseNumbersStoredAsText(uses.uses)
@@ -243,7 +278,10 @@ extension QueryBuilder {
 
     /// Refuses the WHERE of an UPDATE or DELETE of this builder that compares a column storing text with numbers.
     func checkNumberStorage(filter: SQLExpression?) throws {
-        guard let tx = executor as? Transaction, filter != nil else { return }
+        guard let tx = executor as? Transaction, let filter else { return }
+        guard try !tx.textStoredColumns(of: M.schema.name).isEmpty || tx.readsTextStoredColumns(filter.node) else {
+            return
+        }
         var uses = NumberUses(model: (M.modelName, M.schema.name))
         uses.filter(filter, table: M.schema.name)
         try tx.refuseNumbersStoredAsText(uses.uses)
