@@ -11,6 +11,7 @@ import Synchronization
 /// reads through.
 final class TextStoredColumns: Sendable {
     private let known = Mutex<[String: Set<String>]>([:])
+    private let models = Mutex<[ObjectIdentifier: Set<String>]>([:])
 
     /// The text-only columns of `table`, when they were read since the last schema change.
     func lookup(_ table: String) -> Set<String>? {
@@ -21,9 +22,19 @@ final class TextStoredColumns: Sendable {
         known.withLock { $0[table] = columns }
     }
 
+    /// A model's number properties over text-only columns, when they were found since the last schema change.
+    func lookup(model: ObjectIdentifier) -> Set<String>? {
+        models.withLock { $0[model] }
+    }
+
+    func store(_ columns: Set<String>, model: ObjectIdentifier) {
+        models.withLock { $0[model] = columns }
+    }
+
     /// Forgets every table: the schema changed (a table created, altered or dropped through Strata, or raw SQL).
     func forget() {
         known.withLock { if !$0.isEmpty { $0.removeAll() } }
+        models.withLock { if !$0.isEmpty { $0.removeAll() } }
     }
 }
 
@@ -233,36 +244,45 @@ extension Transaction {
 }
 
 extension Transaction {
-    /// Whether a table `select` reads (joined or in a subquery) has a column storing text only. The common answer,
-    /// no, costs a cache lookup per table and no allocation, so queries over numbers stored as numbers stay fast.
-    func readsTextStoredColumns(_ select: Select) throws -> Bool {
-        if try !textStoredColumns(of: select.table).isEmpty { return true }
-        for join in select.joins {
-            if try !textStoredColumns(of: join.table).isEmpty { return true }
-            if try readsTextStoredColumns(join.on.node) { return true }
+    /// The number properties of `model` (integers, doubles, decimals) whose columns store text only; read once
+    /// per model until Strata changes the schema. Usually empty, so a query costs one cache lookup.
+    func numbersStoredAsText(_ model: any Model.Type) throws -> Set<String> {
+        let cache = database.textStoredColumns
+        let key = ObjectIdentifier(model)
+        if let known = cache.lookup(model: key) { return known }
+        let schema = model.schema
+        let text = try textStoredColumns(of: schema.name)
+        let numbers = schema.columns.filter {
+            $0.dateFormat == nil && ($0.type == .integer || $0.type == .double || $0.type == .decimal)
         }
-        if let filter = select.filter, try readsTextStoredColumns(filter.node) { return true }
-        for o in select.order {
-            if let e = o.expression, try readsTextStoredColumns(e.node) { return true }
-        }
-        return false
+        let found = Set(numbers.map(\.name).filter { text.contains($0) })
+        if cache.lookup(schema.name) != nil { cache.store(found, model: key) }  // a missing table is asked again
+        return found
     }
+}
 
-    /// Whether a subquery of `node` reads a table with a column storing text only.
-    func readsTextStoredColumns(_ node: SQLExpression.Node) throws -> Bool {
-        switch node {
+extension Select {
+    /// Whether the SELECT reads another table than its own: a join, or a subquery anywhere.
+    var readsOtherTables: Bool {
+        if !joins.isEmpty { return true }
+        if let filter, filter.node.containsSubquery { return true }
+        return order.contains { $0.expression?.node.containsSubquery ?? false }
+    }
+}
+
+extension SQLExpression.Node {
+    /// Whether a subquery appears in the expression.
+    var containsSubquery: Bool {
+        switch self {
         case .column, .joinedColumn, .value, .constant, .unsafeRaw: return false
-        case .inSubquery(let n, let sub, _): return try readsTextStoredColumns(n) || readsTextStoredColumns(sub)
-        case .scalarSubquery(let sub): return try readsTextStoredColumns(sub)
-        case .and(let all), .or(let all), .coalesce(let all):
-            for n in all where try readsTextStoredColumns(n) { return true }
-            return false
+        case .inSubquery, .scalarSubquery: return true
+        case .and(let all), .or(let all), .coalesce(let all): return all.contains { $0.containsSubquery }
         case .not(let n), .isNull(let n, _), .like(let n, _, _, _), .caseMapped(let n, _), .inList(let n, _, _):
-            return try readsTextStoredColumns(n)
+            return n.containsSubquery
         case .compare(_, let l, let r), .arithmetic(_, let l, let r), .concat(let l, let r):
-            return try readsTextStoredColumns(l) || readsTextStoredColumns(r)
+            return l.containsSubquery || r.containsSubquery
         case .between(let n, let low, let high, _):
-            return try readsTextStoredColumns(n) || readsTextStoredColumns(low) || readsTextStoredColumns(high)
+            return n.containsSubquery || low.containsSubquery || high.containsSubquery
         }
     }
 }
@@ -270,7 +290,8 @@ extension Transaction {
 extension QueryBuilder {
     /// Refuses a SELECT of this builder that uses a column storing text as a number (see `NumberUses`).
     func checkNumberStorage(_ select: Select) throws {
-        guard let tx = executor as? Transaction, try tx.readsTextStoredColumns(select) else { return }
+        guard let tx = executor as? Transaction else { return }
+        if try tx.numbersStoredAsText(M.self).isEmpty && !select.readsOtherTables { return }
         var uses = NumberUses(model: (M.modelName, M.schema.name))
         uses.select(select, schema: M.schema)
         try tx.refuseNumbersStoredAsText(uses.uses)
@@ -279,9 +300,7 @@ extension QueryBuilder {
     /// Refuses the WHERE of an UPDATE or DELETE of this builder that compares a column storing text with numbers.
     func checkNumberStorage(filter: SQLExpression?) throws {
         guard let tx = executor as? Transaction, let filter else { return }
-        guard try !tx.textStoredColumns(of: M.schema.name).isEmpty || tx.readsTextStoredColumns(filter.node) else {
-            return
-        }
+        if try tx.numbersStoredAsText(M.self).isEmpty && !filter.node.containsSubquery { return }
         var uses = NumberUses(model: (M.modelName, M.schema.name))
         uses.filter(filter, table: M.schema.name)
         try tx.refuseNumbersStoredAsText(uses.uses)
