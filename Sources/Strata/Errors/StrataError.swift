@@ -59,7 +59,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     case decodingFailed(model: String, column: String, value: String, expected: String)
     /// The model's `init(row:)` needs a column the query did not select.
     case columnNotSelected(model: String, column: String)
-    /// The database schema does not match the models and migration is turned off.
+    /// The database schema does not match the models and migration is turned off; or, on any database, a query
+    /// compares, orders or aggregates a number property whose column stores text (`missing` names each column
+    /// and how the query uses it). Nothing ran.
     case schemaMismatch(table: String, missing: [String])
     /// A foreign key references a table that neither exists nor is among the models being migrated;
     /// `migrate` throws it before changing anything.
