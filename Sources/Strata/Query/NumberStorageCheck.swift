@@ -72,8 +72,7 @@ struct NumberUses {
         for join in s.joins { expression(join.on.node, main: s.table, aliases: tables) }
         let own = schema.flatMap { $0.name == s.table ? $0 : nil }
         func ownNumber(_ name: String) -> TableColumn? {
-            guard let c = own?.columns.first(where: { $0.name == name }), c.dateFormat == nil,
-                c.type == .integer || c.type == .double || c.type == .decimal
+            guard let c = own?.columns.first(where: { $0.name == name }), c.dateFormat == nil, c.type.isNumber
             else { return nil }
             return c
         }
@@ -120,7 +119,7 @@ struct NumberUses {
 
     /// An aggregate other than a plain `COUNT` over a number column reads its values as numbers.
     private mutating func aggregate(_ a: Aggregate, _ resolve: (ColumnRef) -> String?) {
-        guard let ref = a.column, let type = a.type, type == .integer || type == .double || type == .decimal,
+        guard let ref = a.column, let type = a.type, type.isNumber,
             a.function != .count || a.distinct, let table = resolve(ref)
         else { return }
         add(table, ref.name, "\(a.summary) reads it as \(Self.article(type))")
@@ -187,10 +186,15 @@ struct NumberUses {
     }
 }
 
+extension ColumnType {
+    /// Integers, doubles and decimals: the types that compare, sum and average as numbers.
+    var isNumber: Bool { self == .integer || self == .double || self == .decimal }
+}
+
 extension LiveColumn {
     /// Whether the column's values are text only: text, not numbers, is what it compares as.
     package var storesTextOnly: Bool {
-        reads.contains(.text) && !reads.contains(.integer) && !reads.contains(.double) && !reads.contains(.decimal)
+        reads.contains(.text) && !reads.contains(where: \.isNumber)
     }
 }
 
@@ -253,7 +257,7 @@ extension Transaction {
         let schema = model.schema
         let text = try textStoredColumns(of: schema.name)
         let numbers = schema.columns.filter {
-            $0.dateFormat == nil && ($0.type == .integer || $0.type == .double || $0.type == .decimal)
+            $0.dateFormat == nil && $0.type.isNumber
         }
         let found = Set(numbers.map(\.name).filter { text.contains($0) })
         if cache.lookup(schema.name) != nil { cache.store(found, model: key) }  // a missing table is asked again

@@ -214,7 +214,7 @@ extension Aggregate {
         switch function {
         case .count: return nil
         case .sum, .avg:
-            return [.integer, .double, .decimal].contains(type)
+            return type.isNumber
                 ? nil : "\(function.rawValue) needs a numeric column, not \(type.rawValue)"
         case .min, .max:
             // PostgreSQL 15 has no min/max of boolean or uuid; JSON and blobs order differently on each backend.
