@@ -47,10 +47,13 @@ extension PostgresConnection: BulkLoadingConnection {
         do {
             for i in 0..<count {
                 let values = try row(i)
+                guard values.count == fields.count else {
+                    throw StrataError.invalidQuery("row \(i) has \(values.count) values for \(fields.count) columns")
+                }
                 buffer.put16(width)
                 if ordinals { buffer.field64(UInt64(i)) }
-                for (c, field) in fields.enumerated() {
-                    switch field.append(values[c], to: buffer) {
+                for c in 0..<fields.count {
+                    switch fields[c].append(values[c], to: buffer) {
                     case nil: break
                     case .invalid(let reason)?:
                         throw StrataError.invalidValue(table: table, column: columns[c], reason: "row \(i): \(reason)")

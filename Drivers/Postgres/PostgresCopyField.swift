@@ -42,6 +42,21 @@ enum PostgresCopyField {
 
     /// Appends `value` (length and bytes, or -1 for NULL) to `out`; nil on success, else why not.
     func append(_ value: DatabaseValue, to out: CopyBuffer) -> Refusal? {
+        // The common kinds first, matched on the value alone: the pair below copies the value into a tuple.
+        switch value {
+        case .null:
+            out.put32(UInt32(bitPattern: -1))
+            return nil
+        case .integer(let v) where self == .int8:
+            out.field64(UInt64(bitPattern: v))
+            return nil
+        case .double(let d) where self == .float8:
+            out.field64((d == 0 ? 0 : d).bitPattern)
+            return nil
+        case .text(let s) where self == .text:
+            return out.text(s, prefix: nil) ? nil : .invalid("PostgreSQL text cannot contain NUL characters")
+        default: break
+        }
         switch (self, value) {
         case (_, .null): out.put32(UInt32(bitPattern: -1))
         case (.int8, .integer(let v)): out.field64(UInt64(bitPattern: v))

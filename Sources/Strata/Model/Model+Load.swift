@@ -47,10 +47,10 @@ extension Model {
         let ready = keyed
         let columns = dropKey ? schema.insertColumnNames : schema.columnNames
         let row: (Int) throws -> [DatabaseValue] = { i in
-            let model = ready[i]
-            var values = model.databaseValues
+            var values = ready[i].databaseValues
             if dropKey {
-                guard model.id == nil else {
+                // The key's value, not `id == nil`: comparing a generic Optional costs a metadata lookup per row.
+                guard case .null = values[pk] else {
                     throw StrataError.invalidQuery("load takes new models only; save models that have an id")
                 }
                 values.remove(at: pk)
