@@ -3,7 +3,7 @@
 import Strata
 
 extension ConformanceSuite {
-    /// Large enough for PostgreSQL's staging-table path (2,000 rows and more).
+    /// Large enough for PostgreSQL's staging-table path (1,500 rows and more).
     static let bulkIdsBatch = 2_500
 
     static let bulkIdsCases: [ConformanceCase] = [

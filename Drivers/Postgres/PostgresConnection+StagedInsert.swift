@@ -5,8 +5,8 @@ import Strata
 
 extension PostgresConnection {
     /// Rows from which ``bulkInsertReturning(table:columns:count:returning:row:)`` beats multi-row
-    /// `INSERT … RETURNING` (measured with `strata bench --only copy-ids`: see the README's bulk-load notes).
-    public var bulkInsertReturningThreshold: Int { 2_000 }
+    /// `INSERT … RETURNING` (measured with `strata bench --only copy-ids --scale N`: see the README's bulk-load notes).
+    public var bulkInsertReturningThreshold: Int { 1_500 }
 
     /// Inserts the rows through a temporary staging table and returns each row's `returning` value in input order:
     ///

@@ -12,7 +12,7 @@ extension Model {
     /// (`INSERT … RETURNING id` on PostgreSQL and the memory driver, whose rows follow the VALUES order;
     /// on SQLite `last_insert_rowid()` read under the write lock, or row by row where SQLite might not
     /// assign consecutive keys, see the SQLite driver). Never a guess from `max(id)`: another writer can
-    /// insert between two statements, on an autocommit handle too. On PostgreSQL a batch of 2,000 rows or
+    /// insert between two statements, on an autocommit handle too. On PostgreSQL a batch of 1,500 rows or
     /// more goes through binary `COPY` into a temporary staging table and one `INSERT … SELECT … ORDER BY`
     /// the input's order `RETURNING id`, in a savepoint: ids in input order, nothing kept on a failure.
     ///
