@@ -73,6 +73,7 @@ public enum ConformanceSuite {
         versionedCases, alterCases, introspectCases,
         migrationDefaultCases,
         loadCases,
+        bulkIdsCases,
     ].flatMap { $0 }
 
     /// The names of every case.

@@ -17,33 +17,59 @@ extension PostgresConnection: BulkLoadingConnection {
         guard let fields = try copyFields(table: table, columns: columns) else { return nil }
         let quoted = try columns.map { try dialect.quote($0) }.joined(separator: ", ")
         let sql = "COPY \(try dialect.quote(table)) (\(quoted)) FROM STDIN (FORMAT binary)"
+        do {
+            return try copyIn(
+                sql, fields: fields, table: table, columns: columns, count: count, ordinals: false, row: row)
+        } catch let refusal as CopyKindRefusal {
+            throw refusal.error
+        }
+    }
+
+    /// Streams `count` rows through the COPY `sql` (binary format), each prefixed with its index as a bigint
+    /// when `ordinals`, in 1 MB CopyData messages; returns the rows the server counted.
+    ///
+    /// - Throws: ``CopyKindRefusal`` for a value of another kind than its column's (the COPY ended, the
+    ///   transaction failed), ``StrataError/invalidValue(table:column:reason:)`` for a value its column cannot
+    ///   take, what `row` throws, the server's errors mapped for `table`, ``StrataError/connectionLost(_:)``.
+    func copyIn(
+        _ sql: String, fields: [PostgresCopyField], table: String, columns: [String], count: Int, ordinals: Bool,
+        row: (Int) throws -> [DatabaseValue]
+    ) throws -> Int {
         let started = PQexec(handle, sql)
         defer { PQclear(started) }
         guard let started, PQresultStatus(started) == PGRES_COPY_IN else {
             throw copyFailure(PostgresFailure(result: started, connection: handle), table: table)
         }
-        var buffer = CopyBuffer()
-        let piece = 1 << 20
-        buffer.bytes.reserveCapacity(piece + 64 * 1024)
-        buffer.bytes += CopyBuffer.header
+        let buffer = CopyBuffer()
+        let piece = CopyBuffer.piece
+        CopyBuffer.header.withUnsafeBytes { buffer.put($0) }
+        let width = UInt16(fields.count + (ordinals ? 1 : 0))
         do {
             for i in 0..<count {
                 let values = try row(i)
-                buffer.put16(UInt16(fields.count))
-                for (c, field) in fields.enumerated() {
-                    if let reason = field.append(values[c], to: &buffer) {
+                guard values.count == fields.count else {
+                    throw StrataError.invalidQuery("row \(i) has \(values.count) values for \(fields.count) columns")
+                }
+                buffer.put16(width)
+                if ordinals { buffer.field64(UInt64(i)) }
+                for c in 0..<fields.count {
+                    switch fields[c].append(values[c], to: buffer) {
+                    case nil: break
+                    case .invalid(let reason)?:
                         throw StrataError.invalidValue(table: table, column: columns[c], reason: "row \(i): \(reason)")
+                    case .otherKind(let reason)?:
+                        throw CopyKindRefusal(table: table, column: columns[c], row: i, reason: reason)
                     }
                 }
-                if buffer.bytes.count >= piece {
-                    try send(buffer.bytes)
-                    buffer.bytes.removeAll(keepingCapacity: true)
+                if buffer.count >= piece {
+                    try send(buffer.written)
+                    buffer.removeAll()
                 }
             }
             buffer.put16(0xFFFF)
-            try send(buffer.bytes)
+            try send(buffer.written)
         } catch {
-            _ = PQputCopyEnd(handle, "the client ended the COPY: \(error)")
+            _ = PQputCopyEnd(handle, "the client ended the COPY")
             drainCopyResults()
             throw error
         }
@@ -66,14 +92,10 @@ extension PostgresConnection: BulkLoadingConnection {
     }
 
     /// Sends COPY data (blocking until libpq has queued it all).
-    private func send(_ bytes: [UInt8]) throws {
-        let sent = bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.map { base in
-                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                    PQputCopyData(handle, $0, Int32(buffer.count))
-                }
-            } ?? 1
-        }
+    private func send(_ bytes: UnsafeRawBufferPointer) throws {
+        let sent =
+            bytes.baseAddress.map { PQputCopyData(handle, $0.assumingMemoryBound(to: CChar.self), Int32(bytes.count)) }
+            ?? 1
         guard sent == 1 else {
             isBroken = true
             throw StrataError.connectionLost(PostgresConnector.tidy(String(cString: PQerrorMessage(handle))))
@@ -86,7 +108,7 @@ extension PostgresConnection: BulkLoadingConnection {
         if PQstatus(handle) != CONNECTION_OK { isBroken = true }
     }
 
-    private func copyFailure(_ failure: PostgresFailure, table: String) -> StrataError {
+    func copyFailure(_ failure: PostgresFailure, table: String) -> StrataError {
         if failure.losesConnection || PQstatus(handle) != CONNECTION_OK {
             isBroken = true
             return .connectionLost(PostgresConnector.tidy(failure.message))
@@ -96,7 +118,7 @@ extension PostgresConnection: BulkLoadingConnection {
 
     /// Each column's COPY encoding, from its type in `pg_attribute` (the table found on the search path); nil
     /// when one has none.
-    private func copyFields(table: String, columns: [String]) throws -> [PostgresCopyField]? {
+    func copyFields(table: String, columns: [String]) throws -> [PostgresCopyField]? {
         let sql =
             "SELECT a.attname::text, a.atttypid::int8 FROM pg_attribute a WHERE a.attrelid = to_regclass(?) "
             + "AND a.attnum > 0 AND NOT a.attisdropped"
@@ -115,4 +137,16 @@ extension PostgresConnection: BulkLoadingConnection {
         }
         return fields
     }
+}
+
+/// A value of another kind than its column's met while encoding a COPY (a double for a bigint column): an INSERT
+/// would convert it, so a caller that can insert instead does; otherwise it is ``error``.
+struct CopyKindRefusal: Error {
+    let table: String
+    let column: String
+    let row: Int
+    let reason: String
+
+    /// The typed error a caller that cannot fall back throws: names the table, the column and the row.
+    var error: StrataError { .invalidValue(table: table, column: column, reason: "row \(row): \(reason)") }
 }

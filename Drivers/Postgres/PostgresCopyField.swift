@@ -32,43 +32,64 @@ enum PostgresCopyField {
     /// Microseconds from 1970-01-01 to PostgreSQL's epoch, 2000-01-01.
     private static let epochMicros: Int64 = 946_684_800_000_000
 
-    /// Appends `value` (length and bytes, or -1 for NULL) to `out`; `reason` is nil on success, else why the
-    /// column cannot take it (never the value itself).
-    func append(_ value: DatabaseValue, to out: inout CopyBuffer) -> String? {
+    /// Why a value cannot be written (never showing the value itself).
+    enum Refusal {
+        /// The column cannot take it at all (out of range, a NUL in text): an INSERT fails too.
+        case invalid(String)
+        /// A value of another kind than the column's, which an INSERT would convert.
+        case otherKind(String)
+    }
+
+    /// Appends `value` (length and bytes, or -1 for NULL) to `out`; nil on success, else why not.
+    func append(_ value: DatabaseValue, to out: CopyBuffer) -> Refusal? {
+        // The common kinds first, matched on the value alone: the pair below copies the value into a tuple.
+        switch value {
+        case .null:
+            out.put32(UInt32(bitPattern: -1))
+            return nil
+        case .integer(let v) where self == .int8:
+            out.field64(UInt64(bitPattern: v))
+            return nil
+        case .double(let d) where self == .float8:
+            out.field64((d == 0 ? 0 : d).bitPattern)
+            return nil
+        case .text(let s) where self == .text:
+            return out.text(s, prefix: nil) ? nil : .invalid("PostgreSQL text cannot contain NUL characters")
+        default: break
+        }
         switch (self, value) {
         case (_, .null): out.put32(UInt32(bitPattern: -1))
         case (.int8, .integer(let v)): out.field64(UInt64(bitPattern: v))
         case (.int4, .integer(let v)):
-            guard let n = Int32(exactly: v) else { return "out of range for integer" }
+            guard let n = Int32(exactly: v) else { return .invalid("out of range for integer") }
             out.put32(4)
             out.put32(UInt32(bitPattern: n))
         case (.int2, .integer(let v)):
-            guard let n = Int16(exactly: v) else { return "out of range for smallint" }
+            guard let n = Int16(exactly: v) else { return .invalid("out of range for smallint") }
             out.put32(2)
             out.put16(UInt16(bitPattern: n))
         case (.float8, .double(let d)): out.field64((d == 0 ? 0 : d).bitPattern)
         case (.float4, .double(let d)):
             let f = Float(d == 0 ? 0 : d)
-            guard f.isFinite || !d.isFinite else { return "out of range for real" }
+            guard f.isFinite || !d.isFinite else { return .invalid("out of range for real") }
             out.put32(4)
             out.put32(f.bitPattern)
         case (.bool, .bool(let b)):
             out.put32(1)
-            out.bytes.append(b ? 1 : 0)
+            out.put8(b ? 1 : 0)
         case (.text, .text(let s)), (.json, .json(let s)):
-            guard !s.utf8.contains(0) else { return "PostgreSQL text cannot contain NUL characters" }
-            out.text(s, prefix: nil)
+            guard out.text(s, prefix: nil) else { return .invalid("PostgreSQL text cannot contain NUL characters") }
         case (.jsonb, .json(let s)):
-            guard !s.utf8.contains(0) else { return "PostgreSQL JSON cannot contain NUL characters" }
-            out.text(s, prefix: 1)  // jsonb's binary format: a version byte, then the text
+            // jsonb's binary format: a version byte, then the text
+            guard out.text(s, prefix: 1) else { return .invalid("PostgreSQL JSON cannot contain NUL characters") }
         case (.bytea, .blob(let data)):
             out.put32(UInt32(data.count))
-            out.bytes.append(contentsOf: data)
+            data.withUnsafeBytes { out.put($0) }
         case (.uuid, .uuid(let u)):
             out.put32(16)
-            withUnsafeBytes(of: u.uuid) { out.bytes.append(contentsOf: $0) }
+            withUnsafeBytes(of: u.uuid) { out.put($0) }
         case (.timestamp, .date(let d)), (.date, .date(let d)):
-            guard DateText.isRepresentable(d) else { return "the date is outside the years 1…9999" }
+            guard DateText.isRepresentable(d) else { return .invalid("the date is outside the years 1…9999") }
             // The microsecond the INSERT path's text names (DateText.format rounds the same way).
             let micros = Int64((d.timeIntervalSince1970 * 1_000_000).rounded()) - Self.epochMicros
             if self == .timestamp {
@@ -79,13 +100,13 @@ enum PostgresCopyField {
                 out.put32(UInt32(bitPattern: Int32(truncatingIfNeeded: day)))
             }
         case (.numeric, .decimal(let d)):
-            guard let digits = NumericDigits(d.description) else { return "not a finite decimal number" }
-            digits.append(to: &out)
+            guard let digits = NumericDigits(d.description) else { return .invalid("not a finite decimal number") }
+            digits.append(to: out)
         case (.numeric, .integer(let v)):
-            guard let digits = NumericDigits(String(v)) else { return "not a decimal number" }
-            digits.append(to: &out)
+            guard let digits = NumericDigits(String(v)) else { return .invalid("not a decimal number") }
+            digits.append(to: out)
         default:
-            return "\(value.kindName) does not fit a \(self) column in COPY (insertAll converts it)"
+            return .otherKind("\(value.kindName) does not fit a \(self) column in COPY (insertAll converts it)")
         }
         return nil
     }
@@ -160,7 +181,7 @@ struct NumericDigits {
         if groups.isEmpty { negative = false }
     }
 
-    func append(to out: inout CopyBuffer) {
+    func append(to out: CopyBuffer) {
         out.put32(UInt32(8 + 2 * digits.count))
         out.put16(UInt16(digits.count))
         out.put16(UInt16(bitPattern: weight))
@@ -170,36 +191,91 @@ struct NumericDigits {
     }
 }
 
-/// The bytes of a binary COPY being built: header, tuples of length-prefixed big-endian fields, trailer.
-struct CopyBuffer {
-    var bytes: [UInt8] = []
+/// The bytes of a binary COPY being built: header, tuples of length-prefixed big-endian fields, trailer. Written
+/// through a raw pointer (an `Array` append costs several times more per field); grows when a row needs it.
+final class CopyBuffer {
+    /// The size at which the buffer is sent as one CopyData message.
+    static let piece = 1 << 20
 
     /// `PGCOPY\n\377\r\n\0`, flags 0, header extension length 0.
     static let header: [UInt8] = [
         0x50, 0x47, 0x43, 0x4F, 0x50, 0x59, 0x0A, 0xFF, 0x0D, 0x0A, 0x00, 0, 0, 0, 0, 0, 0, 0, 0,
     ]
 
-    @inline(__always) mutating func put16(_ v: UInt16) {
-        withUnsafeBytes(of: v.bigEndian) { bytes.append(contentsOf: $0) }
+    private var base: UnsafeMutableRawPointer
+    private var capacity: Int
+    /// Bytes written so far.
+    private(set) var count = 0
+
+    init(capacity: Int = CopyBuffer.piece + 64 * 1_024) {
+        self.capacity = Swift.max(64, capacity)
+        base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 8)
     }
 
-    @inline(__always) mutating func put32(_ v: UInt32) {
-        withUnsafeBytes(of: v.bigEndian) { bytes.append(contentsOf: $0) }
+    deinit { base.deallocate() }
+
+    /// The bytes written.
+    var written: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    /// Forgets what was written, keeping the storage.
+    func removeAll() { count = 0 }
+
+    @inline(__always) private func ensure(_ n: Int) {
+        if count + n > capacity { grow(count + n) }
+    }
+
+    private func grow(_ needed: Int) {
+        let larger = Swift.max(needed, capacity * 2)
+        let moved = UnsafeMutableRawPointer.allocate(byteCount: larger, alignment: 8)
+        moved.copyMemory(from: base, byteCount: count)
+        base.deallocate()
+        base = moved
+        capacity = larger
+    }
+
+    @inline(__always) func put8(_ v: UInt8) {
+        ensure(1)
+        base.storeBytes(of: v, toByteOffset: count, as: UInt8.self)
+        count += 1
+    }
+
+    @inline(__always) func put16(_ v: UInt16) {
+        ensure(2)
+        base.storeBytes(of: v.bigEndian, toByteOffset: count, as: UInt16.self)
+        count += 2
+    }
+
+    @inline(__always) func put32(_ v: UInt32) {
+        ensure(4)
+        base.storeBytes(of: v.bigEndian, toByteOffset: count, as: UInt32.self)
+        count += 4
     }
 
     /// An 8-byte field: its length, then the value.
-    @inline(__always) mutating func field64(_ v: UInt64) {
-        put32(8)
-        withUnsafeBytes(of: v.bigEndian) { bytes.append(contentsOf: $0) }
+    @inline(__always) func field64(_ v: UInt64) {
+        ensure(12)
+        base.storeBytes(of: UInt32(8).bigEndian, toByteOffset: count, as: UInt32.self)
+        base.storeBytes(of: v.bigEndian, toByteOffset: count + 4, as: UInt64.self)
+        count += 12
     }
 
-    /// A text field, with an optional leading byte (jsonb's version).
-    @inline(__always) mutating func text(_ s: String, prefix: UInt8?) {
+    /// Raw bytes.
+    @inline(__always) func put(_ bytes: UnsafeRawBufferPointer) {
+        guard let from = bytes.baseAddress, bytes.count > 0 else { return }
+        ensure(bytes.count)
+        (base + count).copyMemory(from: from, byteCount: bytes.count)
+        count += bytes.count
+    }
+
+    /// A text field (with an optional leading byte: jsonb's version); false, writing nothing, when it holds NUL.
+    @inline(__always) func text(_ s: String, prefix: UInt8?) -> Bool {
         var s = s
-        s.withUTF8 { utf8 in
+        return s.withUTF8 { utf8 in
+            if let start = utf8.baseAddress, memchr(start, 0, utf8.count) != nil { return false }
             put32(UInt32(utf8.count + (prefix == nil ? 0 : 1)))
-            if let prefix { bytes.append(prefix) }
-            bytes.append(contentsOf: utf8)
+            if let prefix { put8(prefix) }
+            put(UnsafeRawBufferPointer(utf8))
+            return true
         }
     }
 }

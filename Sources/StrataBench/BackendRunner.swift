@@ -22,13 +22,14 @@ struct BackendRunner {
     /// then the reads, which share one seeded table.
     static let order: [Workload] = [
         .stream, .insert, .bulk, .upsert, .fetch, .lookupTx, .lookupAsync, .query, .groupSum, .inLookup, .copy,
+        .copyIds,
     ]
 
     func run() async throws -> [WorkloadResult] {
         var results: [WorkloadResult] = []
         let chosen = Set(options.workloads)
         var seededForReads = false
-        for w in Self.order where chosen.contains(w) && (w != .copy || backend == .postgres) {
+        for w in Self.order where chosen.contains(w) && ((w != .copy && w != .copyIds) || backend == .postgres) {
             if w.isRead {
                 if !seededForReads {
                     try await seed(sizes.fetch)
@@ -45,7 +46,7 @@ struct BackendRunner {
                 Summary.result(
                     w, backend: backend, sizes: sizes, runs: options.runs(for: w), strata: samples[.strata] ?? [],
                     baseline: samples[.raw] ?? [], floor: samples[.floor] ?? [],
-                    floorName: arms.contains { $0.side == .floor } ? pair.baseline.bulkFloorName : nil))
+                    floorName: arms.contains { $0.side == .floor } ? floorName(w) : nil))
         }
         try await resetBoth()
         return results
@@ -119,6 +120,10 @@ struct BackendRunner {
                 return Arm(side: side, contender: c, before: empty) {
                     side == .strata ? try await $0.load(sizes.stream) : try await $0.bulkInsertFloor(sizes.stream)
                 }
+            case .copyIds:  // the bulk size: insertAll against libpq sending the same staging-table statements
+                return Arm(side: side, contender: c, before: empty) {
+                    side == .strata ? try await $0.bulkInsert(sizes.bulk) : try await $0.stagedInsert(sizes.bulk)
+                }
             case .query, .sleep, .pointSelect:  // the throughput workloads never come here (see ThroughputRunner)
                 return Arm(side: side, contender: c, before: nothing) {
                     try await $0.filteredQueries(thresholds, limit: limit, base: base())
@@ -129,7 +134,16 @@ struct BackendRunner {
             arms.append(
                 Arm(side: .floor, contender: pair.baseline, before: empty) { try await $0.bulkInsertFloor(sizes.bulk) })
         }
+        if w == .copyIds {  // the floor here is what insertAll sent before: multi-row INSERT … RETURNING
+            arms.append(
+                Arm(side: .floor, contender: pair.baseline, before: empty) { try await $0.bulkInsert(sizes.bulk) })
+        }
         return arms
+    }
+
+    /// The name of the floor arm's work in tables and messages.
+    private func floorName(_ w: Workload) -> String? {
+        w == .copyIds ? "multi-row INSERT … RETURNING" : pair.baseline.bulkFloorName
     }
 
     /// The id of row 0 on each side (ids of a seed are contiguous from it).
@@ -191,7 +205,7 @@ struct BackendRunner {
         switch arm.side {
         case .strata: return pair.strata.name
         case .raw: return pair.baseline.name
-        case .floor: return pair.baseline.name + " " + (pair.baseline.bulkFloorName ?? "floor")
+        case .floor: return pair.baseline.name + " " + (floorName(.bulk) ?? "floor")
         }
     }
 

@@ -27,6 +27,9 @@ protocol Contender: AnyObject {
     func bulkInsertFloor(_ count: Int) async throws -> Sample
     /// Writes `count` records without reading ids back (Strata: `Model.load`); no digest (the table is read after).
     func load(_ count: Int) async throws -> Sample
+    /// Inserts `count` records through a staging table, reading back their ids (PostgreSQL: COPY into a
+    /// temporary table, then `INSERT … SELECT … ORDER BY ord RETURNING id`, as `insertAll` does for large batches).
+    func stagedInsert(_ count: Int) async throws -> Sample
     /// Reads every row into an array of records.
     func fetchAll(base: Int64) async throws -> Sample
     /// Looks up each id in turn, all inside one read transaction.
@@ -62,6 +65,10 @@ extension Contender {
 
     func load(_ count: Int) async throws -> Sample {
         throw BenchError("\(name) has no load")
+    }
+
+    func stagedInsert(_ count: Int) async throws -> Sample {
+        throw BenchError("\(name) has no staged insert")
     }
 }
 

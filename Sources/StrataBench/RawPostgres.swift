@@ -64,26 +64,28 @@ final class RawPostgres {
         return r
     }
 
-    /// Runs `COPY … FROM STDIN` and sends `data` (already in the COPY format) in 1 MB messages.
-    func copyIn(_ sql: String, _ data: [UInt8]) throws {
+    /// Starts `COPY … FROM STDIN`; send the data with ``copyPut(_:)`` and finish with ``copyEnd()``.
+    func copyStart(_ sql: String) throws {
         let started = PQexec(conn, sql)
         let status = started.map(PQresultStatus) ?? PGRES_FATAL_ERROR
         PQclear(started)
         guard status == PGRES_COPY_IN else {
             throw BenchError("libpq: \(String(cString: PQerrorMessage(conn))) (\(sql))")
         }
-        let piece = 1 << 20
-        let sent = data.withUnsafeBytes { raw -> Bool in
-            var offset = 0
-            while offset < raw.count {
-                let n = min(piece, raw.count - offset)
-                let p = raw.baseAddress.map { ($0 + offset).assumingMemoryBound(to: CChar.self) }
-                guard PQputCopyData(conn, p, Int32(n)) == 1 else { return false }
-                offset += n
-            }
-            return true
-        }
-        guard sent, PQputCopyEnd(conn, nil) == 1 else {
+    }
+
+    /// Sends one piece of COPY data (one CopyData message), blocking until libpq has queued it.
+    func copyPut(_ data: UnsafeRawBufferPointer) throws {
+        let sent =
+            data.baseAddress.map {
+                PQputCopyData(conn, $0.assumingMemoryBound(to: CChar.self), Int32(data.count)) == 1
+            } ?? true
+        guard sent else { throw BenchError("libpq: COPY failed: \(String(cString: PQerrorMessage(conn)))") }
+    }
+
+    /// Ends the COPY and reads its outcome.
+    func copyEnd() throws {
+        guard PQputCopyEnd(conn, nil) == 1 else {
             throw BenchError("libpq: COPY failed: \(String(cString: PQerrorMessage(conn)))")
         }
         var failure: BenchError?

@@ -24,6 +24,10 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     /// PostgreSQL only: a bulk load of 1,000,000 records without ids back (`Model.load`, binary COPY), against raw
     /// libpq binary COPY.
     case copy
+    /// PostgreSQL only: `insertAll` of 100,000 records with ids back (COPY into a staging table, then
+    /// `INSERT … SELECT … RETURNING id`) against the same statements through libpq, and libpq's multi-row
+    /// `INSERT … RETURNING id` (what insertAll sent before).
+    case copyIds = "copy-ids"
 
     /// What the workload does, at full scale.
     public var summary: String {
@@ -48,6 +52,9 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
             return "one query of the rows whose id is among 100,000 ids (50,000 stored), ids bound as one array"
         case .copy:
             return "bulk load of 1,000,000 records without ids back (Model.load: binary COPY) vs libpq binary COPY"
+        case .copyIds:
+            return "insertAll of 100,000 records with ids back (COPY into a staging table, INSERT … SELECT … "
+                + "RETURNING) vs the same through libpq, and vs libpq multi-row INSERT … RETURNING"
         }
     }
 
@@ -67,6 +74,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .upsert: return "upsert \(Self.count(sizes.upsert))"
         case .inLookup: return "IN of \(Self.count(sizes.inList)) ids"
         case .copy: return "COPY load \(Self.count(sizes.stream))"
+        case .copyIds: return "COPY staged insert \(Self.count(sizes.bulk))"
         }
     }
 
@@ -78,7 +86,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     }
 
     /// Whether the workload is large enough to run fewer times (see ``BenchOptions/iterations``).
-    var isLarge: Bool { self == .bulk || self == .stream || self == .copy }
+    var isLarge: Bool { self == .bulk || self == .stream || self == .copy || self == .copyIds }
 
     /// Whether the workload reads the seeded table (and is warmed up first).
     var isRead: Bool { [.fetch, .lookupTx, .lookupAsync, .query, .groupSum, .inLookup].contains(self) }

@@ -80,7 +80,7 @@ struct ChecksumCheckTests {
 
     @Test("binary COPY starts with PGCOPY's signature and ends with the -1 trailer")
     func binaryCopyLayout() {
-        var copy = BinaryCopy()
+        let copy = BinaryCopy()
         copy.removeAll()
         copy.append(RecordFactory.raw(1))
         copy.finish()

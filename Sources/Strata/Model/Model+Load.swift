@@ -31,11 +31,9 @@ extension Model {
         if !validations.rules.isEmpty { for m in models { try validations.run(m, tx) } }
         guard let pk = schema.primaryKeyIndex else { throw StrataError.invalidQuery("\(modelName) has no primary key") }
         var keyed = models
-        if ID.isAssignedByDatabase {
-            if models.contains(where: { $0.id != nil }) {
-                throw StrataError.invalidQuery("load takes new models only; save models that have an id")
-            }
-        } else {
+        // A database-assigned id must be nil: checked as each row is written (one pass over the batch, not two);
+        // a throw there ends the batch, which keeps nothing.
+        if !ID.isAssignedByDatabase {
             for i in keyed.indices where keyed[i].id == nil {
                 guard let key = ID.generated() else {
                     throw StrataError.invalidValue(
@@ -48,9 +46,15 @@ extension Model {
         let dropKey = ID.isAssignedByDatabase
         let ready = keyed
         let columns = dropKey ? schema.insertColumnNames : schema.columnNames
-        let row: (Int) -> [DatabaseValue] = { i in
+        let row: (Int) throws -> [DatabaseValue] = { i in
             var values = ready[i].databaseValues
-            if dropKey { values.remove(at: pk) }
+            if dropKey {
+                // The key's value, not `id == nil`: comparing a generic Optional costs a metadata lookup per row.
+                guard case .null = values[pk] else {
+                    throw StrataError.invalidQuery("load takes new models only; save models that have an id")
+                }
+                values.remove(at: pk)
+            }
             return values
         }
         try tx.savepoint { inner in
@@ -65,7 +69,7 @@ extension Model {
             while start < ready.count {
                 let end = Swift.min(start + perStatement, ready.count)
                 _ = try inner.execute(
-                    .insert(Insert(table: schema.name, columns: columns, rows: (start..<end).map(row))))
+                    .insert(Insert(table: schema.name, columns: columns, rows: try (start..<end).map(row))))
                 start = end
             }
         }
