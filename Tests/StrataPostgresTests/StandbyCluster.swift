@@ -59,9 +59,34 @@ final class StandbyCluster: Sendable {
         return ServerAccess.required
     }()
 
+    /// Runs `body` with a new primary (and, with `standby`, a streaming hot standby of it), then stops both and
+    /// removes their directory, whether `body` returns or throws.
+    ///
+    /// The tools run on a thread of their own (see ``offPool(_:)``), never on the cooperative pool.
+    static func with<T>(standby: Bool = true, _ body: (StandbyCluster) async throws -> T) async throws -> T {
+        let cluster = try await offPool { try start(standby: standby) }
+        do {
+            let result = try await body(cluster)
+            try await offPool { cluster.stop() }
+            return result
+        } catch {
+            try? await offPool { cluster.stop() }
+            throw error
+        }
+    }
+
+    /// Runs blocking work (a tool run to its end, a polling wait) on a thread of its own and awaits it: on the
+    /// cooperative pool (as many threads as cores, 2 here) it would starve every other test of the process
+    /// meanwhile, whose pooled connections then time out.
+    static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+
     /// Makes and starts a primary and, with `standby`, a streaming hot standby of it; waits (bounded) until both
     /// accept connections and the standby streams. On any failure what was started is stopped and removed.
-    static func start(standby: Bool = true) throws -> StandbyCluster {
+    private static func start(standby: Bool) throws -> StandbyCluster {
         if let missing {
             throw StrataError.unsupported(feature: "a primary and a standby (\(missing))", driver: "postgres")
         }
@@ -93,7 +118,7 @@ final class StandbyCluster: Sendable {
                     "-U", "postgres", "-X", "stream", "-c", "fast", "--no-sync",
                 ])
                 try cluster.configure("\(root)/standby", port: standbyPort, extra: [])
-                try cluster.startStandby()
+                try cluster.launchStandby()
                 try cluster.waitUntilAccepting(port: standbyPort)
                 try cluster.waitUntilStreaming()
             }
@@ -106,13 +131,19 @@ final class StandbyCluster: Sendable {
     }
 
     /// Starts the standby again after ``stopStandby()``.
-    func startStandby() throws {
-        try asPostgres(["pg_ctl", "-D", "\(root)/standby", "-l", "\(root)/standby.log", "-w", "-t", "30", "start"])
+    func startStandby() async throws {
+        try await Self.offPool { try self.launchStandby() }
     }
 
     /// Stops the standby (fast shutdown): its port then refuses connections.
-    func stopStandby() throws {
-        try asPostgres(["pg_ctl", "-D", "\(root)/standby", "-m", "fast", "-w", "-t", "30", "stop"])
+    func stopStandby() async throws {
+        try await Self.offPool {
+            try self.asPostgres(["pg_ctl", "-D", "\(self.root)/standby", "-m", "fast", "-w", "-t", "30", "stop"])
+        }
+    }
+
+    private func launchStandby() throws {
+        try asPostgres(["pg_ctl", "-D", "\(root)/standby", "-l", "\(root)/standby.log", "-w", "-t", "30", "start"])
     }
 
     /// Waits (at most ``toolTimeout`` seconds) until the standby has replayed everything the primary has
@@ -166,7 +197,7 @@ final class StandbyCluster: Sendable {
 
     /// Stops both clusters (whatever state they are in: `pg_ctl stop -m immediate`, then SIGKILL to a postmaster
     /// still running) and removes the directory.
-    func stop() {
+    private func stop() {
         for name in ["standby", "primary"] {
             guard let pid = postmaster(name) else { continue }
             try? asPostgres(["pg_ctl", "-D", "\(root)/\(name)", "-m", "immediate", "-w", "-t", "20", "stop"])
