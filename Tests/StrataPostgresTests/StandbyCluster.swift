@@ -2,25 +2,38 @@
 import Foundation
 import Strata
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A PostgreSQL 15 primary on 127.0.0.1:`primaryPort` and a hot standby of it on `standbyPort`, made in a
 /// temporary directory by the test itself (as the `postgres` user, through `runuser`), stopped and removed by
-/// ``stop()``.
+/// ``stop()``. The ports: `STRATA_STANDBY_PORT` (the primary's; 5473 by default) and the next two.
 final class StandbyCluster: Sendable {
     static let bin = "/usr/lib/postgresql/15/bin"
-    static let primaryPort = 5473
-    static let standbyPort = 5474
-    /// A port nothing listens on (a replica that does not answer).
-    static let deadPort = 5475
+    static let primaryPort = Int(ProcessInfo.processInfo.environment["STRATA_STANDBY_PORT"] ?? "") ?? 5473
+    static let standbyPort = primaryPort + 1
+    /// A port nothing listens on (a replica that refuses connections).
+    static let deadPort = primaryPort + 2
+    /// The longest any tool (initdb, pg_ctl, pg_basebackup) may run, and any wait for a server, in seconds.
+    static let toolTimeout: Double = 60
 
     let root: String
+    let hasStandby: Bool
     var primaryURL: String { "postgres://postgres@127.0.0.1:\(Self.primaryPort)/postgres" }
+    var standbyURL: String { "postgres://postgres@127.0.0.1:\(Self.standbyPort)/postgres" }
     var standbyHost: String { "127.0.0.1:\(Self.standbyPort)" }
 
-    private init(root: String) { self.root = root }
+    private init(root: String, hasStandby: Bool) {
+        self.root = root
+        self.hasStandby = hasStandby
+    }
 
-    /// Why the clusters cannot be made here (not root, or no `runuser`, `initdb`, `pg_basebackup`), or nil.
+    /// Why the clusters cannot be made here (not root, no `postgres` user, or no `runuser`, `initdb`,
+    /// `pg_basebackup`), or nil.
     static let missing: String? = {
         if getuid() != 0 { return "not running as root (runuser needs it)" }
+        if getpwnam("postgres") == nil { return "no postgres user (the postgresql-15 package makes it)" }
         for tool in ["/usr/sbin/runuser", "\(bin)/initdb", "\(bin)/pg_ctl", "\(bin)/pg_basebackup"]
         where !FileManager.default.isExecutableFile(atPath: tool) {
             return "\(tool) is missing"
@@ -28,78 +41,225 @@ final class StandbyCluster: Sendable {
         return nil
     }()
 
-    /// Whether the standby tests run: the tools are here, or this is CI (where their absence must fail).
-    ///
-    /// Opt-in (`STRATA_STANDBY_TESTS=1`) for now: on this machine the test process's `Process.waitUntilExit()` never
-    /// returned after `pg_ctl start` had started the primary and exited, so the suite hung the run. Until the
-    /// clusters are started without Foundation's `Process` (posix_spawn plus waitpid), the suite is reported
-    /// skipped with this reason rather than left to hang CI.
+    /// Whether the standby tests run: the tools are here, or `STRATA_SERVER_CONTROL=1` (our `.ci/run`), where
+    /// their absence must fail. Elsewhere, as in the shipped workflow (a `swift` container with `CI=true` and no
+    /// PostgreSQL binaries), they are skipped with the reason.
     static let enabled: Bool = {
-        guard ProcessInfo.processInfo.environment["STRATA_STANDBY_TESTS"] == "1" else {
-            print("Read replica tests skipped: set STRATA_STANDBY_TESTS=1 (Process.waitUntilExit hangs after pg_ctl start)")
-            return false
-        }
         guard let missing else { return true }
         let banner = String(repeating: "!", count: 78)
         print(
             """
             \(banner)
-            !! Read replica tests: cannot make a primary and a standby: \(missing).
-            !! \(PostgresTestServer.isCI ? "CI=true, so they run and FAIL." : "SKIPPING them.")
+            !! Read replica tests: cannot make a primary and a standby here: \(missing).
+            !! \(ServerAccess.required
+                ? "STRATA_SERVER_CONTROL=1, so they run and FAIL."
+                : "SKIPPING them (with STRATA_SERVER_CONTROL=1 they would fail).")
             \(banner)
             """)
-        return PostgresTestServer.isCI
+        return ServerAccess.required
     }()
 
-    /// Makes and starts both clusters; waits (bounded) until both accept connections.
-    static func start() throws -> StandbyCluster {
+    /// Runs `body` with a new primary (and, with `standby`, a streaming hot standby of it), then stops both and
+    /// removes their directory, whether `body` returns or throws.
+    ///
+    /// The tools run on a thread of their own (see ``offPool(_:)``), never on the cooperative pool.
+    static func with<T>(standby: Bool = true, _ body: (StandbyCluster) async throws -> T) async throws -> T {
+        let cluster = try await offPool { try start(standby: standby) }
+        do {
+            let result = try await body(cluster)
+            try await offPool { cluster.stop() }
+            return result
+        } catch {
+            try? await offPool { cluster.stop() }
+            throw error
+        }
+    }
+
+    /// Runs blocking work (a tool run to its end, a polling wait) on a thread of its own and awaits it: on the
+    /// cooperative pool (as many threads as cores, 2 here) it would starve every other test of the process
+    /// meanwhile, whose pooled connections then time out.
+    static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+
+    /// Makes and starts a primary and, with `standby`, a streaming hot standby of it; waits (bounded) until both
+    /// accept connections and the standby streams. On any failure what was started is stopped and removed.
+    private static func start(standby: Bool) throws -> StandbyCluster {
         if let missing {
             throw StrataError.unsupported(feature: "a primary and a standby (\(missing))", driver: "postgres")
         }
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("strata-standby-\(UUID().uuidString)")
-            .path
+        removeAbandoned()
+        for port in [primaryPort, standbyPort, deadPort] where LoopbackPort.answers(port) {
+            throw StrataError.connectionFailed(
+                "127.0.0.1:\(port) is taken; set STRATA_STANDBY_PORT to a free port (it and the next two are used)")
+        }
+        let root = NSTemporaryDirectory() + "strata-standby-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        let cluster = StandbyCluster(root: root)
+        let cluster = StandbyCluster(root: root, hasStandby: standby)
         do {
-            try run(["/bin/chown", "postgres:postgres", root])
-            try cluster.asPostgres(["initdb", "-D", "\(root)/primary", "-A", "trust", "-U", "postgres", "--no-sync"])
+            // Whose clusters these are: removeAbandoned() stops them once this process is gone.
+            try "\(getpid())\n".write(toFile: "\(root)/owner.pid", atomically: true, encoding: .utf8)
+            try run(["/bin/chown", "postgres:postgres", root], in: nil)
+            try cluster.asPostgres([
+                "initdb", "-D", "\(root)/primary", "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C",
+                "--no-sync",
+            ])
             try cluster.configure(
                 "\(root)/primary", port: primaryPort, extra: ["wal_level = replica", "max_wal_senders = 4"])
             try cluster.asPostgres([
                 "pg_ctl", "-D", "\(root)/primary", "-l", "\(root)/primary.log", "-w", "-t", "30", "start",
             ])
-            try cluster.asPostgres([
-                "pg_basebackup", "-R", "-D", "\(root)/standby", "-h", "127.0.0.1", "-p", "\(primaryPort)", "-U",
-                "postgres",
-                "-X", "stream", "--no-sync",
-            ])
-            try cluster.configure("\(root)/standby", port: standbyPort, extra: [])
-            try cluster.startStandby()
             try cluster.waitUntilAccepting(port: primaryPort)
-            try cluster.waitUntilAccepting(port: standbyPort)
+            if standby {
+                try cluster.asPostgres([
+                    "pg_basebackup", "-R", "-D", "\(root)/standby", "-h", "127.0.0.1", "-p", "\(primaryPort)",
+                    "-U", "postgres", "-X", "stream", "-c", "fast", "--no-sync",
+                ])
+                try cluster.configure("\(root)/standby", port: standbyPort, extra: [])
+                try cluster.launchStandby()
+                try cluster.waitUntilAccepting(port: standbyPort)
+                try cluster.waitUntilStreaming()
+            }
         } catch {
+            let logs = cluster.logs
             cluster.stop()
-            throw error
+            throw StrataError.database(code: -1, message: "could not make the clusters: \(error)\n\(logs)")
         }
         return cluster
     }
 
-    func startStandby() throws {
-        try asPostgres(["pg_ctl", "-D", "\(root)/standby", "-l", "\(root)/standby.log", "-w", "-t", "30", "start"])
+    /// Starts the standby again after ``stopStandby()``.
+    func startStandby() async throws {
+        try await Self.offPool { try self.launchStandby() }
     }
 
     /// Stops the standby (fast shutdown): its port then refuses connections.
-    func stopStandby() throws {
-        try asPostgres(["pg_ctl", "-D", "\(root)/standby", "-m", "fast", "-w", "-t", "30", "stop"])
+    func stopStandby() async throws {
+        try await Self.offPool {
+            try self.asPostgres(["pg_ctl", "-D", "\(self.root)/standby", "-m", "fast", "-w", "-t", "30", "stop"])
+        }
     }
 
-    /// Stops both clusters (whatever state they are in) and removes the directory.
-    func stop() {
-        for name in ["standby", "primary"]
-        where FileManager.default.fileExists(atPath: "\(root)/\(name)/postmaster.pid") {
-            try? asPostgres(["pg_ctl", "-D", "\(root)/\(name)", "-m", "immediate", "-w", "-t", "30", "stop"])
+    private func launchStandby() throws {
+        try asPostgres(["pg_ctl", "-D", "\(root)/standby", "-l", "\(root)/standby.log", "-w", "-t", "30", "start"])
+    }
+
+    /// Waits (at most ``toolTimeout`` seconds) until the standby has replayed everything the primary has
+    /// written so far; throws if it has not by then.
+    func waitForReplay() async throws {
+        let primary = try open(primaryURL)
+        defer { primary.close() }
+        let standby = try open(standbyURL)
+        defer { standby.close() }
+        let lsn = try await primary.withConnection { tx in
+            try tx.unsafeRawExecute("SELECT pg_current_wal_lsn()::text").first?.first
+        }
+        guard case .text(let target) = lsn else { throw StrataError.database(code: -1, message: "no WAL position") }
+        let deadline = ContinuousClock.now + .seconds(Self.toolTimeout)
+        while true {
+            let behind = try await standby.withConnection { tx in
+                try tx.unsafeRawExecute(
+                    "SELECT (coalesce(pg_wal_lsn_diff(pg_last_wal_replay_lsn(), '\(target)') < 0, true))::int"
+                ).first?.first
+            }
+            if case .integer(0) = behind { return }
+            if ContinuousClock.now > deadline {
+                throw StrataError.database(code: -1, message: "the standby did not replay to \(target) in time")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Pauses (`true`) or resumes WAL replay on the standby; a pause is waited for (bounded) until it holds, so
+    /// that nothing the primary writes afterwards reaches the standby's readers.
+    func pauseReplay(_ pause: Bool) async throws {
+        let standby = try open(standbyURL)
+        defer { standby.close() }
+        try await standby.withConnection { tx in
+            _ = try tx.unsafeRawExecute(pause ? "SELECT pg_wal_replay_pause()" : "SELECT pg_wal_replay_resume()")
+        }
+        guard pause else { return }
+        let deadline = ContinuousClock.now + .seconds(Self.toolTimeout)
+        while true {
+            let state = try await standby.withConnection { tx in
+                try tx.unsafeRawExecute("SELECT pg_get_wal_replay_pause_state()").first?.first
+            }
+            if case .text("paused") = state { return }
+            if ContinuousClock.now > deadline {
+                throw StrataError.database(
+                    code: -1, message: "the standby's replay did not pause: \(String(describing: state))")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Stops both clusters (whatever state they are in: `pg_ctl stop -m immediate`, then SIGKILL to a postmaster
+    /// still running) and removes the directory.
+    private func stop() {
+        for name in ["standby", "primary"] {
+            guard let pid = postmaster(name) else { continue }
+            try? asPostgres(["pg_ctl", "-D", "\(root)/\(name)", "-m", "immediate", "-w", "-t", "20", "stop"])
+            if kill(pid, 0) == 0 {
+                kill(pid, SIGKILL)
+                for _ in 0..<100 where kill(pid, 0) == 0 { usleep(50_000) }
+            }
         }
         try? FileManager.default.removeItem(atPath: root)
+    }
+
+    /// The servers' logs, for failure messages.
+    var logs: String {
+        ["primary", "standby"].map { name in
+            let text = (try? String(contentsOfFile: "\(root)/\(name).log", encoding: .utf8)) ?? ""
+            return "-- \(name).log:\n" + text.split(separator: "\n").suffix(20).joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
+    /// The pid in a cluster's `postmaster.pid`, when the file is there.
+    private func postmaster(_ name: String) -> pid_t? {
+        guard let text = try? String(contentsOfFile: "\(root)/\(name)/postmaster.pid", encoding: .utf8),
+            let first = text.split(separator: "\n").first
+        else { return nil }
+        return pid_t(first.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Stops and removes the clusters of test processes that are gone (killed before their `stop()` ran).
+    private static func removeAbandoned() {
+        let tmp = NSTemporaryDirectory()
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []
+        for name in names where name.hasPrefix("strata-standby-") {
+            let root = tmp + name
+            guard let text = try? String(contentsOfFile: root + "/owner.pid", encoding: .utf8),
+                let owner = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), !isRunning(owner)
+            else { continue }
+            StandbyCluster(root: root, hasStandby: true).stop()
+        }
+    }
+
+    /// Whether process `pid` exists and has not exited (a zombie whose parent never reaps it has).
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return true }
+        return !stat[end...].hasPrefix(") Z")
+    }
+
+    /// Waits (bounded) until the primary reports a streaming standby.
+    private func waitUntilStreaming() throws {
+        let db = try open(primaryURL)
+        defer { db.close() }
+        let deadline = Date().addingTimeInterval(Self.toolTimeout)
+        while true {
+            let rows = try db.readSync { tx in
+                try tx.unsafeRawExecute("SELECT count(*) FROM pg_stat_replication WHERE state = 'streaming'")
+            }
+            if case .integer(let n) = rows.first?.first, n > 0 { return }
+            if Date() > deadline { throw StrataError.database(code: -1, message: "the standby never streamed") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
     }
 
     /// Settings appended to a cluster's `postgresql.conf` (the last setting of a name wins).
@@ -116,14 +276,12 @@ final class StandbyCluster: Sendable {
         try handle.write(contentsOf: Data((lines.joined(separator: "\n") + "\n").utf8))
     }
 
-    /// Polls (at most 30 s) until the cluster on `port` answers a query.
+    /// Polls (bounded) until the cluster on `port` answers a query.
     private func waitUntilAccepting(port: Int) throws {
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(Self.toolTimeout)
         while true {
             do {
-                _ = try Database.open(
-                    "postgres://postgres@127.0.0.1:\(port)/postgres", drivers: [.postgres],
-                    configuration: Configuration(timeout: 2))
+                try open("postgres://postgres@127.0.0.1:\(port)/postgres").close()
                 return
             } catch {
                 if Date() > deadline { throw error }
@@ -132,31 +290,24 @@ final class StandbyCluster: Sendable {
         }
     }
 
-    private func asPostgres(_ command: [String]) throws {
-        try Self.run(["/usr/sbin/runuser", "-u", "postgres", "--", "\(Self.bin)/\(command[0])"] + command.dropFirst())
+    /// A database on one server, no replicas.
+    private func open(_ url: String) throws -> Database {
+        try Database.open(url, drivers: [.postgres], configuration: Configuration(timeout: 5))
     }
 
-    /// Runs a program to its end; a non-zero exit is an error carrying its output.
-    private static func run(_ argv: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: argv[0])
-        process.arguments = Array(argv.dropFirst())
-        // A file, not a pipe: a server that pg_ctl starts must not hold our end open.
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "strata-standby-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: log) }
-        let output = try FileHandle(forWritingTo: log)
-        defer { try? output.close() }
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        process.waitUntilExit()
-        let text = (try? Data(contentsOf: log)) ?? Data()
-        guard process.terminationStatus == 0 else {
+    private func asPostgres(_ command: [String]) throws {
+        try Self.run(
+            ["/usr/sbin/runuser", "-u", "postgres", "--", "\(Self.bin)/\(command[0])"] + command.dropFirst(), in: root)
+    }
+
+    /// Runs a program to its end (bounded); a non-zero exit is an error carrying its output.
+    private static func run(_ argv: [String], in directory: String?) throws {
+        let environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL": "C", "TZ": "UTC"]
+        let outcome = try SpawnedCommand.run(
+            argv, directory: directory, environment: environment, timeout: toolTimeout)
+        guard outcome.status == 0 else {
             throw StrataError.database(
-                code: Int(process.terminationStatus),
-                message: "\(argv.joined(separator: " ")) failed: \(String(decoding: text, as: UTF8.self))")
+                code: Int(outcome.status), message: "\(argv.joined(separator: " ")) failed: \(outcome.output)")
         }
     }
 }
