@@ -7,13 +7,15 @@ import Testing
 
 @testable import Strata
 
-/// The memory driver, counting the connections it opens.
+/// The memory driver, counting the connections it opens; `blocking` says its calls may block, so that calls
+/// that meet others run on connection threads and wait through ``PooledCall`` (as SQLite's and PostgreSQL's do).
 private struct CountingDriver: Driver {
     let base = MemoryDriver()
     let opened = Counter()
+    var blocking = false
     var name: String { base.name }
     var maxConnections: Int { base.maxConnections }
-    var callsMayBlock: Bool { base.callsMayBlock }
+    var callsMayBlock: Bool { blocking || base.callsMayBlock }
 
     func connect() throws -> any DatabaseConnection {
         opened.value.add(1, ordering: .relaxed)
@@ -34,9 +36,11 @@ private func waitForWaiters(_ db: Database, _ n: Int) async {
 
 @Suite("Connection pool")
 struct ConnectionPoolTests {
-    @Test("a task waiting on a full pool throws poolTimeout after the configured time", .timeLimit(.minutes(1)))
-    func timesOut() async throws {
-        let driver = CountingDriver()
+    @Test(
+        "a task waiting on a full pool throws poolTimeout after the configured time", .timeLimit(.minutes(1)),
+        arguments: [false, true])
+    func timesOut(blocking: Bool) async throws {
+        let driver = CountingDriver(blocking: blocking)
         let db = Database(driver: driver, configuration: Configuration(maxConnections: 1, poolTimeout: 0.3))
         let release = DispatchSemaphore(value: 0)
         let holder = await Siblings.holdOne(db, until: release)
@@ -57,9 +61,9 @@ struct ConnectionPoolTests {
 
     @Test(
         "a cancelled waiter leaves the queue at once; the next waiter still gets the connection",
-        .timeLimit(.minutes(1)))
-    func cancelledWaiterLeaves() async throws {
-        let driver = CountingDriver()
+        .timeLimit(.minutes(1)), arguments: [false, true])
+    func cancelledWaiterLeaves(blocking: Bool) async throws {
+        let driver = CountingDriver(blocking: blocking)
         let db = Database(driver: driver, configuration: Configuration(maxConnections: 1, poolTimeout: 60))
         let release = DispatchSemaphore(value: 0)
         let holder = await Siblings.holdOne(db, until: release)
@@ -78,9 +82,11 @@ struct ConnectionPoolTests {
         #expect(db.pool.inUseCount == 0)
     }
 
-    @Test("a task cancelled before it waits does not wait", .timeLimit(.minutes(1)))
-    func cancelledBeforeWaiting() async throws {
-        let db = Database(driver: CountingDriver(), configuration: Configuration(maxConnections: 1, poolTimeout: 60))
+    @Test("a task cancelled before it waits does not wait", .timeLimit(.minutes(1)), arguments: [false, true])
+    func cancelledBeforeWaiting(blocking: Bool) async throws {
+        let db = Database(
+            driver: CountingDriver(blocking: blocking), configuration: Configuration(maxConnections: 1, poolTimeout: 60)
+        )
         let release = DispatchSemaphore(value: 0)
         let holder = await Siblings.holdOne(db, until: release)
         let early = Task {
@@ -93,10 +99,11 @@ struct ConnectionPoolTests {
     }
 
     @Test(
-        "hundreds of calls with timeouts and cancellations over a pool of 2 lose no connection", .timeLimit(.minutes(2))
-    )
-    func noLeaseLost() async throws {
-        let driver = CountingDriver()
+        "hundreds of calls with timeouts and cancellations over a pool of 2 lose no connection",
+        .timeLimit(.minutes(2)),
+        arguments: [false, true])
+    func noLeaseLost(blocking: Bool) async throws {
+        let driver = CountingDriver(blocking: blocking)
         let db = Database(driver: driver, configuration: Configuration(maxConnections: 2, poolTimeout: 0.05))
         var outcomes = (ran: 0, timedOut: 0, cancelled: 0)
         for round in 0..<5 {
@@ -139,5 +146,25 @@ struct ConnectionPoolTests {
         }
         _ = try await (first, second)
         #expect(driver.opened.count <= 2)
+    }
+
+    @Test("waiters are served in the order they queued", .timeLimit(.minutes(1)), arguments: [false, true])
+    func firstInFirstServed(blocking: Bool) async throws {
+        let db = Database(
+            driver: CountingDriver(blocking: blocking), configuration: Configuration(maxConnections: 1, poolTimeout: 60)
+        )
+        let release = DispatchSemaphore(value: 0)
+        let holder = await Siblings.holdOne(db, until: release)
+        let order = Mutex<[Int]>([])
+        var waiters: [Task<Void, any Error>] = []
+        for n in 0..<8 {
+            waiters.append(Task { try await db.withConnection { _ in order.withLock { $0.append(n) } } })
+            await waitForWaiters(db, n + 1)
+        }
+        release.signal()
+        try await holder.value
+        for w in waiters { try await w.value }
+        #expect(order.withLock { $0 } == Array(0..<8))
+        #expect(db.pool.inUseCount == 0)
     }
 }
