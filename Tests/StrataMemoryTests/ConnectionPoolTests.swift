@@ -29,6 +29,11 @@ private final class Counter: Sendable {
     var count: Int { value.load(ordering: .relaxed) }
 }
 
+/// The order calls were served in. Sendable: a mutex.
+private final class Served: Sendable {
+    let list = Mutex<[Int]>([])
+}
+
 /// Waits (yielding) until `n` tasks wait in the pool's queue.
 private func waitForWaiters(_ db: Database, _ n: Int) async {
     while db.pool.waitingCount < n { try? await Task.sleep(for: .milliseconds(1)) }
@@ -155,16 +160,16 @@ struct ConnectionPoolTests {
         )
         let release = DispatchSemaphore(value: 0)
         let holder = await Siblings.holdOne(db, until: release)
-        let order = Mutex<[Int]>([])
+        let order = Served()
         var waiters: [Task<Void, any Error>] = []
         for n in 0..<8 {
-            waiters.append(Task { try await db.withConnection { _ in order.withLock { $0.append(n) } } })
+            waiters.append(Task { try await db.withConnection { _ in order.list.withLock { $0.append(n) } } })
             await waitForWaiters(db, n + 1)
         }
         release.signal()
         try await holder.value
         for w in waiters { try await w.value }
-        #expect(order.withLock { $0 } == Array(0..<8))
+        #expect(order.list.withLock { $0 } == Array(0..<8))
         #expect(db.pool.inUseCount == 0)
     }
 }
