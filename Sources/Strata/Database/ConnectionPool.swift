@@ -332,11 +332,15 @@ final class ConnectionPool: Sendable {
         return queued
     }
 
+    /// Where sweepers run: a serial queue of its own, which Dispatch serves on a thread of its own when the
+    /// global queue's threads (Swift's cooperative threads) are all busy.
+    private static let sweeperQueue = DispatchQueue(label: "strata.pool.timeouts")
+
     /// Wakes the sweeper at `instant` on a Dispatch queue, not in a task, so that it fires even while every
     /// cooperative thread is busy (blocked callers are what a pool timeout reports).
     private func scheduleSweep(_ generation: UInt64, at instant: ContinuousClock.Instant) {
         let seconds = max(0, ContinuousClock.now.duration(to: instant) / .seconds(1))
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in
+        Self.sweeperQueue.asyncAfter(deadline: .now() + seconds) { [weak self] in
             guard let self, let next = self.sweep(generation) else { return }
             self.scheduleSweep(generation, at: next)
         }
