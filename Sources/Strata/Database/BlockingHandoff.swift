@@ -1,20 +1,15 @@
 // BlockingHandoff: how the pool hands a lease (or an error) to a thread blocked in a synchronous call.
 import Foundation
 
-/// Where a released lease goes: a suspended task's continuation, a thread blocked in
-/// ``BlockingHandoff/wait(until:)``, or a call to run on the lease's own thread.
+/// Where a released lease goes: a suspended task's continuation, or a thread blocked in ``BlockingHandoff/wait(until:)``.
 enum Handoff: Sendable {
     case task(CheckedContinuation<Lease?, any Error>)
     case thread(BlockingHandoff)
-    case call(any PooledWork)
 
-    /// Hands over `lease` (nil: the waiter tries again, a slot may be free).
     func resume(returning lease: Lease?) {
         switch self {
         case .task(let c): c.resume(returning: lease)
         case .thread(let h): h.set(.success(lease))
-        case .call(let work):
-            if let lease { work.start(on: lease) } else { work.retry() }
         }
     }
 
@@ -22,7 +17,6 @@ enum Handoff: Sendable {
         switch self {
         case .task(let c): c.resume(throwing: error)
         case .thread(let h): h.set(.failure(error))
-        case .call(let work): work.fail(error)
         }
     }
 }

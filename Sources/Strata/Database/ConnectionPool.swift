@@ -37,8 +37,7 @@ final class ConnectionPool: Sendable {
     private struct Waiter {
         let id: UInt64
         let continuation: Handoff
-        /// When the sweeper times this waiter out (nil: never, or the waiter times itself out).
-        var deadline: ContinuousClock.Instant?
+        var timer: PoolTimer?
     }
 
     private struct State {
@@ -48,10 +47,8 @@ final class ConnectionPool: Sendable {
         /// Connections leased to tasks (or being opened for one).
         var inUse = 0
         var waiters: [Waiter] = []
+        var nextWaiter: UInt64 = 0
         var closed = false
-        /// When the running sweeper wakes next (nil: none runs), and which sweeper is the current one.
-        var sweepAt: ContinuousClock.Instant?
-        var sweeper: UInt64 = 0
     }
 
     let driver: any Driver
@@ -59,11 +56,10 @@ final class ConnectionPool: Sendable {
     /// How long `acquire` waits for a connection, in seconds.
     let timeout: Double
     private let state = Mutex(State())
-    private let waiterIDs = Atomic<UInt64>(0)
     /// Where connection events and waits are logged and measured.
     private let observer: StatementObserver?
     /// Whether leases are timed (a metrics backend, or a logger at `.info` or below).
-    let watched: Bool
+    private let watched: Bool
 
     init(driver: any Driver, capacity: Int, timeout: Double = 30, observer: StatementObserver? = nil) {
         self.driver = driver
@@ -134,65 +130,6 @@ final class ConnectionPool: Sendable {
         }
     }
 
-    /// Runs `body` with a leased connection and releases it: on the caller's thread when the call is
-    /// alone, else on the connection's own thread (see ``PooledCall``), the caller suspended meanwhile.
-    /// A call that waits for a connection is handed it on that connection's thread when the call before
-    /// it returns, so a busy connection runs call after call without a task in between.
-    ///
-    /// - Parameters:
-    ///   - isolation: the caller's actor, which the suspensions and resumption stay on.
-    ///   - body: the call, given the lease.
-    /// - Throws: what `body` throws, and what ``acquire()`` throws.
-    func run<T>(isolation: isolated (any Actor)? = #isolation, _ body: (Lease) throws -> T) async throws -> T {
-        try await withoutActuallyEscaping(body) { body in
-            _ = isolation  // keeps this closure in the caller's isolation, where `body` belongs
-            let call = PooledCall(body, pool: self)
-            defer { call.drop() }
-            var deadline: ContinuousClock.Instant?
-            while true {
-                let lease: Lease
-                switch nextStep() {
-                case .closed: throw StrataError.connectionFailed("the database is closed")
-                case .use(let leased, let alone):
-                    guard leased.connection.isUsable else {
-                        discardDead(leased)
-                        continue
-                    }
-                    if alone {
-                        defer { release(leased) }
-                        return try body(leased)
-                    }
-                    lease = leased
-                case .connect(let alone):
-                    do {
-                        lease = try await connect(alone: alone)
-                    } catch {
-                        state.withLock { s in
-                            s.open -= 1
-                            s.inUse -= 1
-                        }
-                        wakeOne(with: nil)  // let a waiter try to connect in our place
-                        throw error
-                    }
-                    if alone {
-                        defer { release(lease) }
-                        return try body(lease)
-                    }
-                case .wait:
-                    let until = deadline ?? timeout.deadline
-                    deadline = until
-                    if try await wait(call, until: until) { return try call.result() }
-                    continue
-                }
-                _ = try await withUnsafeThrowingContinuation { (c: UnsafeContinuation<Bool, any Error>) in
-                    call.suspend(c)
-                    call.start(on: lease)
-                }
-                return try call.result()
-            }
-        }
-    }
-
     /// Takes an idle lease, or a slot to open one, or says to wait.
     private func nextStep() -> Step {
         state.withLock { s in
@@ -239,8 +176,13 @@ final class ConnectionPool: Sendable {
                 }
             case .wait:
                 let handoff = BlockingHandoff()
-                let id = newWaiterID()
-                guard enqueue(id, .thread(handoff), until: nil) else { continue }
+                let id: UInt64? = state.withLock { s in
+                    if s.closed || !s.idle.isEmpty || s.open < capacity { return nil }
+                    s.nextWaiter &+= 1
+                    s.waiters.append(Waiter(id: s.nextWaiter, continuation: .thread(handoff)))
+                    return s.nextWaiter
+                }
+                guard let id else { continue }
                 if !handoff.wait(until: deadline) { leave(id, throwing: StrataError.poolTimeout(seconds: timeout)) }
                 if let lease = try handoff.result() { return lease }
             }
@@ -279,91 +221,41 @@ final class ConnectionPool: Sendable {
     /// Queues the task until a lease is handed to it (nil: try again, a slot may be free), the deadline
     /// passes, or the task is cancelled.
     nonisolated(nonsending) private func wait(until deadline: ContinuousClock.Instant?) async throws -> Lease? {
-        let id = newWaiterID()
+        let id = state.withLock { s in
+            s.nextWaiter &+= 1
+            return s.nextWaiter
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<Lease?, any Error>) in
-                guard enqueue(id, .task(c), until: deadline) else {
+                let queued = state.withLock { s -> Bool in
+                    if s.closed || !s.idle.isEmpty || s.open < capacity { return false }
+                    s.waiters.append(Waiter(id: id, continuation: .task(c)))
+                    return true
+                }
+                guard queued else {
                     c.resume(returning: nil)
                     return
                 }
-                // Cancelled before the handler below could find the waiter in the queue.
-                if Task.isCancelled { leave(id, throwing: CancellationError()) }
-            }
-        } onCancel: {
-            leave(id, throwing: CancellationError())
-        }
-    }
-
-    /// Queues `call` until it is handed a lease and has run on the lease's thread (true), a slot may be
-    /// free (false: try again), the deadline passes, or the task is cancelled.
-    nonisolated(nonsending) private func wait<T>(
-        _ call: PooledCall<T>, until deadline: ContinuousClock.Instant?
-    ) async throws -> Bool {
-        let id = newWaiterID()
-        return try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { (c: UnsafeContinuation<Bool, any Error>) in
-                call.suspend(c)
-                guard enqueue(id, .call(call), until: deadline) else {
-                    c.resume(returning: false)
+                if Task.isCancelled {
+                    // Cancelled before the handler below could find the waiter in the queue.
+                    leave(id, throwing: CancellationError())
                     return
                 }
-                // Cancelled before the handler below could find the waiter in the queue.
-                if Task.isCancelled { leave(id, throwing: CancellationError()) }
+                guard let deadline else { return }
+                let seconds = timeout
+                let timer = PoolTimer(after: ContinuousClock.now.duration(to: deadline)) { [weak self] in
+                    self?.leave(id, throwing: StrataError.poolTimeout(seconds: seconds))
+                }
+                let served = state.withLock { s -> Bool in
+                    guard let i = s.waiters.firstIndex(where: { $0.id == id }) else { return true }
+                    s.waiters[i].timer = timer
+                    return false
+                }
+                if served { timer.cancel() }
             }
         } onCancel: {
             leave(id, throwing: CancellationError())
         }
-    }
-
-    private func newWaiterID() -> UInt64 { waiterIDs.add(1, ordering: .relaxed).newValue }
-
-    /// Queues a waiter unless a connection is free (or the pool closed) by now; false: not queued, try again.
-    /// A waiter with a deadline is timed out by the pool's one sweeper (no timer per wait).
-    private func enqueue(_ id: UInt64, _ handoff: Handoff, until deadline: ContinuousClock.Instant?) -> Bool {
-        let (queued, sweeper): (Bool, UInt64?) = state.withLock { s in
-            if s.closed || !s.idle.isEmpty || s.open < capacity { return (false, nil) }
-            s.waiters.append(Waiter(id: id, continuation: handoff, deadline: deadline))
-            guard let deadline, s.sweepAt.map({ deadline < $0 }) ?? true else { return (true, nil) }
-            s.sweepAt = deadline
-            s.sweeper &+= 1
-            return (true, s.sweeper)
-        }
-        if let sweeper, let deadline { scheduleSweep(sweeper, at: deadline) }
-        return queued
-    }
-
-    /// Where sweepers run: a serial queue of its own, which Dispatch serves on a thread of its own when the
-    /// global queue's threads (Swift's cooperative threads) are all busy.
-    private static let sweeperQueue = DispatchQueue(label: "strata.pool.timeouts")
-
-    /// Wakes the sweeper at `instant` on a Dispatch queue, not in a task, so that it fires even while every
-    /// cooperative thread is busy (blocked callers are what a pool timeout reports).
-    private func scheduleSweep(_ generation: UInt64, at instant: ContinuousClock.Instant) {
-        let seconds = max(0, ContinuousClock.now.duration(to: instant) / .seconds(1))
-        Self.sweeperQueue.asyncAfter(deadline: .now() + seconds) { [weak self] in
-            guard let self, let next = self.sweep(generation) else { return }
-            self.scheduleSweep(generation, at: next)
-        }
-    }
-
-    /// Takes the waiters whose deadline passed out of the queue with ``StrataError/poolTimeout(seconds:)``;
-    /// returns when to sweep next (nil: this sweeper ends, no waiter has a deadline or a later sweeper
-    /// replaced it).
-    private func sweep(_ generation: UInt64) -> ContinuousClock.Instant? {
-        let now = ContinuousClock.now
-        let (expired, next): ([Waiter], ContinuousClock.Instant?) = state.withLock { s in
-            guard s.sweeper == generation else { return ([], nil) }
-            var expired: [Waiter] = []
-            s.waiters.removeAll { w in
-                guard let d = w.deadline, d <= now else { return false }
-                expired.append(w)
-                return true
-            }
-            s.sweepAt = s.waiters.lazy.compactMap(\.deadline).min()
-            return (expired, s.sweepAt)
-        }
-        for w in expired { w.continuation.resume(throwing: StrataError.poolTimeout(seconds: timeout)) }
-        return next
     }
 
     /// Takes a waiter out of the queue with an error, unless a lease was handed to it first.
@@ -373,6 +265,7 @@ final class ConnectionPool: Sendable {
             return s.waiters.remove(at: i)
         }
         guard let waiter else { return }
+        waiter.timer?.cancel()
         waiter.continuation.resume(throwing: error)
     }
 
@@ -412,12 +305,14 @@ final class ConnectionPool: Sendable {
             observer?.metrics?.inUse.record(inUseCount)
             return
         }
+        waiter.timer?.cancel()
         waiter.continuation.resume(returning: lease)
     }
 
     private func wakeOne(with lease: Lease?) {
         let waiter = state.withLock { s in s.waiters.isEmpty ? nil : s.waiters.removeFirst() }
         guard let waiter else { return }
+        waiter.timer?.cancel()
         waiter.continuation.resume(returning: lease)
     }
 
@@ -434,7 +329,10 @@ final class ConnectionPool: Sendable {
         }
         observer?.logger.info("closed the pool", metadata: ["db.pool.closed_idle": .stringConvertible(idle.count)])
         _ = idle  // the leases (and their threads) end here, outside the lock
-        for w in waiters { w.continuation.resume(returning: nil) }
+        for w in waiters {
+            w.timer?.cancel()
+            w.continuation.resume(returning: nil)
+        }
     }
 
     /// Connections open now (idle or in use), for tests that count leases.
@@ -451,4 +349,21 @@ extension Double {
         guard self < 1e9 else { return nil }
         return .now + .seconds(self)
     }
+}
+
+/// A waiter's deadline: a Dispatch timer, not a task, so that it fires even while every cooperative thread is
+/// busy (blocked callers are what a pool timeout reports), and is cancelled when the waiter is served.
+///
+/// `@unchecked Sendable`: its only state is the work item, set once in `init`; `DispatchWorkItem.cancel()` may be
+/// called from any thread.
+final class PoolTimer: @unchecked Sendable {
+    private let item: DispatchWorkItem
+
+    init(after delay: Duration, _ fire: @escaping @Sendable () -> Void) {
+        item = DispatchWorkItem(block: fire)
+        let seconds = max(0, delay / .seconds(1))
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item)
+    }
+
+    func cancel() { item.cancel() }
 }

@@ -190,9 +190,6 @@ public final class Database: Sendable {
     nonisolated(nonsending)
         func withConnection<T>(from pool: ConnectionPool, _ body: (Transaction) throws -> T) async throws -> T
     {
-        if pool.driver.callsMayBlock && #isolation == nil && !pool.watched {
-            return try await pool.run { lease in try run(body, on: lease) }
-        }
         let (lease, alone) = try await pool.acquire()
         defer { pool.release(lease) }
         if !alone && pool.driver.callsMayBlock && #isolation == nil {
