@@ -8,7 +8,7 @@ import Testing
 @testable import Strata
 
 /// The memory driver, counting the connections it opens; `blocking` says its calls may block, so that calls
-/// that meet others run on connection threads and wait through ``PooledCall`` (as SQLite's and PostgreSQL's do).
+/// that meet others run on connection threads (as SQLite's and PostgreSQL's do).
 private struct CountingDriver: Driver {
     let base = MemoryDriver()
     let opened = Counter()
