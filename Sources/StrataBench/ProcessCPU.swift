@@ -1,4 +1,4 @@
-// ProcessCPU: CPU seconds this process and its waited-for children have used, to report CPU per statement.
+// ProcessCPU: CPU seconds and context switches of this process and its waited-for children, per statement.
 import Foundation
 
 #if canImport(Glibc)
@@ -7,13 +7,38 @@ import Foundation
     import Darwin
 #endif
 
-/// User plus system CPU time, in seconds: this process's (all its threads) and its ended children's.
+/// User plus system CPU time, in seconds, and context switches: this process's (all its threads) and its
+/// ended children's.
 ///
 /// On a shared machine a rate moves with the load; the CPU one side spends per statement moves much
-/// less, so the throughput workloads print both.
+/// less, so the throughput workloads print both, with the share spent in the kernel and the context
+/// switches (a thread going to sleep or being preempted) that explain most of it.
 struct ProcessCPU {
-    let own: Double
-    let children: Double
+    /// What one `getrusage` reports.
+    struct Usage {
+        var seconds = 0.0
+        var systemSeconds = 0.0
+        var switches = 0.0
+
+        static func - (a: Usage, b: Usage) -> Usage {
+            Usage(
+                seconds: a.seconds - b.seconds, systemSeconds: a.systemSeconds - b.systemSeconds,
+                switches: a.switches - b.switches)
+        }
+
+        /// "N µs CPU (S µs in the kernel), C context switches per statement" for `statements` statements.
+        func perStatement(_ statements: Double) -> String {
+            guard statements > 0 else { return "no statements" }
+            return "\(Format.fixed(seconds / statements * 1e6, 1)) µs CPU per statement"
+                + " (\(Format.fixed(systemSeconds / statements * 1e6, 1)) µs in the kernel,"
+                + " \(Format.fixed(switches / statements, 2)) context switches)"
+        }
+    }
+
+    let ownUsage: Usage
+    let childrenUsage: Usage
+    var own: Double { ownUsage.seconds }
+    var children: Double { childrenUsage.seconds }
 
     /// The CPU used so far.
     static func now() -> ProcessCPU {
@@ -24,13 +49,15 @@ struct ProcessCPU {
             let own = RUSAGE_SELF
             let children = RUSAGE_CHILDREN
         #endif
-        return ProcessCPU(own: seconds { getrusage(own, &$0) }, children: seconds { getrusage(children, &$0) })
+        return ProcessCPU(ownUsage: usage { getrusage(own, &$0) }, childrenUsage: usage { getrusage(children, &$0) })
     }
 
-    private static func seconds(_ read: (inout rusage) -> Int32) -> Double {
+    private static func usage(_ read: (inout rusage) -> Int32) -> Usage {
         var usage = rusage()
         _ = read(&usage)
         func s(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-        return s(usage.ru_utime) + s(usage.ru_stime)
+        return Usage(
+            seconds: s(usage.ru_utime) + s(usage.ru_stime), systemSeconds: s(usage.ru_stime),
+            switches: Double(usage.ru_nvcsw + usage.ru_nivcsw))
     }
 }

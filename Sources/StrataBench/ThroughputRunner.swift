@@ -83,15 +83,17 @@ struct ThroughputRunner {
                     let out = try pgbench.run(pgbenchArguments + ["-T", "\(Int(seconds.rounded(.up)))"])
                     guard let rate = Pgbench.rate(in: out) else { throw BenchError("pgbench printed no tps: \(out)") }
                     bench.append(rate)
-                    let cpu = (ProcessCPU.now().children - before.children) / (rate * seconds.rounded(.up)) * 1e6
-                    benchCPU.append(cpu)
-                    log("    pgbench \(Format.fixed(rate, 0))/s, \(Format.fixed(cpu, 1)) µs CPU per statement")
+                    let used = ProcessCPU.now().childrenUsage - before.childrenUsage
+                    let statements = rate * seconds.rounded(.up)
+                    benchCPU.append(used.seconds / statements * 1e6)
+                    log("    pgbench \(Format.fixed(rate, 0))/s, \(used.perStatement(statements))")
                 } else {
                     let rate = try await strataRate(seconds: seconds.rounded(.up), statement)
                     strata.append(rate)
-                    let cpu = (ProcessCPU.now().own - before.own) / (rate * seconds.rounded(.up)) * 1e6
-                    strataCPU.append(cpu)
-                    log("    strata  \(Format.fixed(rate, 0))/s, \(Format.fixed(cpu, 1)) µs CPU per statement")
+                    let used = ProcessCPU.now().ownUsage - before.ownUsage
+                    let statements = rate * seconds.rounded(.up)
+                    strataCPU.append(used.seconds / statements * 1e6)
+                    log("    strata  \(Format.fixed(rate, 0))/s, \(used.perStatement(statements))")
                 }
             }
         }
