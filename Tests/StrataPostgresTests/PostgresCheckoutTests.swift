@@ -1,6 +1,7 @@
 // PostgresCheckoutTests: after a server restart, the pool replaces its dead idle connections at checkout (issue 16).
 import Foundation
 import Strata
+import StrataConformance
 import StrataPostgres
 import Testing
 
@@ -38,7 +39,9 @@ extension PostgresServerTests {
                 for _ in 0..<n {
                     group.addTask {
                         do {
-                            return .success(
+                            // On a thread of its own: a call that meets no other runs its body on the caller's
+                            // thread, and this body blocks (up to 20 s) until all `n` hold a connection.
+                            let held = Siblings.onOwnThread {
                                 try await db.transaction { tx in
                                     let rows = try tx.unsafeRawExecute("SELECT pg_backend_pid()")
                                     guard case .integer(let pid)? = rows.first?.first else {
@@ -51,7 +54,9 @@ extension PostgresServerTests {
                                     while count.value < n && arrived.wait(until: deadline) {}
                                     arrived.unlock()
                                     return pid
-                                })
+                                }
+                            }
+                            return .success(try await held.value)
                         } catch let error as StrataError {
                             return .failure(error)
                         } catch {
