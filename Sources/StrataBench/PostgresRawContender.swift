@@ -116,23 +116,12 @@ final class PostgresRawContender: Contender {
     /// the runner reads the table to check what was stored.
     func bulkInsertFloor(_ count: Int) async throws -> Sample {
         let rows = (0..<count).map(RecordFactory.raw)
-        let piece = BinaryCopy.piece
         let buffer = BinaryCopy()
         return try timed(
             {
                 try pg.exec("BEGIN")
                 try pg.copyStart("COPY bench_record (\(BenchSQL.insertColumns)) FROM STDIN (FORMAT binary)")
-                buffer.removeAll()
-                for r in rows {
-                    buffer.append(r)
-                    if buffer.count >= piece {
-                        try pg.copyPut(buffer.written)
-                        buffer.startPiece()
-                    }
-                }
-                buffer.finish()
-                try pg.copyPut(buffer.written)
-                try pg.copyEnd()
+                try copyRows(rows, through: buffer, ordinals: false)
                 try pg.exec("COMMIT")
             }, digest: { _ in nil })
     }
@@ -142,7 +131,6 @@ final class PostgresRawContender: Contender {
     /// strata_ord RETURNING id` whose ids are read back, the staging table dropped; in one transaction.
     func stagedInsert(_ count: Int) async throws -> Sample {
         var rows = (0..<count).map(RecordFactory.raw)
-        let piece = BinaryCopy.piece
         let buffer = BinaryCopy()
         let columns = BenchSQL.insertColumns
         return try timed(
@@ -152,17 +140,7 @@ final class PostgresRawContender: Contender {
                     "CREATE TEMPORARY TABLE strata_stage AS SELECT 0::int8 AS strata_ord, \(columns) "
                         + "FROM bench_record WITH NO DATA")
                 try pg.copyStart("COPY strata_stage (strata_ord, \(columns)) FROM STDIN (FORMAT binary)")
-                buffer.removeAll()
-                for (i, r) in rows.enumerated() {
-                    buffer.append(r, ordinal: i)
-                    if buffer.count >= piece {
-                        try pg.copyPut(buffer.written)
-                        buffer.startPiece()
-                    }
-                }
-                buffer.finish()
-                try pg.copyPut(buffer.written)
-                try pg.copyEnd()
+                try copyRows(rows, through: buffer, ordinals: true)
                 let sql =
                     "INSERT INTO bench_record (\(columns)) SELECT \(columns) FROM strata_stage ORDER BY strata_ord "
                     + "RETURNING id"
@@ -176,6 +154,23 @@ final class PostgresRawContender: Contender {
                 try pg.exec("DROP TABLE strata_stage")
                 try pg.exec("COMMIT")
             }, digest: { Digests.written(rows) })
+    }
+
+    /// Encodes `rows` into `buffer` and streams them through the open COPY, sending each 1 MB piece with
+    /// PQputCopyData as it fills (as Strata's driver does), then ends the COPY. With `ordinals`, each row leads
+    /// with its index (the staging table's order column).
+    private func copyRows(_ rows: [RawRecord], through buffer: BinaryCopy, ordinals: Bool) throws {
+        buffer.removeAll()
+        for (i, r) in rows.enumerated() {
+            buffer.append(r, ordinal: ordinals ? i : nil)
+            if buffer.count >= BinaryCopy.piece {
+                try pg.copyPut(buffer.written)
+                buffer.startPiece()
+            }
+        }
+        buffer.finish()
+        try pg.copyPut(buffer.written)
+        try pg.copyEnd()
     }
 
     /// Reads every row of a result into records.
