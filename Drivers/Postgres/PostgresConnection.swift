@@ -21,8 +21,23 @@ public final class PostgresConnection: SQLConnection {
 
     /// Prepared statements: the same SQL bound with different types (NULL vs text) is prepared apart.
     struct Key: Hashable {
-        var sql: String
-        var types: [Oid]
+        let sql: String
+        let types: [Oid]
+        /// The SQL's hash, worked out once: the statement loop keeps a template's, so a call does not hash its SQL.
+        let sqlHash: Int
+
+        init(sql: String, types: [Oid], sqlHash: Int? = nil) {
+            self.sql = sql
+            self.types = types
+            self.sqlHash = sqlHash ?? sql.hashValue
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(sqlHash)
+            hasher.combine(types)
+        }
+
+        static func == (a: Key, b: Key) -> Bool { a.sqlHash == b.sqlHash && a.types == b.types && a.sql == b.sql }
     }
     var cache: [Key: String] = [:]
     /// Templates' SQL, and a statement of their shape (its values are the first call's; only its kind and
@@ -37,6 +52,8 @@ public final class PostgresConnection: SQLConnection {
     /// Whether a statement was sent and the server has not answered it yet (its outcome is unknown if the
     /// connection breaks now).
     var awaitingAnswer = false
+    /// Which thread of the pool's ``PostgresStatementLoop`` sends this connection's statements, once it has sent one.
+    var loopSlot: Int?
     /// Makes statement names unique to this connection (see the type's documentation).
     private let statementToken = String(UInt32.random(in: .min ... .max), radix: 36)
     private static let cacheLimit = 512

@@ -1,15 +1,18 @@
 // BlockingHandoff: how the pool hands a lease (or an error) to a thread blocked in a synchronous call.
 import Foundation
 
-/// Where a released lease goes: a suspended task's continuation, or a thread blocked in ``BlockingHandoff/wait(until:)``.
+/// Where a released lease goes: a suspended task's continuation, a thread blocked in ``BlockingHandoff/wait(until:)``,
+/// or a statement queued for the pool's ``StatementLoop``.
 enum Handoff: Sendable {
-    case task(CheckedContinuation<Lease?, any Error>)
+    case task(UnsafeContinuation<Lease?, any Error>)
     case thread(BlockingHandoff)
+    case statement(QueuedStatement)
 
     func resume(returning lease: Lease?) {
         switch self {
         case .task(let c): c.resume(returning: lease)
         case .thread(let h): h.set(.success(lease))
+        case .statement(let q): q.handed(lease)
         }
     }
 
@@ -17,6 +20,7 @@ enum Handoff: Sendable {
         switch self {
         case .task(let c): c.resume(throwing: error)
         case .thread(let h): h.set(.failure(error))
+        case .statement(let q): q.continuation.resume(throwing: error)
         }
     }
 }

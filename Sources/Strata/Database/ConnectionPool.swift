@@ -37,7 +37,8 @@ final class ConnectionPool: Sendable {
     private struct Waiter {
         let id: UInt64
         let continuation: Handoff
-        var timer: PoolTimer?
+        /// When the wait ends with ``StrataError/poolTimeout(seconds:)`` (see ``sweep()``); nil: never.
+        var deadline: ContinuousClock.Instant?
     }
 
     private struct State {
@@ -49,6 +50,8 @@ final class ConnectionPool: Sendable {
         var waiters: [Waiter] = []
         var nextWaiter: UInt64 = 0
         var closed = false
+        /// When the earliest sweep for timed-out waiters is due; nil when none is scheduled.
+        var sweepAt: ContinuousClock.Instant?
     }
 
     let driver: any Driver
@@ -60,6 +63,8 @@ final class ConnectionPool: Sendable {
     private let observer: StatementObserver?
     /// Whether leases are timed (a metrics backend, or a logger at `.info` or below).
     private let watched: Bool
+    /// The driver's event loop for single reads (PostgreSQL), when more than one connection may be open.
+    let statementLoop: (any StatementLoop)?
 
     init(driver: any Driver, capacity: Int, timeout: Double = 30, observer: StatementObserver? = nil) {
         self.driver = driver
@@ -67,9 +72,11 @@ final class ConnectionPool: Sendable {
         self.timeout = timeout.isNaN ? 0 : max(0, timeout)
         self.observer = observer
         watched = observer.map { $0.metrics != nil || $0.logger.logLevel <= .info } ?? false
+        statementLoop =
+            self.capacity > 1 ? (driver as? any StatementLoopDriver)?.makeStatementLoop(capacity: self.capacity) : nil
     }
 
-    private enum Step { case use(Lease, alone: Bool), connect(alone: Bool), wait, closed }
+    enum Step { case use(Lease, alone: Bool), connect(alone: Bool), wait, closed }
 
     /// A connection for the calling task, and whether it is the only one in use (no other task holds a
     /// connection of this pool, so running on the caller's thread delays no other call).
@@ -114,11 +121,7 @@ final class ConnectionPool: Sendable {
                 do {
                     return (try await connect(alone: alone), alone)
                 } catch {
-                    state.withLock { s in
-                        s.open -= 1
-                        s.inUse -= 1
-                    }
-                    wakeOne(with: nil)  // let a waiter try to connect in our place
+                    connectFailed()
                     throw error
                 }
             case .wait:
@@ -130,8 +133,17 @@ final class ConnectionPool: Sendable {
         }
     }
 
+    /// Gives back the slot of a connection that could not be opened, and lets a waiter try in its place.
+    func connectFailed() {
+        state.withLock { s in
+            s.open -= 1
+            s.inUse -= 1
+        }
+        wakeOne(with: nil)
+    }
+
     /// Takes an idle lease, or a slot to open one, or says to wait.
-    private func nextStep() -> Step {
+    func nextStep() -> Step {
         state.withLock { s in
             if s.closed { return .closed }
             if let lease = s.idle.popLast() {
@@ -191,7 +203,7 @@ final class ConnectionPool: Sendable {
 
     /// Opens a connection: on the caller's thread when it is alone, else on the connection's own thread
     /// (connecting is a network round trip or more on a server).
-    nonisolated(nonsending) private func connect(alone: Bool) async throws -> Lease {
+    nonisolated(nonsending) func connect(alone: Bool) async throws -> Lease {
         do {
             let lease = try await openLease(alone: alone)
             logOpened()
@@ -221,41 +233,69 @@ final class ConnectionPool: Sendable {
     /// Queues the task until a lease is handed to it (nil: try again, a slot may be free), the deadline
     /// passes, or the task is cancelled.
     nonisolated(nonsending) private func wait(until deadline: ContinuousClock.Instant?) async throws -> Lease? {
+        try await queue(until: deadline, retry: nil) { .task($0) }
+    }
+
+    /// Queues the task as `handoff` until a lease is handed to it, the deadline passes, or the task is cancelled;
+    /// returns `retry` straight away when a connection freed up meanwhile.
+    nonisolated(nonsending) func queue<R: Sendable>(
+        until deadline: ContinuousClock.Instant?, retry: R,
+        _ handoff: (UnsafeContinuation<R, any Error>) -> Handoff
+    ) async throws -> R {
         let id = state.withLock { s in
             s.nextWaiter &+= 1
             return s.nextWaiter
         }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Lease?, any Error>) in
-                let queued = state.withLock { s -> Bool in
-                    if s.closed || !s.idle.isEmpty || s.open < capacity { return false }
-                    s.waiters.append(Waiter(id: id, continuation: .task(c)))
-                    return true
+            try await withUnsafeThrowingContinuation { (c: UnsafeContinuation<R, any Error>) in
+                let queued = state.withLock { s -> (sweep: ContinuousClock.Instant?, queued: Bool) in
+                    if s.closed || !s.idle.isEmpty || s.open < capacity { return (nil, false) }
+                    s.waiters.append(Waiter(id: id, continuation: handoff(c), deadline: deadline))
+                    guard let deadline, s.sweepAt.map({ deadline < $0 }) ?? true else { return (nil, true) }
+                    s.sweepAt = deadline
+                    return (deadline, true)
                 }
-                guard queued else {
-                    c.resume(returning: nil)
+                guard queued.queued else {
+                    c.resume(returning: retry)
                     return
                 }
+                if let at = queued.sweep { scheduleSweep(at: at) }
                 if Task.isCancelled {
                     // Cancelled before the handler below could find the waiter in the queue.
                     leave(id, throwing: CancellationError())
-                    return
                 }
-                guard let deadline else { return }
-                let seconds = timeout
-                let timer = PoolTimer(after: ContinuousClock.now.duration(to: deadline)) { [weak self] in
-                    self?.leave(id, throwing: StrataError.poolTimeout(seconds: seconds))
-                }
-                let served = state.withLock { s -> Bool in
-                    guard let i = s.waiters.firstIndex(where: { $0.id == id }) else { return true }
-                    s.waiters[i].timer = timer
-                    return false
-                }
-                if served { timer.cancel() }
             }
         } onCancel: {
             leave(id, throwing: CancellationError())
         }
+    }
+
+    /// Ends the waits whose deadline passed with ``StrataError/poolTimeout(seconds:)``, and schedules the next sweep.
+    ///
+    /// One Dispatch timer per pool, not one per waiter: waits are usually served long before their deadline, so
+    /// a sweep mostly finds nothing and is scheduled again for the oldest waiter's deadline. A Dispatch timer, not a
+    /// task, so that it fires even while every cooperative thread is busy (blocked callers are what a pool timeout
+    /// reports).
+    private func sweep() {
+        let now = ContinuousClock.now
+        var expired: [Waiter] = []
+        let next: ContinuousClock.Instant? = state.withLock { s in
+            s.waiters.removeAll { w in
+                guard let d = w.deadline, d <= now else { return false }
+                expired.append(w)
+                return true
+            }
+            s.sweepAt = s.waiters.lazy.compactMap(\.deadline).min()
+            return s.sweepAt
+        }
+        if let next { scheduleSweep(at: next) }
+        for w in expired { w.continuation.resume(throwing: StrataError.poolTimeout(seconds: timeout)) }
+    }
+
+    private func scheduleSweep(at deadline: ContinuousClock.Instant) {
+        // A millisecond late, so that Dispatch's clock never finds the deadline a hair away and sweeps for nothing.
+        let seconds = max(0, ContinuousClock.now.duration(to: deadline) / .seconds(1)) + 0.001
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in self?.sweep() }
     }
 
     /// Takes a waiter out of the queue with an error, unless a lease was handed to it first.
@@ -265,13 +305,12 @@ final class ConnectionPool: Sendable {
             return s.waiters.remove(at: i)
         }
         guard let waiter else { return }
-        waiter.timer?.cancel()
         waiter.continuation.resume(throwing: error)
     }
 
     /// Drops an idle connection found dead at checkout (``DatabaseConnection/isUsable``), freeing its slot for
     /// the caller, who then takes another idle one or opens a new one.
-    private func discardDead(_ lease: Lease) {
+    func discardDead(_ lease: Lease) {
         state.withLock { s in
             s.open -= 1
             s.inUse -= 1
@@ -305,14 +344,12 @@ final class ConnectionPool: Sendable {
             observer?.metrics?.inUse.record(inUseCount)
             return
         }
-        waiter.timer?.cancel()
         waiter.continuation.resume(returning: lease)
     }
 
     private func wakeOne(with lease: Lease?) {
         let waiter = state.withLock { s in s.waiters.isEmpty ? nil : s.waiters.removeFirst() }
         guard let waiter else { return }
-        waiter.timer?.cancel()
         waiter.continuation.resume(returning: lease)
     }
 
@@ -328,9 +365,9 @@ final class ConnectionPool: Sendable {
             return (s.waiters, s.idle)
         }
         observer?.logger.info("closed the pool", metadata: ["db.pool.closed_idle": .stringConvertible(idle.count)])
+        statementLoop?.stop()
         _ = idle  // the leases (and their threads) end here, outside the lock
         for w in waiters {
-            w.timer?.cancel()
             w.continuation.resume(returning: nil)
         }
     }
@@ -345,25 +382,8 @@ final class ConnectionPool: Sendable {
 
 extension Double {
     /// The instant this many seconds from now, or nil (wait forever) when it is too far to represent.
-    fileprivate var deadline: ContinuousClock.Instant? {
+    var deadline: ContinuousClock.Instant? {
         guard self < 1e9 else { return nil }
         return .now + .seconds(self)
     }
-}
-
-/// A waiter's deadline: a Dispatch timer, not a task, so that it fires even while every cooperative thread is
-/// busy (blocked callers are what a pool timeout reports), and is cancelled when the waiter is served.
-///
-/// `@unchecked Sendable`: its only state is the work item, set once in `init`; `DispatchWorkItem.cancel()` may be
-/// called from any thread.
-final class PoolTimer: @unchecked Sendable {
-    private let item: DispatchWorkItem
-
-    init(after delay: Duration, _ fire: @escaping @Sendable () -> Void) {
-        item = DispatchWorkItem(block: fire)
-        let seconds = max(0, delay / .seconds(1))
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item)
-    }
-
-    func cancel() { item.cancel() }
 }

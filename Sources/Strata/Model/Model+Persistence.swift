@@ -322,30 +322,45 @@ extension Model {
     /// Fetches the model with this id, or nil (also when the row is soft-deleted).
     @inlinable
     public static func find(_ id: ID, _ tx: Transaction) throws -> Self? {
-        let schema = Self.schema
-        let context = RowContext(model: Self.self, schema: schema, selected: nil)
         var found: Self?
         _ = try tx.execute(
-            template: StatementTemplate(Self.self, .findByKey, table: schema.name), binds: [id.databaseValue],
-            statement: {
-                .select(
-                    Select(
-                        table: schema.name, selection: .columns(schema.columnNames),
-                        filter: keyFilter(id)))
-            }
-        ) { reader in
-            var model = try Self(row: Row(reader: reader, context: context))
-            model._persistence.markStored()
-            found = model
-        }
+            template: findTemplate, binds: [id.databaseValue], statement: { findStatement(id) },
+            onRow: { found = try decodeFound($0) })
         return found
     }
 
     /// Fetches the model with this id, or nil.
+    ///
+    /// While other calls hold connections of the pool, a PostgreSQL database sends it from its statement loop
+    /// (see ``Database/read(_:)``), which many concurrent lookups share.
     nonisolated(nonsending)
         public static func find(_ id: ID, on db: Database) async throws -> Self?
     {
-        try await db.read { tx in try find(id, tx) }
+        var found: Self?
+        _ = try await db.readOne(
+            template: findTemplate, binds: [id.databaseValue], statement: { findStatement(id) },
+            onRow: { found = try decodeFound($0) })
+        return found
+    }
+
+    /// The shape of ``find(_:_:)``'s SELECT.
+    @usableFromInline
+    static var findTemplate: StatementTemplate { StatementTemplate(Self.self, .findByKey, table: schema.name) }
+
+    /// ``find(_:_:)``'s SELECT.
+    @usableFromInline
+    static func findStatement(_ id: ID) -> Statement {
+        let schema = Self.schema
+        return .select(Select(table: schema.name, selection: .columns(schema.columnNames), filter: keyFilter(id)))
+    }
+
+    /// The model ``find(_:_:)`` read from a row.
+    @usableFromInline
+    static func decodeFound(_ reader: any RowReader) throws -> Self {
+        var model = try Self(
+            row: Row(reader: reader, context: RowContext(model: Self.self, schema: schema, selected: nil)))
+        model._persistence.markStored()
+        return model
     }
 
     /// Reads the model's row again: every stored property takes the database's value and assignments not yet

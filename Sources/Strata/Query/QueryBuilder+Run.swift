@@ -83,16 +83,9 @@ extension QueryBuilder where Executor == Transaction {
         var select = try selectStatement()
         select.selection = .count
         select.order = []
-        var n: Int64 = 0
-        _ = try executor.execute(.select(select)) { r in
-            switch r.value(at: 0) {
-            case .integer(let v): n = v
-            case .double(let d): n = Int64(d)
-            case .decimal(let d): n = Int64(truncating: d as NSDecimalNumber)
-            default: break
-            }
-        }
-        return Int(n)
+        var n = 0
+        _ = try executor.execute(.select(select)) { n = Self.count(in: $0) }
+        return n
     }
 
     /// Whether any row matches.
@@ -218,13 +211,38 @@ extension QueryBuilder where Executor == Database {
     }
 
     /// All matching models.
-    nonisolated(nonsending) public func all() async throws -> [M] { try await on { try $0.all() } }
+    nonisolated(nonsending) public func all() async throws -> [M] {
+        guard includes.isEmpty, let select = try loopSelect() else { return try await on { try $0.all() } }
+        var out: [M] = []
+        try await fetch(select) { out.append($0) }
+        return out
+    }
     /// The first matching model, or nil.
-    nonisolated(nonsending) public func first() async throws -> M? { try await on { try $0.first() } }
+    nonisolated(nonsending) public func first() async throws -> M? {
+        guard includes.isEmpty, let select = try loopSelect(limit: Swift.min(limit ?? 1, 1)) else {
+            return try await on { try $0.first() }
+        }
+        var found: M?
+        try await fetch(select) { found = found ?? $0 }
+        return found
+    }
     /// The number of matching rows.
-    nonisolated(nonsending) public func count() async throws -> Int { try await on { try $0.count() } }
+    nonisolated(nonsending) public func count() async throws -> Int {
+        guard !grouping.distinct, var select = try loopSelect() else { return try await on { try $0.count() } }
+        select.selection = .count
+        select.order = []
+        var n = 0
+        _ = try await executor.readOne(select) { n = Self.count(in: $0) }
+        return n
+    }
     /// Whether any row matches.
-    nonisolated(nonsending) public func exists() async throws -> Bool { try await on { try $0.exists() } }
+    nonisolated(nonsending) public func exists() async throws -> Bool {
+        guard var select = try loopSelect(limit: 1) else { return try await on { try $0.exists() } }
+        select.selection = .columns([M.primaryKeyColumn])
+        var found = false
+        _ = try await executor.readOne(select) { _ in found = true }
+        return found
+    }
     /// The values of one column of the matching rows.
     nonisolated(nonsending) public func values<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V> & Sendable) async throws
         -> [V]

@@ -1,0 +1,56 @@
+// StatementLoop: how a driver runs single reads for many tasks from one thread, with no thread per statement.
+
+/// A driver's event loop for single statements: one thread sends statements on many connections and waits on all
+/// their sockets at once, so a read from one of many concurrent tasks costs no thread of its own, no thread hop to
+/// start it and no wake-up per statement while the connections are busy (see ``Database/read(_:)``'s fast path).
+///
+/// The core hands it a statement prepared on the caller's thread (``prepare(template:binds:statement:)``) and a
+/// leased connection; the loop sends the statement, reads the answer and calls back on its own thread; the caller
+/// then reads the rows on its own thread (``LoopAnswer/read(_:)``).
+package protocol StatementLoop: AnyObject, Sendable {
+    /// The statement rendered (or the template's SQL found) and its values converted, on the caller's thread.
+    ///
+    /// - Throws: rendering errors and value errors, before anything is sent.
+    func prepare(template: StatementTemplate?, binds: [DatabaseValue], statement: () throws -> Statement) throws
+        -> any LoopStatement
+
+    /// Sends `statement` on `connection` from the loop's thread and calls `done` there once it is answered (or
+    /// failed). The connection belongs to the loop until `done` is called.
+    func start(
+        _ statement: any LoopStatement, on connection: LoopConnection, done: @escaping @Sendable (LoopOutcome) -> Void)
+
+    /// Lets the loop finish the statements it was given, then end its thread.
+    func stop()
+}
+
+/// A statement ready for a ``StatementLoop``: driver-specific, opaque to the core.
+package protocol LoopStatement: Sendable {}
+
+/// A statement's answer, read on the caller's thread.
+package protocol LoopAnswer: Sendable {
+    /// Hands the rows to `onRow` and returns the number of rows changed, or throws the statement's error.
+    func read(_ onRow: (any RowReader) throws -> Void) throws -> Int
+}
+
+/// How a loop's statement ended.
+package enum LoopOutcome: Sendable {
+    /// The server answered (rows, or an error to throw).
+    case answered(any LoopAnswer)
+    /// Nothing ran and nothing failed for good: run the statement again (a cached plan went stale, or the pool
+    /// freed a slot instead of a connection).
+    case again
+}
+
+/// A leased connection lent to a loop.
+///
+/// `@unchecked Sendable`: the pool hands a connection to one holder at a time; the loop is its only user between
+/// ``StatementLoop/start(_:on:done:)`` and `done`.
+package struct LoopConnection: @unchecked Sendable {
+    package let connection: any DatabaseConnection
+}
+
+/// A driver with a ``StatementLoop``; the pool makes one per pool (see ``ConnectionPool``).
+package protocol StatementLoopDriver: Driver {
+    /// A loop for a pool of `capacity` connections.
+    func makeStatementLoop(capacity: Int) -> any StatementLoop
+}
