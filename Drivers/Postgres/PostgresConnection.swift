@@ -56,7 +56,7 @@ public final class PostgresConnection: SQLConnection {
     var loopSlot: Int?
     /// Makes statement names unique to this connection (see the type's documentation).
     private let statementToken = String(UInt32.random(in: .min ... .max), radix: 36)
-    private static let cacheLimit = 512
+    static let cacheLimit = 512
 
     /// Opens a connection; see ``PostgresConnectionOptions`` for what it falls back on.
     ///
@@ -262,7 +262,7 @@ public final class PostgresConnection: SQLConnection {
     }
 
     /// Forgets every prepared statement, on the server too (when the transaction state allows it).
-    private func evictAll() {
+    func evictAll() {
         let status = PQtransactionStatus(handle)
         guard status == PQTRANS_IDLE || status == PQTRANS_INTRANS else { return }
         let result = PQexec(handle, "DEALLOCATE ALL")

@@ -14,6 +14,17 @@ public enum PostgresPrepareMode: String, Sendable, Hashable, CaseIterable {
     case auto
 }
 
+/// When single reads go through the pool's statement loop (the `loop` URL parameter; see
+/// ``PostgresConnectionOptions/loop``).
+public enum PostgresLoopMode: String, Sendable, Hashable, CaseIterable {
+    /// While other calls hold connections of the pool; a call alone runs on the caller's thread.
+    case auto
+    /// Always, even a call alone.
+    case always
+    /// Never: every call runs on its connection's thread (or the caller's, alone).
+    case off
+}
+
 extension PostgresConnectionOptions {
     /// How long past ``statementTimeout`` the client waits for the server's answer before it gives up on the
     /// connection: 2 seconds.

@@ -33,6 +33,10 @@ public struct PostgresConnectionOptions: Sendable, Hashable {
     /// Whether statements are prepared by name and cached (`prepare=on`), sent unnamed each time (`prepare=off`,
     /// what a pooler in transaction mode such as PgBouncer needs), or chosen per connection (`auto`, the default).
     public var prepare: PostgresPrepareMode = .auto
+    /// Whether single reads go through the pool's statement loop (`loop=auto`, the default: while other calls hold
+    /// connections), always (`loop=always`: even a call alone, which tests use to run everything through it), or
+    /// never (`loop=off`: every call on a connection's own thread, as before the loop).
+    public var loop: PostgresLoopMode = .auto
     /// The `statement_timeout` URL parameter in milliseconds (`?statement_timeout=5s`, `500ms`, `2min` or a
     /// number of milliseconds), or nil for the server's setting. A statement past it is cancelled by the server
     /// (``StrataError/statementTimeout(table:)``, the connection stays usable); a server that does not answer
@@ -75,6 +79,11 @@ public struct PostgresConnectionOptions: Sendable, Hashable {
                 searchPath = value
             case "prepare":
                 prepare = try Self.prepareMode(value, url: url)
+            case "loop":
+                guard let mode = PostgresLoopMode(rawValue: value) else {
+                    throw .invalidURL(url.original, reason: "loop must be auto, always or off, not '\(value)'")
+                }
+                loop = mode
             case "statement_timeout":
                 statementTimeout = try Self.milliseconds(value, parameter: key, url: url)
             case "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count", "tcp_user_timeout":
@@ -151,7 +160,7 @@ public struct PostgresConnectionOptions: Sendable, Hashable {
     /// The URL parameters a `postgres://` URL may carry: every libpq connection keyword and `search_path`
     /// (``DriverFactory/postgres`` declares them; Strata's own `pool` and `migrate` come on top).
     public static var urlParameters: Set<String> {
-        libpqKeywords.union(["search_path", "prepare", "statement_timeout"])
+        libpqKeywords.union(["search_path", "prepare", "statement_timeout", "loop"])
     }
 
     /// Every connection keyword the linked libpq knows.

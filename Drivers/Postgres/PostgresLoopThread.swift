@@ -5,8 +5,13 @@ import Strata
 import Synchronization
 
 /// One thread of a ``PostgresStatementLoop``: it sends the statements of its connections, waits on all their sockets
-/// in one `poll`, and reads each answer as it comes, the way one `pgbench -j` thread drives its clients. A freed
-/// connection takes the next queued statement on this thread at once (the pool hands it over in `done`).
+/// in one `poll`, and reads each answer as it comes, the way one `pgbench -j` thread drives its clients.
+///
+/// While statements queue for a connection (every connection of the pool is busy), it pipelines: up to
+/// ``pipelineDepth`` statements in flight on one connection, each followed by its own Sync, so each is its own
+/// implicit transaction and an error in one touches no other. The server then finds the next statement already
+/// waiting when it finishes one, instead of idling a round trip. A freed connection takes the next queued statement
+/// on this thread at once.
 ///
 /// It starts with the first statement and ends after ``idleLimit`` with nothing to do (or at ``stop()``), so an idle
 /// pool holds no thread.
@@ -43,20 +48,16 @@ final class PostgresLoopThread: @unchecked Sendable {
         if wakeWrite >= 0 { close(wakeWrite) }
     }
 
-    final class Job {
+    /// What ``PostgresStatementLoop/start(_:reply:lease:)`` hands over: a statement, its reply, the lent connection.
+    struct Job {
         let statement: PostgresLoopStatement
+        let reply: LoopReply
+        let lease: LoopLease
         let connection: PostgresConnection
-        let done: @Sendable (LoopOutcome) -> Void
-
-        init(
-            statement: PostgresLoopStatement, connection: PostgresConnection,
-            done: @escaping @Sendable (LoopOutcome) -> Void
-        ) {
-            self.statement = statement
-            self.connection = connection
-            self.done = done
-        }
     }
+
+    /// At most this many statements in flight on one connection (with `prepare=off`, for a pooler: one).
+    static let pipelineDepth = 4
 
     /// Queues `job`, starting the thread or waking it as needed.
     func start(_ job: Job) {
@@ -91,35 +92,67 @@ final class PostgresLoopThread: @unchecked Sendable {
 
     // MARK: The loop's thread
 
-    /// A statement in flight on a connection.
-    private final class Active {
-        let job: Job
-        let deadline: ContinuousClock.Instant?
-        /// The statement's name while it is being prepared, nil once it runs.
+    /// A statement in flight.
+    private final class Entry {
+        let statement: PostgresLoopStatement
+        let reply: LoopReply
+        /// When the server must have answered; set once the statement is the oldest in flight on its connection
+        /// (the server runs a connection's statements one after another, so a later one's time starts then).
+        var deadline: ContinuousClock.Instant?
+        /// The statement's name while its PREPARE is in flight ahead of it.
         var preparing: String?
         var results: [OpaquePointer] = []
         var changed = 0
         var failure: PostgresFailure?
+        /// The PREPARE's failure, which is the statement's error (the statement itself then fails for want of it).
+        var prepareFailure: PostgresFailure?
 
-        init(job: Job, deadline: ContinuousClock.Instant?) {
-            self.job = job
-            self.deadline = deadline
+        init(_ statement: PostgresLoopStatement, reply: LoopReply) {
+            self.statement = statement
+            self.reply = reply
         }
+    }
 
-        var key: PostgresConnection.Key { job.statement.key }
+    /// A lent connection and the statements in flight on it, oldest first.
+    private final class Pipe {
+        let connection: PostgresConnection
+        let lease: LoopLease
+        var entries: [Entry] = []
+        /// The limit on ``entries``: ``pipelineDepth``, or 1 for unnamed statements (a pooler in front).
+        let depth: Int
+
+        init(connection: PostgresConnection, lease: LoopLease) {
+            self.connection = connection
+            self.lease = lease
+            depth = connection.usesNamedStatements ? PostgresLoopThread.pipelineDepth : 1
+        }
+    }
+
+    /// What a pass of the loop finished: replies to send, and connections to give back first.
+    private struct Finished {
+        var replies: [(LoopReply, LoopOutcome)] = []
+        var released: [LoopLease] = []
+
+        /// Gives the connections back (so that the next waiters get them at once), then resumes the tasks.
+        mutating func deliver() {
+            for lease in released { lease.release() }
+            for (reply, outcome) in replies { reply(outcome) }
+            released.removeAll(keepingCapacity: true)
+            replies.removeAll(keepingCapacity: true)
+        }
     }
 
     private func run() {
-        var active: [Active] = []
+        var pipes: [Pipe] = []
         var jobs: [Job] = []
         var fds: [pollfd] = []
-        var finished: [(Job, LoopOutcome)] = []
+        var finished = Finished()
         var idleSince: ContinuousClock.Instant?
         while true {
             lock.lock()
             polling = false
             swap(&jobs, &inbox)
-            if jobs.isEmpty && active.isEmpty {
+            if jobs.isEmpty && pipes.isEmpty {
                 let now = ContinuousClock.now
                 let since = idleSince ?? now
                 idleSince = since
@@ -132,9 +165,9 @@ final class PostgresLoopThread: @unchecked Sendable {
             if !jobs.isEmpty {
                 lock.unlock()
                 idleSince = nil
-                for job in jobs { begin(job, into: &active, finished: &finished) }
+                for job in jobs { open(job, into: &pipes, finished: &finished) }
                 jobs.removeAll(keepingCapacity: true)
-                complete(&finished)
+                finished.deliver()
                 continue
             }
             polling = true
@@ -142,125 +175,155 @@ final class PostgresLoopThread: @unchecked Sendable {
 
             fds.removeAll(keepingCapacity: true)
             fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
-            for a in active {
-                fds.append(pollfd(fd: PQsocket(a.job.connection.handle), events: Int16(POLLIN), revents: 0))
+            for pipe in pipes {
+                fds.append(pollfd(fd: PQsocket(pipe.connection.handle), events: Int16(POLLIN), revents: 0))
             }
-            let n = poll(&fds, nfds_t(fds.count), timeout(active))
+            let n = poll(&fds, nfds_t(fds.count), timeout(pipes))
             if n < 0 && errno != EINTR { Thread.sleep(forTimeInterval: 0.001) }  // never spin on a persistent error
             if fds[0].revents != 0 {
                 var drain = [UInt8](repeating: 0, count: 64)
                 while read(wakeRead, &drain, drain.count) > 0 {}
             }
             let now = ContinuousClock.now
-            var i = 0
-            var slot = 1
-            while i < active.count {
-                let ready = n > 0 && fds[slot].revents != 0
-                slot += 1
-                if ready, let outcome = advance(active[i]) {
-                    finished.append((active[i].job, outcome))
-                    active.remove(at: i)
-                    continue
+            var kept: [Pipe] = []
+            kept.reserveCapacity(pipes.count)
+            for (i, pipe) in pipes.enumerated() {
+                if n > 0 && fds[i + 1].revents != 0 { receive(pipe, finished: &finished) }
+                if let first = pipe.entries.first?.deadline, first <= now, !pipe.entries.isEmpty {
+                    fail(pipe, with: timedOut(pipe.connection), finished: &finished)
                 }
-                if let deadline = active[i].deadline, deadline <= now {
-                    let connection = active[i].job.connection
-                    connection.isBroken = true
-                    let limit = connection.callTimeout.map { "\($0)" } ?? "the deadline"
-                    let error = StrataError.connectionLost(
-                        "no answer from the server within \(limit) (statement_timeout plus "
-                            + "\(PostgresConnectionOptions.answerGrace) ms): it is frozen or the network is down; "
-                            + "the connection was discarded")
-                    finished.append((active[i].job, .answered(PostgresLoopAnswer(error: error))))
-                    active[i].results.forEach { PQclear($0) }
-                    active.remove(at: i)
-                    continue
-                }
-                i += 1
+                if keep(pipe, finished: &finished) { kept.append(pipe) }
             }
-            complete(&finished)
+            pipes = kept
+            finished.deliver()
         }
     }
 
     /// Milliseconds `poll` may sleep: until the nearest deadline, or the idle limit with nothing in flight.
-    private func timeout(_ active: [Active]) -> Int32 {
-        guard !active.isEmpty else { return Self.idleLimit }
-        guard let nearest = active.lazy.compactMap(\.deadline).min() else { return -1 }
+    private func timeout(_ pipes: [Pipe]) -> Int32 {
+        guard !pipes.isEmpty else { return Self.idleLimit }
+        guard let nearest = pipes.lazy.compactMap({ $0.entries.first?.deadline }).min() else { return -1 }
         let (seconds, attoseconds) = ContinuousClock.now.duration(to: nearest).components
         return Int32(clamping: max(0, min(seconds, 60) * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
     }
 
-    /// Hands each finished statement's outcome back (its connection returns to the pool there).
-    private func complete(_ finished: inout [(Job, LoopOutcome)]) {
-        for (job, outcome) in finished { job.done(outcome) }
-        finished.removeAll(keepingCapacity: true)
-    }
-
-    /// Sends a new job's statement (or its PREPARE first), or finishes it with the error that stopped it.
-    private func begin(_ job: Job, into active: inout [Active], finished: inout [(Job, LoopOutcome)]) {
-        let connection = job.connection
-        let handle = connection.handle
-        guard !connection.isBroken, PQstatus(handle) == CONNECTION_OK else {
-            connection.isBroken = true
-            let error = StrataError.connectionLost("the connection to the server is closed")
-            finished.append((job, .answered(PostgresLoopAnswer(error: error))))
+    /// Starts a lent connection's first statement (a connection the loop already holds never comes back here).
+    private func open(_ job: Job, into pipes: inout [Pipe], finished: inout Finished) {
+        let pipe = Pipe(connection: job.connection, lease: job.lease)
+        let handle = pipe.connection.handle
+        guard !pipe.connection.isBroken, PQstatus(handle) == CONNECTION_OK else {
+            pipe.connection.isBroken = true
+            finished.replies.append(
+                (
+                    job.reply,
+                    .answered(PostgresLoopAnswer(error: .connectionLost("the connection to the server is closed")))
+                ))
+            finished.released.append(job.lease)
             return
         }
-        let key = job.statement.key
-        let entry = Active(job: job, deadline: connection.callTimeout.map { ContinuousClock.now + $0 })
-        let sent: Int32
-        if connection.usesNamedStatements, connection.cache[key] == nil {
-            let name = connection.newStatementName()
-            sent = key.types.withUnsafeBufferPointer { types in
-                PQsendPrepare(handle, name, key.sql, Int32(key.types.count), types.baseAddress)
+        // Room for new prepared statements: DEALLOCATE cannot run in pipeline mode, where a full cache sends unnamed.
+        if pipe.connection.cache.count >= PostgresConnection.cacheLimit { pipe.connection.evictAll() }
+        guard PQenterPipelineMode(handle) == 1 else {
+            finished.replies.append((job.reply, .answered(PostgresLoopAnswer(error: lost(pipe.connection)))))
+            finished.released.append(job.lease)
+            return
+        }
+        send(job.statement, reply: job.reply, on: pipe, finished: &finished)
+        if keep(pipe, finished: &finished) { pipes.append(pipe) }
+    }
+
+    /// Tops the pipe up from the pool's queue; when nothing is left in flight, leaves pipeline mode and gives the
+    /// connection back. Returns whether the loop keeps the pipe.
+    private func keep(_ pipe: Pipe, finished: inout Finished) -> Bool {
+        while pipe.entries.count < pipe.depth, !pipe.connection.isBroken, let (statement, reply) = pipe.lease.next() {
+            guard let statement = statement as? PostgresLoopStatement else {
+                finished.replies.append(
+                    (reply, .answered(PostgresLoopAnswer(error: .connectionFailed("not a PostgreSQL statement")))))
+                continue
             }
-            entry.preparing = name
-        } else {
-            sent = send(job.statement, on: connection)
+            send(statement, reply: reply, on: pipe, finished: &finished)
         }
-        guard sent == 1 else {
-            finished.append((job, .answered(PostgresLoopAnswer(error: lost(connection)))))
-            return
+        guard pipe.entries.isEmpty else { return true }
+        if !pipe.connection.isBroken && PQexitPipelineMode(pipe.connection.handle) != 1 {
+            pipe.connection.isBroken = true  // the ordinary path cannot use it in pipeline mode: the pool drops it
         }
-        active.append(entry)
+        finished.released.append(pipe.lease)
+        return false
     }
 
-    /// Sends the statement itself: by its prepared name, or unnamed (`prepare=off`, a pooler).
-    private func send(_ statement: PostgresLoopStatement, on connection: PostgresConnection) -> Int32 {
+    /// Sends a statement (its PREPARE first when the connection has not prepared it), each with its own Sync.
+    private func send(_ statement: PostgresLoopStatement, reply: LoopReply, on pipe: Pipe, finished: inout Finished) {
+        let connection = pipe.connection
         let handle = connection.handle
+        let entry = Entry(statement, reply: reply)
+        if pipe.entries.isEmpty { entry.deadline = connection.callTimeout.map { ContinuousClock.now + $0 } }
         let key = statement.key
         let binds = statement.binds
-        if connection.usesNamedStatements, let name = connection.cache[key] {
-            return binds.withParameters { values, lengths, formats in
-                PQsendQueryPrepared(handle, name, Int32(binds.count), values, lengths, formats, 0)
+        var sent: Int32 = 1
+        if connection.usesNamedStatements,
+            connection.cache[key] != nil || connection.cache.count < PostgresConnection.cacheLimit
+        {
+            var name = connection.cache[key]
+            if name == nil {
+                let fresh = connection.newStatementName()
+                sent = key.types.withUnsafeBufferPointer { types in
+                    PQsendPrepare(handle, fresh, key.sql, Int32(key.types.count), types.baseAddress)
+                }
+                if sent == 1 { sent = PQpipelineSync(handle) }
+                entry.preparing = fresh
+                name = fresh
+            }
+            if sent == 1, let name {
+                sent = binds.withParameters { values, lengths, formats in
+                    PQsendQueryPrepared(handle, name, Int32(binds.count), values, lengths, formats, 0)
+                }
+            }
+        } else {
+            sent = key.types.withUnsafeBufferPointer { types in
+                binds.withParameters { values, lengths, formats in
+                    PQsendQueryParams(
+                        handle, key.sql, Int32(binds.count), types.baseAddress, values, lengths, formats, 0)
+                }
             }
         }
-        return key.types.withUnsafeBufferPointer { types in
-            binds.withParameters { values, lengths, formats in
-                PQsendQueryParams(handle, key.sql, Int32(binds.count), types.baseAddress, values, lengths, formats, 0)
-            }
-        }
+        if sent == 1 { sent = PQpipelineSync(handle) }
+        pipe.entries.append(entry)
+        if sent != 1 { fail(pipe, with: lost(connection), finished: &finished) }
     }
 
-    /// The error for a connection libpq could not send on or read from, which is marked broken.
-    private func lost(_ connection: PostgresConnection) -> StrataError {
-        connection.isBroken = true
-        return .connectionLost(PostgresConnector.tidy(String(cString: PQerrorMessage(connection.handle))))
-    }
-
-    /// Reads what arrived for a statement; returns its outcome once the server has answered it whole.
-    private func advance(_ entry: Active) -> LoopOutcome? {
-        let connection = entry.job.connection
+    /// Reads what arrived on a pipe and finishes each statement whose answer is whole, in order.
+    private func receive(_ pipe: Pipe, finished: inout Finished) {
+        let connection = pipe.connection
         let handle = connection.handle
         if PQconsumeInput(handle) == 0 {
-            entry.results.forEach { PQclear($0) }
-            return .answered(PostgresLoopAnswer(error: lost(connection)))
+            fail(pipe, with: lost(connection), finished: &finished)
+            return
         }
-        while PQisBusy(handle) == 0 {
+        var idle = false
+        while PQisBusy(handle) == 0, let entry = pipe.entries.first {
             guard let result = PQgetResult(handle) else {
-                if let outcome = phaseDone(entry) { return outcome }
-                return nil  // the PREPARE is done and the statement sent: its answer comes later
+                // The end of one statement's results (its Sync follows), or nothing more to read for now.
+                if idle { break }
+                idle = true
+                continue
             }
+            idle = false
             switch PQresultStatus(result) {
+            case PGRES_PIPELINE_SYNC:
+                PQclear(result)
+                if let name = entry.preparing {
+                    entry.preparing = nil
+                    if let failure = entry.failure {
+                        entry.prepareFailure = failure
+                        entry.failure = nil
+                    } else {
+                        connection.cache[entry.statement.key] = name
+                    }
+                    continue
+                }
+                pipe.entries.removeFirst()
+                pipe.entries.first?.deadline = connection.callTimeout.map { ContinuousClock.now + $0 }
+                finished.replies.append((entry.reply, outcome(of: entry, on: connection)))
             case PGRES_TUPLES_OK, PGRES_COMMAND_OK:
                 if entry.preparing != nil || entry.failure != nil {
                     PQclear(result)
@@ -273,37 +336,49 @@ final class PostgresLoopThread: @unchecked Sendable {
                 PQclear(result)
             }
         }
-        return nil
+        if PQstatus(handle) != CONNECTION_OK { fail(pipe, with: lost(connection), finished: &finished) }
     }
 
-    /// The end of a PREPARE (then the statement is sent) or of the statement (then its outcome).
-    private func phaseDone(_ entry: Active) -> LoopOutcome? {
-        let connection = entry.job.connection
-        let shape = entry.job.statement.shape
-        if let name = entry.preparing {
-            entry.preparing = nil
-            if let failure = entry.failure {
-                return .answered(PostgresLoopAnswer(error: connection.fail(failure, shape)))
-            }
-            connection.cache[entry.key] = name
-            guard send(entry.job.statement, on: connection) == 1 else {
-                return .answered(PostgresLoopAnswer(error: lost(connection)))
-            }
-            return nil
-        }
-        if let failure = entry.failure {
+    /// A finished statement's outcome.
+    private func outcome(of entry: Entry, on connection: PostgresConnection) -> LoopOutcome {
+        let shape = entry.statement.shape
+        if let failure = entry.prepareFailure ?? entry.failure {
             entry.results.forEach { PQclear($0) }
+            entry.results = []
             if failure.isStalePlan {
-                connection.cache[entry.key] = nil
+                connection.cache[entry.statement.key] = nil
                 return .again
             }
             return .answered(PostgresLoopAnswer(error: connection.fail(failure, shape)))
         }
-        guard PQstatus(connection.handle) == CONNECTION_OK else {
+        let answer = PostgresLoopAnswer(results: entry.results, changed: entry.changed)
+        entry.results = []
+        return .answered(answer)
+    }
+
+    /// Ends every statement in flight on a pipe with `error`; its connection is broken (the pool drops it).
+    private func fail(_ pipe: Pipe, with error: StrataError, finished: inout Finished) {
+        pipe.connection.isBroken = true
+        for entry in pipe.entries {
             entry.results.forEach { PQclear($0) }
-            let failure = PostgresFailure(result: nil, connection: connection.handle)
-            return .answered(PostgresLoopAnswer(error: connection.fail(failure, shape)))
+            entry.results = []
+            finished.replies.append((entry.reply, .answered(PostgresLoopAnswer(error: error))))
         }
-        return .answered(PostgresLoopAnswer(results: entry.results, changed: entry.changed))
+        pipe.entries.removeAll()
+    }
+
+    /// The error for a connection libpq could not send on or read from, which is marked broken.
+    private func lost(_ connection: PostgresConnection) -> StrataError {
+        connection.isBroken = true
+        return .connectionLost(PostgresConnector.tidy(String(cString: PQerrorMessage(connection.handle))))
+    }
+
+    /// The error for a statement that outlived its deadline.
+    private func timedOut(_ connection: PostgresConnection) -> StrataError {
+        let limit = connection.callTimeout.map { "\($0)" } ?? "the deadline"
+        return .connectionLost(
+            "no answer from the server within \(limit) (statement_timeout plus "
+                + "\(PostgresConnectionOptions.answerGrace) ms): it is frozen or the network is down; "
+                + "the connection was discarded")
     }
 }

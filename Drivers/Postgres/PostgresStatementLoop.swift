@@ -20,8 +20,11 @@ final class PostgresStatementLoop: StatementLoop, Sendable {
     private let threads: [PostgresLoopThread]
     private let nextThread = Atomic<Int>(0)
 
-    /// A loop for a pool of `capacity` connections.
-    init(capacity: Int) {
+    let takesLoneCalls: Bool
+
+    /// A loop for a pool of `capacity` connections; `always`: it runs calls alone too.
+    init(capacity: Int, always: Bool) {
+        takesLoneCalls = always
         let count = max(1, min(ProcessInfo.processInfo.activeProcessorCount, (capacity + 7) / 8))
         threads = (0..<count).map { _ in PostgresLoopThread() }
     }
@@ -45,18 +48,18 @@ final class PostgresStatementLoop: StatementLoop, Sendable {
         return try PostgresLoopStatement(sql: rendered.sql, sqlHash: hash, binds: binds, shape: built)
     }
 
-    func start(
-        _ statement: any LoopStatement, on connection: LoopConnection, done: @escaping @Sendable (LoopOutcome) -> Void
-    ) {
+    func start(_ statement: any LoopStatement, reply: LoopReply, lease: LoopLease) {
         guard let statement = statement as? PostgresLoopStatement,
-            let connection = connection.connection as? PostgresConnection
+            let connection = lease.connection as? PostgresConnection
         else {
-            done(.answered(PostgresLoopAnswer(error: .connectionFailed("not a PostgreSQL connection"))))
+            lease.release()
+            reply(.answered(PostgresLoopAnswer(error: .connectionFailed("not a PostgreSQL connection"))))
             return
         }
         let slot = connection.loopSlot ?? nextThread.wrappingAdd(1, ordering: .relaxed).oldValue % threads.count
         connection.loopSlot = slot
-        threads[slot].start(PostgresLoopThread.Job(statement: statement, connection: connection, done: done))
+        threads[slot].start(
+            PostgresLoopThread.Job(statement: statement, reply: reply, lease: lease, connection: connection))
     }
 
     func stop() {
@@ -79,5 +82,11 @@ final class PostgresLoopStatement: LoopStatement {
 }
 
 extension PostgresDriver: StatementLoopDriver {
-    package func makeStatementLoop(capacity: Int) -> any StatementLoop { PostgresStatementLoop(capacity: capacity) }
+    package func makeStatementLoop(capacity: Int) -> (any StatementLoop)? {
+        switch options.loop {
+        case .off: return nil
+        case .auto: return capacity > 1 ? PostgresStatementLoop(capacity: capacity, always: false) : nil
+        case .always: return PostgresStatementLoop(capacity: capacity, always: true)
+        }
+    }
 }

@@ -28,7 +28,7 @@ extension ConnectionPool {
                     discardDead(idle)
                     continue
                 }
-                if isAlone {
+                if isAlone && !loop.takesLoneCalls {
                     defer { release(idle) }
                     return try alone(idle)
                 }
@@ -40,7 +40,7 @@ extension ConnectionPool {
                     connectFailed()
                     throw error
                 }
-                if isAlone {
+                if isAlone && !loop.takesLoneCalls {
                     defer { release(lease) }
                     return try alone(lease)
                 }
@@ -64,10 +64,8 @@ extension ConnectionPool {
             }
             prepared = statement
             let outcome = await withUnsafeContinuation { (c: UnsafeContinuation<LoopOutcome, Never>) in
-                loop.start(statement, on: LoopConnection(connection: lease.connection)) { outcome in
-                    self.release(lease)
-                    c.resume(returning: outcome)
-                }
+                loop.start(
+                    statement, reply: LoopReply { c.resume(returning: $0) }, lease: LoopLease(pool: self, lease: lease))
             }
             if case .answered(let answer) = outcome { return try answer.read(onRow) }
         }
@@ -98,11 +96,47 @@ final class QueuedStatement: Sendable {
             continuation.resume(returning: .again)
             return
         }
-        let pool = self.pool
-        let continuation = self.continuation
-        loop.start(statement, on: LoopConnection(connection: lease.connection)) { outcome in
-            pool.release(lease)
-            continuation.resume(returning: outcome)
-        }
+        loop.start(statement, reply: reply, lease: LoopLease(pool: pool, lease: lease))
     }
+
+    /// Resumes the waiting task with the statement's outcome.
+    var reply: LoopReply {
+        let continuation = self.continuation
+        return LoopReply { continuation.resume(returning: $0) }
+    }
+}
+
+/// A connection lent to a ``StatementLoop`` by the pool, until the loop gives it back with ``release()``.
+///
+/// `@unchecked Sendable`: the pool hands a connection to one holder at a time; the loop is its only user between
+/// ``StatementLoop/start(_:reply:lease:)`` and ``release()``, which it calls once.
+package final class LoopLease: @unchecked Sendable {
+    private let pool: ConnectionPool
+    private let lease: Lease
+
+    init(pool: ConnectionPool, lease: Lease) {
+        self.pool = pool
+        self.lease = lease
+    }
+
+    /// The connection the loop sends statements on.
+    package var connection: any DatabaseConnection { lease.connection }
+
+    /// The next statement waiting in the pool's queue, taken out of it, for the loop to send on this connection
+    /// behind the ones in flight; nil when the queue's head is not a statement.
+    package func next() -> (statement: any LoopStatement, reply: LoopReply)? {
+        guard let queued = pool.takeQueuedStatement() else { return nil }
+        return (queued.statement, queued.reply)
+    }
+
+    /// Gives the connection back to the pool (which may hand it to the next waiter at once, on this thread).
+    package func release() { pool.release(lease) }
+}
+
+/// Where a statement's outcome goes: the task waiting for it.
+package struct LoopReply: Sendable {
+    let resume: @Sendable (LoopOutcome) -> Void
+
+    /// Resumes the task with `outcome`; called once.
+    package func callAsFunction(_ outcome: LoopOutcome) { resume(outcome) }
 }

@@ -298,6 +298,17 @@ final class ConnectionPool: Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in self?.sweep() }
     }
 
+    /// The statement at the head of the queue, taken out of it, when the head is one (a task waiting for a
+    /// connection for anything else keeps its turn): a loop sends it on a connection it already holds, behind the
+    /// statements in flight there (pipelining), instead of waiting for a connection of its own to free up.
+    func takeQueuedStatement() -> QueuedStatement? {
+        state.withLock { s in
+            guard case .statement(let queued)? = s.waiters.first?.continuation else { return nil }
+            s.waiters.removeFirst()
+            return queued
+        }
+    }
+
     /// Takes a waiter out of the queue with an error, unless a lease was handed to it first.
     private func leave(_ id: UInt64, throwing error: any Error) {
         let waiter: Waiter? = state.withLock { s in

@@ -14,10 +14,14 @@ package protocol StatementLoop: AnyObject, Sendable {
     func prepare(template: StatementTemplate?, binds: [DatabaseValue], statement: () throws -> Statement) throws
         -> any LoopStatement
 
-    /// Sends `statement` on `connection` from the loop's thread and calls `done` there once it is answered (or
-    /// failed). The connection belongs to the loop until `done` is called.
-    func start(
-        _ statement: any LoopStatement, on connection: LoopConnection, done: @escaping @Sendable (LoopOutcome) -> Void)
+    /// Sends `statement` on the lent connection from the loop's thread and calls `reply` there once it is answered
+    /// (or failed). The loop may send more statements on the same connection behind it (``LoopLease/next()``) and
+    /// gives the connection back with ``LoopLease/release()`` when none is left in flight.
+    func start(_ statement: any LoopStatement, reply: LoopReply, lease: LoopLease)
+
+    /// Whether a call alone (no other call of the pool holds a connection) goes through the loop too, rather than
+    /// running on the caller's thread.
+    var takesLoneCalls: Bool { get }
 
     /// Lets the loop finish the statements it was given, then end its thread.
     func stop()
@@ -41,16 +45,8 @@ package enum LoopOutcome: Sendable {
     case again
 }
 
-/// A leased connection lent to a loop.
-///
-/// `@unchecked Sendable`: the pool hands a connection to one holder at a time; the loop is its only user between
-/// ``StatementLoop/start(_:on:done:)`` and `done`.
-package struct LoopConnection: @unchecked Sendable {
-    package let connection: any DatabaseConnection
-}
-
 /// A driver with a ``StatementLoop``; the pool makes one per pool (see ``ConnectionPool``).
 package protocol StatementLoopDriver: Driver {
-    /// A loop for a pool of `capacity` connections.
-    func makeStatementLoop(capacity: Int) -> any StatementLoop
+    /// A loop for a pool of `capacity` connections, or nil when the driver's options turn it off.
+    func makeStatementLoop(capacity: Int) -> (any StatementLoop)?
 }
