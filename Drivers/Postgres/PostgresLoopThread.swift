@@ -347,7 +347,8 @@ final class PostgresLoopThread: @unchecked Sendable {
             entry.results = []
             if failure.isStalePlan {
                 connection.cache[entry.statement.key] = nil
-                return .again
+                // Prepared afresh on the next try, once (as on the ordinary path); a second stale plan is an error.
+                if !entry.statement.retriedStalePlan.exchange(true, ordering: .relaxed) { return .again }
             }
             return .answered(PostgresLoopAnswer(error: connection.fail(failure, shape)))
         }

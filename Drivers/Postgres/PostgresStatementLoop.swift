@@ -73,6 +73,8 @@ final class PostgresLoopStatement: LoopStatement {
     let binds: PostgresBinds
     /// The statement (or one of the template's shape), for the table its errors name.
     let shape: Statement
+    /// Whether the statement already ran again after a stale cached plan.
+    let retriedStalePlan = Atomic<Bool>(false)
 
     init(sql: String, sqlHash: Int, binds: [DatabaseValue], shape: Statement) throws {
         self.binds = try PostgresBinds(binds, table: shape.tableName)
