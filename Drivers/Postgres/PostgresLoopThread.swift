@@ -60,6 +60,7 @@ final class PostgresLoopThread: @unchecked Sendable {
 
     /// Queues `job`, starting the thread or waking it as needed.
     func start(_ job: Job) {
+        PostgresLoopCounters.statements.add(1, ordering: .relaxed)
         lock.lock()
         inbox.append(job)
         let wake = polling
@@ -68,6 +69,8 @@ final class PostgresLoopThread: @unchecked Sendable {
         running = true
         lock.unlock()
         if launch {
+            PostgresLoopCounters.threadsStarted.add(1, ordering: .relaxed)
+            PostgresLoopCounters.threadsRunning.add(1, ordering: .relaxed)
             let thread = Thread { [self] in run() }
             thread.name = "strata postgres loop"
             thread.stackSize = 1 << 20
@@ -126,6 +129,7 @@ final class PostgresLoopThread: @unchecked Sendable {
                 if stopped || since.duration(to: now) >= .milliseconds(Int(Self.idleLimit)) {
                     running = false
                     lock.unlock()
+                    PostgresLoopCounters.threadsRunning.subtract(1, ordering: .relaxed)
                     return
                 }
             }
@@ -294,6 +298,7 @@ final class PostgresLoopThread: @unchecked Sendable {
         if let failure = entry.failure {
             entry.results.forEach { PQclear($0) }
             if failure.isStalePlan {
+                PostgresLoopCounters.replans.add(1, ordering: .relaxed)
                 connection.cache[entry.key] = nil
                 return .again
             }
