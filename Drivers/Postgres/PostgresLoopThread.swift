@@ -11,8 +11,8 @@ import Synchronization
 /// It starts with the first statement and ends after ``idleLimit`` with nothing to do (or at ``stop()``), so an idle
 /// pool holds no thread.
 ///
-/// `@unchecked Sendable`: `inbox`, `polling`, `running` and `stopped` are read and written only while `lock` is
-/// held; `active` and the connections in it only on the loop's thread.
+/// `@unchecked Sendable`: `inbox`, `polling`, `running`, `stopped` and `launches` are read and written only while
+/// `lock` is held; `active` and the connections in it only on the loop's thread.
 final class PostgresLoopThread: @unchecked Sendable {
     private let lock = NSLock()
     private var inbox: [Job] = []
@@ -20,6 +20,8 @@ final class PostgresLoopThread: @unchecked Sendable {
     private var polling = false
     private var running = false
     private var stopped = false
+    /// How many times the thread was started.
+    private var launches = 0
     /// A pipe whose read end is in every `poll`: a byte written wakes the loop.
     private let wakeRead: Int32
     private let wakeWrite: Int32
@@ -67,10 +69,9 @@ final class PostgresLoopThread: @unchecked Sendable {
         polling = false
         let launch = !running
         running = true
+        if launch { launches += 1 }
         lock.unlock()
         if launch {
-            PostgresLoopCounters.threadsStarted.add(1, ordering: .relaxed)
-            PostgresLoopCounters.threadsRunning.add(1, ordering: .relaxed)
             let thread = Thread { [self] in run() }
             thread.name = "strata postgres loop"
             thread.stackSize = 1 << 20
@@ -79,6 +80,13 @@ final class PostgresLoopThread: @unchecked Sendable {
             var byte: UInt8 = 1
             _ = write(wakeWrite, &byte, 1)
         }
+    }
+
+    /// How many times the thread was started, and whether it runs now (for tests of the idle limit).
+    var activity: (launches: Int, running: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (launches, running)
     }
 
     func stop() {
@@ -129,7 +137,6 @@ final class PostgresLoopThread: @unchecked Sendable {
                 if stopped || since.duration(to: now) >= .milliseconds(Int(Self.idleLimit)) {
                     running = false
                     lock.unlock()
-                    PostgresLoopCounters.threadsRunning.subtract(1, ordering: .relaxed)
                     return
                 }
             }

@@ -62,6 +62,15 @@ final class PostgresStatementLoop: StatementLoop, Sendable {
     func stop() {
         for thread in threads { thread.stop() }
     }
+
+    /// How many times its threads were started, and how many run now (for tests of the idle limit).
+    var threadActivity: (started: Int, running: Int) {
+        threads.reduce(into: (0, 0)) { sum, thread in
+            let activity = thread.activity
+            sum.0 += activity.launches
+            sum.1 += activity.running ? 1 : 0
+        }
+    }
 }
 
 /// A statement rendered and bound for the loop, on the caller's thread.

@@ -1,11 +1,11 @@
 // PostgresStatementLoopTests: single reads sent from the statement loop while other calls hold connections.
 import Foundation
 import StrataConformance
-import StrataPostgres
 import Synchronization
 import Testing
 
 @testable import Strata
+@testable import StrataPostgres
 
 @Model(table: "pgl_item")
 struct LoopItem {
@@ -715,8 +715,9 @@ extension PostgresServerTests {
             let db = try await Self.seeded("strata_loop_idle", "pool=4")
             defer { db.close() }
             let expected = try await Self.serial(db)
+            let loop = try #require(db.pool.statementLoop as? PostgresStatementLoop)
             for burst in 0..<2 {
-                let started = PostgresLoopCounters.threadsStarted.load(ordering: .relaxed)
+                let started = loop.threadActivity.started
                 let before = Self.loopStatements
                 let wrong = try await Self.whileHeld(db) {
                     try await Self.bounded(30, "burst \(burst)") {
@@ -727,15 +728,13 @@ extension PostgresServerTests {
                 }
                 #expect(wrong.isEmpty, "burst \(burst): \(wrong.prefix(3))")
                 #expect(Self.loopStatements - before >= 16 * 2 * 6, "burst \(burst) went through the loop")
-                #expect(
-                    PostgresLoopCounters.threadsStarted.load(ordering: .relaxed) > started,
-                    "burst \(burst) started a loop thread")
+                #expect(loop.threadActivity.started > started, "burst \(burst) started the loop's thread")
                 // Idle: the thread ends within its idle limit (200 ms) plus a poll.
                 let idle = ContinuousClock.now + .seconds(3)
-                while PostgresLoopCounters.threadsRunning.load(ordering: .relaxed) > 0 && ContinuousClock.now < idle {
+                while loop.threadActivity.running > 0 && ContinuousClock.now < idle {
                     try await Task.sleep(for: .milliseconds(20))
                 }
-                #expect(PostgresLoopCounters.threadsRunning.load(ordering: .relaxed) == 0, "the idle loop thread ended")
+                #expect(loop.threadActivity.running == 0, "the idle loop thread ended")
                 try await Task.sleep(for: .milliseconds(350))
             }
             try await PostgresTestServer.dropSchema("strata_loop_idle")
