@@ -16,8 +16,8 @@ import Synchronization
 /// It starts with the first statement and ends after ``idleLimit`` with nothing to do (or at ``stop()``), so an idle
 /// pool holds no thread.
 ///
-/// `@unchecked Sendable`: `inbox`, `polling`, `running` and `stopped` are read and written only while `lock` is
-/// held; `active` and the connections in it only on the loop's thread.
+/// `@unchecked Sendable`: `inbox`, `polling`, `running`, `stopped` and `launches` are read and written only while
+/// `lock` is held; `active` and the connections in it only on the loop's thread.
 final class PostgresLoopThread: @unchecked Sendable {
     private let lock = NSLock()
     private var inbox: [Job] = []
@@ -25,6 +25,8 @@ final class PostgresLoopThread: @unchecked Sendable {
     private var polling = false
     private var running = false
     private var stopped = false
+    /// How many times the thread was started.
+    private var launches = 0
     /// A pipe whose read end is in every `poll`: a byte written wakes the loop.
     private let wakeRead: Int32
     private let wakeWrite: Int32
@@ -67,6 +69,7 @@ final class PostgresLoopThread: @unchecked Sendable {
         polling = false
         let launch = !running
         running = true
+        if launch { launches += 1 }
         lock.unlock()
         if launch {
             let thread = Thread { [self] in run() }
@@ -77,6 +80,13 @@ final class PostgresLoopThread: @unchecked Sendable {
             var byte: UInt8 = 1
             _ = write(wakeWrite, &byte, 1)
         }
+    }
+
+    /// How many times the thread was started, and whether it runs now (for tests of the idle limit).
+    var activity: (launches: Int, running: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (launches, running)
     }
 
     func stop() {
@@ -106,6 +116,8 @@ final class PostgresLoopThread: @unchecked Sendable {
         var failure: PostgresFailure?
         /// The PREPARE's failure, which is the statement's error (the statement itself then fails for want of it).
         var prepareFailure: PostgresFailure?
+        /// Whether it was sent again after a stale cached plan.
+        var replanned = false
 
         init(_ statement: PostgresLoopStatement, reply: LoopReply) {
             self.statement = statement
@@ -253,9 +265,17 @@ final class PostgresLoopThread: @unchecked Sendable {
 
     /// Sends a statement (its PREPARE first when the connection has not prepared it), each with its own Sync.
     private func send(_ statement: PostgresLoopStatement, reply: LoopReply, on pipe: Pipe, finished: inout Finished) {
+        send(Entry(statement, reply: reply), on: pipe, finished: &finished)
+    }
+
+    /// Sends an entry's statement (again, after a stale plan) at the end of the pipe.
+    private func send(_ entry: Entry, on pipe: Pipe, finished: inout Finished) {
+        PostgresLoopCounters.statements.add(1, ordering: .relaxed)
+        if !pipe.entries.isEmpty { PostgresLoopCounters.pipelined.add(1, ordering: .relaxed) }
         let connection = pipe.connection
         let handle = connection.handle
-        let entry = Entry(statement, reply: reply)
+        let statement = entry.statement
+        entry.deadline = nil
         if pipe.entries.isEmpty { entry.deadline = connection.callTimeout.map { ContinuousClock.now + $0 } }
         let key = statement.key
         let binds = statement.binds
@@ -323,6 +343,18 @@ final class PostgresLoopThread: @unchecked Sendable {
                 }
                 pipe.entries.removeFirst()
                 pipe.entries.first?.deadline = connection.callTimeout.map { ContinuousClock.now + $0 }
+                if let failure = entry.failure, failure.isStalePlan, !entry.replanned {
+                    // A table changed under the cached plan: prepared afresh and sent again on this connection, once,
+                    // as the ordinary path does (its results so far are dropped: a stale plan fails before any row).
+                    PostgresLoopCounters.replans.add(1, ordering: .relaxed)
+                    connection.cache[entry.statement.key] = nil
+                    entry.replanned = true
+                    entry.failure = nil
+                    entry.results.forEach { PQclear($0) }
+                    entry.results = []
+                    send(entry, on: pipe, finished: &finished)
+                    continue
+                }
                 finished.replies.append((entry.reply, outcome(of: entry, on: connection)))
             case PGRES_TUPLES_OK, PGRES_COMMAND_OK:
                 if entry.preparing != nil || entry.failure != nil {
@@ -345,11 +377,7 @@ final class PostgresLoopThread: @unchecked Sendable {
         if let failure = entry.prepareFailure ?? entry.failure {
             entry.results.forEach { PQclear($0) }
             entry.results = []
-            if failure.isStalePlan {
-                connection.cache[entry.statement.key] = nil
-                // Prepared afresh on the next try, once (as on the ordinary path); a second stale plan is an error.
-                if !entry.statement.retriedStalePlan.exchange(true, ordering: .relaxed) { return .again }
-            }
+            if failure.isStalePlan { connection.cache[entry.statement.key] = nil }  // stale again after a new PREPARE
             return .answered(PostgresLoopAnswer(error: connection.fail(failure, shape)))
         }
         let answer = PostgresLoopAnswer(results: entry.results, changed: entry.changed)

@@ -65,6 +65,15 @@ final class PostgresStatementLoop: StatementLoop, Sendable {
     func stop() {
         for thread in threads { thread.stop() }
     }
+
+    /// How many times its threads were started, and how many run now (for tests of the idle limit).
+    var threadActivity: (started: Int, running: Int) {
+        threads.reduce(into: (0, 0)) { sum, thread in
+            let activity = thread.activity
+            sum.0 += activity.launches
+            sum.1 += activity.running ? 1 : 0
+        }
+    }
 }
 
 /// A statement rendered and bound for the loop, on the caller's thread.
@@ -73,8 +82,6 @@ final class PostgresLoopStatement: LoopStatement {
     let binds: PostgresBinds
     /// The statement (or one of the template's shape), for the table its errors name.
     let shape: Statement
-    /// Whether the statement already ran again after a stale cached plan.
-    let retriedStalePlan = Atomic<Bool>(false)
 
     init(sql: String, sqlHash: Int, binds: [DatabaseValue], shape: Statement) throws {
         self.binds = try PostgresBinds(binds, table: shape.tableName)

@@ -40,8 +40,7 @@ package protocol LoopAnswer: Sendable {
 package enum LoopOutcome: Sendable {
     /// The server answered (rows, or an error to throw).
     case answered(any LoopAnswer)
-    /// Nothing ran and nothing failed for good: run the statement again (a cached plan went stale, or the pool
-    /// freed a slot instead of a connection).
+    /// Nothing ran: the pool freed a slot instead of handing over a connection; the caller tries again.
     case again
 }
 
