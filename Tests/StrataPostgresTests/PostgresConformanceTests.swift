@@ -32,23 +32,6 @@ extension PostgresServerTests {
             #expect(passed == ConformanceSuite.cases.count)
             try await PostgresTestServer.dropSchema("strata_conf_all")
         }
-
-        /// Every single read of the suite (`find`, `all`, `first`, `count`, `exists` on a database) through the
-        /// statement loop (`loop=always`), which the cases, running one call at a time, would otherwise take only
-        /// when calls overlap.
-        @Test("the whole suite through the statement loop (loop=always)")
-        func wholeSuiteThroughTheLoop() async throws {
-            let db = try await PostgresTestServer.freshSchema("strata_conf_loop", "loop=always")
-            defer { db.close() }
-            let results = await ConformanceSuite.runAll(on: db)
-            let passed = results.filter { $0.outcome == .passed }.count
-            print("conformance[postgres, loop=always]: \(passed)/\(results.count) cases pass")
-            for r in results where r.outcome != .passed {
-                print("conformance[postgres, loop=always] \(r.name): \(r.outcome)")
-            }
-            #expect(passed == ConformanceSuite.cases.count)
-            try await PostgresTestServer.dropSchema("strata_conf_loop")
-        }
     }
 }
 
