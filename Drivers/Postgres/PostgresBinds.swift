@@ -8,12 +8,20 @@ import Strata
 /// goes as OID 0 so PostgreSQL infers it. Values travel as text, except bytea, which goes binary.
 struct PostgresBinds {
     private(set) var types: [Oid] = []
-    private var formats: [Int32] = []
-    private var lengths: [Int32] = []
-    /// Where each value starts in `bytes`, or -1 for NULL.
-    private var offsets: [Int] = []
+    /// Where each value lies in `bytes`, and how libpq reads it. Three arrays in all (types, slots, bytes), so
+    /// that binding one value costs three allocations (a point lookup makes tens of thousands a second).
+    private var slots: [Slot] = []
     /// Every value back to back; starts with one spare byte so that no value's address is nil.
-    private var bytes: [UInt8] = [0]
+    private var bytes: [UInt8] = []
+
+    private struct Slot {
+        /// Where the value starts in `bytes`, or -1 for NULL.
+        var offset: Int
+        /// Its length (0 for text, which libpq reads up to the NUL).
+        var length: Int32
+        /// 0: text, 1: binary (bytea).
+        var format: Int32
+    }
 
     var count: Int { types.count }
 
@@ -21,16 +29,14 @@ struct PostgresBinds {
     ///   PostgreSQL cannot store.
     init(_ values: [DatabaseValue], table: String?) throws(StrataError) {
         types.reserveCapacity(values.count)
-        formats.reserveCapacity(values.count)
-        lengths.reserveCapacity(values.count)
-        offsets.reserveCapacity(values.count)
+        slots.reserveCapacity(values.count)
+        bytes.reserveCapacity(1 + values.count * 24)
+        bytes.append(0)
         for value in values {
             switch value {
             case .null:
                 types.append(0)
-                formats.append(0)
-                lengths.append(0)
-                offsets.append(-1)
+                slots.append(Slot(offset: -1, length: 0, format: 0))
             case .bool(let b): text(b ? "t" : "f", oid: PostgresOID.bool)
             case .integer(let i): text(String(i), oid: PostgresOID.int8)
             case .double(let d): text(Self.doubleText(d), oid: PostgresOID.float8)
@@ -51,9 +57,7 @@ struct PostgresBinds {
             case .uuid(let u): text(u.uuidString.lowercased(), oid: PostgresOID.uuid)
             case .blob(let data):
                 types.append(PostgresOID.bytea)
-                formats.append(1)
-                lengths.append(Int32(clamping: data.count))
-                offsets.append(bytes.count)
+                slots.append(Slot(offset: bytes.count, length: Int32(clamping: data.count), format: 1))
                 bytes.append(contentsOf: data)
             }
         }
@@ -61,9 +65,7 @@ struct PostgresBinds {
 
     private mutating func text(_ s: String, oid: Oid) {
         types.append(oid)
-        formats.append(0)
-        lengths.append(0)  // ignored for text: libpq reads up to the NUL
-        offsets.append(bytes.count)
+        slots.append(Slot(offset: bytes.count, length: 0, format: 0))
         bytes.append(contentsOf: s.utf8)
         bytes.append(0)
     }
@@ -77,16 +79,26 @@ struct PostgresBinds {
         return d.description
     }
 
-    /// Calls `body` with libpq's parameter arrays (values, lengths, formats), valid for the call.
+    /// Calls `body` with libpq's parameter arrays (values, lengths, formats), valid for the call (on the stack for
+    /// the usual few values).
     func withParameters<R>(
         _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> R
     ) -> R {
-        bytes.withUnsafeBufferPointer { buffer in
-            let base = UnsafeRawPointer(buffer.baseAddress)
-            let values: [UnsafePointer<CChar>?] = offsets.map { offset in
-                offset < 0 ? nil : base.map { ($0 + offset).assumingMemoryBound(to: CChar.self) }
+        let n = slots.count
+        return bytes.withUnsafeBufferPointer { buffer in
+            withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: max(n, 1)) { values in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(2 * n, 1)) { ints in
+                    let base = UnsafeRawPointer(buffer.baseAddress)
+                    for (i, slot) in slots.enumerated() {
+                        values[i] =
+                            slot.offset < 0 ? nil : base.map { ($0 + slot.offset).assumingMemoryBound(to: CChar.self) }
+                        ints[i] = slot.length
+                        ints[n + i] = slot.format
+                    }
+                    let start = UnsafePointer(ints.baseAddress)
+                    return body(UnsafePointer(values.baseAddress), start, start.map { $0 + n })
+                }
             }
-            return body(values, lengths, formats)
         }
     }
 }

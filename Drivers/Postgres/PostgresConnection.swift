@@ -167,8 +167,11 @@ public final class PostgresConnection: SQLConnection {
         let sent: Int32
         if usesNamedStatements {
             let name = try prepared(key, statement, deadline: deadline)
-            sent = binds.withParameters { values, lengths, formats in
-                PQsendQueryPrepared(handle, name, Int32(binds.count), values, lengths, formats, 0)
+            // withCString: a short name passed as a String argument is copied to the heap each call.
+            sent = name.withCString { name in
+                binds.withParameters { values, lengths, formats in
+                    PQsendQueryPrepared(handle, name, Int32(binds.count), values, lengths, formats, 0)
+                }
             }
         } else {
             sent = key.types.withUnsafeBufferPointer { types in
@@ -313,6 +316,10 @@ public final class PostgresConnection: SQLConnection {
     /// Rows an INSERT, UPDATE, DELETE or MERGE changed; 0 for queries and DDL.
     static func changedRows(_ result: OpaquePointer) -> Int {
         guard let status = PQcmdStatus(result) else { return 0 }
+        switch UInt8(bitPattern: status[0]) {  // most tags are SELECT's: told apart without making a String
+        case UInt8(ascii: "I"), UInt8(ascii: "U"), UInt8(ascii: "D"), UInt8(ascii: "M"): break
+        default: return 0
+        }
         let tag = String(cString: status)
         guard ["INSERT", "UPDATE", "DELETE", "MERGE"].contains(where: { tag.hasPrefix($0 + " ") }),
             let tuples = PQcmdTuples(result)

@@ -8,18 +8,18 @@ import Strata
 /// `@unchecked Sendable`: the results are made on the loop's thread and handed over whole with the answer; after
 /// that only the caller reads them (a `PGresult` does not depend on its connection).
 final class PostgresLoopAnswer: LoopAnswer, @unchecked Sendable {
-    private let results: [OpaquePointer]
+    private let results: PostgresResults
     private let changed: Int
     private let error: StrataError?
 
-    init(results: [OpaquePointer], changed: Int) {
+    init(results: PostgresResults, changed: Int) {
         self.results = results
         self.changed = changed
         error = nil
     }
 
     init(error: StrataError) {
-        results = []
+        results = PostgresResults()
         changed = 0
         self.error = error
     }
@@ -29,9 +29,9 @@ final class PostgresLoopAnswer: LoopAnswer, @unchecked Sendable {
     func read(_ onRow: (any RowReader) throws -> Void) throws -> Int {
         if let error { throw error }
         var reader: PostgresRow?
-        for result in results {
+        try results.forEach { result in
             let rows = PQntuples(result)
-            guard rows > 0 else { continue }
+            guard rows > 0 else { return }
             let row = reader ?? PostgresRow(result)
             reader = row
             row.use(result)
@@ -41,5 +41,26 @@ final class PostgresLoopAnswer: LoopAnswer, @unchecked Sendable {
             }
         }
         return changed
+    }
+}
+
+/// A statement's results, almost always one: kept without an array until there is a second.
+struct PostgresResults {
+    private var first: OpaquePointer?
+    private var rest: [OpaquePointer] = []
+
+    mutating func append(_ result: OpaquePointer) {
+        if first == nil { first = result } else { rest.append(result) }
+    }
+
+    func forEach(_ body: (OpaquePointer) throws -> Void) rethrows {
+        if let first { try body(first) }
+        for result in rest { try body(result) }
+    }
+
+    /// Frees them all and forgets them.
+    mutating func clear() {
+        forEach { PQclear($0) }
+        self = PostgresResults()
     }
 }

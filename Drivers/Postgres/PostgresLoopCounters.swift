@@ -10,4 +10,8 @@ package enum PostgresLoopCounters {
     package static let pipelined = Atomic<Int>(0)
     /// Statements whose cached plan went stale (a column's type changed), run again after a new PREPARE.
     package static let replans = Atomic<Int>(0)
+    /// Groups sent (statements closed by one Sync): `statements / groups` is the mean group size.
+    package static let groups = Atomic<Int>(0)
+    /// Statements the server skipped for an earlier statement's error in their group, sent again alone.
+    package static let resent = Atomic<Int>(0)
 }

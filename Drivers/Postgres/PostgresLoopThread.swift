@@ -7,11 +7,14 @@ import Synchronization
 /// One thread of a ``PostgresStatementLoop``: it sends the statements of its connections, waits on all their sockets
 /// in one `poll`, and reads each answer as it comes, the way one `pgbench -j` thread drives its clients.
 ///
-/// While statements queue for a connection (every connection of the pool is busy), it pipelines: up to
-/// ``pipelineDepth`` statements in flight on one connection, each followed by its own Sync, so each is its own
-/// implicit transaction and an error in one touches no other. The server then finds the next statement already
-/// waiting when it finishes one, instead of idling a round trip. A freed connection takes the next queued statement
-/// on this thread at once.
+/// While statements queue for a connection (every connection of the pool is busy), it pipelines them in groups: up
+/// to ``groupLimit`` statements sent in one write and closed by one Sync, so the server reads them in one go, runs
+/// them in one implicit transaction (under READ COMMITTED each still takes its own snapshot; they are single reads)
+/// and answers them in one write, and up to ``pipelineDepth`` in flight on one connection. That is most of the
+/// server's and the client's cost of a point lookup saved: one system call and one wake-up on each side per group
+/// instead of per statement. An error in one statement fails it alone: the server skips the rest of its group, which
+/// the loop sends again (``PostgresLoopCounters/resent``). A freed connection takes the next queued statements on
+/// this thread at once.
 ///
 /// It starts with the first statement and ends after ``idleLimit`` with nothing to do (or at ``stop()``), so an idle
 /// pool holds no thread.
@@ -59,7 +62,10 @@ final class PostgresLoopThread: @unchecked Sendable {
     }
 
     /// At most this many statements in flight on one connection (with `prepare=off`, for a pooler: one).
-    static let pipelineDepth = 4
+    static let pipelineDepth = 8
+    /// At most this many statements in one group: sent in one write, run by the server in one implicit transaction,
+    /// answered in one write at its Sync.
+    static let groupLimit = 8
 
     /// Queues `job`, starting the thread or waking it as needed.
     func start(_ job: Job) {
@@ -111,13 +117,21 @@ final class PostgresLoopThread: @unchecked Sendable {
         var deadline: ContinuousClock.Instant?
         /// The statement's name while its PREPARE is in flight ahead of it.
         var preparing: String?
-        var results: [OpaquePointer] = []
+        var results = PostgresResults()
         var changed = 0
         var failure: PostgresFailure?
         /// The PREPARE's failure, which is the statement's error (the statement itself then fails for want of it).
         var prepareFailure: PostgresFailure?
         /// Whether it was sent again after a stale cached plan.
         var replanned = false
+        /// Whether a Sync follows it (the last statement of its group).
+        var endsGroup = false
+        /// Whether the command being read (its PREPARE, then the statement) has reported a result yet.
+        var reported = false
+        /// Whether the server skipped the command for an earlier error in the group.
+        var aborted = false
+        /// Whether its results are in and the group's Sync is next.
+        var awaitingSync = false
 
         init(_ statement: PostgresLoopStatement, reply: LoopReply) {
             self.statement = statement
@@ -132,11 +146,15 @@ final class PostgresLoopThread: @unchecked Sendable {
         var entries: [Entry] = []
         /// The limit on ``entries``: ``pipelineDepth``, or 1 for unnamed statements (a pooler in front).
         let depth: Int
+        /// The limit on the statements of one group (sent together under one Sync): ``groupLimit``, or 1.
+        let groupLimit: Int
 
         init(connection: PostgresConnection, lease: LoopLease) {
             self.connection = connection
             self.lease = lease
-            depth = connection.usesNamedStatements ? PostgresLoopThread.pipelineDepth : 1
+            let named = connection.usesNamedStatements
+            depth = named ? PostgresLoopThread.pipelineDepth : 1
+            groupLimit = named ? PostgresLoopThread.groupLimit : 1
         }
     }
 
@@ -240,21 +258,32 @@ final class PostgresLoopThread: @unchecked Sendable {
             finished.released.append(job.lease)
             return
         }
-        send(job.statement, reply: job.reply, on: pipe, finished: &finished)
+        send(Entry(job.statement, reply: job.reply), on: pipe, endsGroup: true, finished: &finished)
         if keep(pipe, finished: &finished) { pipes.append(pipe) }
     }
 
-    /// Tops the pipe up from the pool's queue; when nothing is left in flight, leaves pipeline mode and gives the
-    /// connection back. Returns whether the loop keeps the pipe.
+    /// Tops the pipe up from the pool's queue, the statements waiting now sent as one group; when nothing is left in
+    /// flight, leaves pipeline mode and gives the connection back. Returns whether the loop keeps the pipe.
     private func keep(_ pipe: Pipe, finished: inout Finished) -> Bool {
-        while pipe.entries.count < pipe.depth, !pipe.connection.isBroken, let (statement, reply) = pipe.lease.next() {
-            guard let statement = statement as? PostgresLoopStatement else {
-                finished.replies.append(
-                    (reply, .answered(PostgresLoopAnswer(error: .connectionFailed("not a PostgreSQL statement")))))
-                continue
+        var group: [Entry] = []
+        while pipe.entries.count < pipe.depth, !pipe.connection.isBroken {
+            while pipe.entries.count + group.count < pipe.depth, group.count < pipe.groupLimit,
+                let (statement, reply) = pipe.lease.next()
+            {
+                guard let statement = statement as? PostgresLoopStatement else {
+                    finished.replies.append(
+                        (reply, .answered(PostgresLoopAnswer(error: .connectionFailed("not a PostgreSQL statement")))))
+                    continue
+                }
+                group.append(Entry(statement, reply: reply))
             }
-            send(statement, reply: reply, on: pipe, finished: &finished)
+            if group.isEmpty { break }
+            for (i, entry) in group.enumerated() {
+                send(entry, on: pipe, endsGroup: i == group.count - 1, finished: &finished)
+            }
+            group.removeAll(keepingCapacity: true)
         }
+        startClock(pipe)
         guard pipe.entries.isEmpty else { return true }
         if !pipe.connection.isBroken && PQexitPipelineMode(pipe.connection.handle) != 1 {
             pipe.connection.isBroken = true  // the ordinary path cannot use it in pipeline mode: the pool drops it
@@ -263,20 +292,16 @@ final class PostgresLoopThread: @unchecked Sendable {
         return false
     }
 
-    /// Sends a statement (its PREPARE first when the connection has not prepared it), each with its own Sync.
-    private func send(_ statement: PostgresLoopStatement, reply: LoopReply, on pipe: Pipe, finished: inout Finished) {
-        send(Entry(statement, reply: reply), on: pipe, finished: &finished)
-    }
-
-    /// Sends an entry's statement (again, after a stale plan) at the end of the pipe.
-    private func send(_ entry: Entry, on pipe: Pipe, finished: inout Finished) {
+    /// Sends an entry's statement (its PREPARE first when the connection has not prepared it) at the end of the pipe;
+    /// `endsGroup`: a Sync follows, which ends the group's implicit transaction and flushes what libpq holds.
+    private func send(_ entry: Entry, on pipe: Pipe, endsGroup: Bool, finished: inout Finished) {
         PostgresLoopCounters.statements.add(1, ordering: .relaxed)
         if !pipe.entries.isEmpty { PostgresLoopCounters.pipelined.add(1, ordering: .relaxed) }
         let connection = pipe.connection
         let handle = connection.handle
         let statement = entry.statement
         entry.deadline = nil
-        if pipe.entries.isEmpty { entry.deadline = connection.callTimeout.map { ContinuousClock.now + $0 } }
+        entry.endsGroup = endsGroup
         let key = statement.key
         let binds = statement.binds
         var sent: Int32 = 1
@@ -289,13 +314,15 @@ final class PostgresLoopThread: @unchecked Sendable {
                 sent = key.types.withUnsafeBufferPointer { types in
                     PQsendPrepare(handle, fresh, key.sql, Int32(key.types.count), types.baseAddress)
                 }
-                if sent == 1 { sent = PQpipelineSync(handle) }
                 entry.preparing = fresh
                 name = fresh
             }
             if sent == 1, let name {
-                sent = binds.withParameters { values, lengths, formats in
-                    PQsendQueryPrepared(handle, name, Int32(binds.count), values, lengths, formats, 0)
+                // withCString: a short name passed as a String argument is copied to the heap each call.
+                sent = name.withCString { name in
+                    binds.withParameters { values, lengths, formats in
+                        PQsendQueryPrepared(handle, name, Int32(binds.count), values, lengths, formats, 0)
+                    }
                 }
             }
         } else {
@@ -306,12 +333,33 @@ final class PostgresLoopThread: @unchecked Sendable {
                 }
             }
         }
-        if sent == 1 { sent = PQpipelineSync(handle) }
+        if sent == 1 && endsGroup {
+            PostgresLoopCounters.groups.add(1, ordering: .relaxed)
+            sent = PQpipelineSync(handle)
+        }
         pipe.entries.append(entry)
         if sent != 1 { fail(pipe, with: lost(connection), finished: &finished) }
     }
 
+    /// Starts the clock of the oldest statement in flight, once: the server runs its group's statements one after
+    /// another before it answers any (it flushes at the Sync), so it has a call's time for each of them.
+    private func startClock(_ pipe: Pipe) {
+        guard let first = pipe.entries.first, first.deadline == nil, let limit = pipe.connection.callTimeout else {
+            return
+        }
+        var statements = 0
+        for entry in pipe.entries {
+            statements += 1
+            if entry.endsGroup { break }
+        }
+        first.deadline = ContinuousClock.now + limit * statements
+    }
+
     /// Reads what arrived on a pipe and finishes each statement whose answer is whole, in order.
+    ///
+    /// libpq reports each command (a PREPARE, a statement) as its results and then one nil, and a Sync as one
+    /// `PGRES_PIPELINE_SYNC` result. After an error the server skips the rest of the group: each of its commands
+    /// reports `PGRES_PIPELINE_ABORTED`, and those statements are sent again, as a group of their own.
     private func receive(_ pipe: Pipe, finished: inout Finished) {
         let connection = pipe.connection
         let handle = connection.handle
@@ -322,48 +370,59 @@ final class PostgresLoopThread: @unchecked Sendable {
         var idle = false
         while PQisBusy(handle) == 0, let entry = pipe.entries.first {
             guard let result = PQgetResult(handle) else {
-                // The end of one statement's results (its Sync follows), or nothing more to read for now.
-                if idle { break }
-                idle = true
+                guard entry.reported else {
+                    // Not the end of a command that reported: nothing more to read for now.
+                    if idle { break }
+                    idle = true
+                    continue
+                }
+                idle = false
+                entry.reported = false
+                if let name = entry.preparing {
+                    entry.preparing = nil
+                    if let failure = entry.failure {
+                        entry.prepareFailure = failure
+                        entry.failure = nil
+                    } else if !entry.aborted {
+                        connection.cache[entry.statement.key] = name
+                    }
+                    entry.aborted = false  // the statement itself reports next
+                    continue
+                }
+                if entry.endsGroup {
+                    entry.awaitingSync = true
+                } else {
+                    finish(pipe, finished: &finished)
+                }
                 continue
             }
             idle = false
             switch PQresultStatus(result) {
             case PGRES_PIPELINE_SYNC:
                 PQclear(result)
-                if let name = entry.preparing {
-                    entry.preparing = nil
-                    if let failure = entry.failure {
-                        entry.prepareFailure = failure
-                        entry.failure = nil
-                    } else {
-                        connection.cache[entry.statement.key] = name
-                    }
-                    continue
+                guard entry.awaitingSync else {
+                    // A Sync where none was sent: the answers are out of step, and nothing on this connection can be
+                    // trusted (never seen; this ends the statements with an error instead of waiting forever).
+                    fail(
+                        pipe, with: .connectionLost("the server's answers were out of step with the statements sent"),
+                        finished: &finished)
+                    return
                 }
-                pipe.entries.removeFirst()
-                pipe.entries.first?.deadline = connection.callTimeout.map { ContinuousClock.now + $0 }
-                if let failure = entry.failure, failure.isStalePlan, !entry.replanned {
-                    // A table changed under the cached plan: prepared afresh and sent again on this connection, once,
-                    // as the ordinary path does (its results so far are dropped: a stale plan fails before any row).
-                    PostgresLoopCounters.replans.add(1, ordering: .relaxed)
-                    connection.cache[entry.statement.key] = nil
-                    entry.replanned = true
-                    entry.failure = nil
-                    entry.results.forEach { PQclear($0) }
-                    entry.results = []
-                    send(entry, on: pipe, finished: &finished)
-                    continue
-                }
-                finished.replies.append((entry.reply, outcome(of: entry, on: connection)))
+                finish(pipe, finished: &finished)
             case PGRES_TUPLES_OK, PGRES_COMMAND_OK:
+                entry.reported = true
                 if entry.preparing != nil || entry.failure != nil {
                     PQclear(result)
                 } else {
                     entry.changed = PostgresConnection.changedRows(result)
                     entry.results.append(result)
                 }
+            case PGRES_PIPELINE_ABORTED:
+                entry.reported = true
+                entry.aborted = true
+                PQclear(result)
             default:
+                entry.reported = true
                 if entry.failure == nil { entry.failure = PostgresFailure(result: result, connection: handle) }
                 PQclear(result)
             }
@@ -371,17 +430,43 @@ final class PostgresLoopThread: @unchecked Sendable {
         if PQstatus(handle) != CONNECTION_OK { fail(pipe, with: lost(connection), finished: &finished) }
     }
 
+    /// Finishes the oldest statement of a pipe, whose answer is whole: its reply, or sent again (after a stale plan,
+    /// or when an error in its group kept it from running).
+    private func finish(_ pipe: Pipe, finished: inout Finished) {
+        let entry = pipe.entries.removeFirst()
+        let connection = pipe.connection
+        entry.awaitingSync = false
+        if entry.prepareFailure == nil, entry.failure == nil, entry.aborted {
+            // Skipped for an earlier statement's error in its group: it never ran, so it runs now, alone.
+            PostgresLoopCounters.resent.add(1, ordering: .relaxed)
+            entry.aborted = false
+            entry.results.clear()
+            send(entry, on: pipe, endsGroup: true, finished: &finished)
+        } else if entry.prepareFailure == nil, let failure = entry.failure, failure.isStalePlan, !entry.replanned {
+            // A table changed under the cached plan: prepared afresh and sent again on this connection, once,
+            // as the ordinary path does (its results so far are dropped: a stale plan fails before any row).
+            PostgresLoopCounters.replans.add(1, ordering: .relaxed)
+            connection.cache[entry.statement.key] = nil
+            entry.replanned = true
+            entry.failure = nil
+            entry.results.clear()
+            send(entry, on: pipe, endsGroup: true, finished: &finished)
+        } else {
+            finished.replies.append((entry.reply, outcome(of: entry, on: connection)))
+        }
+        startClock(pipe)
+    }
+
     /// A finished statement's outcome.
     private func outcome(of entry: Entry, on connection: PostgresConnection) -> LoopOutcome {
         let shape = entry.statement.shape
         if let failure = entry.prepareFailure ?? entry.failure {
-            entry.results.forEach { PQclear($0) }
-            entry.results = []
+            entry.results.clear()
             if failure.isStalePlan { connection.cache[entry.statement.key] = nil }  // stale again after a new PREPARE
             return .answered(PostgresLoopAnswer(error: connection.fail(failure, shape)))
         }
         let answer = PostgresLoopAnswer(results: entry.results, changed: entry.changed)
-        entry.results = []
+        entry.results = PostgresResults()  // the answer frees them
         return .answered(answer)
     }
 
@@ -389,8 +474,7 @@ final class PostgresLoopThread: @unchecked Sendable {
     private func fail(_ pipe: Pipe, with error: StrataError, finished: inout Finished) {
         pipe.connection.isBroken = true
         for entry in pipe.entries {
-            entry.results.forEach { PQclear($0) }
-            entry.results = []
+            entry.results.clear()
             finished.replies.append((entry.reply, .answered(PostgresLoopAnswer(error: error))))
         }
         pipe.entries.removeAll()

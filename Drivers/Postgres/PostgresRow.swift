@@ -4,15 +4,16 @@ import Foundation
 import Strata
 
 /// The current row of a result: a single-row result while streaming (``use(_:)`` moves to the
-/// next one), or a row of a buffered result (``row`` moves along). Column types are read once.
+/// next one), or a row of a buffered result (``row`` moves along).
 final class PostgresRow: RowReader {
     private var result: OpaquePointer
-    private let types: [Oid]
+    /// How many columns the result has (their types are read from it: no array to allocate per row reader).
+    let columnCount: Int
     var row: Int32 = 0
 
     init(_ result: OpaquePointer) {
         self.result = result
-        types = (0..<PQnfields(result)).map { PQftype(result, $0) }
+        columnCount = Int(PQnfields(result))
     }
 
     /// Moves to the one row of the next single-row result of the same query.
@@ -21,20 +22,18 @@ final class PostgresRow: RowReader {
         row = 0
     }
 
-    var columnCount: Int { types.count }
-
     /// The bytes of a non-NULL value (NUL-terminated by libpq), or nil for NULL or no such column.
     @inline(__always)
     private func bytes(_ index: Int) -> (UnsafeMutablePointer<CChar>, Int)? {
-        guard index >= 0, index < types.count else { return nil }
+        guard index >= 0, index < columnCount else { return nil }
         let column = Int32(index)
         guard PQgetisnull(result, row, column) == 0, let start = PQgetvalue(result, row, column) else { return nil }
         return (start, Int(PQgetlength(result, row, column)))
     }
 
     func int64(at index: Int) -> Int64? {
-        guard index >= 0, index < types.count else { return nil }
-        switch types[index] {
+        guard index >= 0, index < columnCount else { return nil }
+        switch PQftype(result, Int32(index)) {
         case PostgresOID.int8, PostgresOID.int4, PostgresOID.int2, PostgresOID.oid:
             guard let (start, count) = bytes(index) else { return nil }
             return start.withMemoryRebound(to: UInt8.self, capacity: count) { p in
@@ -45,8 +44,8 @@ final class PostgresRow: RowReader {
     }
 
     func double(at index: Int) -> Double? {
-        guard index >= 0, index < types.count else { return nil }
-        switch types[index] {
+        guard index >= 0, index < columnCount else { return nil }
+        switch PQftype(result, Int32(index)) {
         case PostgresOID.float8, PostgresOID.float4:
             guard let (start, count) = bytes(index) else { return nil }
             return PostgresText.double(start, count: count)
@@ -55,7 +54,7 @@ final class PostgresRow: RowReader {
     }
 
     func string(at index: Int) -> String? {
-        guard index >= 0, index < types.count, PostgresText.decodesAsText(types[index]),
+        guard index >= 0, index < columnCount, PostgresText.decodesAsText(PQftype(result, Int32(index))),
             let (start, count) = bytes(index)
         else { return nil }
         return start.withMemoryRebound(to: UInt8.self, capacity: count) { p in
@@ -64,12 +63,12 @@ final class PostgresRow: RowReader {
     }
 
     func value(at index: Int) -> DatabaseValue {
-        guard index >= 0, index < types.count else { return .null }
+        guard index >= 0, index < columnCount else { return .null }
         let column = Int32(index)
         guard PQgetisnull(result, row, column) == 0, let start = PQgetvalue(result, row, column) else { return .null }
         let count = Int(PQgetlength(result, row, column))
         return start.withMemoryRebound(to: UInt8.self, capacity: count) { p in
-            PostgresText.decode(UnsafeBufferPointer(start: p, count: count), type: types[index])
+            PostgresText.decode(UnsafeBufferPointer(start: p, count: count), type: PQftype(result, Int32(index)))
         }
     }
 }

@@ -16,7 +16,7 @@ import Synchronization
 final class PostgresStatementLoop: StatementLoop, Sendable {
     private let dialect = PostgresDialect()
     /// Templates' SQL, its hash and a statement of their shape (for errors), rendered once per pool.
-    private let plans = Mutex<[StatementTemplate: (sql: String, hash: Int, shape: Statement)]>([:])
+    private let plans = Mutex<[StatementTemplate: PostgresLoopPlan]>([:])
     private let threads: [PostgresLoopThread]
     private let nextThread = Atomic<Int>(0)
 
@@ -35,17 +35,14 @@ final class PostgresStatementLoop: StatementLoop, Sendable {
         guard let template else {
             let built = try statement()
             let rendered = try SQLRenderer.render(built, dialect: dialect)
-            return try PostgresLoopStatement(
-                sql: rendered.sql, sqlHash: rendered.sql.hashValue, binds: rendered.binds, shape: built)
+            let plan = PostgresLoopPlan(sql: rendered.sql, shape: built)
+            return try PostgresLoopStatement(plan: plan, binds: rendered.binds)
         }
-        if let plan = plans.withLock({ $0[template] }) {
-            return try PostgresLoopStatement(sql: plan.sql, sqlHash: plan.hash, binds: binds, shape: plan.shape)
-        }
+        if let plan = plans.withLock({ $0[template] }) { return try PostgresLoopStatement(plan: plan, binds: binds) }
         let built = try statement()
-        let rendered = try SQLRenderer.render(built, dialect: dialect)
-        let hash = rendered.sql.hashValue
-        plans.withLock { $0[template] = (rendered.sql, hash, built) }
-        return try PostgresLoopStatement(sql: rendered.sql, sqlHash: hash, binds: binds, shape: built)
+        let plan = PostgresLoopPlan(sql: try SQLRenderer.render(built, dialect: dialect).sql, shape: built)
+        plans.withLock { $0[template] = plan }
+        return try PostgresLoopStatement(plan: plan, binds: binds)
     }
 
     func start(_ statement: any LoopStatement, reply: LoopReply, lease: LoopLease) {
@@ -76,17 +73,33 @@ final class PostgresStatementLoop: StatementLoop, Sendable {
     }
 }
 
+/// A statement's SQL (its hash computed once) and a statement of its shape, for the table its errors name: one per
+/// template, shared by the statements made from it.
+final class PostgresLoopPlan: Sendable {
+    let sql: String
+    let sqlHash: Int
+    let shape: Statement
+
+    init(sql: String, shape: Statement) {
+        self.sql = sql
+        sqlHash = sql.hashValue
+        self.shape = shape
+    }
+}
+
 /// A statement rendered and bound for the loop, on the caller's thread.
 final class PostgresLoopStatement: LoopStatement {
     let key: PostgresConnection.Key
     let binds: PostgresBinds
-    /// The statement (or one of the template's shape), for the table its errors name.
-    let shape: Statement
+    let plan: PostgresLoopPlan
 
-    init(sql: String, sqlHash: Int, binds: [DatabaseValue], shape: Statement) throws {
-        self.binds = try PostgresBinds(binds, table: shape.tableName)
-        key = PostgresConnection.Key(sql: sql, types: self.binds.types, sqlHash: sqlHash)
-        self.shape = shape
+    /// The statement (or one of the template's shape), for the table its errors name.
+    var shape: Statement { plan.shape }
+
+    init(plan: PostgresLoopPlan, binds: [DatabaseValue]) throws {
+        self.binds = try PostgresBinds(binds, table: plan.shape.tableName)
+        key = PostgresConnection.Key(sql: plan.sql, types: self.binds.types, sqlHash: plan.sqlHash)
+        self.plan = plan
     }
 }
 

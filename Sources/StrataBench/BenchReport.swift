@@ -75,6 +75,11 @@ public struct ThroughputResult: Sendable, Codable {
     public var strataRuns: [Double]
     /// Every pgbench run's rate.
     public var pgbenchRuns: [Double]
+    /// A second pgbench that does the work the way Strata does it under load (point lookups: pipelined in groups,
+    /// one Sync per group), when there is one: its command line, median rate, and Strata's rate over it.
+    public var floorPgbench: String? = nil
+    public var floorPerSecond: Double? = nil
+    public var floorRatio: Double? = nil
 }
 
 /// The results on one backend, or why it was skipped.

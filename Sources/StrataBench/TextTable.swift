@@ -52,6 +52,9 @@ enum TextTable {
                 r.label, Format.fixed(r.strataPerSecond, 0), Format.fixed(r.pgbenchPerSecond, 0), Format.ratio(r.ratio),
                 "≥ " + Format.ratio(r.minRatio), r.ratio >= r.minRatio ? "yes" : "NO",
             ])
+            if let rate = r.floorPerSecond, let ratio = r.floorRatio {
+                rows.append(["↳ vs pgbench pipelined", "", Format.fixed(rate, 0), Format.ratio(ratio), "", ""])
+            }
         }
         return align(rows)
     }
@@ -111,6 +114,9 @@ enum TextTable {
             lines.append(
                 "| \(r.label) (`\(r.pgbench)`) | \(Format.fixed(r.strataPerSecond, 0)) | \(Format.fixed(r.pgbenchPerSecond, 0)) | \(Format.ratio(r.ratio)) | ≥ \(Format.ratio(r.minRatio)) | \(r.ratio >= r.minRatio ? "✅" : "❌") |"
             )
+            if let shown = r.floorPgbench, let rate = r.floorPerSecond, let ratio = r.floorRatio {
+                lines.append("| ↳ vs `\(shown)` | | \(Format.fixed(rate, 0)) | \(Format.ratio(ratio)) | | |")
+            }
         }
         return lines.joined(separator: "\n")
     }

@@ -45,10 +45,21 @@ struct ThroughputRunner {
                 log("  pgbench -i -s \(Self.scale)…")
                 _ = try pgbench.run(["-i", "-q", "-s", "\(Self.scale)"])
                 defer { _ = try? pgbench.run(["-i", "-I", "d"]) }
+                // Strata groups the lookups that queue for a busy connection under one Sync (up to 8); pgbench -S
+                // sends each alone. The same lookups pipelined 8 per Sync by pgbench are the fair floor for that.
+                let pipelined = dir.appendingPathComponent("select-pipelined.sql").path
+                let sets = (1...Self.group).map { "\\set aid\($0) random(1, \(Self.accounts))" }
+                let selects = (1...Self.group).map { "SELECT abalance FROM pgbench_accounts WHERE aid = :aid\($0);" }
+                try (sets + ["\\startpipeline"] + selects + ["\\endpipeline"]).joined(separator: "\n")
+                    .appending("\n").write(toFile: pipelined, atomically: true, encoding: .utf8)
+                let floor = Floor(
+                    arguments: ["-n", "-f", pipelined, "-c", "8", "-j", "2", "-M", "prepared"],
+                    shown: "pgbench -n -f select-pipelined.sql -c 8 -j 2 -M prepared (\(Self.group) lookups per Sync)",
+                    statements: Double(Self.group))
                 results.append(
                     try await compare(
                         w, pgbenchArguments: ["-n", "-S", "-c", "8", "-j", "2", "-M", "prepared"],
-                        shown: "pgbench -n -S -c 8 -j 2 -M prepared"
+                        shown: "pgbench -n -S -c 8 -j 2 -M prepared", floor: floor
                     ) { random in
                         let aid = Int64(random.next() % UInt64(Self.accounts)) + 1
                         guard let account = try await PgbenchAccount.find(aid, on: db), account.id == aid else {
@@ -62,9 +73,19 @@ struct ThroughputRunner {
         return results
     }
 
-    /// Alternates pgbench and Strata runs and summarizes the rates.
+    /// Lookups per pipelined group in the pipelined pgbench script (the statement loop's group limit).
+    static let group = 8
+
+    /// A second pgbench run beside the first: its arguments, how it is shown, and statements per pgbench transaction.
+    struct Floor {
+        let arguments: [String]
+        let shown: String
+        let statements: Double
+    }
+
+    /// Alternates pgbench and Strata runs (and the floor's pgbench, if any) and summarizes the rates.
     private func compare(
-        _ w: Workload, pgbenchArguments: [String], shown: String,
+        _ w: Workload, pgbenchArguments: [String], shown: String, floor: Floor? = nil,
         _ statement: @escaping @Sendable (inout SplitMix) async throws -> Void
     ) async throws -> ThroughputResult {
         let seconds = options.throughputSeconds
@@ -73,13 +94,25 @@ struct ThroughputRunner {
         _ = try await strataRate(seconds: min(1, seconds), statement)  // opens the 8 connections, prepares
         var strata: [Double] = []
         var bench: [Double] = []
+        var floorRates: [Double] = []
         // CPU microseconds per statement: Strata's process (all its threads), pgbench's (a child).
         var strataCPU: [Double] = []
         var benchCPU: [Double] = []
         for i in 0..<runs {
-            for side in i % 2 == 0 ? [0, 1] : [1, 0] {
+            let sides = floor == nil ? [0, 1] : [0, 1, 2]
+            for k in sides.indices {
+                let side = sides[(k + i) % sides.count]  // each side first in turn
                 let before = ProcessCPU.now()
-                if side == 0 {
+                if side == 2, let floor {
+                    let out = try pgbench.run(floor.arguments + ["-T", "\(Int(seconds.rounded(.up)))"])
+                    guard let tps = Pgbench.rate(in: out) else { throw BenchError("pgbench printed no tps: \(out)") }
+                    let rate = tps * floor.statements
+                    floorRates.append(rate)
+                    let used = ProcessCPU.now().childrenUsage - before.childrenUsage
+                    log(
+                        "    pgbench pipelined \(Format.fixed(rate, 0))/s, \(used.perStatement(rate * seconds.rounded(.up)))"
+                    )
+                } else if side == 0 {
                     let out = try pgbench.run(pgbenchArguments + ["-T", "\(Int(seconds.rounded(.up)))"])
                     guard let rate = Pgbench.rate(in: out) else { throw BenchError("pgbench printed no tps: \(out)") }
                     bench.append(rate)
@@ -88,17 +121,28 @@ struct ThroughputRunner {
                     benchCPU.append(used.seconds / statements * 1e6)
                     log("    pgbench \(Format.fixed(rate, 0))/s, \(used.perStatement(statements))")
                 } else {
+                    let sent = PostgresLoopCounters.statements.load(ordering: .relaxed)
+                    let groups = PostgresLoopCounters.groups.load(ordering: .relaxed)
                     let rate = try await strataRate(seconds: seconds.rounded(.up), statement)
                     strata.append(rate)
                     let used = ProcessCPU.now().ownUsage - before.ownUsage
                     let statements = rate * seconds.rounded(.up)
                     strataCPU.append(used.seconds / statements * 1e6)
-                    log("    strata  \(Format.fixed(rate, 0))/s, \(used.perStatement(statements))")
+                    let looped = PostgresLoopCounters.statements.load(ordering: .relaxed) - sent
+                    let grouped = PostgresLoopCounters.groups.load(ordering: .relaxed) - groups
+                    let mean = grouped > 0 ? ", \(Format.fixed(Double(looped) / Double(grouped), 1)) per group" : ""
+                    log("    strata  \(Format.fixed(rate, 0))/s, \(used.perStatement(statements))\(mean)")
                 }
             }
         }
         let s = Summary.median(strata)
         let b = Summary.median(bench)
+        let f = floorRates.isEmpty ? nil : Summary.median(floorRates)
+        if let f {
+            log(
+                "  \(w.rawValue): strata over pgbench pipelined \(Format.fixed(f, 0))/s: \(Format.fixed(f > 0 ? s / f : 0, 3))×"
+            )
+        }
         log(
             "  \(w.rawValue): strata \(Format.fixed(s, 0))/s, pgbench \(Format.fixed(b, 0))/s (\(Format.fixed(b > 0 ? s / b : 0, 3))×);"
                 + " CPU per statement (median): strata \(Format.fixed(Summary.median(strataCPU), 1)) µs,"
@@ -107,7 +151,9 @@ struct ThroughputRunner {
             workload: w, label: w.label(WorkloadSizes(scale: 1)), pgbench: shown, seconds: seconds.rounded(.up),
             strataPerSecond: Summary.rounded(s, 1), pgbenchPerSecond: Summary.rounded(b, 1),
             ratio: b > 0 ? Summary.rounded(s / b, 1_000) : 0, minRatio: Self.minRatio,
-            strataRuns: strata.map { Summary.rounded($0, 1) }, pgbenchRuns: bench.map { Summary.rounded($0, 1) })
+            strataRuns: strata.map { Summary.rounded($0, 1) }, pgbenchRuns: bench.map { Summary.rounded($0, 1) },
+            floorPgbench: floor?.shown, floorPerSecond: f.map { Summary.rounded($0, 1) },
+            floorRatio: f.map { Summary.rounded($0 > 0 ? s / $0 : 0, 1_000) })
     }
 
     /// Statements per second that 64 tasks complete in `seconds`, each running `statement` in a loop.

@@ -63,9 +63,9 @@ extension ConnectionPool {
                 throw error
             }
             prepared = statement
-            let outcome = await withUnsafeContinuation { (c: UnsafeContinuation<LoopOutcome, Never>) in
-                loop.start(
-                    statement, reply: LoopReply { c.resume(returning: $0) }, lease: LoopLease(pool: self, lease: lease))
+            // Throwing only in type, as the queued path's continuation is (a reply holds either, without a closure).
+            let outcome = try await withUnsafeThrowingContinuation { (c: UnsafeContinuation<LoopOutcome, any Error>) in
+                loop.start(statement, reply: LoopReply(continuation: c), lease: LoopLease(pool: self, lease: lease))
             }
             if case .answered(let answer) = outcome { return try answer.read(onRow) }
         }
@@ -100,10 +100,7 @@ final class QueuedStatement: Sendable {
     }
 
     /// Resumes the waiting task with the statement's outcome.
-    var reply: LoopReply {
-        let continuation = self.continuation
-        return LoopReply { continuation.resume(returning: $0) }
-    }
+    var reply: LoopReply { LoopReply(continuation: continuation) }
 }
 
 /// A connection lent to a ``StatementLoop`` by the pool, until the loop gives it back with ``release()``.
@@ -135,8 +132,8 @@ package final class LoopLease: @unchecked Sendable {
 
 /// Where a statement's outcome goes: the task waiting for it.
 package struct LoopReply: Sendable {
-    let resume: @Sendable (LoopOutcome) -> Void
+    let continuation: UnsafeContinuation<LoopOutcome, any Error>
 
     /// Resumes the task with `outcome`; called once.
-    package func callAsFunction(_ outcome: LoopOutcome) { resume(outcome) }
+    package func callAsFunction(_ outcome: LoopOutcome) { continuation.resume(returning: outcome) }
 }

@@ -27,11 +27,12 @@ package protocol StatementLoop: AnyObject, Sendable {
     func stop()
 }
 
-/// A statement ready for a ``StatementLoop``: driver-specific, opaque to the core.
-package protocol LoopStatement: Sendable {}
+/// A statement ready for a ``StatementLoop``: driver-specific, opaque to the core. A class, so that handing it along
+/// copies a reference (no existential box).
+package protocol LoopStatement: AnyObject, Sendable {}
 
-/// A statement's answer, read on the caller's thread.
-package protocol LoopAnswer: Sendable {
+/// A statement's answer, read on the caller's thread (a class, as ``LoopStatement`` is).
+package protocol LoopAnswer: AnyObject, Sendable {
     /// Hands the rows to `onRow` and returns the number of rows changed, or throws the statement's error.
     func read(_ onRow: (any RowReader) throws -> Void) throws -> Int
 }
