@@ -73,8 +73,10 @@ public enum StrataBench {
                 }
             }
             report.backends.append(backendReport)
-            log("")
-            log(TextTable.render(backendReport))
+            if !backendReport.results.isEmpty {  // none when only the throughput workloads ran
+                log("")
+                log(TextTable.render(backendReport))
+            }
             if let t = backendReport.throughput, !t.isEmpty {
                 log("")
                 log(TextTable.renderThroughput(t))
@@ -143,9 +145,9 @@ public enum StrataBench {
     /// The README-ready Markdown tables of a report.
     public static func markdown(_ report: BenchReport) -> String {
         report.backends.filter { $0.skipped == nil }.map { b in
-            var text = "**\(b.title)** vs \(b.baselineName)\n\n" + TextTable.markdown(b)
-            if let t = b.throughput, !t.isEmpty { text += "\n\n" + TextTable.markdownThroughput(t) }
-            return text
+            var tables = b.results.isEmpty ? [] : [TextTable.markdown(b)]
+            if let t = b.throughput, !t.isEmpty { tables.append(TextTable.markdownThroughput(t)) }
+            return "**\(b.title)** vs \(b.baselineName)\n\n" + tables.joined(separator: "\n\n")
         }.joined(separator: "\n\n")
     }
 
