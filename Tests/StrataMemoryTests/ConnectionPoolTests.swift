@@ -43,7 +43,7 @@ private func waitForWaiters(_ db: Database, _ n: Int) async throws {
 @Suite("Connection pool")
 struct ConnectionPoolTests {
     @Test(
-        "a task waiting on a full pool throws poolTimeout after the configured time", .timeLimit(.minutes(1)),
+        "a task waiting on a full pool throws poolTimeout after the configured time", .timeLimit(.minutes(3)),
         arguments: [false, true])
     func timesOut(blocking: Bool) async throws {
         let driver = CountingDriver(blocking: blocking)
@@ -74,7 +74,7 @@ struct ConnectionPoolTests {
 
     @Test(
         "a cancelled waiter leaves the queue at once; the next waiter still gets the connection",
-        .timeLimit(.minutes(1)), arguments: [false, true])
+        .timeLimit(.minutes(3)), arguments: [false, true])
     func cancelledWaiterLeaves(blocking: Bool) async throws {
         let driver = CountingDriver(blocking: blocking)
         let db = Database(driver: driver, configuration: Configuration(maxConnections: 1, poolTimeout: 60))
@@ -95,7 +95,7 @@ struct ConnectionPoolTests {
         #expect(db.pool.inUseCount == 0)
     }
 
-    @Test("a task cancelled before it waits does not wait", .timeLimit(.minutes(1)), arguments: [false, true])
+    @Test("a task cancelled before it waits does not wait", .timeLimit(.minutes(3)), arguments: [false, true])
     func cancelledBeforeWaiting(blocking: Bool) async throws {
         let db = Database(
             driver: CountingDriver(blocking: blocking), configuration: Configuration(maxConnections: 1, poolTimeout: 60)
@@ -113,7 +113,7 @@ struct ConnectionPoolTests {
 
     @Test(
         "hundreds of calls with timeouts and cancellations over a pool of 2 lose no connection",
-        .timeLimit(.minutes(2)),
+        .timeLimit(.minutes(3)),
         arguments: [false, true])
     func noLeaseLost(blocking: Bool) async throws {
         let driver = CountingDriver(blocking: blocking)
@@ -161,7 +161,7 @@ struct ConnectionPoolTests {
         #expect(driver.opened.count <= 2)
     }
 
-    @Test("waiters are served in the order they queued", .timeLimit(.minutes(1)), arguments: [false, true])
+    @Test("waiters are served in the order they queued", .timeLimit(.minutes(3)), arguments: [false, true])
     func firstInFirstServed(blocking: Bool) async throws {
         let db = Database(
             driver: CountingDriver(blocking: blocking), configuration: Configuration(maxConnections: 1, poolTimeout: 60)

@@ -18,9 +18,14 @@ private final class Peak: Sendable {
 
 @Suite("Where calls run")
 struct ConnectionThreadTests {
+    /// A pool wait far past the default 30 s: while the whole suite runs on 2 cores, a task resumed after its wait can
+    /// queue behind other suites' work for tens of seconds; what these tests pin is where calls run, not how fast.
+    static let patient = Configuration(poolTimeout: 180)
+
     @Test("a call alone runs on the caller's thread; calls that meet others run on connection threads, many at once")
     func manyInFlight() async throws {
-        let db = try Database.open("memory:?pool=8", drivers: [.memory])
+        let db = try Database.open(
+            "memory:?pool=8", drivers: [.memory], configuration: Self.patient)
         defer { db.close() }
         try await db.migrate(Note.self)
         #expect(try await db.withConnection { _ in onConnectionThread } == false)
@@ -55,7 +60,8 @@ struct ConnectionThreadTests {
 
     @Test("forEach streams, and row callbacks run statements, inside bodies on connection threads")
     func streamingOnConnectionThreads() async throws {
-        let db = try Database.open("memory:?pool=4", drivers: [.memory])
+        let db = try Database.open(
+            "memory:?pool=4", drivers: [.memory], configuration: Self.patient)
         defer { db.close() }
         try await db.migrate(Note.self)
         try await db.transaction { tx in
@@ -96,7 +102,8 @@ struct ConnectionThreadTests {
 
     @Test("a task cancelled while its body runs on a connection thread finishes the body: it commits whole")
     func cancelledMidBody() async throws {
-        let db = try Database.open("memory:?pool=4", drivers: [.memory])
+        let db = try Database.open(
+            "memory:?pool=4", drivers: [.memory], configuration: Self.patient)
         defer { db.close() }
         try await db.migrate(Note.self)
         let release = DispatchSemaphore(value: 0)
