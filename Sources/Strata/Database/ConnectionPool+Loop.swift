@@ -28,11 +28,8 @@ extension ConnectionPool {
                     discardDead(idle)
                     continue
                 }
-                if isAlone && !loop.takesLoneCalls && InlineCalls.enter() {
-                    defer {
-                        InlineCalls.leave()
-                        release(idle)
-                    }
+                if isAlone && !loop.takesLoneCalls {
+                    defer { release(idle) }
                     return try alone(idle)
                 }
                 lease = idle
@@ -43,11 +40,8 @@ extension ConnectionPool {
                     connectFailed()
                     throw error
                 }
-                if isAlone && !loop.takesLoneCalls && InlineCalls.enter() {
-                    defer {
-                        InlineCalls.leave()
-                        release(lease)
-                    }
+                if isAlone && !loop.takesLoneCalls {
+                    defer { release(lease) }
                     return try alone(lease)
                 }
             case .wait:
