@@ -28,8 +28,11 @@ extension ConnectionPool {
                     discardDead(idle)
                     continue
                 }
-                if isAlone && !loop.takesLoneCalls {
-                    defer { release(idle) }
+                if isAlone && !loop.takesLoneCalls && InlineCalls.enter() {
+                    defer {
+                        InlineCalls.leave()
+                        release(idle)
+                    }
                     return try alone(idle)
                 }
                 lease = idle
@@ -40,8 +43,11 @@ extension ConnectionPool {
                     connectFailed()
                     throw error
                 }
-                if isAlone && !loop.takesLoneCalls {
-                    defer { release(lease) }
+                if isAlone && !loop.takesLoneCalls && InlineCalls.enter() {
+                    defer {
+                        InlineCalls.leave()
+                        release(lease)
+                    }
                     return try alone(lease)
                 }
             case .wait:

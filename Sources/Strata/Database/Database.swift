@@ -173,7 +173,11 @@ public final class Database: Sendable {
     ///   the connection's own thread while the caller suspends, so that waiting on the network or on a
     ///   lock never holds one of Swift's cooperative threads (there is one per core) and every pooled
     ///   connection can have a statement in flight. So, actors aside, at most one call per database waits
-    ///   on a cooperative thread at a time, and a single task's calls pay no thread hop.
+    ///   on a cooperative thread at a time, and a single task's calls pay no thread hop;
+    /// - alone, but while lone calls of other databases already run on one cooperative thread fewer than there
+    ///   are (one per core, at least one): on the connection's thread too. So, actors aside, blocking calls never
+    ///   hold every cooperative thread, however many databases wait at once (a SQLite busy wait on a lock another
+    ///   process holds, say).
     ///
     /// On a connection's thread the body sees no task: `Task.isCancelled` is false and task-local
     /// values are their defaults. A cancelled task's body runs to its end (the connection is never left
@@ -194,8 +198,12 @@ public final class Database: Sendable {
     {
         let (lease, alone) = try await pool.acquire()
         defer { pool.release(lease) }
-        if !alone && pool.driver.callsMayBlock && #isolation == nil {
-            return try await lease.thread.run { try run(body, on: lease) }
+        if pool.driver.callsMayBlock && #isolation == nil {
+            // Alone: on the caller's thread, unless as many lone bodies as may block cooperative threads already run
+            // on them, across every database (InlineCalls).
+            guard alone && InlineCalls.enter() else { return try await lease.thread.run { try run(body, on: lease) } }
+            defer { InlineCalls.leave() }
+            return try run(body, on: lease)
         }
         return try run(body, on: lease)
     }
