@@ -197,13 +197,24 @@ public final class Database: Sendable {
         func withConnection<T>(from pool: ConnectionPool, _ body: (Transaction) throws -> T) async throws -> T
     {
         let (lease, alone) = try await pool.acquire()
-        defer { pool.release(lease) }
+        var givenBack = false
+        defer { if !givenBack { pool.release(lease) } }
         if pool.driver.callsMayBlock && #isolation == nil {
             // Alone: on the caller's thread, unless as many lone bodies as may block cooperative threads already run
             // on them, across every database (InlineCalls).
-            guard alone && InlineCalls.enter() else { return try await lease.thread.run { try run(body, on: lease) } }
-            defer { InlineCalls.leave() }
-            return try run(body, on: lease)
+            if alone && InlineCalls.enter() {
+                defer { InlineCalls.leave() }
+                return try run(body, on: lease)
+            }
+            return try await lease.thread.run {
+                // Given back on the connection's thread as the body ends, not when this task next gets a cooperative
+                // thread: the next waiter has the connection at once, however busy those threads are.
+                defer {
+                    pool.release(lease)
+                    givenBack = true
+                }
+                return try run(body, on: lease)
+            }
         }
         return try run(body, on: lease)
     }
