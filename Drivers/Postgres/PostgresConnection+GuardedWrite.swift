@@ -26,23 +26,8 @@ extension PostgresConnection {
             throw fail(PostgresFailure(result: nil, connection: handle), statement)
         }
         var sent = PQsendQueryParams(handle, "SAVEPOINT strata_stmt", 0, nil, nil, nil, nil, 0) == 1
-        if named && cached == nil {
-            sent =
-                sent
-                && key.types.withUnsafeBufferPointer { types in
-                    PQsendPrepare(handle, name, key.sql, Int32(key.types.count), types.baseAddress) == 1
-                }
-        }
-        sent =
-            sent
-            && key.types.withUnsafeBufferPointer { types in
-                binds.withParameters { values, lengths, formats in
-                    named
-                        ? PQsendQueryPrepared(handle, name, Int32(binds.count), values, lengths, formats, 0) == 1
-                        : PQsendQueryParams(
-                            handle, key.sql, Int32(binds.count), types.baseAddress, values, lengths, formats, 0) == 1
-                }
-            }
+        if named && cached == nil { sent = sent && sendPrepare(key, name: name) == 1 }
+        sent = sent && sendStatement(key, binds: binds, name: named ? name : nil) == 1
         sent = sent && PQsendQueryParams(handle, "RELEASE SAVEPOINT strata_stmt", 0, nil, nil, nil, nil, 0) == 1
         sent = sent && PQpipelineSync(handle) == 1
         guard sent else {

@@ -166,20 +166,9 @@ public final class PostgresConnection: SQLConnection {
         let deadline = callTimeout.map { ContinuousClock.now + $0 }
         let sent: Int32
         if usesNamedStatements {
-            let name = try prepared(key, statement, deadline: deadline)
-            // withCString: a short name passed as a String argument is copied to the heap each call.
-            sent = name.withCString { name in
-                binds.withParameters { values, lengths, formats in
-                    PQsendQueryPrepared(handle, name, Int32(binds.count), values, lengths, formats, 0)
-                }
-            }
+            sent = sendStatement(key, binds: binds, name: try prepared(key, statement, deadline: deadline))
         } else {
-            sent = key.types.withUnsafeBufferPointer { types in
-                binds.withParameters { values, lengths, formats in
-                    PQsendQueryParams(
-                        handle, key.sql, Int32(binds.count), types.baseAddress, values, lengths, formats, 0)
-                }
-            }
+            sent = sendStatement(key, binds: binds, name: nil)
         }
         guard sent == 1 else {
             isBroken = true
@@ -238,10 +227,9 @@ public final class PostgresConnection: SQLConnection {
     private func prepared(_ key: Key, _ statement: Statement?, deadline: ContinuousClock.Instant?) throws -> String {
         if let name = cache[key] { return name }
         let name = newStatementName()
-        let sent = key.types.withUnsafeBufferPointer { types in
-            PQsendPrepare(handle, name, key.sql, Int32(key.types.count), types.baseAddress)
+        guard sendPrepare(key, name: name) == 1 else {
+            throw fail(PostgresFailure(result: nil, connection: handle), statement)
         }
-        guard sent == 1 else { throw fail(PostgresFailure(result: nil, connection: handle), statement) }
         var failure: PostgresFailure?
         while let result = try awaitResult(by: deadline) {
             defer { PQclear(result) }
@@ -255,6 +243,32 @@ public final class PostgresConnection: SQLConnection {
         }
         cache[key] = name
         return name
+    }
+
+    /// Sends `key`'s statement with `binds`, without waiting for the answer: as the prepared statement `name`, or
+    /// unnamed (its SQL parsed again) when `name` is nil. Returns libpq's 1 when sent.
+    func sendStatement(_ key: Key, binds: PostgresBinds, name: String?) -> Int32 {
+        guard let name else {
+            return key.types.withUnsafeBufferPointer { types in
+                binds.withParameters { values, lengths, formats in
+                    PQsendQueryParams(
+                        handle, key.sql, Int32(binds.count), types.baseAddress, values, lengths, formats, 0)
+                }
+            }
+        }
+        // withCString: a short name passed as a String argument is copied to the heap each call.
+        return name.withCString { name in
+            binds.withParameters { values, lengths, formats in
+                PQsendQueryPrepared(handle, name, Int32(binds.count), values, lengths, formats, 0)
+            }
+        }
+    }
+
+    /// Sends the PREPARE of `key`'s statement as `name`, without waiting for the answer. Returns libpq's 1 when sent.
+    func sendPrepare(_ key: Key, name: String) -> Int32 {
+        key.types.withUnsafeBufferPointer { types in
+            PQsendPrepare(handle, name, key.sql, Int32(key.types.count), types.baseAddress)
+        }
     }
 
     /// A fresh name for a statement about to be prepared (making room in the cache first).

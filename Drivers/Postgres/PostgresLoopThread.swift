@@ -303,36 +303,20 @@ final class PostgresLoopThread: @unchecked Sendable {
         entry.deadline = nil
         entry.endsGroup = endsGroup
         let key = statement.key
-        let binds = statement.binds
         var sent: Int32 = 1
+        var name: String?
         if connection.usesNamedStatements,
             connection.cache[key] != nil || connection.cache.count < PostgresConnection.cacheLimit
         {
-            var name = connection.cache[key]
+            name = connection.cache[key]
             if name == nil {
                 let fresh = connection.newStatementName()
-                sent = key.types.withUnsafeBufferPointer { types in
-                    PQsendPrepare(handle, fresh, key.sql, Int32(key.types.count), types.baseAddress)
-                }
+                sent = connection.sendPrepare(key, name: fresh)
                 entry.preparing = fresh
                 name = fresh
             }
-            if sent == 1, let name {
-                // withCString: a short name passed as a String argument is copied to the heap each call.
-                sent = name.withCString { name in
-                    binds.withParameters { values, lengths, formats in
-                        PQsendQueryPrepared(handle, name, Int32(binds.count), values, lengths, formats, 0)
-                    }
-                }
-            }
-        } else {
-            sent = key.types.withUnsafeBufferPointer { types in
-                binds.withParameters { values, lengths, formats in
-                    PQsendQueryParams(
-                        handle, key.sql, Int32(binds.count), types.baseAddress, values, lengths, formats, 0)
-                }
-            }
         }
+        if sent == 1 { sent = connection.sendStatement(key, binds: statement.binds, name: name) }
         if sent == 1 && endsGroup {
             PostgresLoopCounters.groups.add(1, ordering: .relaxed)
             sent = PQpipelineSync(handle)

@@ -104,19 +104,14 @@ struct ThroughputRunner {
                 let side = sides[(k + i) % sides.count]  // each side first in turn
                 let before = ProcessCPU.now()
                 if side == 2, let floor {
-                    let out = try pgbench.run(floor.arguments + ["-T", "\(Int(seconds.rounded(.up)))"])
-                    guard let tps = Pgbench.rate(in: out) else { throw BenchError("pgbench printed no tps: \(out)") }
-                    let rate = tps * floor.statements
+                    let (rate, used) = try timedPgbench(floor.arguments, seconds: seconds, statements: floor.statements)
                     floorRates.append(rate)
-                    let used = ProcessCPU.now().childrenUsage - before.childrenUsage
                     log(
                         "    pgbench pipelined \(Format.fixed(rate, 0))/s, \(used.perStatement(rate * seconds.rounded(.up)))"
                     )
                 } else if side == 0 {
-                    let out = try pgbench.run(pgbenchArguments + ["-T", "\(Int(seconds.rounded(.up)))"])
-                    guard let rate = Pgbench.rate(in: out) else { throw BenchError("pgbench printed no tps: \(out)") }
+                    let (rate, used) = try timedPgbench(pgbenchArguments, seconds: seconds, statements: 1)
                     bench.append(rate)
-                    let used = ProcessCPU.now().childrenUsage - before.childrenUsage
                     let statements = rate * seconds.rounded(.up)
                     benchCPU.append(used.seconds / statements * 1e6)
                     log("    pgbench \(Format.fixed(rate, 0))/s, \(used.perStatement(statements))")
@@ -154,6 +149,17 @@ struct ThroughputRunner {
             strataRuns: strata.map { Summary.rounded($0, 1) }, pgbenchRuns: bench.map { Summary.rounded($0, 1) },
             floorPgbench: floor?.shown, floorPerSecond: f.map { Summary.rounded($0, 1) },
             floorRatio: f.map { Summary.rounded($0 > 0 ? s / $0 : 0, 1_000) })
+    }
+
+    /// One pgbench run of `seconds` (rounded up): its statements per second (`statements` per pgbench transaction)
+    /// and the CPU it used.
+    private func timedPgbench(_ arguments: [String], seconds: Double, statements: Double) throws
+        -> (rate: Double, used: ProcessCPU.Usage)
+    {
+        let before = ProcessCPU.now()
+        let out = try pgbench.run(arguments + ["-T", "\(Int(seconds.rounded(.up)))"])
+        guard let tps = Pgbench.rate(in: out) else { throw BenchError("pgbench printed no tps: \(out)") }
+        return (tps * statements, ProcessCPU.now().childrenUsage - before.childrenUsage)
     }
 
     /// Statements per second that 64 tasks complete in `seconds`, each running `statement` in a loop.
