@@ -20,6 +20,8 @@ public struct PostgresDialect: Dialect {
     public var beginTransaction: String { "BEGIN" }
     public var isolationLevels: IsolationSupport { .perTransaction }
     public var rowLocks: RowLockSyntax { .forClause }
+    /// NULL is the largest value: terms that can be NULL name `NULLS FIRST` / `NULLS LAST`.
+    public var nullOrdering: NullOrdering { .highest }
     /// `lower`/`upper` fold ASCII letters only under the "C" collation, as SQLite's do.
     public var caseMappingSyntax: CaseMappingSyntax { .collateC }
 

@@ -21,6 +21,8 @@ public struct SQLiteDialect: Dialect {
     public var isolationLevels: IsolationSupport { .serializableOnly }
     /// The transaction holds the database's write lock, so every row it reads is already locked.
     public var rowLocks: RowLockSyntax { .heldByTransaction }
+    /// NULL is the smallest value: Strata's NULL order holds with no `NULLS` clause.
+    public var nullOrdering: NullOrdering { .lowest }
     /// SQLite returns NULL for `x / 0` and a REAL for an integer overflow: arithmetic goes through the checked
     /// functions the driver registers (``SQLiteArithmetic``).
     public var arithmeticSyntax: ArithmeticSyntax { .checkedFunctions }

@@ -1,11 +1,13 @@
 // GroupSum: the group-by-sum workload's query, its digest and Strata's side of it.
 import Strata
 
-/// `SELECT s2, COUNT(*), SUM(i1) FROM bench_record GROUP BY s2 ORDER BY s2 ASC NULLS FIRST`: 1,000 groups of
-/// 100 rows at full scale, the same text (identifiers quoted by Strata) on both sides.
+/// `SELECT s2, COUNT(*), SUM(i1) FROM bench_record GROUP BY s2 ORDER BY s2 ASC`: 1,000 groups of
+/// 100 rows at full scale, the same text (identifiers quoted by Strata) on both sides. SQLite sorts NULL first by
+/// itself; PostgreSQL names `NULLS FIRST`, as Strata does for a column that can be NULL.
 enum GroupSum {
     static let sql =
-        "SELECT s2, COUNT(*), SUM(i1) FROM bench_record GROUP BY s2 ORDER BY s2 ASC NULLS FIRST"
+        "SELECT s2, COUNT(*), SUM(i1) FROM bench_record GROUP BY s2 ORDER BY s2 ASC"
+    static let postgresSQL = sql + " NULLS FIRST"
 
     /// Adds one group: its key, row count and sum.
     static func add(_ key: String, count: Int64, sum: Int64, to d: inout Digest) {

@@ -29,7 +29,7 @@ final class PostgresRawContender: Contender {
         try pg.prepare("all_by_id", BenchSQL.selectAll + " ORDER BY id", parameters: 0)
         try pg.prepare("by_id", "\(BenchSQL.selectAll) WHERE id = $1", parameters: 1)
         try pg.prepare("filtered", "\(BenchSQL.selectAll) WHERE i1 > $1 ORDER BY d1 LIMIT $2", parameters: 2)
-        try pg.prepare("group_sum", GroupSum.sql, parameters: 0)
+        try pg.prepare("group_sum", GroupSum.postgresSQL, parameters: 0)
     }
 
     func reset() async throws { try pg.exec("TRUNCATE bench_record RESTART IDENTITY") }

@@ -59,7 +59,10 @@ struct QueryGenerator {
         let orderable = scope.filter { $0.column.type != .json }
         for _ in 0..<rng.below(3) {
             let c = rng.pick(orderable)
-            s.order.append(Ordering(c.column.name, rng.chance(0.5) ? .ascending : .descending, table: c.alias))
+            var o = Ordering(c.column.name, rng.chance(0.5) ? .ascending : .descending, table: c.alias)
+            // As `order(_:)` marks it: PostgreSQL then writes no NULLS clause unless an outer join can bring NULLs.
+            o.isNeverNull = !c.column.isNullable || c.column.isPrimaryKey
+            s.order.append(o)
         }
         if rng.chance(0.15), let o = computedOrdering(orderable, &rng) { s.order.append(o) }
         let total = rng.chance(0.7)

@@ -23,7 +23,7 @@ struct SQLiteAggregateSQLTests {
             r.sql
                 == #"SELECT "region", SUM("quantity"), strata_decimal_sum("price") COLLATE "strata_decimal", AVG("price") "#
                 + #"FROM "sale" "#
-                + #"GROUP BY "region" HAVING (COUNT(*) > ?) ORDER BY "region" ASC NULLS FIRST LIMIT -1 OFFSET ?"#)
+                + #"GROUP BY "region" HAVING (COUNT(*) > ?) ORDER BY "region" ASC LIMIT -1 OFFSET ?"#)
         #expect(r.binds == [.integer(1), .integer(2)])
     }
 

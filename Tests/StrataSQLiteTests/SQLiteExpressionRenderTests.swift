@@ -24,7 +24,7 @@ struct SQLiteExpressionRenderTests {
         let r = try render(.select(s))
         #expect(
             r.sql
-                == #"SELECT "id" FROM "post" WHERE (strata_add("views", ?) > ?) ORDER BY strata_mod("views", ?) DESC NULLS LAST LIMIT ?"#
+                == #"SELECT "id" FROM "post" WHERE (strata_add("views", ?) > ?) ORDER BY strata_mod("views", ?) DESC LIMIT ?"#
         )
         #expect(r.binds == [.integer(1), .integer(10), .integer(7), .integer(5)])
     }
@@ -70,7 +70,7 @@ struct SQLiteExpressionRenderTests {
         let r = try render(.select(s))
         #expect(
             r.sql
-                == #"SELECT "id" FROM "user" WHERE (("id" IN (SELECT "user_id" FROM "project" WHERE ("open" = ?))) AND ("age" < (SELECT "age" FROM "user" ORDER BY "age" DESC NULLS LAST LIMIT ?))) LIMIT ?"#
+                == #"SELECT "id" FROM "user" WHERE (("id" IN (SELECT "user_id" FROM "project" WHERE ("open" = ?))) AND ("age" < (SELECT "age" FROM "user" ORDER BY "age" DESC LIMIT ?))) LIMIT ?"#
         )
         #expect(r.binds == [.bool(true), .integer(1), .integer(3)])
     }
@@ -96,7 +96,7 @@ struct SQLiteExpressionRenderTests {
         let r = try render(.select(s))
         #expect(
             r.sql
-                == #"SELECT "user"."id" FROM "user" LEFT JOIN "team" AS "t" ON ("user"."team_id" = "t"."id") WHERE ("user"."id" IN (SELECT "v"."user_id" FROM "project" INNER JOIN "membership" AS "v" ON ("v"."project_id" = "project"."id") WHERE ("project"."open" = ?))) ORDER BY "user"."name" ASC NULLS FIRST"#
+                == #"SELECT "user"."id" FROM "user" LEFT JOIN "team" AS "t" ON ("user"."team_id" = "t"."id") WHERE ("user"."id" IN (SELECT "v"."user_id" FROM "project" INNER JOIN "membership" AS "v" ON ("v"."project_id" = "project"."id") WHERE ("project"."open" = ?))) ORDER BY "user"."name" ASC"#
         )
     }
 

@@ -22,7 +22,7 @@ struct SQLiteRowLockRenderTests {
             s.lock = lock
             #expect(
                 try SQLRenderer.render(.select(s), dialect: dialect).sql
-                    == #"SELECT "id" FROM "job" ORDER BY "id" ASC NULLS FIRST LIMIT ?"#)
+                    == #"SELECT "id" FROM "job" ORDER BY "id" ASC LIMIT ?"#)
         }
         s.selection = .count
         #expect(throws: StrataError.self) { try SQLRenderer.render(.select(s), dialect: dialect) }

@@ -48,7 +48,7 @@ extension Transaction {
         while start < ids.count {
             let slice = ids[start..<(ids.count - start > chunk ? start + chunk : ids.count)]
             var query = T.query(on: self).where(Condition(.inList(.column(column), slice.map { $0.databaseValue })))
-            query.order = [Ordering(T.primaryKeyColumn)]  // children in id order on every backend
+            query.order = [.key(T.primaryKeyColumn)]  // children in id order on every backend
             out += try query.all()
             start += slice.count
         }

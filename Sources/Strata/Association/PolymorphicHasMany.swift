@@ -83,7 +83,7 @@ public struct PolymorphicHasMany<Owner: Model, Target: Model>: EagerLoadable {
             let slice = ids[start..<Swift.min(start + chunk, ids.count)]
             var query = Target.query(on: tx).where(
                 Condition(try filter(.inList(.column(idColumn), slice.map(\.databaseValue)))))
-            query.order = [Ordering(Target.primaryKeyColumn)]
+            query.order = [.key(Target.primaryKeyColumn)]
             children += try query.all()
             start += chunk
         }

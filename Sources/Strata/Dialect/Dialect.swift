@@ -74,6 +74,22 @@ public protocol Dialect: Sendable {
     var isolationLevels: IsolationSupport { get }
     /// How a query's ``RowLock`` is provided. Default ``RowLockSyntax/none``.
     var rowLocks: RowLockSyntax { get }
+    /// Where the backend sorts NULL when ORDER BY names no `NULLS` clause, which decides when the renderer writes
+    /// one and how indexes are created. Default ``NullOrdering/highest`` (a clause wherever a term can be NULL).
+    var nullOrdering: NullOrdering { get }
+}
+
+/// Where a backend sorts NULL when ORDER BY names no `NULLS FIRST`/`NULLS LAST`. Strata's rule is NULLs first
+/// ascending and last descending on every backend; the renderer writes a clause only where the backend would
+/// not do that by itself, so a plain index can serve the order.
+public enum NullOrdering: Sendable, Hashable {
+    /// NULL sorts below every value (SQLite, MySQL, MariaDB): the rule holds with no clause, and none is written.
+    case lowest
+    /// NULL sorts above every value (PostgreSQL): a term that can be NULL gets `ASC NULLS FIRST` /
+    /// `DESC NULLS LAST`; a column the model declares non-optional gets none (unless an outer join can bring
+    /// NULLs to it), so `ORDER BY "views" DESC LIMIT 20` walks a plain index backwards. Indexes on nullable columns
+    /// are created `NULLS FIRST`, the order those terms ask for.
+    case highest
 }
 
 /// How to express OFFSET when there is no LIMIT.
@@ -143,6 +159,8 @@ extension Dialect {
     public var altersTablesInPlace: Bool { true }
     public var isolationLevels: IsolationSupport { .none }
     public var rowLocks: RowLockSyntax { .none }
+    /// NULL sorts above every value, so a term that can be NULL gets an explicit `NULLS` clause.
+    public var nullOrdering: NullOrdering { .highest }
 
     /// Quotes an identifier, doubling the quote character at the Unicode-scalar level.
     ///

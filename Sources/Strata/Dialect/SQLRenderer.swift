@@ -68,9 +68,12 @@ public struct SQLRenderer {
         case .createIndex(let table, let index):
             let name = dialect.shortened(index.resolvedName(table: table))
             sql += "CREATE " + (index.isUnique ? "UNIQUE " : "") + "INDEX IF NOT EXISTS " + (try q(name)) + " ON "
+            let nullsFirst = dialect.nullOrdering == .highest
             sql +=
                 try q(table) + " ("
-                + (try index.columns.map { c throws(StrataError) in try q(c) }.joined(separator: ", ")) + ")"
+                + (try index.columns.map { c throws(StrataError) in
+                    try q(c) + (nullsFirst && index.nullableColumns.contains(c) ? " NULLS FIRST" : "")
+                }.joined(separator: ", ")) + ")"
         case .dropTable(let t): sql += "DROP TABLE IF EXISTS " + (try q(t))
         case .begin: sql += dialect.beginTransaction
         case .commit: sql += "COMMIT"
@@ -180,7 +183,10 @@ public struct SQLRenderer {
                     // `distinctTextOrder`).
                     if o.isText { try binaryCollation() }
                 }
-                sql += o.direction == .ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"
+                sql += o.direction == .ascending ? " ASC" : " DESC"
+                if dialect.nullOrdering == .highest && !(o.isNeverNull && !Self.joinsCanBringNull(to: o, in: s)) {
+                    sql += o.direction == .ascending ? " NULLS FIRST" : " NULLS LAST"
+                }
             }
         }
         if let l = s.limit, l < 0 { throw .invalidQuery("negative limit \(l)") }
@@ -194,6 +200,14 @@ public struct SQLRenderer {
         if let offset = s.offset {
             sql += " OFFSET "
             bind(.integer(Int64(offset)))
+        }
+    }
+
+    /// Whether an outer join of `s` can make the column of `o` NULL in some row: a RIGHT or FULL join for any
+    /// table, a LEFT join for its own.
+    private static func joinsCanBringNull(to o: Ordering, in s: Select) -> Bool {
+        s.joins.contains { j in
+            j.kind == .right || j.kind == .full || (j.kind == .left && o.table == j.alias && o.table != s.table)
         }
     }
 

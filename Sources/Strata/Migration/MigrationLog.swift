@@ -41,7 +41,7 @@ enum MigrationLog {
         var out: [MigrationRecord] = []
         let select = Select(
             table: table, selection: .columns(["kind", "name", "checksum", "summary", "applied_at"]),
-            order: [Ordering("id")])
+            order: [.key("id")])
         _ = try tx.execute(.select(select)) { r in
             let at = ValueConversion.normalize(r.value(at: 4), as: .date)
             var date = Date(timeIntervalSince1970: 0)

@@ -85,7 +85,7 @@ extension QueryBuilder {
     ///
     /// ```sql
     /// -- SQLite
-    /// SELECT "user_id", SUM("views") FROM "post" GROUP BY "user_id" HAVING (COUNT(*) >= ?) ORDER BY SUM("views") DESC NULLS LAST
+    /// SELECT "user_id", SUM("views") FROM "post" GROUP BY "user_id" HAVING (COUNT(*) >= ?) ORDER BY SUM("views") DESC
     /// -- PostgreSQL
     /// SELECT "user_id", CAST(SUM("views") AS BIGINT) FROM "post" GROUP BY "user_id" HAVING (COUNT(*) >= $1) ORDER BY CAST(SUM("views") AS BIGINT) DESC NULLS LAST
     /// ```

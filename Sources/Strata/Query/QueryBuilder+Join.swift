@@ -114,7 +114,8 @@ extension QueryBuilder {
     ) -> Self where A.Owner == M {
         ordering(
             alias(forKey: association.key), A.Target.columnName(for: kp), direction, what: association.key,
-            isText: A.Target.schema.isText(A.Target.columnName(for: kp)))
+            isText: A.Target.schema.isText(A.Target.columnName(for: kp)),
+            isNeverNull: A.Target.schema.isNeverNull(A.Target.columnName(for: kp)))
     }
 
     /// Sorts by a column of a model joined by type.
@@ -123,11 +124,12 @@ extension QueryBuilder {
     {
         ordering(
             alias(forTable: T.schema.name), T.columnName(for: kp), direction, what: T.modelName,
-            isText: T.schema.isText(T.columnName(for: kp)))
+            isText: T.schema.isText(T.columnName(for: kp)), isNeverNull: T.schema.isNeverNull(T.columnName(for: kp)))
     }
 
     private func ordering(
-        _ alias: String?, _ column: String?, _ direction: Ordering.Direction, what: String, isText: Bool
+        _ alias: String?, _ column: String?, _ direction: Ordering.Direction, what: String, isText: Bool,
+        isNeverNull: Bool
     ) -> Self {
         var copy = self
         guard let alias, let column else {
@@ -136,6 +138,7 @@ extension QueryBuilder {
         }
         var ordering = Ordering(column, direction, table: alias)
         ordering.isText = isText
+        ordering.isNeverNull = isNeverNull
         copy.order.append(ordering)
         return copy
     }

@@ -204,13 +204,16 @@ public struct QueryBuilder<M: Model, Executor> {
     ///
     /// ```sql
     /// -- SQLite
-    /// SELECT "id", "name", "age" FROM "user" ORDER BY "name" ASC NULLS FIRST, "age" DESC NULLS LAST LIMIT ? OFFSET ?
+    /// SELECT "id", "name", "age" FROM "user" ORDER BY "name" ASC, "age" DESC LIMIT ? OFFSET ?
     /// -- PostgreSQL
-    /// SELECT "id", "name", "age" FROM "user" ORDER BY "name" COLLATE "C" ASC NULLS FIRST, "age" DESC NULLS LAST LIMIT $1 OFFSET $2
+    /// SELECT "id", "name", "age" FROM "user" ORDER BY "name" COLLATE "C" ASC, "age" DESC LIMIT $1 OFFSET $2
     /// ```
     ///
     /// Text sorts by code point on every backend: PostgreSQL sorts a text column with `COLLATE "C"`, whatever
-    /// the column's own collation. `LIMIT` and `OFFSET` are bound values.
+    /// the column's own collation. `LIMIT` and `OFFSET` are bound values. SQLite sorts NULL first ascending by
+    /// itself; on PostgreSQL a column the model declares optional gets `ASC NULLS FIRST` / `DESC NULLS LAST`, and a
+    /// non-optional one no clause, so a plain index serves the order (indexes on optional columns are created
+    /// `NULLS FIRST` to match).
     ///
     /// - Parameters:
     ///   - kp: the column to sort by.
@@ -221,6 +224,7 @@ public struct QueryBuilder<M: Model, Executor> {
         if let name {
             var ordering = Ordering(name, direction)
             ordering.isText = M.schema.isText(name)
+            ordering.isNeverNull = M.schema.isNeverNull(name)
             copy.order.append(ordering)
         }
         return copy
@@ -278,10 +282,10 @@ public struct QueryBuilder<M: Model, Executor> {
     /// ```sql
     /// -- SQLite
     /// SELECT "id", "name", "age" FROM "user"
-    /// SELECT "id", "user_id", "title", "views" FROM "post" WHERE ("user_id" IN (?)) ORDER BY "id" ASC NULLS FIRST
+    /// SELECT "id", "user_id", "title", "views" FROM "post" WHERE ("user_id" IN (?)) ORDER BY "id" ASC
     /// -- PostgreSQL
     /// SELECT "id", "name", "age" FROM "user"
-    /// SELECT "id", "user_id", "title", "views" FROM "post" WHERE ("user_id" IN ($1)) ORDER BY "id" ASC NULLS FIRST
+    /// SELECT "id", "user_id", "title", "views" FROM "post" WHERE ("user_id" IN ($1)) ORDER BY "id" ASC
     /// ```
     ///
     /// - Parameter association: the association to load, maybe with nested `including(_:)` calls.

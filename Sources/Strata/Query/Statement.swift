@@ -133,6 +133,10 @@ public struct Ordering: Sendable, Hashable {
     /// Whether the column holds text, so a dialect whose tables may carry other collations sorts it by code
     /// point explicitly (PostgreSQL: `COLLATE "C"`, see ``Dialect/binaryTextCollation``). Set by `order(_:)`.
     public var isText = false
+    /// Whether the column cannot hold NULL (the model declares it non-optional), so a dialect whose NULLs sort
+    /// last by default writes no `NULLS` clause and a plain index serves the order; the clause stays when an
+    /// outer join can bring NULLs to the column. Set by `order(_:)`.
+    public var isNeverNull = false
 
     /// Sorts by a column.
     ///
@@ -144,6 +148,13 @@ public struct Ordering: Sendable, Hashable {
         self.column = column
         self.direction = direction
         self.table = table
+    }
+
+    /// Sorts by a primary key, which is never NULL.
+    static func key(_ column: String) -> Ordering {
+        var o = Ordering(column)
+        o.isNeverNull = true
+        return o
     }
 
     /// Sorts groups by an aggregate (`ORDER BY SUM("amount") DESC NULLS LAST`).

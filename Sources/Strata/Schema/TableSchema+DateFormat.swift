@@ -23,6 +23,12 @@ extension TableSchema {
         columns.first { $0.name == column }?.type == .text
     }
 
+    /// Whether column `column` cannot hold NULL: a non-optional column or the primary key (so ordering it needs no
+    /// `NULLS` clause on any backend).
+    func isNeverNull(_ column: String?) -> Bool {
+        columns.first { $0.name == column }.map { !$0.isNullable || $0.isPrimaryKey } ?? false
+    }
+
     /// `value` in the form column `column` stores dates in (the value itself for other columns).
     public func stored(_ value: DatabaseValue, column: String) -> DatabaseValue {
         guard case .date = value, let format = columns.first(where: { $0.name == column })?.dateFormat else {

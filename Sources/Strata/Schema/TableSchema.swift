@@ -21,7 +21,14 @@ public struct TableSchema: Sendable, Hashable {
         init(name: String, columns: [TableColumn], indexes: [Index], foreignKeys: [ForeignKey]) {
             self.name = name
             self.columns = columns
-            self.indexes = indexes
+            self.indexes = indexes.map { index in
+                var index = index
+                index.nullableColumns = Set(
+                    index.columns.filter { c in
+                        columns.first { $0.name == c }.map { $0.isNullable && !$0.isPrimaryKey } ?? false
+                    })
+                return index
+            }
             self.foreignKeys = foreignKeys
             columnNames = columns.map(\.name)
             primaryKeyIndex = columns.firstIndex(where: \.isPrimaryKey)
@@ -116,6 +123,10 @@ public struct Index: Sendable, Hashable {
     /// The index name; by default `<table>_<columns>_idx` (or `_key` when unique), which dialects
     /// with short identifier limits shorten deterministically.
     public var name: String?
+    /// The indexed columns that can hold NULL, filled from the table's columns by ``TableSchema``. A dialect whose
+    /// NULLs sort last by default (``NullOrdering/highest``) indexes them `NULLS FIRST`, the order Strata's
+    /// queries ask for, so an ordered page can walk the index. Derived, so not part of the index's `==` or hash.
+    public var nullableColumns: Set<String> = []
 
     /// An index on columns of a table.
     ///
@@ -127,6 +138,25 @@ public struct Index: Sendable, Hashable {
         self.columns = columns
         self.isUnique = unique
         self.name = name
+    }
+
+    /// Whether two indexes have the same columns, uniqueness and name (``nullableColumns`` is derived).
+    ///
+    /// - Parameters:
+    ///   - lhs: an index.
+    ///   - rhs: another index.
+    /// - Returns: true when they are equal.
+    public static func == (lhs: Index, rhs: Index) -> Bool {
+        lhs.columns == rhs.columns && lhs.isUnique == rhs.isUnique && lhs.name == rhs.name
+    }
+
+    /// Hashes the columns, uniqueness and name.
+    ///
+    /// - Parameter hasher: the hasher to feed.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(columns)
+        hasher.combine(isUnique)
+        hasher.combine(name)
     }
 
     /// The name used in the database for this index on `table`.
