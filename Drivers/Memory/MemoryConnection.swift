@@ -82,4 +82,5 @@ final class MemoryConnection: DatabaseConnection {
     }
 
     var isBroken: Bool { false }
+    var isInTransaction: Bool { store.isInTransaction(connection: id) }
 }

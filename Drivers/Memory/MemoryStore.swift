@@ -102,6 +102,11 @@ final class MemoryStore: Sendable {
         }
     }
 
+    /// Whether `connection` has a transaction open.
+    func isInTransaction(connection: Int) -> Bool {
+        state.withLock { s in s.transaction?.owner == connection }
+    }
+
     /// Rolls back what a departing connection left open, and wakes the writers waiting for it.
     func disconnect(_ connection: Int) {
         connections.subtract(1, ordering: .relaxed)

@@ -140,9 +140,7 @@ extension SQLiteConnection {
     }
 
     private static func rowsSkipped(table: String, stored: Int, of count: Int) -> StrataError {
-        .database(
-            code: 0,
-            message: "INSERT INTO \(table) stored \(stored) of \(count) rows (a conflict clause of the table "
-                + "skipped some), so which key belongs to which row is unknown")
+        // A conflict clause of the table's own skipped some rows, so which key belongs to which row is unknown.
+        .insertIgnored(table: table)
     }
 }

@@ -89,6 +89,9 @@ extension SQLiteConnection {
                 return try step(plan.stmt, binds, table: plan.table, onRow: onRow)
             case .lastInsert:
                 let changed = try step(plan.stmt, binds, table: plan.table) { _ in }
+                // A conflict clause of the table's own (`ON CONFLICT IGNORE`) or a trigger's RAISE(IGNORE) inserts
+                // nothing, and last_insert_rowid is then another row's: no key comes back, as RETURNING would.
+                guard changed > 0 else { return 0 }
                 keyRow.value = .integer(sqlite3_last_insert_rowid(handle))
                 try onRow(keyRow)
                 return changed

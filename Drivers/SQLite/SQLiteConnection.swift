@@ -30,6 +30,8 @@ public final class SQLiteConnection: SQLConnection {
     let keyRow = SingleValueRow(value: .null)
     public let dialect: any Dialect = SQLiteDialect()
     public private(set) var isBroken = false
+    /// Whether a transaction is open (SQLite is not in autocommit mode).
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     init(path: String, timeout: Double, journal: SQLiteJournalMode = .wal) throws {
         var db: OpaquePointer?

@@ -9,7 +9,8 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     /// The generated source is laid out by hand; keep it as written.
     public static var formatMode: FormatMode { .disabled }
 
-    /// Adds `var _persistence: Strata.PersistenceState? = nil`.
+    /// Adds `@Strata.PersistenceStorage var _persistence: Strata.PersistenceState? = nil` (the wrapper keeps the
+    /// state out of the model's `==`, `hash` and `Codable` form).
     ///
     /// Diagnostics are reported by the extension role only, so they appear once; this role
     /// just stays silent when the declaration has errors.
@@ -21,7 +22,9 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     ) throws -> [DeclSyntax] {
         let analysis = ModelAnalysis(attribute: node, declaration: declaration)
         guard !analysis.hasErrors else { return [] }
-        return ["\(raw: analysis.accessPrefix)var _persistence: Strata.PersistenceState? = nil"]
+        return [
+            "@Strata.PersistenceStorage \(raw: analysis.accessPrefix)var _persistence: Strata.PersistenceState? = nil"
+        ]
     }
 
     /// Marks each tracked stored property `@Strata._ChangeTracked(column)`, whose `didSet` records the

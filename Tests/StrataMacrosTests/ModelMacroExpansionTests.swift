@@ -40,7 +40,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                     static let group = 5
                     var shout: String { name.uppercased() }
 
-                    var _persistence: Strata.PersistenceState? = nil
+                    @Strata.PersistenceStorage var _persistence: Strata.PersistenceState? = nil
                 }
 
                 extension User: Strata.Model {
@@ -120,7 +120,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                     @Strata._ChangeTracked(1) var issued: Date
                     @Strata._ChangeTracked(2) var paidAt: Date? = nil
 
-                    var _persistence: Strata.PersistenceState? = nil
+                    @Strata.PersistenceStorage var _persistence: Strata.PersistenceState? = nil
                 }
 
                 extension Invoice: Strata.Model {
@@ -178,7 +178,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                     var id: Int64? = nil
                     let createdAt: Date
 
-                    var _persistence: Strata.PersistenceState? = nil
+                    @Strata.PersistenceStorage var _persistence: Strata.PersistenceState? = nil
                 }
 
                 extension Person: Strata.Model {
@@ -232,7 +232,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                     @Strata._ChangeTracked(1)
                     public var statusCode: Int
 
-                    public var _persistence: Strata.PersistenceState? = nil
+                    @Strata.PersistenceStorage public var _persistence: Strata.PersistenceState? = nil
                 }
 
                 extension HTTPLog: Strata.Model {
@@ -284,7 +284,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                     @Strata._ChangeTracked(0)
                     package var id: Swift.Int64?
 
-                    package var _persistence: Strata.PersistenceState? = nil
+                    @Strata.PersistenceStorage package var _persistence: Strata.PersistenceState? = nil
                 }
 
                 extension Tag {
@@ -352,7 +352,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                     var callback: (@Sendable () -> Void)?
                     func move() {}
 
-                    var _persistence: Strata.PersistenceState? = nil
+                    @Strata.PersistenceStorage var _persistence: Strata.PersistenceState? = nil
                 }
 
                 extension Point: Strata.Model {
@@ -437,7 +437,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                     @Strata._ChangeTracked(8)
                     var sizes = [1, count]
 
-                    var _persistence: Strata.PersistenceState? = nil
+                    @Strata.PersistenceStorage var _persistence: Strata.PersistenceState? = nil
                 }
 
                 extension Settings: Strata.Model {
@@ -532,7 +532,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                     var `default`: Bool
                     @Strata.Transient var scratch = 0
 
-                    var _persistence: Strata.PersistenceState? = nil
+                    @Strata.PersistenceStorage var _persistence: Strata.PersistenceState? = nil
                 }
 
                 extension Entry: Strata.Model {
@@ -612,7 +612,7 @@ final class ModelMacroAssociationTests: XCTestCase {
                     static let owner = Self.belongsTo(User.self, key: \\.ownerID)
                     static let other = 5
 
-                    var _persistence: Strata.PersistenceState? = nil
+                    @Strata.PersistenceStorage var _persistence: Strata.PersistenceState? = nil
                 }
 
                 extension Group: Strata.Model {

@@ -20,7 +20,7 @@ final class ModelMacroLifecycleTests: XCTestCase {
                     var id: Int64?
                     mutating func willSave(_ tx: Transaction) throws {}
 
-                    var _persistence: Strata.PersistenceState? = nil
+                    @Strata.PersistenceStorage var _persistence: Strata.PersistenceState? = nil
                 }
 
                 extension Post: Strata.Model {
@@ -71,7 +71,7 @@ final class ModelMacroLifecycleTests: XCTestCase {
                     static let hasLifecycleCallbacks = false
                     func didSave(_ tx: Transaction) throws {}
 
-                    var _persistence: Strata.PersistenceState? = nil
+                    @Strata.PersistenceStorage var _persistence: Strata.PersistenceState? = nil
                 }
 
                 extension Post: Strata.Model {
@@ -123,7 +123,7 @@ final class ModelMacroLifecycleTests: XCTestCase {
                     @Strata._ChangeTracked(2) var updatedAt: Date?
                     @Strata._ChangeTracked(3) var version = 0
 
-                    var _persistence: Strata.PersistenceState? = nil
+                    @Strata.PersistenceStorage var _persistence: Strata.PersistenceState? = nil
                 }
 
                 extension Doc: Strata.Model {

@@ -158,12 +158,14 @@ extension PostgresServerTests {
                 try c.save(tx)
             }
             #expect(try await PGItem.query(on: db).order(\.name).all().map(\.name) == ["a", "b", "c"])
-            try await db.unsafeRawExecute("BEGIN")
-            try await db.unsafeRawExecute(#"INSERT INTO "pgt_item" ("name") VALUES (?)"#, ["d"])
-            try await db.unsafeRawExecute("SAVEPOINT mine")
-            try await db.unsafeRawExecute(#"INSERT INTO "pgt_item" ("name") VALUES (?)"#, ["e"])
-            try await db.unsafeRawExecute("ROLLBACK TO SAVEPOINT mine")
-            try await db.unsafeRawExecute("COMMIT")
+            try await db.withConnection { tx in
+                try tx.unsafeRawExecute("BEGIN")
+                try tx.unsafeRawExecute(#"INSERT INTO "pgt_item" ("name") VALUES (?)"#, ["d"])
+                try tx.unsafeRawExecute("SAVEPOINT mine")
+                try tx.unsafeRawExecute(#"INSERT INTO "pgt_item" ("name") VALUES (?)"#, ["e"])
+                try tx.unsafeRawExecute("ROLLBACK TO SAVEPOINT mine")
+                try tx.unsafeRawExecute("COMMIT")
+            }
             #expect(try await PGItem.query(on: db).order(\.name).all().map(\.name) == ["a", "b", "c", "d"])
         }
 

@@ -109,12 +109,15 @@ extension PostgresServerTests {
             try await holder.migrate(PGItem.self)
             var item = PGItem(name: "held")
             try await item.save(on: holder)
-            try await holder.unsafeRawExecute("BEGIN")
-            try await holder.unsafeRawExecute(#"UPDATE "pgt_item" SET "rank" = 1"#)
             var blocked = try #require(try await PGItem.find(item.id ?? -1, on: waiter))
             blocked.rank = 2
-            await expectError(.busy) { try await blocked.save(on: waiter) }
-            try await holder.unsafeRawExecute("COMMIT")
+            // The holder's raw transaction lives inside one call (a connection never goes back to the pool inside one).
+            try await holder.withConnection { tx in
+                try tx.unsafeRawExecute("BEGIN")
+                try tx.unsafeRawExecute(#"UPDATE "pgt_item" SET "rank" = 1"#)
+                #expect(throws: StrataError.busy) { try waiter.writeSync { tx in try blocked.save(tx) } }
+                try tx.unsafeRawExecute("COMMIT")
+            }
             try await blocked.save(on: waiter)
             #expect(try await PGItem.find(item.id ?? -1, on: holder)?.rank == 2)
         }
@@ -127,14 +130,19 @@ extension PostgresServerTests {
                 PostgresTestServer.url("search_path=strata_err_serial", "pool=1"), drivers: [.postgres])
             defer { b.close() }
             try await a.migrate(PGItem.self)
-            try await a.unsafeRawExecute("BEGIN ISOLATION LEVEL SERIALIZABLE")
-            try await b.unsafeRawExecute("BEGIN ISOLATION LEVEL SERIALIZABLE")
-            _ = try await a.unsafeRawExecute(#"SELECT count(*) FROM "pgt_item""#)
-            _ = try await b.unsafeRawExecute(#"SELECT count(*) FROM "pgt_item""#)
-            try await a.unsafeRawExecute(#"INSERT INTO "pgt_item" ("name") VALUES (?)"#, ["from a"])
-            try await b.unsafeRawExecute(#"INSERT INTO "pgt_item" ("name") VALUES (?)"#, ["from b"])
-            try await a.unsafeRawExecute("COMMIT")
-            await expectError(.serializationFailure) { try await b.unsafeRawExecute("COMMIT") }
+            // Each raw transaction lives inside one call: b's, run synchronously inside a's.
+            try await a.withConnection { ta in
+                try ta.unsafeRawExecute("BEGIN ISOLATION LEVEL SERIALIZABLE")
+                try b.readSync { tb in
+                    try tb.unsafeRawExecute("BEGIN ISOLATION LEVEL SERIALIZABLE")
+                    _ = try ta.unsafeRawExecute(#"SELECT count(*) FROM "pgt_item""#)
+                    _ = try tb.unsafeRawExecute(#"SELECT count(*) FROM "pgt_item""#)
+                    try ta.unsafeRawExecute(#"INSERT INTO "pgt_item" ("name") VALUES (?)"#, ["from a"])
+                    try tb.unsafeRawExecute(#"INSERT INTO "pgt_item" ("name") VALUES (?)"#, ["from b"])
+                    try ta.unsafeRawExecute("COMMIT")
+                    #expect(throws: StrataError.serializationFailure) { try tb.unsafeRawExecute("COMMIT") }
+                }
+            }
             #expect(try await PGItem.query(on: a).all().map(\.name) == ["from a"])
         }
     }

@@ -38,7 +38,7 @@ struct SQLiteDriverTests {
         let r = try SQLRenderer.render(.select(select), dialect: SQLiteDialect())
         #expect(
             r.sql == #"SELECT "id", "name" FROM "user" WHERE (("active" = ?) AND ("name" LIKE ? ESCAPE '\')) "#
-                + #"ORDER BY "name" ASC NULLS FIRST, "joined_at" DESC NULLS LAST LIMIT ? OFFSET ?"#)
+                + #"ORDER BY "name" ASC, "joined_at" DESC LIMIT ? OFFSET ?"#)
         #expect(r.binds == [.bool(true), .text("Al%"), .integer(10), .integer(20)])
     }
 
@@ -148,16 +148,18 @@ struct SQLiteDriverTests {
     @Test("a second writer waits on the busy timeout, then gets a typed busy error")
     func busy() async throws {
         let file = TemporarySQLiteFile()
-        // One connection, so the raw BEGIN below stays open on the connection the pool hands back.
-        let holder = try Database.open("sqlite:\(file.path)?pool=1", drivers: [.sqlite])
+        let holder = try Database.open("sqlite:\(file.path)", drivers: [.sqlite])
         let waiter = try Database.open(
             "sqlite:\(file.path)", drivers: [.sqlite], configuration: Configuration(timeout: 0.05))
         try await holder.migrate(SQItem.self)
-        try await holder.unsafeRawExecute("BEGIN IMMEDIATE")
-        try await holder.unsafeRawExecute("INSERT INTO sq_item (name) VALUES ('held')")
         var blocked = SQItem(name: "blocked")
-        await #expect(throws: StrataError.busy) { try await blocked.save(on: waiter) }
-        try await holder.unsafeRawExecute("COMMIT")
+        // The holder's raw transaction lives inside one call (a connection never goes back to the pool inside one).
+        try await holder.withConnection { tx in
+            try tx.unsafeRawExecute("BEGIN IMMEDIATE")
+            try tx.unsafeRawExecute("INSERT INTO sq_item (name) VALUES ('held')")
+            #expect(throws: StrataError.busy) { try waiter.writeSync { tx in try blocked.save(tx) } }
+            try tx.unsafeRawExecute("COMMIT")
+        }
         try await blocked.save(on: waiter)
         #expect(try await SQItem.query(on: holder).count() == 2)
     }

@@ -11,6 +11,9 @@ import Synchronization
 final class Lease: @unchecked Sendable {
     let connection: any DatabaseConnection
     private var ownThread: ConnectionThread?
+    /// Set by the holder when the connection must not be reused (a transaction left open that would not roll
+    /// back): ``ConnectionPool/release(_:)`` drops it.
+    var discard = false
 
     init(_ connection: any DatabaseConnection, thread: ConnectionThread? = nil) {
         self.connection = connection
@@ -331,7 +334,7 @@ final class ConnectionPool: Sendable {
 
     /// Returns a lease; a broken connection is dropped so the next acquire opens a fresh one.
     func release(_ lease: Lease) {
-        if lease.connection.isBroken {
+        if lease.connection.isBroken || lease.discard {
             state.withLock { s in
                 s.open -= 1
                 s.inUse -= 1

@@ -220,10 +220,38 @@ public final class Database: Sendable {
     }
 
     /// Runs `body` on a leased connection, on the current thread.
+    ///
+    /// A connection goes back to the pool in autocommit: when `body` left a transaction open (a raw `BEGIN` with
+    /// no `COMMIT`, a `ROLLBACK` that failed), it is rolled back, and the connection is dropped if that fails, so
+    /// the next caller's writes never run inside it. A body that returned normally then throws
+    /// ``StrataError/transactionMisuse(_:)``: what it wrote in that transaction is not kept.
     func run<T>(_ body: (Transaction) throws -> T, on lease: Lease) throws -> T {
         let tx = Transaction(connection: lease.connection, database: owner ?? self, depth: 0)
         defer { tx.close() }
-        return try body(tx)
+        let result: T
+        do {
+            result = try body(tx)
+        } catch {
+            if lease.connection.isInTransaction { endStrayTransaction(on: lease) }
+            throw error
+        }
+        if lease.connection.isInTransaction {
+            endStrayTransaction(on: lease)
+            throw StrataError.transactionMisuse(
+                "the call left a transaction open (a raw BEGIN with no COMMIT); it was rolled back")
+        }
+        return result
+    }
+
+    /// Rolls back a transaction a call left open on its connection; drops the connection when that fails.
+    private func endStrayTransaction(on lease: Lease) {
+        _ = try? lease.connection.execute(.rollback) { _ in }
+        if lease.connection.isInTransaction || lease.connection.isBroken {
+            lease.discard = true
+        }
+        (owner ?? self).changes.committed(nil)  // whatever it wrote is gone: observers read again
+        (owner ?? self).observer.logger.warning(
+            "a call left a transaction open on its connection; it was rolled back")
     }
 
     /// Runs `body` in a transaction on one connection: all of it commits, or none of it.

@@ -28,6 +28,12 @@ public protocol DatabaseConnection: AnyObject {
     /// Whether the connection broke and must not be reused.
     var isBroken: Bool { get }
 
+    /// Whether a transaction is open on the connection (SQLite: not in autocommit; PostgreSQL:
+    /// `PQtransactionStatus` is not idle). Asked when a call gives the connection back: one left inside a
+    /// transaction (a raw `BEGIN` with no `COMMIT`, a failed `ROLLBACK`) is rolled back, or dropped when that
+    /// fails, so the next caller's writes never run inside it. Default false.
+    var isInTransaction: Bool { get }
+
     /// Whether an idle connection is still fit to use, found without a round trip (PostgreSQL: its socket shows
     /// no hang-up and nothing the server sent while it sat idle broke it). The pool asks before handing an idle
     /// connection out and replaces one that is not, so a server restart costs no caller an error. Default true.
@@ -62,6 +68,8 @@ extension DatabaseConnection {
     public var maxBindParameters: Int { 32766 }
     /// Usable: a driver that can tell a dead connection without a round trip says so.
     public var isUsable: Bool { true }
+    /// False: a driver that does not say is trusted to end its transactions.
+    public var isInTransaction: Bool { false }
     /// ``maxBindParameters`` less 16, a margin for the statement's other values.
     public var maxInListValues: Int { Swift.max(1, maxBindParameters - 16) }
 

@@ -66,6 +66,7 @@ final class DifferentialConnection: DatabaseConnection {
     }
 
     var isBroken: Bool { primary.isBroken || secondary.isBroken }
+    var isInTransaction: Bool { primary.isInTransaction || secondary.isInTransaction }
 
     var maxBindParameters: Int { min(primary.maxBindParameters, secondary.maxBindParameters) }
 

@@ -22,6 +22,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A fetched or saved model was saved again, but its row is gone (deleted by someone else); nothing was
     /// written. Pass `insertIfMissing: true` to `save` to insert it again instead.
     case recordNotFound(model: String, id: String)
+    /// An INSERT of one model's row inserted nothing and raised no error: a conflict clause of the table's own
+    /// (`UNIQUE … ON CONFLICT IGNORE` on SQLite) or a trigger skipped it. The model keeps no id it was not given.
+    case insertIgnored(table: String)
     /// A model with a `@Version` column was saved, but its row changed (or went) since the model read it:
     /// `UPDATE … WHERE id = ? AND version = ?` matched nothing. Nothing was written; reload and retry.
     case staleRecord(model: String, id: String, version: Int64)
@@ -138,6 +141,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownColumn(let m, let c): return "\(m) has no column '\(c)'"
         case .notPersisted(let m): return "\(m) has not been saved yet (its id is nil)"
         case .recordNotFound(let m, let id): return "\(m) with id \(id) is no longer in the database"
+        case .insertIgnored(let t):
+            return
+                "the database inserted no row into \(t) and raised no error (a conflict clause or trigger skipped it)"
         case .staleRecord(let m, let id, let v):
             return "\(m) with id \(id) changed since version \(v) was read; reload it and try again"
         case .invalidQuery(let r): return "invalid query: \(r)"

@@ -16,20 +16,40 @@ extension Model {
     /// more goes through binary `COPY` into a temporary staging table and one `INSERT … SELECT … ORDER BY`
     /// the input's order `RETURNING id`, in a savepoint: ids in input order, nothing kept on a failure.
     ///
+    /// All or nothing: when it throws, no row was inserted and every model is as it was (ids included); batches
+    /// of several statements run in a savepoint. Inside a transaction that later rolls back, the models are new
+    /// again at their next save (see ``save(_:insertIfMissing:)``).
+    ///
     /// - Throws: ``StrataError/validationFailed(_:)``, ``StrataError/invalidQuery(_:)`` for a model that
-    ///   already has an id, and the usual constraint errors.
+    ///   already has an id, ``StrataError/insertIgnored(table:)`` when the table's own conflict clause or a
+    ///   trigger skipped a row, and the usual constraint errors.
     public static func insertAll(_ models: inout [Self], _ tx: Transaction) throws {
         guard !models.isEmpty else { return }
         var validations = Validations<Self>()
         Self.validations(&validations)
         if !validations.rules.isEmpty { for m in models { try validations.run(m, tx) } }
         guard let pk = schema.primaryKeyIndex else { throw StrataError.invalidQuery("\(modelName) has no primary key") }
+        if ID.isAssignedByDatabase, models.contains(where: { $0.id != nil }) {
+            throw StrataError.invalidQuery("insertAll takes new models only; save models that have an id")
+        }
+        var copy = models
+        let width = ID.isAssignedByDatabase ? schema.insertColumnNames.count : schema.columnNames.count
+        if models.count > Swift.max(1, tx.connection.maxBindParameters / Swift.max(1, width)) {
+            try tx.savepoint { tx in try insertAllRows(&copy, pk: pk, tx) }
+        } else {
+            try insertAllRows(&copy, pk: pk, tx)
+        }
+        if let scope = tx.undoScope {
+            for i in copy.indices { copy[i]._persistence.recordInsert(scope, assignedKey: models[i].id == nil) }
+        }
+        models = copy
+    }
+
+    /// Inserts validated models, in as many statements as the bind limit needs; the caller keeps it all or nothing.
+    static func insertAllRows(_ models: inout [Self], pk: Int, _ tx: Transaction) throws {
         if !ID.isAssignedByDatabase {
             try insertAllWithKeys(&models, pk: pk, tx)
             return
-        }
-        if models.contains(where: { $0.id != nil }) {
-            throw StrataError.invalidQuery("insertAll takes new models only; save models that have an id")
         }
         if try insertAllStaged(&models, pk: pk, tx) { return }
         let width = schema.insertColumnNames.count
@@ -61,9 +81,7 @@ extension Model {
             } else {
                 _ = try tx.execute(insert, onRow: collect)
             }
-            guard ids.count == end - start else {
-                throw StrataError.database(code: 0, message: "INSERT returned \(ids.count) ids for \(end - start) rows")
-            }
+            guard ids.count == end - start else { throw StrataError.insertIgnored(table: schema.name) }
             for (offset, i) in (start..<end).enumerated() {
                 models[i].id = ids[offset]
                 models[i]._persistence.markStored()
@@ -91,7 +109,8 @@ extension Model {
         while start < keyed.count {
             let end = Swift.min(start + perStatement, keyed.count)
             let rows = keyed[start..<end].map(\.databaseValues)
-            _ = try tx.execute(.insert(Insert(table: schema.name, columns: schema.columnNames, rows: rows)))
+            let inserted = try tx.execute(.insert(Insert(table: schema.name, columns: schema.columnNames, rows: rows)))
+            guard inserted == rows.count else { throw StrataError.insertIgnored(table: schema.name) }
             start = end
         }
         for i in keyed.indices { keyed[i]._persistence.markStored() }

@@ -59,10 +59,10 @@ extension Model {
         }
         try tx.savepoint { inner in
             if let loader = inner.connection as? any BulkLoadingConnection {
-                inner.database.statementCounter.add(1, ordering: .relaxed)
-                if try loader.bulkLoad(table: schema.name, columns: columns, count: ready.count, row: row) != nil {
-                    return
+                let loaded = try inner.runBulk(into: schema.name, rows: ready.count) {
+                    try loader.bulkLoad(table: schema.name, columns: columns, count: ready.count, row: row)
                 }
+                if loaded != nil { return }
             }
             let perStatement = Swift.max(1, inner.connection.maxBindParameters / Swift.max(1, columns.count))
             var start = 0

@@ -19,17 +19,80 @@ extension Model {
     /// `didCreate` or `didUpdate`, `didSave`. A callback that throws undoes everything the save and its
     /// callbacks wrote.
     ///
+    /// A save that throws leaves the model exactly as it was (id, version, timestamps, change marks, whatever a
+    /// callback changed) and the database too, so fixing the model and saving again writes it.
+    ///
+    /// Inside a transaction, a save is only as durable as the transaction: when the transaction, or a savepoint
+    /// around the save, rolls back, the model's next `save` knows. A model whose insert was undone is new again:
+    /// an id the database assigned is dropped (the next save inserts a new row, never updating one that another
+    /// writer may now own under that id), and `delete` or `reload` throw ``StrataError/notPersisted(model:)``.
+    /// A model whose update was undone gets back the version it carried, and its next save writes every column.
+    ///
     /// - Throws: ``StrataError/validationFailed(_:)``, ``StrataError/recordNotFound(model:id:)``,
+    ///   ``StrataError/staleRecord(model:id:version:)``, ``StrataError/insertIgnored(table:)``,
     ///   ``StrataError/uniqueViolation(table:columns:)``, ``StrataError/notNullViolation(table:column:)``,
     ///   ``StrataError/typeMismatch(table:column:detail:)``, …, and what a callback throws.
     @inlinable
     public mutating func save(_ tx: Transaction, insertIfMissing: Bool = false) throws {
+        var copy = self
+        let undo = try copy.beginSave(tx)
         if Self.hasLifecycleCallbacks {
-            try tx.savepoint { tx in try saveRunningCallbacks(tx, insertIfMissing: insertIfMissing) }
-            return
+            try tx.savepoint { tx in try copy.saveRunningCallbacks(tx, insertIfMissing: insertIfMissing) }
+        } else {
+            try copy.validate(tx)
+            try copy.write(tx, insertIfMissing: insertIfMissing)
         }
-        try validate(tx)
-        try write(tx, insertIfMissing: insertIfMissing)
+        if let undo { copy.record(undo) }
+        self = copy
+    }
+
+    /// Before a save: forgets what a rolled-back transaction undid of the model's earlier writes (see
+    /// ``save(_:insertIfMissing:)``), and inside a caller's transaction returns what the save must remember.
+    @usableFromInline
+    mutating func beginSave(_ tx: Transaction) throws -> PendingSave? {
+        try forgetUndoneWrites()
+        guard let scope = tx.undoScope else { return nil }
+        let version = try Self.schema.column(withRole: .version).map { try versionValue(column: $0.name) } ?? 0
+        return PendingSave(
+            scope: scope, creating: id == nil || !_persistence.isStored, keyWasNil: id == nil, versionBefore: version)
+    }
+
+    /// After a save inside a caller's transaction: records the transaction or savepoint the write belongs to.
+    @usableFromInline
+    mutating func record(_ save: PendingSave) {
+        guard var state = _persistence else { return }
+        if save.creating {
+            _persistence.recordInsert(save.scope, assignedKey: save.keyWasNil)
+            return
+        } else if state.updateScope !== save.scope {
+            state.updateScope = save.scope
+            state.versionBeforeUpdate = save.versionBefore
+        }
+        _persistence = state
+    }
+
+    /// Puts the model back as the database holds it after a rollback undid its last insert or update.
+    @usableFromInline
+    mutating func forgetUndoneWrites() throws {
+        guard let state = _persistence, let undone = state.undoneWrite else { return }
+        switch undone {
+        case .insert(let assignedKey):
+            if assignedKey { id = nil }
+            _persistence = PersistenceState()
+        case .update(let versionBefore):
+            var fresh = state
+            fresh.updateScope = nil
+            fresh.markEveryColumnChanged(except: Self.schema.primaryKeyIndex)
+            _persistence = fresh
+            if let version = Self.schema.column(withRole: .version) {
+                try setVersion(versionBefore, column: version.name)
+            }
+        }
+    }
+
+    /// Refuses a model whose insert a rollback undid: its id names no row of its own.
+    func checkInsertNotUndone() throws {
+        if case .insert = _persistence?.undoneWrite { throw StrataError.notPersisted(model: Self.modelName) }
     }
 
     /// The save pipeline of a model with callbacks; the caller holds a savepoint around it.
@@ -79,11 +142,12 @@ extension Model {
                 }
             }
             // No such row (or the id was reassigned): insert the row with its explicit id.
-            _ = try tx.execute(
+            let inserted = try tx.execute(
                 .insert(
                     Insert(
                         table: schema.name, columns: schema.columnNames, rows: [values],
                         explicitKey: schema.columns[pk].name)))
+            guard inserted > 0 else { throw StrataError.insertIgnored(table: schema.name) }
         } else {
             var row = databaseValues
             row.remove(at: pk)
@@ -99,7 +163,7 @@ extension Model {
             ) { r in
                 newID = try? ID(databaseValue: r.value(at: 0))
             }
-            guard let newID else { throw StrataError.database(code: 0, message: "INSERT returned no id") }
+            guard let newID else { throw StrataError.insertIgnored(table: schema.name) }
             id = newID
         }
         _persistence.markStored()
@@ -116,11 +180,17 @@ extension Model {
                 reason: "\(Self.modelName)'s \(ID.self) key is nil: set it before the first save")
         }
         id = key
+        let inserted: Int
         do {
-            _ = try tx.execute(.insert(Insert(table: schema.name, columns: schema.columnNames, rows: [databaseValues])))
+            inserted = try tx.execute(
+                .insert(Insert(table: schema.name, columns: schema.columnNames, rows: [databaseValues])))
         } catch {
             id = nil
             throw error
+        }
+        guard inserted > 0 else {
+            id = nil
+            throw StrataError.insertIgnored(table: schema.name)
         }
         _persistence.markStored()
     }
@@ -135,6 +205,7 @@ extension Model {
         if stored && !hasChanges { return false }  // nothing to write, so nothing to stamp
         let now = DatabaseValue.roundedToMicroseconds(Date())
         if let updated = schema.column(withRole: .updatedAt) { try setDate(now, column: updated.name) }
+        if !_persistence.isStored, let id { return try writeDetached(tx, pk: pk, id: id, now: now) }
         if !stored, let created = schema.column(withRole: .createdAt) { try setDate(now, column: created.name) }
         guard stored, let id, let state = _persistence, let version = schema.column(withRole: .version) else {
             return false
@@ -163,6 +234,50 @@ extension Model {
         return true
     }
 
+    /// Writes a model that has an id but was not read from the database (built with an explicit id, or decoded
+    /// from a request body), for a model with column roles. Its row is updated when it exists: every column
+    /// but `@CreatedAt` (a creation time is never rewritten; the model keeps the value it carried), and with a
+    /// `@Version` only at the version the model carries (`WHERE id = ? AND version = ?`), which it then
+    /// increments; a row at another version is ``StrataError/staleRecord(model:id:version:)``, nothing written.
+    /// When no row has the id, the model is inserted with it, `@CreatedAt` stamped `now`.
+    mutating func writeDetached(_ tx: Transaction, pk: Int, id: ID, now: Date) throws -> Bool {
+        let schema = Self.schema
+        let created = schema.column(withRole: .createdAt)
+        let version = schema.column(withRole: .version)
+        let carried = try version.map { try versionValue(column: $0.name) }
+        if let version, let carried { try setVersion(carried &+ 1, column: version.name) }
+        let values = databaseValues
+        var changes: [Assignment] = []
+        for i in values.indices where i != pk && i != created?.index {
+            changes.append(Assignment(schema.columns[i].name, values[i]))
+        }
+        var filter = SQLExpression.compare(.equal, .column(schema.columns[pk].name), .value(id.databaseValue))
+        if let version, let carried {
+            filter = .and([filter, .compare(.equal, .column(version.name), .value(.integer(carried)))])
+        }
+        if !changes.isEmpty,
+            try tx.execute(.update(Update(table: schema.name, assignments: changes, filter: filter))) > 0
+        {
+            _persistence.markStored()
+            return true
+        }
+        if let version, let carried { try setVersion(carried, column: version.name) }
+        if try Self.query(on: tx).withDeleted().filter(id: id).exists() {
+            if let carried { throw StrataError.staleRecord(model: Self.modelName, id: "\(id)", version: carried) }
+            _persistence.markStored()  // only the key and the creation time: nothing else to write
+            return true
+        }
+        if let created { try setDate(now, column: created.name) }
+        let inserted = try tx.execute(
+            .insert(
+                Insert(
+                    table: schema.name, columns: schema.columnNames, rows: [databaseValues],
+                    explicitKey: schema.columns[pk].name)))
+        guard inserted > 0 else { throw StrataError.insertIgnored(table: schema.name) }
+        _persistence.markStored()
+        return true
+    }
+
     private mutating func setDate(_ date: Date, column: String) throws {
         switch Self.keyPath(forColumn: column) {
         case let kp as WritableKeyPath<Self, Date>: self[keyPath: kp] = date
@@ -171,7 +286,7 @@ extension Model {
         }
     }
 
-    private func versionValue(column: String) throws -> Int64 {
+    func versionValue(column: String) throws -> Int64 {
         switch Self.keyPath(forColumn: column) {
         case let kp as KeyPath<Self, Int64>: return self[keyPath: kp]
         case let kp as KeyPath<Self, Int>: return Int64(self[keyPath: kp])
@@ -179,7 +294,7 @@ extension Model {
         }
     }
 
-    private mutating func setVersion(_ value: Int64, column: String) throws {
+    mutating func setVersion(_ value: Int64, column: String) throws {
         switch Self.keyPath(forColumn: column) {
         case let kp as WritableKeyPath<Self, Int64>: self[keyPath: kp] = value
         case let kp as WritableKeyPath<Self, Int>:
@@ -242,6 +357,7 @@ extension Model {
     public func delete(_ tx: Transaction) throws -> Bool {
         guard Self.schema.column(withRole: .deletedAt) != nil else { return try forceDelete(tx) }
         guard let id else { throw StrataError.notPersisted(model: Self.modelName) }
+        try checkInsertNotUndone()
         return try tx.savepoint { tx in
             try willDelete(tx)
             for association in Self.associations { try association.beforeSoftDeleting(ownerID: id, tx) }
@@ -256,6 +372,7 @@ extension Model {
     @discardableResult
     public func forceDelete(_ tx: Transaction) throws -> Bool {
         guard let id else { throw StrataError.notPersisted(model: Self.modelName) }
+        try checkInsertNotUndone()
         let associations = Self.associations
         if associations.isEmpty && !Self.hasLifecycleCallbacks {
             return try Self.query(on: tx).withDeleted().filter(id: id).forceDelete() > 0
@@ -370,6 +487,7 @@ extension Model {
     ///   ``StrataError/recordNotFound(model:id:)`` when its row is gone.
     public mutating func reload(_ tx: Transaction) throws {
         guard let id else { throw StrataError.notPersisted(model: Self.modelName) }
+        try checkInsertNotUndone()
         guard let fresh = try Self.find(id, tx) else {
             throw StrataError.recordNotFound(model: Self.modelName, id: "\(id)")
         }

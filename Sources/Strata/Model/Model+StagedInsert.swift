@@ -15,13 +15,14 @@ extension Model {
         let snapshot = models
         let key = schema.columns[pk].name
         let keys = try tx.savepoint { inner -> [DatabaseValue]? in
-            inner.database.statementCounter.add(1, ordering: .relaxed)
-            return try bulk.bulkInsertReturning(
-                table: schema.name, columns: schema.insertColumnNames, count: snapshot.count, returning: key
-            ) { i in
-                var values = snapshot[i].databaseValues
-                values.remove(at: pk)
-                return values
+            try inner.runBulk(into: schema.name, rows: snapshot.count) {
+                try bulk.bulkInsertReturning(
+                    table: schema.name, columns: schema.insertColumnNames, count: snapshot.count, returning: key
+                ) { i in
+                    var values = snapshot[i].databaseValues
+                    values.remove(at: pk)
+                    return values
+                }
             }
         }
         guard let keys else { return false }

@@ -122,16 +122,29 @@ extension Model {
         if models.contains(where: { $0.id != nil }) {
             throw StrataError.invalidQuery("upsert of \(modelName) takes new models only; save models that have an id")
         }
-        try plan.stampRoles(&models)
-        if case .update = plan.onConflict.action { try plan.refuseRepeatedKeys(models) }
+        var copy = models
+        try plan.stampRoles(&copy)
+        if case .update = plan.onConflict.action { try plan.refuseRepeatedKeys(copy) }
         let width = schema.insertColumnNames.count
         let perStatement = Swift.max(1, tx.connection.maxBindParameters / Swift.max(1, width))
-        var start = 0
-        while start < models.count {
-            let end = Swift.min(start + perStatement, models.count)
-            try plan.write(&models, start..<end, full: end - start == perStatement, tx)
-            start = end
+        let writeAll = { (tx: Transaction) throws in
+            var start = 0
+            while start < copy.count {
+                let end = Swift.min(start + perStatement, copy.count)
+                try plan.write(&copy, start..<end, full: end - start == perStatement, tx)
+                start = end
+            }
         }
+        // All or nothing: several statements (or a kept row read back) run in one savepoint.
+        if copy.count > perStatement || plan.onConflict.action == .nothing {
+            try tx.savepoint { tx in try writeAll(tx) }
+        } else {
+            try writeAll(tx)
+        }
+        if let scope = tx.undoScope {
+            for i in copy.indices { copy[i]._persistence.recordInsert(scope, assignedKey: true) }
+        }
+        models = copy
     }
 
     /// Upserts many new models in one transaction (see ``upsertAll(_:_:onConflict:do:)``).

@@ -138,6 +138,15 @@ public struct PersistenceState: Sendable, Hashable, Codable {
     /// Associations loaded by `including(…)`, by association key (nil until one is, so a fetched row
     /// initializes no dictionary).
     var loaded: [String: any Sendable]? = nil
+    /// The transaction or savepoint the model was inserted (or upserted) in, while its row is only as durable as
+    /// that scope (see ``UndoScope``); nil once saved outside a caller's transaction.
+    var insertScope: UndoScope? = nil
+    /// The transaction or savepoint of the model's last update inside a caller's transaction, and the version the
+    /// model carried before it.
+    var updateScope: UndoScope? = nil
+    var versionBeforeUpdate: Int64 = 0
+    /// Whether the insert of ``insertScope`` gave the model its id (a nil id the database or Strata filled in).
+    var insertAssignedKey = false
 
     @usableFromInline static var storedBit: UInt64 { 1 << 63 }
     @usableFromInline static var overflowBit: UInt64 { 1 << 62 }
@@ -168,6 +177,19 @@ public struct PersistenceState: Sendable, Hashable, Codable {
     @inlinable
     public mutating func markStored() { bits = Self.storedBit }
 
+    /// Marks every column but the primary key (at `key`) assigned, so the next update writes them all.
+    mutating func markEveryColumnChanged(except key: Int?) {
+        bits = Self.storedBit | (Self.storedBit - 1)
+        if let key, key < 62 { bits &= ~(1 << UInt64(key)) }
+    }
+
+    /// What a rolled-back transaction or savepoint undid of the model's last writes: nil when nothing.
+    var undoneWrite: UndoneWrite? {
+        if let insertScope, insertScope.isUndone { return .insert(assignedKey: insertAssignedKey) }
+        if let updateScope, updateScope.isUndone { return .update(versionBefore: versionBeforeUpdate) }
+        return nil
+    }
+
     /// Always true, so the state never makes two models unequal.
     ///
     /// - Parameters:
@@ -193,6 +215,82 @@ public struct PersistenceState: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {}
 }
 
+/// What a save inside a caller's transaction remembers of the model before its write.
+@usableFromInline
+struct PendingSave {
+    let scope: UndoScope
+    let creating: Bool
+    let keyWasNil: Bool
+    let versionBefore: Int64
+}
+
+/// A write of a model that its transaction or savepoint rolled back.
+enum UndoneWrite {
+    /// The model's insert (or upsert): its row is not stored; `assignedKey` when that write set its id.
+    case insert(assignedKey: Bool)
+    /// The model's last update: the row holds what it held before, at `versionBefore`.
+    case update(versionBefore: Int64)
+}
+
+/// The storage `@Model` gives ``Model/_persistence``: the state, kept out of the model's `==`, `hash` and `Codable`
+/// form, so a model built in code equals (and hashes like) its fetched twin, and a model decoded from a request body
+/// needs no `_persistence` key (and is encoded without one).
+@propertyWrapper
+public struct PersistenceStorage: Sendable, Hashable, Codable {
+    /// The model's state: nil until it is fetched or saved.
+    public var wrappedValue: PersistenceState?
+
+    /// Storage holding `wrappedValue`.
+    ///
+    /// - Parameter wrappedValue: the state, nil for a model never fetched nor saved.
+    @inlinable public init(wrappedValue: PersistenceState?) { self.wrappedValue = wrappedValue }
+
+    /// Always true, so the state never makes two models unequal.
+    ///
+    /// - Parameters:
+    ///   - lhs: a storage.
+    ///   - rhs: another storage.
+    /// - Returns: true.
+    public static func == (lhs: PersistenceStorage, rhs: PersistenceStorage) -> Bool { true }
+    /// Hashes nothing, so the state never changes a model's hash.
+    ///
+    /// - Parameter hasher: left as it is.
+    public func hash(into hasher: inout Hasher) {}
+    /// Encodes `null` (a model's keyed container writes no key at all).
+    ///
+    /// - Parameter encoder: the encoder.
+    /// - Throws: what the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encodeNil()
+    }
+    /// The state of a model never fetched nor saved, whatever was encoded.
+    ///
+    /// - Parameter decoder: ignored.
+    public init(from decoder: any Decoder) throws { wrappedValue = nil }
+}
+
+extension KeyedDecodingContainer {
+    /// A model's persistence state is never read from its `Codable` form: a missing key is fine.
+    ///
+    /// - Parameters:
+    ///   - type: ``PersistenceStorage``.
+    ///   - key: the property's key, not read.
+    /// - Returns: the state of a model never fetched nor saved.
+    public func decode(_ type: PersistenceStorage.Type, forKey key: Key) throws -> PersistenceStorage {
+        PersistenceStorage(wrappedValue: nil)
+    }
+}
+
+extension KeyedEncodingContainer {
+    /// A model's persistence state is not part of its `Codable` form: nothing is written.
+    ///
+    /// - Parameters:
+    ///   - value: the state, not written.
+    ///   - key: the property's key, not written.
+    public mutating func encode(_ value: PersistenceStorage, forKey key: Key) throws {}
+}
+
 extension Optional where Wrapped == PersistenceState {
     /// Records that the database now holds the model as it is (after a fetch or a save), keeping any
     /// loaded associations.
@@ -205,4 +303,13 @@ extension Optional where Wrapped == PersistenceState {
 
     /// Whether the model's row is known to be stored (see ``PersistenceState/isStored``).
     @inlinable public var isStored: Bool { self?.isStored ?? false }
+
+    /// Records that the model was inserted (or upserted) inside the transaction or savepoint `scope`, so its
+    /// next save knows when a rollback undid that (see ``UndoScope``); `assignedKey` when the write set its id.
+    mutating func recordInsert(_ scope: UndoScope, assignedKey: Bool) {
+        guard var state = self else { return }
+        state.insertScope = scope
+        state.insertAssignedKey = assignedKey
+        self = state
+    }
 }

@@ -11,6 +11,7 @@ extension StrataError {
         case .unknownColumn: return "unknownColumn"
         case .notPersisted: return "notPersisted"
         case .recordNotFound: return "recordNotFound"
+        case .insertIgnored: return "insertIgnored"
         case .staleRecord: return "staleRecord"
         case .invalidQuery: return "invalidQuery"
         case .invalidAssociation: return "invalidAssociation"

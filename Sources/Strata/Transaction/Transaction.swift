@@ -17,6 +17,12 @@ public final class Transaction {
     public private(set) var isolation: IsolationLevel?
     /// The tables written inside the open transaction, announced to observers when it commits.
     private var touched = TouchedTables()
+    /// Set when rolling back a savepoint failed: the transaction around it then rolls back instead of committing.
+    private var savepointRollbackFailed = false
+    /// The open transaction and savepoints, outermost first, as the models written in them see them.
+    private var undoScopes: [UndoScope] = []
+    /// The innermost open transaction or savepoint, or nil in autocommit: what a model written now records.
+    var undoScope: UndoScope? { undoScopes.last }
 
     init(connection: any DatabaseConnection, database: Database, depth: Int) {
         self.connection = connection
@@ -96,6 +102,28 @@ public final class Transaction {
         return changed
     }
 
+    /// Runs a connection's bulk path (COPY) into `table` as one statement: counted, timed and logged like any
+    /// other, and announced to observers as a write of `table`. `body` returns nil when the path does not apply
+    /// (and then wrote nothing).
+    package func runBulk<T>(into table: String, rows: Int, _ body: () throws -> T?) throws -> T? {
+        try checkOpen()
+        database.statementCounter.add(1, ordering: .relaxed)
+        var result: T?
+        let observer = database.observer
+        if observer.isActive {
+            _ = try observer.run(
+                .insert, describe: { ("COPY \(table) FROM STDIN (\(rows) rows)", []) }, onRow: { _ in }
+            ) { _ in
+                result = try body()
+                return result == nil ? 0 : rows
+            }
+        } else {
+            result = try body()
+        }
+        if result != nil { wrote(table: table) }
+        return result
+    }
+
     /// Notes a statement that ran: a write's table is announced now in autocommit, at COMMIT otherwise.
     private func wrote(_ statement: Statement) {
         switch statement {
@@ -138,7 +166,9 @@ public final class Transaction {
     }
 
     /// A savepoint, or at depth 0 a transaction, begun at `isolation.asked` (granted `isolation.granted`) when
-    /// set.
+    /// set. A scope that throws is rolled back; when that rollback fails, the transaction around it rolls back
+    /// instead of committing, and a connection left inside a transaction is not given back to the pool as it is
+    /// (see ``Database/withConnection(_:)``).
     func scope<T>(isolation: (asked: IsolationLevel, granted: IsolationLevel)?, _ body: (Transaction) throws -> T)
         throws -> T
     {
@@ -147,38 +177,62 @@ public final class Transaction {
             depth > 0 ? .savepoint(name) : isolation.map { Statement.beginIsolated($0.asked) } ?? .begin
         _ = try execute(open)
         depth += 1
+        undoScopes.append(UndoScope(parent: undoScopes.last))
         if depth == 1 { self.isolation = isolation?.granted }
-        defer { if depth == 0 { self.isolation = nil } }
+        defer {
+            if depth == 0 {
+                self.isolation = nil
+                savepointRollbackFailed = false
+            }
+        }
         let result: T
         do {
             result = try body(self)
         } catch {
             depth -= 1
+            undoScopes.removeLast().rolledBack()
             if depth == 0 {
                 touched.removeAll()
                 _ = try? execute(.rollback)
             } else {
-                _ = try? execute(.rollbackToSavepoint(name))
-                _ = try? execute(.releaseSavepoint(name))
+                do {
+                    _ = try execute(.rollbackToSavepoint(name))
+                    _ = try execute(.releaseSavepoint(name))
+                } catch {
+                    // The savepoint's writes may still be in the transaction: it must not commit.
+                    savepointRollbackFailed = true
+                }
             }
             if error is Rollback, let none = () as? T { return none }
             throw error
         }
         depth -= 1
+        let scope = undoScopes.removeLast()
         if depth == 0 {
             do {
+                if savepointRollbackFailed {
+                    throw StrataError.transactionMisuse(
+                        "a savepoint could not be rolled back, so the transaction was rolled back instead of committed")
+                }
                 _ = try execute(.commit)
             } catch {
+                scope.rolledBack()
                 touched.removeAll()
                 _ = try? execute(.rollback)
                 throw error
             }
+            scope.committed()
             if !touched.isEmpty {
                 database.changes.committed(touched.announced)
                 touched.removeAll()
             }
         } else {
-            _ = try execute(.releaseSavepoint(name))
+            do {
+                _ = try execute(.releaseSavepoint(name))
+            } catch {
+                scope.rolledBack()
+                throw error
+            }
         }
         return result
     }
