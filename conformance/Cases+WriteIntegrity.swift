@@ -119,6 +119,30 @@ extension ConformanceSuite {
             let other = try await ConfLedger.query(on: db).where(\.code == "other").first()
             try checkEqual(other?.amount, 5, "and keeps its amount")
         },
+        ConformanceCase("write.model-read-in-a-rolled-back-scope-is-not-written-by-its-id") { db in
+            // Found by strata fuzz-writes: a row inserted and read in a savepoint that rolled back; SQLite and memory
+            // give its id to the next row, which the stale model must never update.
+            try await db.migrate(ConfLedger.self)
+            let amounts = try await db.withConnection { tx -> [Int64] in
+                var read: ConfLedger?
+                try tx.savepoint { tx in
+                    var a = ConfLedger(code: "a")
+                    try a.save(tx)
+                    read = try ConfLedger.query(on: tx).where(\.code == "a").first()
+                    throw Rollback()
+                }
+                var b = ConfLedger(code: "b")
+                try b.save(tx)
+                guard var stale = read else { throw ConformanceFailure(description: "the row was read") }
+                stale.amount = 5
+                let readUndone = { (e: StrataError) in if case .staleRecord(_, _, -1) = e { true } else { false } }
+                try checkThrowsSync("saving the model read in the rolled-back scope", readUndone) { try stale.save(tx) }
+                try checkThrowsSync("deleting it", readUndone) { try stale.delete(tx) }
+                try checkThrowsSync("reloading it by its id", readUndone) { try stale.reload(tx) }
+                return try ConfLedger.query(on: tx).all().map(\.amount)
+            }
+            try checkEqual(amounts, [0], "the other row is untouched")
+        },
         ConformanceCase("write.rolled-back-update-is-written-again") { db in
             try await db.migrate(ConfLedger.self)
             var row = ConfLedger(code: "row")

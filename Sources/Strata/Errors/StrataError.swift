@@ -26,7 +26,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// (`UNIQUE … ON CONFLICT IGNORE` on SQLite) or a trigger skipped it. The model keeps no id it was not given.
     case insertIgnored(table: String)
     /// A model with a `@Version` column was saved, but its row changed (or went) since the model read it:
-    /// `UPDATE … WHERE id = ? AND version = ?` matched nothing. Nothing was written; reload and retry.
+    /// `UPDATE … WHERE id = ? AND version = ?` matched nothing. Nothing was written; reload and retry. Version -1:
+    /// the model was read inside a transaction or savepoint that rolled back, so its id may name another row now;
+    /// read it again with a query.
     case staleRecord(model: String, id: String, version: Int64)
     /// The query asked for something no backend can do the same way (a negative limit, say).
     case invalidQuery(String)
@@ -144,6 +146,8 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         case .insertIgnored(let t):
             return
                 "the database inserted no row into \(t) and raised no error (a conflict clause or trigger skipped it)"
+        case .staleRecord(let m, let id, -1):
+            return "\(m) with id \(id) was read in a transaction that rolled back; read it again with a query"
         case .staleRecord(let m, let id, let v):
             return "\(m) with id \(id) changed since version \(v) was read; reload it and try again"
         case .invalidQuery(let r): return "invalid query: \(r)"

@@ -77,8 +77,13 @@ extension Model {
         guard let state = _persistence, let undone = state.undoneWrite else { return }
         switch undone {
         case .insert(let assignedKey):
+            // A database-assigned id the model carried in (built or decoded) may name another row now, as after a
+            // read in a rolled-back scope; an id the write assigned is dropped; an app-assigned key stays its own.
+            if !assignedKey && ID.isAssignedByDatabase { throw Self.readUndone(id) }
             if assignedKey { id = nil }
             _persistence = PersistenceState()
+        case .read:
+            throw Self.readUndone(id)
         case .update(let versionBefore):
             var fresh = state
             fresh.updateScope = nil
@@ -90,9 +95,21 @@ extension Model {
         }
     }
 
-    /// Refuses a model whose insert a rollback undid: its id names no row of its own.
+    /// Refuses a model whose insert a rollback undid (its id names no row of its own), or that was read in a
+    /// transaction or savepoint that rolled back.
     func checkInsertNotUndone() throws {
-        if case .insert = _persistence?.undoneWrite { throw StrataError.notPersisted(model: Self.modelName) }
+        switch _persistence?.undoneWrite {
+        case .insert: throw StrataError.notPersisted(model: Self.modelName)
+        case .read: throw Self.readUndone(id)
+        default: return
+        }
+    }
+
+    /// A model read inside a transaction or savepoint that rolled back: the row it was read from may have been
+    /// written there, and its id taken since by another row (SQLite and memory reuse a rolled-back id), so the
+    /// model is not saved, deleted or reloaded by that id. Read it again with a query.
+    static func readUndone(_ id: ID?) -> StrataError {
+        .staleRecord(model: modelName, id: id.map { "\($0)" } ?? "nil", version: -1)
     }
 
     /// The save pipeline of a model with callbacks; the caller holds a savepoint around it.
@@ -442,7 +459,7 @@ extension Model {
         var found: Self?
         _ = try tx.execute(
             template: findTemplate, binds: [id.databaseValue], statement: { findStatement(id) },
-            onRow: { found = try decodeFound($0) })
+            onRow: { found = try decodeFound($0, in: tx.undoScope) })
         return found
     }
 
@@ -456,7 +473,7 @@ extension Model {
         var found: Self?
         _ = try await db.readOne(
             template: findTemplate, binds: [id.databaseValue], statement: { findStatement(id) },
-            onRow: { found = try decodeFound($0) })
+            onRow: { found = try decodeFound($0, in: nil) })
         return found
     }
 
@@ -473,10 +490,10 @@ extension Model {
 
     /// The model ``find(_:_:)`` read from a row.
     @usableFromInline
-    static func decodeFound(_ reader: any RowReader) throws -> Self {
+    static func decodeFound(_ reader: any RowReader, in scope: UndoScope?) throws -> Self {
         var model = try Self(
             row: Row(reader: reader, context: RowContext(model: Self.self, schema: schema, selected: nil)))
-        model._persistence.markStored()
+        model._persistence.markRead(in: scope)
         return model
     }
 

@@ -145,6 +145,8 @@ public struct PersistenceState: Sendable, Hashable, Codable {
     /// model carried before it.
     var updateScope: UndoScope? = nil
     var versionBeforeUpdate: Int64 = 0
+    /// The transaction or savepoint the model was read in (nil when read in autocommit).
+    @usableFromInline var readScope: UndoScope? = nil
     /// Whether the insert of ``insertScope`` gave the model its id (a nil id the database or Strata filled in).
     var insertAssignedKey = false
 
@@ -186,6 +188,7 @@ public struct PersistenceState: Sendable, Hashable, Codable {
     /// What a rolled-back transaction or savepoint undid of the model's last writes: nil when nothing.
     var undoneWrite: UndoneWrite? {
         if let insertScope, insertScope.isUndone { return .insert(assignedKey: insertAssignedKey) }
+        if let readScope, readScope.isUndone { return .read }
         if let updateScope, updateScope.isUndone { return .update(versionBefore: versionBeforeUpdate) }
         return nil
     }
@@ -228,6 +231,9 @@ struct PendingSave {
 enum UndoneWrite {
     /// The model's insert (or upsert): its row is not stored; `assignedKey` when that write set its id.
     case insert(assignedKey: Bool)
+    /// The read the model came from: the row may have been written in that scope, and its id taken since by
+    /// another row (SQLite and memory reuse a rolled-back id).
+    case read
     /// The model's last update: the row holds what it held before, at `versionBefore`.
     case update(versionBefore: Int64)
 }
@@ -303,6 +309,16 @@ extension Optional where Wrapped == PersistenceState {
 
     /// Whether the model's row is known to be stored (see ``PersistenceState/isStored``).
     @inlinable public var isStored: Bool { self?.isStored ?? false }
+
+    /// Records that the database holds the model as it was just read, inside `scope` (nil in autocommit).
+    @inlinable
+    mutating func markRead(in scope: UndoScope?) {
+        guard let scope else { return markStored() }
+        var state = self ?? PersistenceState()
+        state.markStored()
+        state.readScope = scope
+        self = state
+    }
 
     /// Records that the model was inserted (or upserted) inside the transaction or savepoint `scope`, so its
     /// next save knows when a rollback undid that (see ``UndoScope``); `assignedKey` when the write set its id.

@@ -167,17 +167,18 @@ extension QueryBuilder where Executor == Transaction {
         let leftKey = M.schema.primaryKeyIndex ?? 0
         let rightKey = left.count + (T.schema.primaryKeyIndex ?? 0)
         var out: [(M?, T?)] = []
+        let scope = executor.undoScope
         _ = try executor.execute(.select(select)) { reader in
             var m: M?
             var t: T?
             if !reader.value(at: leftKey).isNull {
                 var model = try M(row: Row(reader: reader, context: leftContext))
-                model._persistence.markStored()
+                model._persistence.markRead(in: scope)
                 m = model
             }
             if !reader.value(at: rightKey).isNull {
                 var model = try T(row: Row(reader: reader, context: rightContext))
-                model._persistence.markStored()
+                model._persistence.markRead(in: scope)
                 t = model
             }
             out.append((m, t))

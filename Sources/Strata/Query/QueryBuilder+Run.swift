@@ -21,7 +21,7 @@ extension QueryBuilder where Executor == Transaction {
         let context = RowContext(model: M.self, schema: M.schema, selected: columns)
         _ = try executor.execute(.select(select)) { reader in
             var model = try M(row: Row(reader: reader, context: context))
-            model._persistence.markStored()
+            model._persistence.markRead(in: executor.undoScope)
             try body(consume model)
         }
     }

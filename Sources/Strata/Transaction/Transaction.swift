@@ -21,8 +21,8 @@ public final class Transaction {
     private var savepointRollbackFailed = false
     /// The open transaction and savepoints, outermost first, as the models written in them see them.
     private var undoScopes: [UndoScope] = []
-    /// The innermost open transaction or savepoint, or nil in autocommit: what a model written now records.
-    var undoScope: UndoScope? { undoScopes.last }
+    /// The innermost open transaction or savepoint, or nil in autocommit: what a model written or read now records.
+    @usableFromInline var undoScope: UndoScope? { undoScopes.last }
 
     init(connection: any DatabaseConnection, database: Database, depth: Int) {
         self.connection = connection

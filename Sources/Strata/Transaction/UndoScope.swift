@@ -9,6 +9,7 @@ import Synchronization
 /// never happened: an undone insert makes the model new again (a database-assigned id is dropped, so it can never
 /// update a row another writer now owns under that id), an undone update marks every column changed and puts back
 /// the version the model carried. Scopes cost nothing outside transactions.
+@usableFromInline
 final class UndoScope: Sendable {
     /// 0: open, or a savepoint released into its parent; 1: rolled back; 2: committed.
     private let state = Atomic<UInt8>(0)

@@ -1,0 +1,44 @@
+// WriteModels: the two models the write-program tester drives: every lifecycle feature, callbacks that can throw.
+import Foundation
+import Strata
+
+/// A fault a callback of ``WPAccount`` injects: `willSave` refuses a balance of 13, `didSave` (after the write,
+/// so the write must be undone) a balance of 666.
+public enum InjectedFault: Error, Sendable {
+    case willSave, didSave
+}
+
+/// An account: a unique code, a version, timestamps, soft delete and callbacks that throw on chosen balances.
+@Model(table: "wp_account")
+public struct WPAccount: Codable {
+    public var id: Int64?
+    public var code: String
+    public var balance: Int64
+    @Version public var version: Int64 = 0
+    @CreatedAt public var createdAt = Date(timeIntervalSince1970: 0)
+    @UpdatedAt public var updatedAt: Date?
+    @DeletedAt public var deletedAt: Date?
+    public static var indexes: [Index] { [.on(\WPAccount.code, unique: true)] }
+
+    public mutating func willSave(_ tx: Transaction) throws {
+        if balance == WPAccount.refusedBeforeWrite { throw InjectedFault.willSave }
+    }
+
+    public func didSave(_ tx: Transaction) throws {
+        if balance == WPAccount.refusedAfterWrite { throw InjectedFault.didSave }
+    }
+
+    /// The balance `willSave` refuses.
+    static let refusedBeforeWrite: Int64 = 13
+    /// The balance `didSave` refuses, after the row was written.
+    static let refusedAfterWrite: Int64 = 666
+}
+
+/// An entry of an account: a foreign key (no action on delete, so deleting a referenced account fails).
+@Model(table: "wp_entry")
+public struct WPEntry {
+    public var id: Int64?
+    public var accountID: Int64
+    public var amount: Int64
+    public static var foreignKeys: [ForeignKey] { [.from(\WPEntry.accountID, to: WPAccount.self)] }
+}

@@ -1,0 +1,159 @@
+// WriteProgram: a seeded program of writes, failures and rollbacks over WPAccount and WPEntry, and its Swift text.
+
+/// One step of a write program. Steps name the models the program holds by their position (handles); a step
+/// whose handle does not exist (yet) does nothing, on every backend and in the reference alike.
+public indirect enum WriteStep: Sendable, Equatable {
+    /// A new account saved: a new handle.
+    case create(code: String, balance: Int64)
+    /// The account with this code read back (soft-deleted rows excluded): a new handle when found.
+    case fetch(code: String)
+    /// `handle.balance += by`, then `save`.
+    case adjust(handle: Int, by: Int64)
+    /// `save` with nothing newly assigned.
+    case saveAgain(handle: Int)
+    /// The handle sent through JSON (as a request body would be), `balance += by`, saved; it replaces the handle.
+    case decodedSave(handle: Int, by: Int64)
+    /// `delete` (soft: sets `deletedAt`).
+    case delete(handle: Int)
+    /// `forceDelete` of an account that has entries: refused by the foreign key.
+    case forceDelete(handle: Int)
+    /// A new entry of the handle's account.
+    case entry(handle: Int, amount: Int64)
+    /// `insertAll` of new accounts: new handles when it succeeds.
+    case insertAll(codes: [String], balance: Int64)
+    /// `upsert` on the code (the model is not kept).
+    case upsert(code: String, balance: Int64)
+    /// `update` of every live account whose balance is at least `atLeast`.
+    case updateWhere(atLeast: Int64, set: Int64)
+    /// Soft `delete` of every live account whose balance is below `below`.
+    case deleteWhere(below: Int64)
+    /// A transaction running `steps`, then committing, rolling back (`Rollback`) or failing (an error thrown).
+    case transaction([WriteStep], end: TransactionEnd)
+    /// A savepoint inside a transaction, released or rolled back.
+    case savepoint([WriteStep], rollback: Bool)
+
+    /// How a generated transaction ends.
+    public enum TransactionEnd: Sendable, Equatable {
+        case commit, rollback, fail
+    }
+
+    /// The step as Swift, indented by `indent` levels.
+    public func swift(_ indent: Int = 0) -> String {
+        let pad = String(repeating: "    ", count: indent)
+        switch self {
+        case .create(let c, let b):
+            return pad + "var h = WPAccount(code: \"\(c)\", balance: \(b)); try h.save(tx)  // new handle"
+        case .fetch(let c):
+            return pad + "h = try WPAccount.query(on: tx).where(\\.code == \"\(c)\").first()  // new handle"
+        case .adjust(let h, let d): return pad + "handles[\(h)].balance += \(d); try handles[\(h)].save(tx)"
+        case .saveAgain(let h): return pad + "try handles[\(h)].save(tx)"
+        case .decodedSave(let h, let d):
+            return pad
+                + "handles[\(h)] = decode(encode(handles[\(h)])); handles[\(h)].balance += \(d); try handles[\(h)].save(tx)"
+        case .delete(let h): return pad + "try handles[\(h)].delete(tx)"
+        case .forceDelete(let h): return pad + "try handles[\(h)].forceDelete(tx)"
+        case .entry(let h, let a):
+            return pad + "var e = WPEntry(accountID: handles[\(h)].id!, amount: \(a)); try e.save(tx)"
+        case .insertAll(let codes, let b):
+            return pad
+                + "var batch = \(codes.map { "WPAccount(code: \"\($0)\", balance: \(b))" }); try WPAccount.insertAll(&batch, tx)"
+        case .upsert(let c, let b):
+            return pad + "var u = WPAccount(code: \"\(c)\", balance: \(b)); try u.upsert(tx, onConflict: \\.code)"
+        case .updateWhere(let t, let v):
+            return pad + "try WPAccount.query(on: tx).where(\\.balance >= \(t)).set(\\.balance, to: \(v)).update()"
+        case .deleteWhere(let t): return pad + "try WPAccount.query(on: tx).where(\\.balance < \(t)).delete()"
+        case .transaction(let steps, let end):
+            let tail: String
+            switch end {
+            case .commit: tail = "}  // commits"
+            case .rollback: tail = "    throw Rollback()\n" + pad + "}"
+            case .fail: tail = "    throw Abort()\n" + pad + "}"
+            }
+            return pad + "try db.transaction { tx in\n" + steps.map { $0.swift(indent + 1) }.joined(separator: "\n")
+                + (steps.isEmpty ? "" : "\n") + pad + tail
+        case .savepoint(let steps, let rollback):
+            return pad + "try tx.savepoint { tx in\n" + steps.map { $0.swift(indent + 1) }.joined(separator: "\n")
+                + (steps.isEmpty ? "" : "\n") + pad + (rollback ? "    throw Rollback()\n" + pad + "}" : "}")
+        }
+    }
+
+    /// The steps nested in a transaction or savepoint.
+    var nested: [WriteStep]? {
+        switch self {
+        case .transaction(let s, _), .savepoint(let s, _): return s
+        default: return nil
+        }
+    }
+
+    /// This step with its nested steps replaced.
+    func replacingNested(_ steps: [WriteStep]) -> WriteStep {
+        switch self {
+        case .transaction(_, let end): return .transaction(steps, end: end)
+        case .savepoint(_, let rollback): return .savepoint(steps, rollback: rollback)
+        default: return self
+        }
+    }
+}
+
+/// Generates write programs from a seed.
+public struct WriteProgramGenerator {
+    static let codes = ["a", "b", "c", "d", "e", "f", "g"]
+    var handles = 0
+
+    public init() {}
+
+    /// A program of `length` top-level steps.
+    public mutating func program(length: Int, _ rng: inout SplitMix64) -> [WriteStep] {
+        handles = 0
+        return (0..<length).map { _ in step(depth: 0, &rng) }
+    }
+
+    private func balance(_ rng: inout SplitMix64) -> Int64 {
+        if rng.chance(0.08) { return WPAccount.refusedBeforeWrite }
+        if rng.chance(0.08) { return WPAccount.refusedAfterWrite }
+        return Int64(rng.below(41)) - 20
+    }
+
+    private func delta(_ rng: inout SplitMix64) -> Int64 {
+        if rng.chance(0.1) { return WPAccount.refusedBeforeWrite }
+        if rng.chance(0.1) { return WPAccount.refusedAfterWrite }
+        return Int64(rng.below(21)) - 10
+    }
+
+    private func handle(_ rng: inout SplitMix64) -> Int { rng.below(Swift.max(1, handles + 1)) }
+
+    mutating func step(depth: Int, _ rng: inout SplitMix64) -> WriteStep {
+        let roll = rng.below(100)
+        switch roll {
+        case 0..<14:
+            handles += 1
+            return .create(code: rng.pick(Self.codes), balance: balance(&rng))
+        case 14..<22:
+            handles += 1
+            return .fetch(code: rng.pick(Self.codes))
+        case 22..<40: return .adjust(handle: handle(&rng), by: delta(&rng))
+        case 40..<44: return .saveAgain(handle: handle(&rng))
+        case 44..<50: return .decodedSave(handle: handle(&rng), by: delta(&rng))
+        case 50..<55: return .delete(handle: handle(&rng))
+        case 55..<57: return .forceDelete(handle: handle(&rng))
+        case 57..<62: return .entry(handle: handle(&rng), amount: Int64(rng.below(100)))
+        case 62..<67:
+            let n = 1 + rng.below(3)
+            handles += n
+            return .insertAll(codes: (0..<n).map { _ in rng.pick(Self.codes) }, balance: Int64(rng.below(30)))
+        case 67..<72: return .upsert(code: rng.pick(Self.codes), balance: Int64(rng.below(30)))
+        case 72..<75: return .updateWhere(atLeast: Int64(rng.below(30)) - 5, set: Int64(rng.below(30)))
+        case 75..<78: return .deleteWhere(below: Int64(rng.below(20)) - 10)
+        default:
+            if depth >= 2 { return .adjust(handle: handle(&rng), by: delta(&rng)) }
+            let count = 1 + rng.below(5)
+            var steps: [WriteStep] = []
+            for _ in 0..<count { steps.append(step(depth: depth + 1, &rng)) }
+            if depth == 0 {
+                let end: WriteStep.TransactionEnd = rng.chance(0.5) ? .commit : rng.chance(0.5) ? .rollback : .fail
+                return .transaction(steps, end: end)
+            }
+            return .savepoint(steps, rollback: rng.chance(0.5))
+        }
+    }
+}

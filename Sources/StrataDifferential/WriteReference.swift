@@ -1,0 +1,337 @@
+// WriteReference: what every write step must do, in plain Swift: the rows, and the models the program holds.
+
+/// What a step ended with, the same on every backend.
+public enum WriteOutcome: Sendable, Equatable, CustomStringConvertible {
+    case ok, skipped, unique, stale, callback, notPersisted, foreignKey, aborted
+    case other(String)
+
+    public var description: String {
+        switch self {
+        case .ok: return "ok"
+        case .skipped: return "skipped"
+        case .unique: return "unique"
+        case .stale: return "stale"
+        case .callback: return "callback"
+        case .notPersisted: return "notPersisted"
+        case .foreignKey: return "foreignKey"
+        case .aborted: return "aborted"
+        case .other(let s): return s
+        }
+    }
+}
+
+/// A stored account as the reference holds it.
+struct RefRow: Equatable {
+    var code: String
+    var balance: Int64
+    var version: Int64
+    var deleted: Bool
+    /// The transaction or savepoint the row was inserted in, while that may still roll back.
+    var createdIn: Int? = nil
+}
+
+/// What a backend shows after a step: accounts, entries and the models the program holds.
+public struct WriteSnapshot: Equatable, CustomStringConvertible {
+    /// `code balance vN [deleted]`, sorted by code.
+    var rows: [String]
+    /// `code:amount`, sorted.
+    var entries: [String]
+    /// `code balance vN id|nil` for each handle.
+    var handles: [String]
+
+    public var description: String {
+        "rows \(rows)\n  entries \(entries)\n  handles \(handles)"
+    }
+}
+
+/// A model the program holds, as the reference sees it: what it shows, and what `save` knows of it.
+struct RefHandle {
+    var code: String
+    var balance: Int64
+    var version: Int64
+    /// The reference row its id names, or nil when its id is nil.
+    var id: Int?
+    var stored: Bool
+    var dirty = false
+    var dirtyAll = false
+    var insertScope: Int?
+    var insertAssignedKey = false
+    var readScope: Int?
+    var updateScope: Int?
+    var versionBefore: Int64 = 0
+}
+
+/// The reference implementation of the write steps (Strata's documented rules, written out plainly).
+struct WriteReference {
+    var rows: [Int: RefRow] = [:]
+    var entries: [(account: Int, amount: Int64)] = []
+    var nextID = 1
+    var handles: [RefHandle] = []
+    /// Scope bookkeeping, as ``UndoScope`` does it: open (0), rolled back (1), committed (2).
+    var status: [Int: UInt8] = [:]
+    var parent: [Int: Int] = [:]
+    var open: [Int] = []
+    var nextScope = 1
+
+    func isUndone(_ scope: Int) -> Bool {
+        var s: Int? = scope
+        while let c = s {
+            switch status[c] ?? 0 {
+            case 1: return true
+            case 2: return false
+            default: s = parent[c]
+            }
+        }
+        return false
+    }
+
+    /// Whether `scope` committed (a released savepoint, once the transaction around it did).
+    func isCommitted(_ scope: Int) -> Bool {
+        var s: Int? = scope
+        while let c = s {
+            switch status[c] ?? 0 {
+            case 1: return false
+            case 2: return true
+            default: s = parent[c]
+            }
+        }
+        return false
+    }
+
+    func row(code: String) -> Int? { rows.first { $0.value.code == code }?.key }
+
+    /// Whether the runner should not run `step` at all (the same decision for every backend).
+    func skips(_ step: WriteStep) -> Bool {
+        switch step {
+        case .adjust(let h, _), .saveAgain(let h), .delete(let h):
+            return h >= handles.count
+        case .decodedSave(let h, _):
+            // A body whose row is gone could name an id a new row took over on SQLite and memory: not generated.
+            // Nor a body naming a row inserted in a scope still open: were it rolled back, SQLite and memory would give
+            // its id to the next row, and a body is a plain value that cannot know (README: ids of rolled-back rows).
+            guard h < handles.count, let id = handles[h].id, let row = rows[id] else { return true }
+            return insertUndone(handles[h]) || readUndone(handles[h]) || row.createdIn.map { !isCommitted($0) } ?? false
+        case .forceDelete(let h):
+            guard h < handles.count, let id = handles[h].id, !insertUndone(handles[h]) else { return true }
+            return !entries.contains { $0.account == id }  // only refused deletes: no id is freed for reuse
+        case .entry(let h, _):
+            guard h < handles.count, let id = handles[h].id, !insertUndone(handles[h]), !readUndone(handles[h])
+            else { return true }
+            return rows[id] == nil
+        default: return false
+        }
+    }
+
+    func insertUndone(_ h: RefHandle) -> Bool { h.insertScope.map(isUndone) ?? false }
+    func readUndone(_ h: RefHandle) -> Bool { !insertUndone(h) && (h.readScope.map(isUndone) ?? false) }
+
+    /// Whether each step applied so far (nested ones included, in the order they ran) was skipped: the backends
+    /// follow the same decisions.
+    var skipped: [Bool] = []
+
+    mutating func apply(_ step: WriteStep) -> [WriteOutcome] {
+        let skip = skips(step)
+        skipped.append(skip)
+        if skip { return [.skipped] }
+        switch step {
+        case .create(let code, let balance):
+            var h = RefHandle(code: code, balance: balance, version: 0, id: nil, stored: false)
+            let outcome = save(&h)
+            handles.append(h)
+            return [outcome]
+        case .fetch(let code):
+            guard let id = rows.first(where: { $0.value.code == code && !$0.value.deleted })?.key, let r = rows[id]
+            else { return [.ok] }
+            var h = RefHandle(code: r.code, balance: r.balance, version: r.version, id: id, stored: true)
+            h.readScope = open.last
+            handles.append(h)
+            return [.ok]
+        case .adjust(let i, let by):
+            var h = handles[i]
+            h.balance &+= by
+            h.dirty = true
+            let outcome = save(&h)
+            handles[i] = h
+            return [outcome]
+        case .saveAgain(let i):
+            var h = handles[i]
+            let outcome = save(&h)
+            handles[i] = h
+            return [outcome]
+        case .decodedSave(let i, let by):
+            var h = handles[i]
+            h = RefHandle(code: h.code, balance: h.balance &+ by, version: h.version, id: h.id, stored: false)
+            let outcome = save(&h)
+            handles[i] = h
+            return [outcome]
+        case .delete(let i):
+            let h = handles[i]
+            guard let id = h.id, !insertUndone(h) else { return [.notPersisted] }
+            if readUndone(h) { return [.stale] }
+            if var r = rows[id], !r.deleted {
+                r.deleted = true
+                rows[id] = r
+            }
+            return [.ok]
+        case .forceDelete(let i):
+            if readUndone(handles[i]) { return [.stale] }
+            return [.foreignKey]  // only run (not skipped) for an account with entries
+        case .entry(let i, let amount):
+            entries.append((handles[i].id ?? -1, amount))
+            return [.ok]
+        case .insertAll(let codes, let balance):
+            var seen = Set(rows.values.map(\.code))
+            for c in codes where !seen.insert(c).inserted { return [.unique] }
+            for c in codes {
+                rows[nextID] = RefRow(code: c, balance: balance, version: 0, deleted: false, createdIn: open.last)
+                var h = RefHandle(code: c, balance: balance, version: 0, id: nextID, stored: true)
+                if let scope = open.last {
+                    h.insertScope = scope
+                    h.insertAssignedKey = true
+                }
+                handles.append(h)
+                nextID += 1
+            }
+            return [.ok]
+        case .upsert(let code, let balance):
+            if let id = row(code: code), var r = rows[id] {
+                r.balance = balance
+                r.deleted = false
+                r.version &+= 1
+                rows[id] = r
+            } else {
+                rows[nextID] = RefRow(code: code, balance: balance, version: 0, deleted: false, createdIn: open.last)
+                nextID += 1
+            }
+            return [.ok]
+        case .updateWhere(let atLeast, let value):
+            for (id, r) in rows where !r.deleted && r.balance >= atLeast { rows[id]?.balance = value }
+            return [.ok]
+        case .deleteWhere(let below):
+            for (id, r) in rows where !r.deleted && r.balance < below { rows[id]?.deleted = true }
+            return [.ok]
+        case .transaction(let steps, let end):
+            var outcomes = scoped(steps, rollback: end != .commit)
+            if end == .fail { outcomes.append(.aborted) }
+            return outcomes
+        case .savepoint(let steps, let rollback):
+            return scoped(steps, rollback: rollback)
+        }
+    }
+
+    /// Runs `steps` in a new transaction or savepoint, then ends it.
+    private mutating func scoped(_ steps: [WriteStep], rollback: Bool) -> [WriteOutcome] {
+        let scope = nextScope
+        nextScope += 1
+        if let outer = open.last { parent[scope] = outer }
+        open.append(scope)
+        let saved = (rows, entries, nextID)
+        var outcomes: [WriteOutcome] = []
+        for s in steps { outcomes += apply(s) }
+        open.removeLast()
+        if rollback {
+            status[scope] = 1
+            // nextID stays: PostgreSQL's sequences never give an id back (the reference's ids are its own anyway).
+            (rows, entries) = (saved.0, saved.1)
+        } else if open.isEmpty {
+            status[scope] = 2
+        }
+        return outcomes
+    }
+
+    /// `save` of a handle: the pipeline's rules, the model untouched when it throws.
+    private mutating func save(_ handle: inout RefHandle) -> WriteOutcome {
+        var h = handle
+        // A rollback undid the model's last insert or update: forget it (Model.forgetUndoneWrites).
+        if let s = h.insertScope, isUndone(s) {
+            if !h.insertAssignedKey { return .stale }  // an Int64 id the model carried in may name another row
+            h.id = nil
+            h.stored = false
+            h.insertScope = nil
+            h.updateScope = nil
+            h.insertAssignedKey = false
+            h.readScope = nil
+        } else if let r = h.readScope, isUndone(r) {
+            return .stale
+        } else if let u = h.updateScope, isUndone(u) {
+            h.updateScope = nil
+            h.dirtyAll = true
+            h.version = h.versionBefore
+        }
+        let creating = h.id == nil || !h.stored
+        let keyWasNil = h.id == nil
+        let versionBefore = h.version
+        if h.balance == WPAccount.refusedBeforeWrite { return .callback }
+        let before = (rows, nextID)
+        let written = write(&h)
+        guard written == .ok else {
+            (rows, nextID) = before
+            return written
+        }
+        if h.balance == WPAccount.refusedAfterWrite {
+            (rows, nextID) = before
+            return .callback
+        }
+        if let scope = open.last {
+            if creating {
+                h.insertScope = scope
+                h.insertAssignedKey = keyWasNil
+            } else if h.updateScope != scope {
+                h.updateScope = scope
+                h.versionBefore = versionBefore
+            }
+        }
+        handle = h
+        return .ok
+    }
+
+    private mutating func write(_ h: inout RefHandle) -> WriteOutcome {
+        guard let id = h.id else {
+            if row(code: h.code) != nil { return .unique }
+            rows[nextID] = RefRow(
+                code: h.code, balance: h.balance, version: h.version, deleted: false, createdIn: open.last)
+            h.id = nextID
+            nextID += 1
+            return finishWrite(&h)
+        }
+        if !h.stored {
+            // Built or decoded with an id: update at the version it carries, else stale, else insert with its id.
+            if var r = rows[id] {
+                guard r.version == h.version else { return .stale }
+                if let other = row(code: h.code), other != id { return .unique }
+                (r.code, r.balance, r.deleted) = (h.code, h.balance, false)
+                r.version &+= 1
+                h.version &+= 1
+                rows[id] = r
+                return finishWrite(&h)
+            }
+            if row(code: h.code) != nil { return .unique }
+            rows[id] = RefRow(
+                code: h.code, balance: h.balance, version: h.version, deleted: false, createdIn: open.last)
+            return finishWrite(&h)
+        }
+        guard h.dirty || h.dirtyAll else { return .ok }
+        guard var r = rows[id], r.version == h.version else { return .stale }
+        r.balance = h.balance
+        if h.dirtyAll { (r.code, r.deleted) = (h.code, false) }
+        r.version &+= 1
+        h.version &+= 1
+        rows[id] = r
+        return finishWrite(&h)
+    }
+
+    private func finishWrite(_ h: inout RefHandle) -> WriteOutcome {
+        h.stored = true
+        h.dirty = false
+        h.dirtyAll = false
+        return .ok
+    }
+
+    /// What a backend should show now.
+    var snapshot: WriteSnapshot {
+        WriteSnapshot(
+            rows: rows.values.map { "\($0.code) \($0.balance) v\($0.version)\($0.deleted ? " deleted" : "")" }.sorted(),
+            entries: entries.map { "\(rows[$0.account]?.code ?? "?"):\($0.amount)" }.sorted(),
+            handles: handles.map { "\($0.code) \($0.balance) v\($0.version) \($0.id == nil ? "nil" : "id")" })
+    }
+}
