@@ -65,6 +65,7 @@ public enum ConformanceSuite {
         concurrencyCases,
         semanticsCases,
         observabilityCases,
+        secretCases,
         observationCases,
         aggregateCases,
         expressionCases,
