@@ -73,6 +73,7 @@ public enum ConformanceSuite {
         existingCases,
         versionedCases, alterCases, introspectCases,
         migrationDefaultCases,
+        addColumnFillCases,
         loadCases,
         bulkIdsCases,
     ].flatMap { $0 }

@@ -87,7 +87,7 @@ extension Transaction {
             if try !c.isNullable && c.backfill == nil && count(name) > 0 {
                 throw StrataError.notNullViolation(table: name, column: c.name)
             }
-            try editor.apply(change, live: live)
+            try addColumn(c, to: name, editor: editor, live: live)
         case .dropColumn(let name, let c):
             let t = try table(name)
             let dropped = try column(c, of: t)
@@ -178,6 +178,27 @@ extension Transaction {
         var n: Int64 = 0
         _ = try execute(.select(Select(table: table, selection: .count))) { r in n = r.int64(at: 0) ?? 0 }
         return n
+    }
+
+    /// Adds a column whose fill is for the rows already there: afterwards its DEFAULT is its own
+    /// ``TableColumn/schemaDefault`` (or none), never the fill, on every driver. A nullable column or one with a
+    /// default of its own is added with that default and then filled by an UPDATE; a NOT NULL column without one
+    /// is added with the fill as its DEFAULT (existing rows need a value), which is then dropped.
+    private func addColumn(_ c: TableColumn, to table: String, editor: any SchemaEditing, live: DatabaseSchema) throws {
+        let declared = ColumnDefault.normalized(c.schemaDefault, as: c.type)
+        guard let fill = c.backfill, !fill.isNull, ColumnDefault.normalized(fill, as: c.type) != declared else {
+            try editor.apply(.addColumn(table: table, c), live: live)
+            return
+        }
+        if c.isNullable || declared != nil {
+            var plain = c
+            plain.backfill = c.schemaDefault
+            try editor.apply(.addColumn(table: table, plain), live: live)
+            _ = try execute(.update(Update(table: table, assignments: [Assignment(c.name, fill)], filter: nil)))
+        } else {
+            try editor.apply(.addColumn(table: table, c), live: live)
+            try editor.apply(.setDefault(table: table, column: c.name, to: nil), live: try editor.introspect())
+        }
     }
 
     /// Changes a column's type (through a new column filled value by value, converted in Swift) and nullability.
