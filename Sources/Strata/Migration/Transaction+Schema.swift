@@ -173,10 +173,12 @@ extension Transaction {
         }
     }
 
-    /// The number of rows of a table.
-    func count(_ table: String) throws -> Int64 {
+    /// The number of rows of a table (that match `filter`).
+    func count(_ table: String, where filter: SQLExpression? = nil) throws -> Int64 {
         var n: Int64 = 0
-        _ = try execute(.select(Select(table: table, selection: .count))) { r in n = r.int64(at: 0) ?? 0 }
+        _ = try execute(.select(Select(table: table, selection: .count, filter: filter))) { r in
+            n = r.int64(at: 0) ?? 0
+        }
         return n
     }
 
@@ -208,13 +210,20 @@ extension Transaction {
     ) throws {
         let table = t.name
         if old.isPrimaryKey { throw StrataError.invalidQuery("cannot alter the primary key \(table).\(old.name)") }
+        // Each row's key with its value: converted values are written back by key, not by the value read back,
+        // which a column need not compare equal to (PostgreSQL's `real` 1.1 against a float8 1.1, `char(5)`
+        // 'ab   ' against text 'ab   ').
+        let primaryKey = t.columns.filter(\.isPrimaryKey).map(\.name)
+        var rows: [(key: [DatabaseValue], value: DatabaseValue)] = []
         var values: [DatabaseValue] = []
         var seen = Set<DatabaseValue>()
-        _ = try execute(.select(Select(table: table, selection: .columns([old.name])))) { r in
-            let v = r.value(at: 0)
+        _ = try execute(.select(Select(table: table, selection: .columns(primaryKey + [old.name])))) { r in
+            let v = r.value(at: primaryKey.count)
+            if !primaryKey.isEmpty { rows.append(((0..<primaryKey.count).map { r.value(at: $0) }, v)) }
             if seen.insert(v).inserted { values.append(v) }
         }
         var converted: [(DatabaseValue, DatabaseValue)] = []
+        var conversions: [DatabaseValue: DatabaseValue] = [:]
         for v in values where !v.isNull {
             guard let c = ValueConversion.convert(ValueConversion.normalize(v, as: old.type), to: type) else {
                 throw StrataError.typeMismatch(
@@ -222,6 +231,7 @@ extension Transaction {
                     detail: "\(ValueConversion.normalize(v, as: old.type)) does not convert to \(type.rawValue)")
             }
             converted.append((v, c))
+            conversions[v] = c
         }
         var fillValue: DatabaseValue?
         if let fill, !fill.isNull {
@@ -249,12 +259,32 @@ extension Transaction {
         }
         let temporary = "strata_tmp_" + old.name
         try apply(.addColumn(table: table, TableColumn(name: temporary, type: type, isNullable: true)))
-        for (from, to) in converted {
-            _ = try execute(
-                .update(
-                    Update(
-                        table: table, assignments: [Assignment(temporary, to)],
-                        filter: .compare(.equal, column, .value(from)))))
+        if primaryKey.isEmpty {
+            for (from, to) in converted {
+                _ = try execute(
+                    .update(
+                        Update(
+                            table: table, assignments: [Assignment(temporary, to)],
+                            filter: .compare(.equal, column, .value(from)))))
+            }
+        } else {
+            for row in rows {
+                guard let to = conversions[row.value] else { continue }
+                let match = zip(primaryKey, row.key).map { SQLExpression.compare(.equal, .column($0), .value($1)) }
+                _ = try execute(
+                    .update(
+                        Update(
+                            table: table, assignments: [Assignment(temporary, to)],
+                            filter: match.count == 1 ? match[0] : .and(match))))
+            }
+        }
+        // Nothing is dropped unless every value reached the new column.
+        let missed = try count(table, where: .and([.isNull(column, negated: true), .isNull(.column(temporary))]))
+        if missed > 0 {
+            throw StrataError.typeMismatch(
+                table: table, column: old.name,
+                detail: "\(missed) stored value(s) could not be matched to write their converted value back "
+                    + "(no primary key, and the values do not compare equal to themselves as read); nothing changed")
         }
         if let fillValue, !nullable {
             _ = try execute(
