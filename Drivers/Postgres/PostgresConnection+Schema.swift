@@ -182,8 +182,13 @@ extension PostgresConnection: SchemaEditing {
         }
     }
 
-    /// Waits for any other connection's migration step to commit: a lock held until this transaction ends.
+    /// Waits for any other connection's migration step to commit: a lock held until this transaction ends. The
+    /// transaction first turns READ COMMITTED, before any statement takes a snapshot, so that once the lock is
+    /// granted the step sees what the step that held it committed, whatever `default_transaction_isolation` the
+    /// server, the role or the URL sets (under REPEATABLE READ or SERIALIZABLE the snapshot would be the lock
+    /// statement's own, taken before the wait, and the step would run again).
     public func lockForMigration() throws {
+        _ = try rows("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
         _ = try rows("SELECT pg_advisory_xact_lock(7304939516071110000)")
     }
 }

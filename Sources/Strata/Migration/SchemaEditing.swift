@@ -13,8 +13,10 @@ public protocol SchemaEditing: DatabaseConnection {
     func apply(_ change: SchemaChange, live: DatabaseSchema) throws
 
     /// Runs first inside each migration step's transaction: waits until no other process migrates the same
-    /// database (PostgreSQL: a transaction-scoped advisory lock). Default: nothing (SQLite's `BEGIN IMMEDIATE`
-    /// and the memory store's single writer already serialize migrating transactions).
+    /// database, and must do so before the transaction takes its snapshot, so that the step then sees what the
+    /// process it waited for committed (PostgreSQL: READ COMMITTED, then a transaction-scoped advisory lock).
+    /// Default: nothing (SQLite's `BEGIN IMMEDIATE` and the memory store's single writer already serialize
+    /// migrating transactions).
     func lockForMigration() throws
 
     /// Runs on the connection before a migration step's transaction begins (SQLite turns foreign keys off, as
