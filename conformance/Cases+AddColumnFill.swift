@@ -19,6 +19,20 @@ struct FillPerson {
 
 extension ConformanceSuite {
     static let addColumnFillCases: [ConformanceCase] = [
+        VersionedFixtures.case("versioned.add-required-column-to-empty-table-stays-not-null") { db in
+            try await db.withConnection { tx in try tx.dropTable("fill_person") }
+            try await db.migrate([Migration("001_person") { $0.createTable(for: FillPersonV1.self) }])
+            try await db.migrate([Migration("002_nick") { $0.addColumn("nick", .text, to: "fill_person") }])
+            let live = try await VersionedFixtures.schema(db)[table: "fill_person"]
+            try checkEqual(live?.column(named: "nick")?.isNullable, false, "nick is NOT NULL as the step says")
+            try await checkThrows("a row without nick", { if case .notNullViolation = $0 { true } else { false } }) {
+                try await db.withConnection { tx in
+                    _ = try tx.execute(
+                        .insert(Insert(table: "fill_person", columns: ["name"], rows: [[.text("Cy")]])))
+                }
+            }
+            try await db.withConnection { tx in try tx.dropTable("fill_person") }
+        },
         VersionedFixtures.case("versioned.add-column-fill-is-for-existing-rows-only") { db in
             try await db.withConnection { tx in try tx.dropTable("fill_person") }
             try await db.migrate([Migration("001_person") { $0.createTable(for: FillPersonV1.self) }])
@@ -57,6 +71,6 @@ extension ConformanceSuite {
                 }
             }
             try await db.withConnection { tx in try tx.dropTable("fill_person") }
-        }
+        },
     ]
 }

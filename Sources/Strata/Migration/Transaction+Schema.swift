@@ -190,6 +190,13 @@ extension Transaction {
         let declared = ColumnDefault.normalized(c.schemaDefault, as: c.type)
         guard let fill = c.backfill, !fill.isNull, ColumnDefault.normalized(fill, as: c.type) != declared else {
             try editor.apply(.addColumn(table: table, c), live: live)
+            // Without a value for existing rows, `ADD COLUMN` cannot say NOT NULL (SQLite refuses it even on an
+            // empty table): the column, added to an empty table, is made NOT NULL after.
+            if !c.isNullable, try editor.introspect()[table: table]?.column(named: c.name)?.isNullable == true {
+                try editor.apply(
+                    .alterColumn(table: table, column: c.name, type: c.type, nullable: false, fill: nil),
+                    live: try editor.introspect())
+            }
             return
         }
         if c.isNullable || declared != nil {
