@@ -210,8 +210,9 @@ extension SQLiteConnection: SchemaEditing {
     /// columns, declared types, `WITHOUT ROWID`, a non-STRICT table staying so): save and drop the views (a
     /// rename fails while a view names a missing table), create the new table under a temporary name, copy every
     /// row's stored columns (column `c` from `sources[c]` when given), drop the old table, rename the new one,
-    /// re-create its indexes (partial and expression ones too), its triggers and the views (with the triggers on
-    /// them) from their saved text, put the AUTOINCREMENT counter back, then `PRAGMA foreign_key_check`.
+    /// re-create its indexes (partial and expression ones too), its triggers, the views and the triggers of other
+    /// tables and views (a body naming the table would fail the rename; they are dropped first) from their saved
+    /// text, put the AUTOINCREMENT counter back, then `PRAGMA foreign_key_check`.
     ///
     /// - Throws: ``StrataError/unsupported(feature:driver:)`` when foreign keys are on (the rebuild needs them
     ///   off, which a migration step does before its transaction) or the table's text cannot be read;
@@ -247,12 +248,16 @@ extension SQLiteConnection: SchemaEditing {
             [.text(name)])
         let views = try rows(
             "SELECT name, sql FROM sqlite_master WHERE type = 'view' AND sql IS NOT NULL ORDER BY rowid")
-        let viewTriggers = try rows(
-            "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND sql IS NOT NULL AND tbl_name IN "
-                + "(SELECT name FROM sqlite_master WHERE type = 'view') ORDER BY rowid")
+        // Triggers of other tables and views: a body that names the table would fail the rename.
+        let otherTriggers = try rows(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND sql IS NOT NULL AND tbl_name <> ?1 "
+                + "ORDER BY rowid", [.text(name)])
         var sequence: DatabaseValue?
         if try !rows("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'").isEmpty {
             sequence = try rows("SELECT seq FROM sqlite_sequence WHERE name = ?1", [.text(name)]).first?.first
+        }
+        for trigger in otherTriggers {
+            if case .text(let name) = trigger[0] { _ = try rows("DROP TRIGGER IF EXISTS " + q(name)) }
         }
         for view in views.reversed() { if case .text(let name) = view[0] { _ = try rows("DROP VIEW " + q(name)) } }
         _ = try rows(text.sql)
@@ -279,7 +284,7 @@ extension SQLiteConnection: SchemaEditing {
         for index in indexes { if case .text(let sql) = index[0] { _ = try rows(sql) } }
         for trigger in triggers { if case .text(let sql) = trigger[0] { _ = try rows(sql) } }
         for view in views { if case .text(let sql) = view[1] { _ = try rows(sql) } }
-        for trigger in viewTriggers { if case .text(let sql) = trigger[0] { _ = try rows(sql) } }
+        for trigger in otherTriggers { if case .text(let sql) = trigger[1] { _ = try rows(sql) } }
         if let sequence {
             _ = try rows("DELETE FROM sqlite_sequence WHERE name IN (?1, ?2)", [.text(name), .text(temporary)])
             _ = try rows("INSERT INTO sqlite_sequence (name, seq) VALUES (?1, ?2)", [.text(name), sequence])

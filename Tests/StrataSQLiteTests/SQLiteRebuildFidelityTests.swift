@@ -27,6 +27,7 @@ struct SQLiteRebuildFidelityTests {
         CREATE TABLE audit (id INTEGER PRIMARY KEY, what TEXT);
         CREATE TRIGGER acct_audit AFTER INSERT ON acct BEGIN INSERT INTO audit (what) VALUES ('insert ' || new.email); END;
         CREATE VIEW acct_view AS SELECT id, email, domain FROM acct;
+        CREATE TRIGGER owner_gone AFTER DELETE ON owner BEGIN INSERT INTO audit (what) SELECT 'owner ' || count(*) FROM acct; END;
         INSERT INTO owner VALUES (1, 'o');
         INSERT INTO acct (email, balance, owner_id, note, spare) VALUES ('a@x.io', 5, 1, 'n', 1), ('b@y.io', 2000, NULL, NULL, NULL),
           ('c@z.io', 1, NULL, 'gone', 3);
