@@ -9,7 +9,47 @@ import Testing
 extension PostgresServerTests {
     @Suite("PostgreSQL migrations lose nothing")
     struct PostgresMigrationLossTests {
-        @Test("a table without a primary key whose values cannot be matched back is refused: typeMismatch, nothing changed")
+        @Test("a type change that would drop the column's CHECK or partial index is refused, nothing changed")
+        func retypeRefusedWhenItWouldDropObjects() async throws {
+            let db = try await PostgresTestServer.freshSchema("strata_alter_objects")
+            defer { db.close() }
+            for sql in [
+                "CREATE TABLE g (id bigint PRIMARY KEY, qty text CONSTRAINT qty_short CHECK (length(qty) < 5), other text)",
+                "CREATE INDEX g_big ON g (qty) WHERE qty <> '0'", "CREATE INDEX g_other ON g (other)",
+                "INSERT INTO g VALUES (1, '12', 'a'), (2, '7', 'b')",
+            ] {
+                try await db.unsafeRawExecute(sql)
+            }
+            let step = Migration("001_retype") { $0.alterColumn("qty", in: "g", to: .integer, nullable: true) }
+            do {
+                try await db.migrate([step])
+                Issue.record("the step ran and dropped qty_short and g_big")
+            } catch let error as StrataError {
+                guard case .invalidQuery(let reason) = error else {
+                    Issue.record("wrong error: \(error)")
+                    return
+                }
+                #expect(reason.contains("qty_short") && reason.contains("g_big"), "the refusal names them: \(reason)")
+            }
+            #expect(
+                try await db.unsafeRawExecute(
+                    "SELECT conname::text FROM pg_constraint WHERE conrelid = 'g'::regclass ORDER BY 1")
+                    == [[.text("g_pkey")], [.text("qty_short")]], "constraints as they were")
+            #expect(
+                try await db.unsafeRawExecute("SELECT qty, other FROM g ORDER BY id")
+                    == [[.text("12"), .text("a")], [.text("7"), .text("b")]], "rows as they were")
+            // A retype that loses nothing (a plain index is re-created) still runs.
+            try await db.migrate([
+                Migration("002_other") { $0.alterColumn("other", in: "g", to: .blob, nullable: true) }
+            ])
+            #expect(
+                try await db.unsafeRawExecute("SELECT indexname::text FROM pg_indexes WHERE tablename = 'g' ORDER BY 1")
+                    == [[.text("g_big")], [.text("g_other")], [.text("g_pkey")]], "g_other re-created")
+        }
+
+        @Test(
+            "a table without a primary key whose values cannot be matched back is refused: typeMismatch, nothing changed"
+        )
         func unmatchedValuesRefused() async throws {
             let db = try await PostgresTestServer.freshSchema("strata_alter_nokey")
             defer { db.close() }
@@ -19,10 +59,14 @@ extension PostgresServerTests {
                 throws: StrataError.self,
                 "a real 1.1 matches no float8 1.1: refused, not turned NULL"
             ) {
-                try await db.migrate([Migration("001_retype") { $0.alterColumn("r", in: "nk", to: .decimal, nullable: true) }])
+                try await db.migrate([
+                    Migration("001_retype") { $0.alterColumn("r", in: "nk", to: .decimal, nullable: true) }
+                ])
             }
             do {
-                try await db.migrate([Migration("001_retype") { $0.alterColumn("r", in: "nk", to: .decimal, nullable: true) }])
+                try await db.migrate([
+                    Migration("001_retype") { $0.alterColumn("r", in: "nk", to: .decimal, nullable: true) }
+                ])
             } catch let error as StrataError {
                 guard case .typeMismatch(table: "nk", column: "r", _) = error else {
                     Issue.record("wrong error: \(error)")
@@ -30,12 +74,18 @@ extension PostgresServerTests {
                 }
             }
             #expect(
-                try await db.unsafeRawExecute("SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'nk'::regclass AND attname = 'r'")
+                try await db.unsafeRawExecute(
+                    "SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'nk'::regclass AND attname = 'r'"
+                )
                     == [[.text("real")]], "the column is as it was")
             #expect(
                 try await db.unsafeRawExecute("SELECT r::text, note FROM nk ORDER BY note")
-                    == [[.text("1.1"), .text("a")], [.text("2.5"), .text("b")], [.null, .text("c")]], "every value kept")
-            #expect(try await db.migrationStatus([Migration("001_retype") { $0.alterColumn("r", in: "nk", to: .decimal, nullable: true) }]).map(\.isApplied) == [false])
+                    == [[.text("1.1"), .text("a")], [.text("2.5"), .text("b")], [.null, .text("c")]], "every value kept"
+            )
+            #expect(
+                try await db.migrationStatus([
+                    Migration("001_retype") { $0.alterColumn("r", in: "nk", to: .decimal, nullable: true) }
+                ]).map(\.isApplied) == [false])
         }
 
         @Test("alterColumn of real, char(n), numeric(p,s) and timestamptz columns keeps every value (none turns NULL)")

@@ -309,6 +309,7 @@ extension Transaction {
         }
         let indexes = t.indexes.filter { $0.columns.contains(old.name) }
         let keys = t.foreignKeys.filter { $0.column == old.name }
+        let objects = try editor.schemaObjects(of: table)
         try apply(.dropColumn(table: table, column: old.name))
         try apply(.renameColumn(table: table, column: temporary, to: old.name))
         if !nullable {
@@ -319,5 +320,14 @@ extension Transaction {
         for index in indexes { try apply(.addIndex(table: table, index)) }
         for key in keys { try apply(.addForeignKey(table: table, key)) }
         if let keptDefault { try apply(.setDefault(table: table, column: old.name, to: keptDefault)) }
+        // What dropping the old column took with it and nothing re-created: refused, never lost (the step's
+        // transaction rolls all of it back).
+        let lost = objects.subtracting(try editor.schemaObjects(of: table))
+        if !lost.isEmpty {
+            throw StrataError.invalidQuery(
+                "cannot change the type of \(table).\(old.name): it would drop or change "
+                    + lost.sorted().joined(separator: "; ")
+                    + " with the old column; drop them in the step first and re-create them after")
+        }
     }
 }
