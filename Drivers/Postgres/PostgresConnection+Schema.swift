@@ -182,8 +182,31 @@ extension PostgresConnection: SchemaEditing {
         }
     }
 
-    /// Waits for any other connection's migration step to commit: a lock held until this transaction ends.
+    /// The table's constraints (but NOT NULL ones), indexes and triggers (but internal ones), each with its
+    /// definition as the catalog prints it, so one re-created differently (a partial index made plain) counts too.
+    public func schemaObjects(of table: String) throws -> Set<String> {
+        let sql = """
+            SELECT 'constraint ' || conname || ': ' || pg_get_constraintdef(oid) FROM pg_constraint
+              WHERE conrelid = $1::text::regclass AND contype <> 'n'
+            UNION ALL SELECT 'index ' || c.relname || ': ' || pg_get_indexdef(i.indexrelid)
+              FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = $1::text::regclass
+            UNION ALL SELECT 'trigger ' || tgname || ': ' || pg_get_triggerdef(oid) FROM pg_trigger
+              WHERE tgrelid = $1::text::regclass AND NOT tgisinternal
+            """
+        var out = Set<String>()
+        for r in try rows(sql, [.text(try dialect.quote(table))]) {
+            if case .text(let name) = r[0] { out.insert(name) }
+        }
+        return out
+    }
+
+    /// Waits for any other connection's migration step to commit: a lock held until this transaction ends. The
+    /// transaction first turns READ COMMITTED, before any statement takes a snapshot, so that once the lock is
+    /// granted the step sees what the step that held it committed, whatever `default_transaction_isolation` the
+    /// server, the role or the URL sets (under REPEATABLE READ or SERIALIZABLE the snapshot would be the lock
+    /// statement's own, taken before the wait, and the step would run again).
     public func lockForMigration() throws {
+        _ = try rows("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
         _ = try rows("SELECT pg_advisory_xact_lock(7304939516071110000)")
     }
 }

@@ -109,10 +109,6 @@ extension SQLiteConnection: SchemaEditing {
     public func apply(_ change: SchemaChange, live: DatabaseSchema) throws {
         rowidAliases = [:]
         func q(_ name: String) throws -> String { try dialect.quote(name) }
-        func table(_ name: String) throws -> TableSchema {
-            guard let t = live[table: name] else { throw StrataError.noSuchTable(name) }
-            return t
-        }
         switch change {
         case .createTable(let schema):
             _ = try renderAndRun(.createTable(schema)) { _ in }
@@ -124,106 +120,177 @@ extension SQLiteConnection: SchemaEditing {
         case .addColumn(let name, let column):
             _ = try renderAndRun(.addColumn(table: name, column)) { _ in }
         case .dropColumn(let name, let column):
-            var new = try table(name)
-            new.columns.removeAll { $0.name == column }
-            try rebuild(new)
+            try dropColumn(column, from: name)
         case .renameColumn(let name, let column, let to):
             _ = try rows("ALTER TABLE " + q(name) + " RENAME COLUMN " + q(column) + " TO " + q(to))
         case .alterColumn(let name, let column, _, let nullable, _):
-            var new = try table(name)
-            new.columns = new.columns.map { c in
-                var c = c
-                if c.name == column { c.isNullable = nullable }
-                return c
+            try rebuild(name) { text in
+                try text.editColumn(column, table: name) { c in
+                    c.remove(["NOT NULL", "NULL"])
+                    if !nullable { c.append("NOT NULL") }
+                }
             }
-            try rebuild(new)
         case .addIndex(let name, let index):
             _ = try renderAndRun(.createIndex(table: name, index)) { _ in }
         case .dropIndex(_, let index):
             _ = try rows("DROP INDEX " + q(index))
         case .addForeignKey(let name, let key):
-            var new = try table(name)
-            new.foreignKeys.append(key)
-            try rebuild(new)
+            let clause =
+                " FOREIGN KEY (" + (try q(key.column)) + ") REFERENCES " + (try q(key.referencedTable)) + " ("
+                + (try q(key.referencedColumn)) + ") ON DELETE " + key.onDelete.rawValue
+            try rebuild(name) { $0.definitions.append(clause) }
         case .dropForeignKey(let name, let column):
-            var new = try table(name)
-            new.foreignKeys.removeAll { $0.column == column }
-            try rebuild(new)
+            try rebuild(name) { try $0.removeForeignKeys(on: column, table: name) }
         case .setDefault(let name, let column, let value):
-            var new = try table(name)
-            guard let p = new.columns.firstIndex(where: { $0.name == column }) else {
-                throw StrataError.unknownColumn(model: name, column: column)
+            let literal = try value.map {
+                try SQLRenderer.defaultLiteral($0, dialect: dialect, table: name, column: column)
             }
-            new.columns[p].schemaDefault = value
-            new.columns[p].backfill = value
-            new.columns[p].defaultExpression = nil
-            try rebuild(new)
+            try rebuild(name) { text in
+                try text.editColumn(column, table: name) { c in
+                    c.remove(["DEFAULT"])
+                    if let literal { c.append("DEFAULT " + literal) }
+                }
+            }
         }
     }
 
-    /// A retyped column in one rebuild: `temporary`'s values under `column`'s name, at its position, with its
-    /// indexes and foreign key, the new type, nullability and default; `temporary` is gone after.
+    /// Drops a column with SQLite's own `ALTER TABLE … DROP COLUMN`, which keeps everything else of the table.
+    /// SQLite refuses a column with a UNIQUE constraint (dropped with the column, as on PostgreSQL, by a rebuild
+    /// without its definition); a column other parts of the schema use (a CHECK, a generated column, an index
+    /// expression, a view, a trigger) is refused.
+    ///
+    /// - Throws: ``StrataError/invalidQuery(_:)`` naming what SQLite would not drop.
+    private func dropColumn(_ column: String, from table: String) throws {
+        do {
+            _ = try rows("ALTER TABLE " + (try dialect.quote(table)) + " DROP COLUMN " + (try dialect.quote(column)))
+        } catch let native as StrataError {
+            do {
+                try rebuild(table) { try $0.removeColumn(column, table: table) }
+            } catch {
+                throw StrataError.invalidQuery(
+                    "cannot drop \(table).\(column): the schema still uses it (SQLite: \(native); rebuilding: \(error))"
+                )
+            }
+        }
+    }
+
+    /// A retyped column in one rebuild: `temporary`'s values under `column`'s name, at its place in the table's
+    /// own text, with the new type (and Strata's type CHECK and collation for it), nullability and default, every
+    /// other constraint kept; `temporary` is gone after.
     public func replaceColumn(
         _ column: String, with temporary: String, in table: String, type: ColumnType, nullable: Bool,
         default value: DatabaseValue?, live: DatabaseSchema
     ) throws -> Bool {
         rowidAliases = [:]
-        guard var new = live[table: table] else { throw StrataError.noSuchTable(table) }
-        new.columns.removeAll { $0.name == temporary }
-        guard let p = new.columns.firstIndex(where: { $0.name == column }) else {
+        guard let old = live[table: table]?.column(named: column) else {
             throw StrataError.unknownColumn(model: table, column: column)
         }
-        new.columns[p].type = type
-        new.columns[p].isNullable = nullable
-        new.columns[p].schemaDefault = value
-        new.columns[p].backfill = value
-        new.columns[p].defaultExpression = nil
-        try rebuild(new, sources: [column: temporary])
+        let quoted = try dialect.quote(column)
+        let literal = try value.map {
+            try SQLRenderer.defaultLiteral($0, dialect: dialect, table: table, column: column)
+        }
+        try rebuild(table, sources: [column: temporary]) { text in
+            try text.removeColumn(temporary, table: table)
+            try text.editColumn(column, table: table) { c in
+                if let check = dialect.typeCheck(old.type, column: quoted) { c.removeCheck(check) }
+                if old.type == .decimal { c.removeCollation(SQLiteDecimalCollation.name) }
+                c.remove(["NOT NULL", "NULL", "DEFAULT"])
+                c.replaceType(with: dialect.sqlType(type))
+                if !nullable { c.append("NOT NULL") }
+                if let literal { c.append("DEFAULT " + literal) }
+                if let check = dialect.typeCheck(type, column: quoted) { c.append("CHECK (" + check + ")") }
+            }
+        }
         return true
     }
 
     /// SQLite's documented table rebuild (https://sqlite.org/lang_altertable.html#otheralter), inside the open
-    /// transaction: save and drop the views (a rename fails while a view names a missing table), create the new
-    /// table under a temporary name, copy every row's kept columns (column `c` from `sources[c]` when given),
-    /// drop the old table, rename the new one, re-create the indexes, triggers and views (with the triggers on
-    /// them), then `PRAGMA foreign_key_check`.
+    /// transaction, from the table's own CREATE TABLE text as `edit` changes it, so that everything the step
+    /// does not change stays as it was (UNIQUE, CHECK, COLLATE, AUTOINCREMENT, computed defaults, generated
+    /// columns, declared types, `WITHOUT ROWID`, a non-STRICT table staying so): save and drop the views (a
+    /// rename fails while a view names a missing table), create the new table under a temporary name, copy every
+    /// row's stored columns (column `c` from `sources[c]` when given), drop the old table, rename the new one,
+    /// re-create its indexes (partial and expression ones too), its triggers, the views and the triggers of other
+    /// tables and views (a body naming the table would fail the rename; they are dropped first) from their saved
+    /// text, put the AUTOINCREMENT counter back, then `PRAGMA foreign_key_check`.
     ///
     /// - Throws: ``StrataError/unsupported(feature:driver:)`` when foreign keys are on (the rebuild needs them
-    ///   off, which a migration step does before its transaction); ``StrataError/foreignKeyViolation(table:)``
-    ///   when the rebuilt table breaks a foreign key.
-    private func rebuild(_ new: TableSchema, sources: [String: String] = [:]) throws {
+    ///   off, which a migration step does before its transaction) or the table's text cannot be read;
+    ///   ``StrataError/foreignKeyViolation(table:)`` when the rebuilt table breaks a foreign key; the database's
+    ///   errors when the edited text or a saved index, trigger or view no longer holds.
+    private func rebuild(
+        _ name: String, sources: [String: String] = [:], edit: (inout SQLiteTableText) throws -> Void
+    ) throws {
+        rowidAliases = [:]
         if try rows("PRAGMA foreign_keys").first?.first == .integer(1) {
             throw StrataError.unsupported(
-                feature:
-                    "changing \(new.name) outside a migration step (SQLite rebuilds the table with foreign keys off)",
+                feature: "changing \(name) outside a migration step (SQLite rebuilds the table with foreign keys off)",
                 driver: "sqlite")
         }
         let q = { (name: String) throws -> String in try self.dialect.quote(name) }
+        guard
+            case .text(let sql) = try rows(
+                "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1", [.text(name)]
+            ).first?.first,
+            var text = SQLiteTableText(sql)
+        else {
+            throw StrataError.unsupported(
+                feature: "rebuilding \(name) (its CREATE TABLE text could not be read)", driver: "sqlite")
+        }
+        try edit(&text)
+        let temporary = "strata_rebuild_" + name
+        text.head = "CREATE TABLE " + (try q(temporary)) + " "
+        let indexes = try rows(
+            "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ?1 AND sql IS NOT NULL ORDER BY rowid",
+            [.text(name)])
         let triggers = try rows(
-            "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?1 AND sql IS NOT NULL",
-            [.text(new.name)])
+            "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?1 AND sql IS NOT NULL ORDER BY rowid",
+            [.text(name)])
         let views = try rows(
             "SELECT name, sql FROM sqlite_master WHERE type = 'view' AND sql IS NOT NULL ORDER BY rowid")
-        let viewTriggers = try rows(
-            "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND sql IS NOT NULL AND tbl_name IN "
-                + "(SELECT name FROM sqlite_master WHERE type = 'view') ORDER BY rowid")
+        // Triggers of other tables and views: a body that names the table would fail the rename.
+        let otherTriggers = try rows(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND sql IS NOT NULL AND tbl_name <> ?1 "
+                + "ORDER BY rowid", [.text(name)])
+        var sequence: DatabaseValue?
+        if try !rows("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'").isEmpty {
+            sequence = try rows("SELECT seq FROM sqlite_sequence WHERE name = ?1", [.text(name)]).first?.first
+        }
+        for trigger in otherTriggers {
+            if case .text(let name) = trigger[0] { _ = try rows("DROP TRIGGER IF EXISTS " + q(name)) }
+        }
         for view in views.reversed() { if case .text(let name) = view[0] { _ = try rows("DROP VIEW " + q(name)) } }
-        var temporary = new
-        temporary.name = "strata_rebuild_" + new.name
-        temporary.indexes = []
-        _ = try renderAndRun(.createTable(temporary)) { _ in }
-        let columns = try new.columns.map { try q($0.name) }.joined(separator: ", ")
-        let values = try new.columns.map { try q(sources[$0.name] ?? $0.name) }.joined(separator: ", ")
+        _ = try rows(text.sql)
+        let stored = "SELECT name FROM pragma_table_xinfo(?1) WHERE hidden = 0 ORDER BY cid"
+        let old = Set(
+            try rows(stored, [.text(name)]).compactMap { r -> String? in
+                if case .text(let c) = r[0] { return c.lowercased() }
+                return nil
+            })
+        var columns: [String] = []
+        var values: [String] = []
+        for r in try rows(stored, [.text(temporary)]) {
+            guard case .text(let c) = r[0] else { continue }
+            let source = sources[c] ?? c
+            guard old.contains(source.lowercased()) else { continue }
+            columns.append(try q(c))
+            values.append(try q(source))
+        }
         _ = try rows(
-            "INSERT INTO " + q(temporary.name) + " (" + columns + ") SELECT " + values + " FROM " + q(new.name))
-        _ = try rows("DROP TABLE " + q(new.name))
-        _ = try rows("ALTER TABLE " + q(temporary.name) + " RENAME TO " + q(new.name))
-        for index in new.indexes { _ = try renderAndRun(.createIndex(table: new.name, index)) { _ in } }
+            "INSERT INTO " + q(temporary) + " (" + columns.joined(separator: ", ") + ") SELECT "
+                + values.joined(separator: ", ") + " FROM " + q(name))
+        _ = try rows("DROP TABLE " + q(name))
+        _ = try rows("ALTER TABLE " + q(temporary) + " RENAME TO " + q(name))
+        for index in indexes { if case .text(let sql) = index[0] { _ = try rows(sql) } }
         for trigger in triggers { if case .text(let sql) = trigger[0] { _ = try rows(sql) } }
         for view in views { if case .text(let sql) = view[1] { _ = try rows(sql) } }
-        for trigger in viewTriggers { if case .text(let sql) = trigger[0] { _ = try rows(sql) } }
-        if !(try rows("SELECT 1 FROM pragma_foreign_key_check(?1) LIMIT 1", [.text(new.name)])).isEmpty {
-            throw StrataError.foreignKeyViolation(table: new.name)
+        for trigger in otherTriggers { if case .text(let sql) = trigger[1] { _ = try rows(sql) } }
+        if let sequence {
+            _ = try rows("DELETE FROM sqlite_sequence WHERE name IN (?1, ?2)", [.text(name), .text(temporary)])
+            _ = try rows("INSERT INTO sqlite_sequence (name, seq) VALUES (?1, ?2)", [.text(name), sequence])
+        }
+        if !(try rows("SELECT 1 FROM pragma_foreign_key_check(?1) LIMIT 1", [.text(name)])).isEmpty {
+            throw StrataError.foreignKeyViolation(table: name)
         }
     }
 

@@ -22,7 +22,7 @@ struct InspectCommand: AsyncParsableCommand {
             db = try Database.open(
                 target, drivers: StrataCommand.drivers, configuration: Configuration(migration: .disabled))
         } catch {
-            print("cannot open \(target): \(error)")
+            print("cannot open \(DatabaseURL.redacting(target)): \(error)")
             throw ExitCode(2)
         }
         defer { db.close() }

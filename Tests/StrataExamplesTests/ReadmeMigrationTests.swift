@@ -32,7 +32,7 @@ let memoV1 = Migration("001_create_memo") { up in
 }
 
 let memoV2 = Migration("002_body_and_numeric_priority") { up in
-    up.addColumn("body", .text, fill: .text(""), to: "memo")
+    up.addColumn("body", .text, default: .text(""), to: "memo")
     up.alterColumn("priority", in: "memo", to: .integer, nullable: false, fill: .integer(0))
     up.setDefault(.integer(0), of: "priority", in: "memo")
 }

@@ -190,6 +190,27 @@ struct DatabaseURLTests {
         #expect(!URLRedaction.redact(input).contains("er2"))
     }
 
+    @Test("a password query parameter is hidden in the description, in errors and in redacted text")
+    func passwordParameterHidden() throws {
+        let url = try DatabaseURL("postgres://ann@h/shop?sslmode=require&password=hunter2&sslpassword=key%20pw")
+        #expect(url.parameters["password"] == "hunter2", "still parsed")
+        #expect(url.description == "postgres://ann@h/shop?sslmode=require&password=***&sslpassword=***")
+        #expect(
+            URLRedaction.redact("sqlite:x.sqlite?PassWord=hunter2&journal=wal")
+                == "sqlite:x.sqlite?PassWord=***&journal=wal")
+        #expect(URLRedaction.redact("postgres://h/db?pass%77ord=hunter2") == "postgres://h/db?pass%77ord=***")
+        #expect(
+            URLRedaction.redact("postgres://ann:pw1@h/db?password=hunter2") == "postgres://ann:***@h/db?password=***")
+        for bad in ["postgres://h:notaport/db?password=hunter2", "postgres://h/db?password=hunter2&password=x"] {
+            do {
+                _ = try DatabaseURL(bad)
+                Issue.record("accepted '\(bad)'")
+            } catch {
+                #expect(!"\(error)".contains("hunter2"), "\(error)")
+            }
+        }
+    }
+
     @Test("the description of a valid URL hides the password")
     func descriptionRedacts() throws {
         let url = try DatabaseURL("postgres://ann:s%40cret@h1:5432,h2:5433/shop?sslmode=require")

@@ -56,8 +56,20 @@ public struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
     /// The URL as given (its description redacts the password).
     public var original: String
 
-    /// The URL as given, with its password replaced by `***`, safe to log.
+    /// The URL as given, with its passwords (the authority's, a `password` or `sslpassword` parameter's)
+    /// replaced by `***`, safe to log.
     public var description: String { URLRedaction.redact(original) }
+
+    /// A URL as given, parsed or not, with its passwords replaced by `***`: what a tool prints when a URL it
+    /// was handed fails to open.
+    ///
+    /// ```swift
+    /// DatabaseURL.redacting("postgres://ann:pw@db/shop?password=pw2")   // postgres://ann:***@db/shop?password=***
+    /// ```
+    ///
+    /// - Parameter string: the URL text.
+    /// - Returns: the text with every password hidden.
+    public static func redacting(_ string: String) -> String { URLRedaction.redact(string) }
 
     /// Parses a URL.
     ///

@@ -206,16 +206,32 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Hides the password of a URL before it goes into a message.
+/// Hides the passwords of a URL before it goes into a message.
 ///
 /// Conservative: everything from the first `:` after `://` to the last `@` before the query is hidden, so a
-/// password holding an unencoded `@`, `:` or `/` is hidden whole too.
+/// password holding an unencoded `@`, `:` or `/` is hidden whole too; so is the value of every query parameter
+/// that carries a secret (`password`, `sslpassword`, however its name is cased or percent-encoded).
 enum URLRedaction {
+    /// The query parameters whose values are secrets (libpq's `password` and `sslpassword`).
+    static let secretParameters: Set<String> = ["password", "sslpassword"]
+
     static func redact(_ url: String) -> String {
+        let query = url.firstIndex(of: "?")
+        let head = redactAuthority(String(url[..<(query ?? url.endIndex)]))
+        guard let query else { return head }
+        let pairs = url[url.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false).map {
+            pair -> String in
+            let key = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            let name = (String(key).removingPercentEncoding ?? String(key)).lowercased()
+            return secretParameters.contains(name) || name.hasSuffix("password") ? key + "=***" : String(pair)
+        }
+        return head + "?" + pairs.joined(separator: "&")
+    }
+
+    private static func redactAuthority(_ url: String) -> String {
         guard let schemeEnd = url.range(of: "://") else { return url }
         let afterScheme = url[schemeEnd.upperBound...]
-        let beforeQuery = afterScheme[..<(afterScheme.firstIndex(of: "?") ?? afterScheme.endIndex)]
-        guard let at = beforeQuery.lastIndex(of: "@"), let colon = beforeQuery[..<at].firstIndex(of: ":") else {
+        guard let at = afterScheme.lastIndex(of: "@"), let colon = afterScheme[..<at].firstIndex(of: ":") else {
             return url
         }
         return String(url[..<colon]) + ":***" + String(url[at...])

@@ -83,7 +83,7 @@ public enum ModelSource {
             out += "\n@Model(table: \(literal(t.name)))\nstruct \(t.structName) {\n"
             for c in t.columns {
                 let (type, format, note) = swiftType(c, sample: t.samples[c.name], kinds: t.kinds[c.name])
-                if let note, !c.isPrimaryKey { out += "    // \(c.declaredType): \(note)\n" }
+                if let note, !c.isPrimaryKey { out += "    // \(commentText(c.declaredType)): \(note)\n" }
                 let property = t.property(c.name)
                 var arguments: [String] = []
                 if property != c.name { arguments.append(literal(c.name)) }
@@ -129,7 +129,7 @@ public enum ModelSource {
             out += "}\n"
         }
         for name in skipped {
-            out += "\n// \(name): no single integer primary key, which a Strata model needs; not mapped.\n"
+            out += "\n// \(commentText(name)): no single integer primary key, which a Strata model needs; not mapped.\n"
         }
         return out
     }
@@ -282,8 +282,46 @@ public enum ModelSource {
 
     private static func plural(_ s: String) -> String { s.hasSuffix("s") ? s + "es" : s + "s" }
 
-    private static func literal(_ s: String) -> String {
-        "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    /// A Swift string literal of `s`: `\` and `"` escaped, and every scalar that is not printable text (controls,
+    /// line and paragraph separators, bidirectional and other format characters) written as `\u{…}`, so a name
+    /// cannot end the literal or the line.
+    static func literal(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            default: out += isPlain(scalar) ? String(scalar) : "\\u{" + String(scalar.value, radix: 16) + "}"
+            }
+        }
+        return out + "\""
+    }
+
+    /// Text from the schema for a `//` comment: every scalar that is not printable text written as `\u{…}` (and
+    /// `\` as `\\`), so a declared type or a table name holding a newline cannot end the comment and inject code.
+    static func commentText(_ s: String) -> String {
+        var out = ""
+        for scalar in s.unicodeScalars {
+            if scalar == "\\" {
+                out += "\\\\"
+            } else {
+                out += isPlain(scalar) ? String(scalar) : "\\u{" + String(scalar.value, radix: 16) + "}"
+            }
+        }
+        return out
+    }
+
+    /// Whether a scalar shows as itself on one line: not a control, format, separator, private-use, surrogate or
+    /// unassigned scalar (the space is plain).
+    private static func isPlain(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .surrogate, .unassigned:
+            return false
+        case .spaceSeparator:
+            return scalar == " "
+        default:
+            return true
+        }
     }
 
     private static let keywords: Set<String> = [

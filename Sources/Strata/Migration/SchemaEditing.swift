@@ -13,8 +13,10 @@ public protocol SchemaEditing: DatabaseConnection {
     func apply(_ change: SchemaChange, live: DatabaseSchema) throws
 
     /// Runs first inside each migration step's transaction: waits until no other process migrates the same
-    /// database (PostgreSQL: a transaction-scoped advisory lock). Default: nothing (SQLite's `BEGIN IMMEDIATE`
-    /// and the memory store's single writer already serialize migrating transactions).
+    /// database, and must do so before the transaction takes its snapshot, so that the step then sees what the
+    /// process it waited for committed (PostgreSQL: READ COMMITTED, then a transaction-scoped advisory lock).
+    /// Default: nothing (SQLite's `BEGIN IMMEDIATE` and the memory store's single writer already serialize
+    /// migrating transactions).
     func lockForMigration() throws
 
     /// Runs on the connection before a migration step's transaction begins (SQLite turns foreign keys off, as
@@ -49,6 +51,16 @@ public protocol SchemaEditing: DatabaseConnection {
         default value: DatabaseValue?, live: DatabaseSchema
     ) throws -> Bool
 
+    /// The constraints, indexes and triggers of `table`, each named with its kind and definition
+    /// (`index t_c_idx: CREATE INDEX …`), so that a type change the backend makes by dropping the old column
+    /// (when ``replaceColumn(_:with:in:type:nullable:default:live:)`` returns false) can check it lost or changed
+    /// none of them: introspection re-creates plain indexes, single-column foreign keys and the default, not a
+    /// CHECK, a partial or expression index, a UNIQUE constraint or a column trigger. Default: none.
+    ///
+    /// - Parameter table: the table.
+    /// - Returns: one entry per object.
+    func schemaObjects(of table: String) throws -> Set<String>
+
     /// Whether this backend stores two column types the same way (SQLite: `text` and `date` are both TEXT), so
     /// a diff does not report a type change it cannot see.
     func storesAlike(_ a: ColumnType, _ b: ColumnType) -> Bool
@@ -68,6 +80,11 @@ extension SchemaEditing {
         _ column: String, with temporary: String, in table: String, type: ColumnType, nullable: Bool,
         default value: DatabaseValue?, live: DatabaseSchema
     ) throws -> Bool { false }
+    /// None: the backend keeps a retyped column's constraints, indexes and triggers itself.
+    ///
+    /// - Parameter table: the table.
+    /// - Returns: an empty set.
+    public func schemaObjects(of table: String) throws -> Set<String> { [] }
     /// Whether the two types are the same type: every type is stored its own way.
     ///
     /// - Parameters:

@@ -87,7 +87,7 @@ extension Transaction {
             if try !c.isNullable && c.backfill == nil && count(name) > 0 {
                 throw StrataError.notNullViolation(table: name, column: c.name)
             }
-            try editor.apply(change, live: live)
+            try addColumn(c, to: name, editor: editor, live: live)
         case .dropColumn(let name, let c):
             let t = try table(name)
             let dropped = try column(c, of: t)
@@ -173,11 +173,41 @@ extension Transaction {
         }
     }
 
-    /// The number of rows of a table.
-    func count(_ table: String) throws -> Int64 {
+    /// The number of rows of a table (that match `filter`).
+    func count(_ table: String, where filter: SQLExpression? = nil) throws -> Int64 {
         var n: Int64 = 0
-        _ = try execute(.select(Select(table: table, selection: .count))) { r in n = r.int64(at: 0) ?? 0 }
+        _ = try execute(.select(Select(table: table, selection: .count, filter: filter))) { r in
+            n = r.int64(at: 0) ?? 0
+        }
         return n
+    }
+
+    /// Adds a column whose fill is for the rows already there: afterwards its DEFAULT is its own
+    /// ``TableColumn/schemaDefault`` (or none), never the fill, on every driver. A nullable column or one with a
+    /// default of its own is added with that default and then filled by an UPDATE; a NOT NULL column without one
+    /// is added with the fill as its DEFAULT (existing rows need a value), which is then dropped.
+    private func addColumn(_ c: TableColumn, to table: String, editor: any SchemaEditing, live: DatabaseSchema) throws {
+        let declared = ColumnDefault.normalized(c.schemaDefault, as: c.type)
+        guard let fill = c.backfill, !fill.isNull, ColumnDefault.normalized(fill, as: c.type) != declared else {
+            try editor.apply(.addColumn(table: table, c), live: live)
+            // Without a value for existing rows, `ADD COLUMN` cannot say NOT NULL (SQLite refuses it even on an
+            // empty table): the column, added to an empty table, is made NOT NULL after.
+            if !c.isNullable, try editor.introspect()[table: table]?.column(named: c.name)?.isNullable == true {
+                try editor.apply(
+                    .alterColumn(table: table, column: c.name, type: c.type, nullable: false, fill: nil),
+                    live: try editor.introspect())
+            }
+            return
+        }
+        if c.isNullable || declared != nil {
+            var plain = c
+            plain.backfill = c.schemaDefault
+            try editor.apply(.addColumn(table: table, plain), live: live)
+            _ = try execute(.update(Update(table: table, assignments: [Assignment(c.name, fill)], filter: nil)))
+        } else {
+            try editor.apply(.addColumn(table: table, c), live: live)
+            try editor.apply(.setDefault(table: table, column: c.name, to: nil), live: try editor.introspect())
+        }
     }
 
     /// Changes a column's type (through a new column filled value by value, converted in Swift) and nullability.
@@ -187,13 +217,20 @@ extension Transaction {
     ) throws {
         let table = t.name
         if old.isPrimaryKey { throw StrataError.invalidQuery("cannot alter the primary key \(table).\(old.name)") }
+        // Each row's key with its value: converted values are written back by key, not by the value read back,
+        // which a column need not compare equal to (PostgreSQL's `real` 1.1 against a float8 1.1, `char(5)`
+        // 'ab   ' against text 'ab   ').
+        let primaryKey = t.columns.filter(\.isPrimaryKey).map(\.name)
+        var rows: [(key: [DatabaseValue], value: DatabaseValue)] = []
         var values: [DatabaseValue] = []
         var seen = Set<DatabaseValue>()
-        _ = try execute(.select(Select(table: table, selection: .columns([old.name])))) { r in
-            let v = r.value(at: 0)
+        _ = try execute(.select(Select(table: table, selection: .columns(primaryKey + [old.name])))) { r in
+            let v = r.value(at: primaryKey.count)
+            if !primaryKey.isEmpty { rows.append(((0..<primaryKey.count).map { r.value(at: $0) }, v)) }
             if seen.insert(v).inserted { values.append(v) }
         }
         var converted: [(DatabaseValue, DatabaseValue)] = []
+        var conversions: [DatabaseValue: DatabaseValue] = [:]
         for v in values where !v.isNull {
             guard let c = ValueConversion.convert(ValueConversion.normalize(v, as: old.type), to: type) else {
                 throw StrataError.typeMismatch(
@@ -201,6 +238,7 @@ extension Transaction {
                     detail: "\(ValueConversion.normalize(v, as: old.type)) does not convert to \(type.rawValue)")
             }
             converted.append((v, c))
+            conversions[v] = c
         }
         var fillValue: DatabaseValue?
         if let fill, !fill.isNull {
@@ -228,12 +266,32 @@ extension Transaction {
         }
         let temporary = "strata_tmp_" + old.name
         try apply(.addColumn(table: table, TableColumn(name: temporary, type: type, isNullable: true)))
-        for (from, to) in converted {
-            _ = try execute(
-                .update(
-                    Update(
-                        table: table, assignments: [Assignment(temporary, to)],
-                        filter: .compare(.equal, column, .value(from)))))
+        if primaryKey.isEmpty {
+            for (from, to) in converted {
+                _ = try execute(
+                    .update(
+                        Update(
+                            table: table, assignments: [Assignment(temporary, to)],
+                            filter: .compare(.equal, column, .value(from)))))
+            }
+        } else {
+            for row in rows {
+                guard let to = conversions[row.value] else { continue }
+                let match = zip(primaryKey, row.key).map { SQLExpression.compare(.equal, .column($0), .value($1)) }
+                _ = try execute(
+                    .update(
+                        Update(
+                            table: table, assignments: [Assignment(temporary, to)],
+                            filter: match.count == 1 ? match[0] : .and(match))))
+            }
+        }
+        // Nothing is dropped unless every value reached the new column.
+        let missed = try count(table, where: .and([.isNull(column, negated: true), .isNull(.column(temporary))]))
+        if missed > 0 {
+            throw StrataError.typeMismatch(
+                table: table, column: old.name,
+                detail: "\(missed) stored value(s) could not be matched to write their converted value back "
+                    + "(no primary key, and the values do not compare equal to themselves as read); nothing changed")
         }
         if let fillValue, !nullable {
             _ = try execute(
@@ -251,6 +309,7 @@ extension Transaction {
         }
         let indexes = t.indexes.filter { $0.columns.contains(old.name) }
         let keys = t.foreignKeys.filter { $0.column == old.name }
+        let objects = try editor.schemaObjects(of: table)
         try apply(.dropColumn(table: table, column: old.name))
         try apply(.renameColumn(table: table, column: temporary, to: old.name))
         if !nullable {
@@ -261,5 +320,14 @@ extension Transaction {
         for index in indexes { try apply(.addIndex(table: table, index)) }
         for key in keys { try apply(.addForeignKey(table: table, key)) }
         if let keptDefault { try apply(.setDefault(table: table, column: old.name, to: keptDefault)) }
+        // What dropping the old column took with it and nothing re-created: refused, never lost (the step's
+        // transaction rolls all of it back).
+        let lost = objects.subtracting(try editor.schemaObjects(of: table))
+        if !lost.isEmpty {
+            throw StrataError.invalidQuery(
+                "cannot change the type of \(table).\(old.name): it would drop or change "
+                    + lost.sorted().joined(separator: "; ")
+                    + " with the old column; drop them in the step first and re-create them after")
+        }
     }
 }
