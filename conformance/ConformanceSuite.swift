@@ -74,6 +74,7 @@ public enum ConformanceSuite {
         migrationDefaultCases,
         loadCases,
         bulkIdsCases,
+        numberCases,
     ].flatMap { $0 }
 
     /// The names of every case.
