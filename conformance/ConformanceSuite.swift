@@ -77,6 +77,7 @@ public enum ConformanceSuite {
         loadCases,
         bulkIdsCases,
         writeIntegrityCases,
+        numberCases,
     ].flatMap { $0 }
 
     /// The names of every case.

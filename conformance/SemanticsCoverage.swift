@@ -132,5 +132,13 @@ public enum SemanticsCoverage {
             "GROUP BY a nullable column",
             ["group.by-column-null-forms-one-group-first", "group.null-group-last-descending"]
         ),
+        ("coalesce(decimalColumn, 2.98) < 10", ["numbers.decimal-expressions-compare-as-numbers"]),
+        ("x / x with x = ±inf, y - y with y = -inf", ["numbers.nan-from-expressions-and-aggregates-is-null"]),
+        ("update x = x - x at ±inf", ["numbers.nan-from-expressions-and-aggregates-is-null"]),
+        ("sum overflowing in a group that HAVING drops", ["numbers.integer-sum-overflow-in-a-dropped-group-answers"]),
+        ("avg of doubles near 1e300", ["numbers.avg-of-large-doubles-answers"]),
+        ("avg of integers past 2^53", ["numbers.avg-is-the-exact-sum-over-the-count"]),
+        ("sum of decimals past 38 significant digits", ["numbers.decimal-past-38-digits-is-typed-error"]),
+        ("(Int64.max - 0.0) = Int64.max", ["numbers.integer-and-double-compare-as-doubles"]),
     ]
 }

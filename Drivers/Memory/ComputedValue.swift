@@ -86,6 +86,7 @@ indirect enum ComputedValue: Sendable {
                     "\(op.rawValue) needs numbers, got \(ColumnCoercion.kindName(a)) and \(ColumnCoercion.kindName(b))")
         }
         switch result {
+        case .success(.double(let d)) where d.isNaN: return .null  // NaN from an expression is NULL (README)
         case .success(let v): return v
         case .failure(let f) where f == CheckedArithmetic.remainderOfDouble:
             throw .typeMismatch(table: nil, column: nil, detail: f.reason)

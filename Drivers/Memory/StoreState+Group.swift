@@ -39,8 +39,15 @@ extension StoreState {
         let evaluator = GroupEvaluator(scope: scope, rows: rows, table: s.table)
         // Each output row: the items, then the values it sorts by (dropped before returning).
         var out: [[DatabaseValue]] = []
+        // A sum or average of doubles is accumulated for every group, as PostgreSQL and SQLite do: one that
+        // overflows fails the query even in a group HAVING then drops (README: numeric rules).
+        let accumulated = (items + orderItems).filter { item in
+            guard case .aggregate(let a) = item, a.function == .sum || a.function == .avg else { return false }
+            return a.type == .double
+        }
         if s.isAggregated {
             for group in try evaluator.groups(matched, by: s.groupBy) {
+                for item in accumulated { _ = try evaluator.value(item, group) }
                 if let having = s.having, try evaluator.truth(having.node, group) != true { continue }
                 var row: [DatabaseValue] = []
                 for item in items + orderItems { row.append(try evaluator.value(item, group)) }

@@ -111,15 +111,10 @@ enum ValueOrder {
         return sign(x, y)
     }
 
-    /// Exact comparison of an integer with a double (no rounding of large integers).
+    /// An integer against a double compares as two doubles, as on PostgreSQL (bigint → float8) and, through the
+    /// renderer's ``NumericSyntax/mixedComparison``, SQLite: `Int64.max = 9223372036854775807.0` is true.
     private static func compareIntegerToDouble(_ x: Int64, _ y: Double) -> Int {
-        if y.isNaN { return -1 }
-        if y >= 9_223_372_036_854_775_808.0 { return -1 }
-        if y < -9_223_372_036_854_775_808.0 { return 1 }
-        let floor = y.rounded(.down)
-        let whole = Int64(floor)
-        if x != whole { return x < whole ? -1 : 1 }
-        return y > floor ? -1 : 0
+        compareDoubles(Double(x), y)
     }
 
     private static func compareDecimals(_ x: Decimal, _ y: Decimal) -> Int { x < y ? -1 : (x == y ? 0 : 1) }

@@ -44,10 +44,22 @@ public struct PostgresDialect: Dialect {
         let call = function.rawValue.uppercased() + "(" + argument + ")"
         switch (function, type) {
         case (.sum, .integer?): return "CAST(" + call + " AS BIGINT)"
+        case (.sum, .double?): return "NULLIF(" + call + ", " + nan + ")"
+        // avg is the exact sum read as the nearest double over the count (float8's avg also sums squares,
+        // which overflow near 1e300; numeric's divides to 16 digits).
+        case (.avg, .double?): return "NULLIF(SUM(" + argument + ") / COUNT(" + argument + "), " + nan + ")"
+        case (.avg, .integer?), (.avg, .decimal?):
+            return "CAST(SUM(" + argument + ") AS DOUBLE PRECISION) / COUNT(" + argument + ")"
         case (.avg, _): return "CAST(" + call + " AS DOUBLE PRECISION)"
         default: return call
         }
     }
+
+    /// float8's NaN, which a sum or average of doubles turns into NULL (README: numeric rules).
+    private var nan: String { "CAST('NaN' AS DOUBLE PRECISION)" }
+
+    /// PostgreSQL keeps NaN from `inf - inf`: arithmetic is wrapped so that it reads as NULL, as on SQLite.
+    public var numericSyntax: NumericSyntax { NumericSyntax(nullsNaN: true) }
 
     /// Long IN lists bind one array: `x = ANY(CAST($1 AS BIGINT[]))`.
     public var inListArray: InListArray? { .anyArray }

@@ -63,6 +63,8 @@ enum PostgresErrors {
             return .typeMismatch(table: table, column: nil, detail: f.message)
         case "22003" where f.message == "bigint out of range":  // CAST(SUM(…) AS BIGINT) past Int64
             return .arithmeticError(expression: table ?? f.table ?? "?", reason: "integer overflow: past Int64")
+        case "22025":  // invalid_escape_sequence: a LIKE pattern ending in its escape, refused alike everywhere
+            return .invalidQuery(f.message)
         case "22012":  // division_by_zero
             return .arithmeticError(
                 expression: "an arithmetic expression on \(table ?? "?")", reason: "division by zero")

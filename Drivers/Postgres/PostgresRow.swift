@@ -87,7 +87,8 @@ enum PostgresText {
             if let d = double(string(bytes)) { return .double(d) }
         case PostgresOID.numeric:
             let s = string(bytes)
-            if s == "NaN" { return .decimal(.nan) }
+            // Past Decimal's 38 significant digits (an exact sum, say): NaN, which an aggregate reads as an error.
+            if s == "NaN" || DecimalDigits.count(s) > DecimalDigits.limit { return .decimal(.nan) }
             if let d = Decimal(string: s, locale: posix) { return .decimal(d) }
         case PostgresOID.bytea:
             if let data = hex(bytes) { return .blob(data) }

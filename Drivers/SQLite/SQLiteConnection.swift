@@ -50,6 +50,7 @@ public final class SQLiteConnection: SQLConnection {
         SQLiteLike.register(on: db)
         SQLiteDecimalSum.register(on: db)
         SQLiteArithmetic.register(on: db)
+        SQLiteNumbers.register(on: db)
         do {
             if path != ":memory:", let pragma = journal.pragma { try exec(pragma) }
             try exec("PRAGMA synchronous = NORMAL")

@@ -1,10 +1,12 @@
 // SQLiteDecimalSum: `strata_decimal_sum`, an exact SUM over Decimal columns (stored as text), on every connection.
 import CSQLite
 import Foundation
+import Strata
 
 /// SQLite's own `SUM` reads decimal text as a double (`0.1 + 0.2` ≠ `0.3`, 18 digits lost); this aggregate adds
 /// the values as `Decimal`s, as PostgreSQL's `numeric` and the memory driver do, and returns the exact text.
-/// NULLs are skipped; no values give NULL; a value that is not a decimal is an error.
+/// NULLs are skipped; no values give NULL; a value that is not a decimal is an error; a sum past 38 significant
+/// digits is the text `NaN` (``DecimalDigits``).
 enum SQLiteDecimalSum {
     static let name = "strata_decimal_sum"
 
@@ -18,6 +20,7 @@ enum SQLiteDecimalSum {
         var sum: Decimal
         var count: Int64
         var invalid: Bool
+        var pastLimit: Bool
     }
 
     private static func accumulator(_ ctx: OpaquePointer, create: Bool) -> UnsafeMutablePointer<Accumulator>? {
@@ -46,8 +49,13 @@ enum SQLiteDecimalSum {
             acc.pointee.invalid = true
             return
         }
-        acc.pointee.sum += d
         acc.pointee.count += 1
+        if acc.pointee.pastLimit { return }
+        if let sum = DecimalDigits.add(acc.pointee.sum, d) {
+            acc.pointee.sum = sum
+        } else {
+            acc.pointee.pastLimit = true
+        }
     }
 
     private static let final: @convention(c) (OpaquePointer?) -> Void = { ctx in
@@ -56,7 +64,8 @@ enum SQLiteDecimalSum {
             return sqlite3_result_null(ctx)
         }
         if acc.pointee.invalid { return sqlite3_result_error(ctx, "strata_decimal_sum: a value is not a decimal", -1) }
-        let text = acc.pointee.sum.description
+        // Past 38 significant digits: NaN, which the aggregate's decoding reports as an arithmetic error.
+        let text = acc.pointee.pastLimit ? "NaN" : acc.pointee.sum.description
         sqlite3_result_text(ctx, text, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
     }
 }

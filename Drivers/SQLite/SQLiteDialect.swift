@@ -26,6 +26,11 @@ public struct SQLiteDialect: Dialect {
     /// SQLite returns NULL for `x / 0` and a REAL for an integer overflow: arithmetic goes through the checked
     /// functions the driver registers (``SQLiteArithmetic``).
     public var arithmeticSyntax: ArithmeticSyntax { .checkedFunctions }
+    /// Decimal expressions compare through the decimal collation; an arithmetic result meets another value
+    /// through `strata_compare`, which compares an integer with a double as two doubles (``SQLiteNumbers``).
+    public var numericSyntax: NumericSyntax {
+        NumericSyntax(decimalCollation: SQLiteDecimalCollation.name, mixedComparison: SQLiteNumbers.compareName)
+    }
     /// Long IN lists bind one JSON array: `x IN (SELECT value FROM json_each(?))`.
     public var inListArray: InListArray? { .jsonEach }
     /// SQLite cannot drop constrained columns, change nullability or foreign keys with ALTER TABLE: it rebuilds.
@@ -43,7 +48,10 @@ public struct SQLiteDialect: Dialect {
 
     /// SUM over decimal text is `strata_decimal_sum`, exact (SQLite's own SUM would read doubles); a decimal
     /// SUM, MIN or MAX keeps the decimal collation, so HAVING and ORDER BY compare it as a number, not as text.
+    /// Sums and averages of integers, doubles and decimals run Strata's own aggregates (``SQLiteNumbers``): exact
+    /// integer totals, float8's overflow check, the exact sum over the count for an average.
     public func aggregateCall(_ function: Aggregate.Function, over type: ColumnType?, argument: String) -> String {
+        if let call = SQLiteNumbers.call(function, over: type, argument: argument) { return call }
         guard type == .decimal, function != .count, function != .avg else {
             return function.rawValue.uppercased() + "(" + argument + ")"
         }

@@ -35,6 +35,7 @@ enum SQLiteErrors {
                 return .arithmeticError(expression: table ?? "?", reason: "integer overflow: past Int64")
             }
             if let e = SQLiteArithmetic.error(message, table: table) { return e }
+            if message.hasSuffix(SQLiteLike.malformedMessage) { return .invalidQuery(message) }
             return .database(code: Int(code), message: message)
         default:
             return .database(code: Int(code), message: message)

@@ -9,7 +9,7 @@ import Foundation
 /// and reads U+FFFE, U+FFFF and ill-formed UTF-8 as U+FFFD, so it matched rows that the memory driver and
 /// PostgreSQL do not. This one reads the bytes with their length (`sqlite3_value_bytes`) and compares code
 /// points exactly, with the memory driver's rules (`LikeMatcher`): `%` any run, `_` one code point, the escape
-/// makes the next code point literal, a pattern ending in a lone escape matches nothing, no length limit, and
+/// makes the next code point literal, a pattern ending in a lone escape is an error, no length limit, and
 /// O(text × pattern) at worst. Ill-formed UTF-8 (written by another tool) reads as Swift's `String(decoding:)`
 /// reads it, one U+FFFD per maximal ill-formed subpart, so a row matches exactly when the String Strata hands
 /// back would match on the memory driver. Case-insensitive LIKE is rendered `lower(x) LIKE lower(p)`, and
@@ -51,6 +51,8 @@ enum SQLiteLike {
             }
             guard let patternBytes = bytes(of: patternValue) else { return sqlite3_result_error_nomem(ctx) }
             let pattern = LikePattern(patternBytes, escape: escape)
+            // PostgreSQL refuses it (22025) and the memory driver too: the same invalidQuery everywhere.
+            if pattern.isMalformed { return sqlite3_result_error(ctx, malformedMessage, -1) }
             // The text's bytes may move once other values are read: read them again.
             guard let current = bytes(of: textValue) else { return sqlite3_result_error_nomem(ctx) }
             sqlite3_result_int(ctx, pattern.matches(current) ? 1 : 0)
@@ -60,6 +62,9 @@ enum SQLiteLike {
                 sqlite3_set_auxdata(ctx, 2, marker, nil)
             }
         }
+
+    /// The message for a pattern that ends in a lone escape, which ``SQLiteErrors`` maps to `invalidQuery`.
+    static let malformedMessage = "LIKE pattern must not end with escape character"
 
     private static let release: @convention(c) (UnsafeMutableRawPointer?) -> Void = { p in
         if let p { Unmanaged<LikePattern>.fromOpaque(p).release() }
@@ -85,8 +90,8 @@ final class LikePattern {
     /// A code point (at most 0x10FFFF), or one of the two markers below.
     private let tokens: [UInt32]
     let escape: UInt32?
-    /// Ends in a lone escape: matches nothing.
-    private let isMalformed: Bool
+    /// Ends in a lone escape: an error (``SQLiteLike/malformedMessage``).
+    let isMalformed: Bool
     private static let anyRun: UInt32 = 0xFFFF_FFFF
     private static let one: UInt32 = 0xFFFF_FFFE
 

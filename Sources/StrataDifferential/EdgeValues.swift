@@ -13,7 +13,8 @@ struct EdgeValues {
     static let doubles: [Double] = [
         0, -0.0, 1, -1, 1.5, -2.5, 0.1, 0.2, 0.30000000000000004, 1e300, -1e-300, .greatestFiniteMagnitude,
         -.greatestFiniteMagnitude, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, .leastNormalMagnitude,
-        9_007_199_254_740_992, 9_007_199_254_740_994, 123_456.789,
+        9_007_199_254_740_992, 9_007_199_254_740_994, 123_456.789, .infinity, -.infinity, 2e299,
+        9_223_372_036_854_775_807.0, -9_223_372_036_854_775_808.0,
     ]
     /// Text pieces: ASCII with the LIKE metacharacters, precomposed and combining accents, astral code points.
     static let texts: [String] = [
@@ -26,6 +27,7 @@ struct EdgeValues {
         "0", "1", "-1", "1.5", "1.50", "-0.001", "0.1", "0.2", "0.3", "123456789012345678901234567890",
         "-123456789012345678901234567890", "12345678901234567890.1234567890", "0.000000000000000000000000000001",
         "99999999999999999999999999999.9", "12345678901234567.89", "12345678901234568",
+        "12345678901234567890123456789012345678", "-9999999999999999999999999999999999999.9", "2.98", "10",
     ]
     static let uuids: [String] = [
         "00000000-0000-0000-0000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff",

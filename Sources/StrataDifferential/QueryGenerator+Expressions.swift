@@ -11,7 +11,7 @@ extension QueryGenerator {
         case .integer:
             // `x % k` is within ±1000, so sums and small products of it never overflow.
             let small = SQLExpression.arithmetic(.remainder, e, .value(.integer(rng.pick([2, 3, 7, -3, 1000]))))
-            switch rng.below(6) {
+            switch rng.below(8) {
             case 0: return small
             case 1: return .arithmetic(.divide, e, .value(.integer(rng.pick([2, -2, 7, 1000]))))
             case 2:
@@ -23,13 +23,24 @@ extension QueryGenerator {
                 return .arithmetic(
                     rng.pick([.add, .subtract]), small, .arithmetic(.remainder, o, .value(.integer(1000))))
             case 4: return .arithmetic(.add, small, .value(.double(rng.pick([0.5, -2.5]))))
+            // An integer and a double: a double result, compared with integers as two doubles (README).
+            case 5: return .arithmetic(rng.pick([.add, .subtract]), e, .value(.double(rng.pick([0, 0.5, -1e3]))))
+            case 6: return .coalesce([.arithmetic(.subtract, e, .value(.double(0))), .value(.integer(1))])
             default:
                 return .coalesce([e, .value(.integer(Int64(rng.below(5))))])
             }
         case .double:
-            // Adding a small number never overflows a finite double nor underflows to zero.
+            // Adding a small number never overflows a finite double nor underflows to zero; `x - x` and `x * 0`
+            // are NaN, which reads as NULL, for x = ±infinity.
             if rng.chance(0.2) { return .coalesce([e, .value(.double(1.5))]) }
+            if rng.chance(0.15) { return .arithmetic(.subtract, e, e) }
+            if rng.chance(0.1) {
+                return .coalesce([.arithmetic(.multiply, e, .value(.double(0))), .value(.double(-1))])
+            }
             return .arithmetic(rng.pick([.add, .subtract]), e, .value(.double(rng.pick([1.5, -2.5, 0.25, 0]))))
+        case .decimal:
+            // A COALESCE whose result is a decimal compares as a number (SQLite: the decimal collation).
+            return .coalesce([e, .value(values.value(.decimal, &rng))])
         case .text:
             switch rng.below(4) {
             case 0: return .lower(e)
@@ -48,8 +59,10 @@ extension QueryGenerator {
         guard let e = safeComputed(c, scope, &rng) else { return nil }
         let literal: DatabaseValue
         switch c.column.type {
-        case .integer: literal = .integer(Int64(rng.below(21)) - 10)
-        case .double: literal = .double(rng.pick([0, 1.5, -1, 0.25]))
+        case .integer:
+            literal = .integer(rng.chance(0.8) ? Int64(rng.below(21)) - 10 : rng.pick(EdgeValues.integers))
+        case .double: literal = .double(rng.pick([0, 1.5, -1, 0.25, .infinity]))
+        case .decimal: literal = storedValue(c, &rng) ?? values.value(.decimal, &rng)
         default:
             if case .text(let s)? = storedText(c, &rng) {
                 literal = .text(rng.chance(0.5) ? s.lowercased() : s.uppercased())
@@ -58,6 +71,10 @@ extension QueryGenerator {
             }
         }
         return .compare(rng.pick(Self.operators), e, .value(literal))
+    }
+
+    private func storedValue(_ c: ScopedColumn, _ rng: inout SplitMix64) -> DatabaseValue? {
+        storedText(c, &rng).flatMap { $0.isNull ? nil : $0 }
     }
 
     private func storedText(_ c: ScopedColumn, _ rng: inout SplitMix64) -> DatabaseValue? {
@@ -121,6 +138,16 @@ extension QueryGenerator {
         return Ordering(expression: e, rng.chance(0.5) ? .ascending : .descending)
     }
 
+    /// Whether a computed value holds a double value (so its result may be a double).
+    static func hasDouble(_ node: SQLExpression.Node) -> Bool {
+        switch node {
+        case .value(.double): return true
+        case .arithmetic(_, let l, let r): return hasDouble(l) || hasDouble(r)
+        case .coalesce(let items): return items.contains(where: hasDouble)
+        default: return false
+        }
+    }
+
     /// `SET c = <safe computed value of c>` for an integer or text column without a unique index (a unique
     /// column would fail or not by the order rows are visited in, which differs between engines).
     func computedAssignment(_ table: FuzzWorld.Table, _ rng: inout SplitMix64) -> Assignment? {
@@ -134,7 +161,7 @@ extension QueryGenerator {
         let scope = [ScopedColumn(alias: nil, table: table.name, column: c)]
         guard let e = safeComputed(scope[0], scope, &rng) else { return nil }
         // A double result (x % k + 0.5) does not fit an integer column: keep to integers there.
-        if case .arithmetic(_, _, .value(.double)) = e.node { return nil }
+        if Self.hasDouble(e.node) { return nil }
         return Assignment(c.name, expression: e)
     }
 }

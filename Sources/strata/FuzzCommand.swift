@@ -10,7 +10,8 @@ struct FuzzCommand: ParsableCommand {
         abstract: "Run generated queries on two or more databases and report every divergence.",
         discussion: """
             Each generated schema is built on every database, then its queries run on each and are compared
-            row for row; TLP and NoREC check each database alone. Exits non-zero on any new divergence; the
+            row for row; TLP and NoREC check each database alone. Exits non-zero on any new divergence, after
+            a line `reproduce with: swift run strata fuzz …` that runs the same queries again; otherwise the
             last line is `N queries, D divergences`. The tables are named fz_parent and fz_child.
             """
     )
@@ -58,6 +59,19 @@ struct FuzzCommand: ParsableCommand {
         print(String(format: "%d statements in %.1f s", report.statements, Date().timeIntervalSince(started)))
         if let known = report.knownSummary { print(known) }
         print(report.summary)
-        if !report.divergences.isEmpty { throw ExitCode.failure }
+        if !report.divergences.isEmpty {
+            print("reproduce with: " + reproduction)
+            throw ExitCode.failure
+        }
+    }
+
+    /// The command line that runs these queries again (the same seed, counts and databases).
+    var reproduction: String {
+        var parts = ["swift run strata fuzz"] + urls.map { "--url '\($0)'" }
+        parts += ["--queries \(queries)", "--seed \(seed)"]
+        if perSchema != 100 { parts.append("--per-schema \(perSchema)") }
+        if noNoncharacters { parts.append("--no-noncharacters") }
+        if noOracles { parts.append("--no-oracles") }
+        return parts.joined(separator: " ")
     }
 }

@@ -21,7 +21,10 @@ struct DifferentialFuzzTests {
         if let known = report.knownSummary { print(known) }
         #expect(report.queries >= FuzzBackends.queries)
         #expect(report.statements > report.queries * urls.count, "each query ran on every backend, oracles too")
-        for d in report.divergences { Issue.record(Comment(rawValue: engine.describe(d))) }
+        let reproduce =
+            "reproduce with: STRATA_FUZZ_SEED=\(FuzzBackends.seed) STRATA_FUZZ_QUERIES=\(FuzzBackends.queries) "
+            + "pg_virtualenv -t -v 15 swift test --filter StrataDifferentialTests"
+        for d in report.divergences { Issue.record(Comment(rawValue: engine.describe(d) + "\n" + reproduce)) }
     }
 
     @Test("the same seed generates the same worlds and queries")

@@ -30,7 +30,7 @@ struct PostgresAggregateSQLTests {
         #expect(r.binds == [.bool(false), .integer(9), .integer(5)])
     }
 
-    @Test("SUM of integers is cast to BIGINT (an overflow is an error) and AVG to DOUBLE PRECISION")
+    @Test("SUM of integers is cast to BIGINT (an overflow is an error), AVG is the sum over the count, NaN is NULL")
     func integerSumAndAverage() throws {
         let s = Select(
             table: "sale",
@@ -42,8 +42,9 @@ struct PostgresAggregateSQLTests {
         let r = try SQLRenderer.render(.select(s), dialect: PostgresDialect())
         #expect(
             r.sql
-                == #"SELECT CAST(SUM("quantity") AS BIGINT), CAST(AVG(DISTINCT "quantity") AS DOUBLE PRECISION), "#
-                + #"SUM("weight") FROM "sale""#)
+                == #"SELECT CAST(SUM("quantity") AS BIGINT), "#
+                + #"CAST(SUM(DISTINCT "quantity") AS DOUBLE PRECISION) / COUNT(DISTINCT "quantity"), "#
+                + #"NULLIF(SUM("weight"), CAST('NaN' AS DOUBLE PRECISION)) FROM "sale""#)
     }
 
     @Test("SELECT DISTINCT of a column")

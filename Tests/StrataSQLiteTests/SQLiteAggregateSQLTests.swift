@@ -21,7 +21,8 @@ struct SQLiteAggregateSQLTests {
         let r = try SQLRenderer.render(.select(s), dialect: SQLiteDialect())
         #expect(
             r.sql
-                == #"SELECT "region", SUM("quantity"), strata_decimal_sum("price") COLLATE "strata_decimal", AVG("price") "#
+                == #"SELECT "region", strata_int_value(strata_int_sum("quantity")), "#
+                + #"strata_decimal_sum("price") COLLATE "strata_decimal", strata_decimal_avg("price") "#
                 + #"FROM "sale" "#
                 + #"GROUP BY "region" HAVING (COUNT(*) > ?) ORDER BY "region" ASC LIMIT -1 OFFSET ?"#)
         #expect(r.binds == [.integer(1), .integer(2)])

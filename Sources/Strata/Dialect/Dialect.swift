@@ -57,6 +57,8 @@ public protocol Dialect: Sendable {
 
     /// How `lower`/`upper` are spelled so that they fold ASCII letters only (default ``CaseMappingSyntax/plain``).
     var caseMappingSyntax: CaseMappingSyntax { get }
+    /// What the dialect adds so that numbers at their edges follow Strata's numeric rules (default: nothing).
+    var numericSyntax: NumericSyntax { get }
     /// How a long `IN` list binds its values as one array, or nil to bind one parameter per value. Default nil.
     var inListArray: InListArray? { get }
 

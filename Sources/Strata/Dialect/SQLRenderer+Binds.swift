@@ -38,7 +38,11 @@ extension SQLRenderer {
         if let o = s.offset { out.append(.integer(Int64(o))) }
     }
 
-    static func collect(_ node: SQLExpression.Node, _ dialect: (any Dialect)?, into out: inout [DatabaseValue]) {
+    static func collect(
+        _ node: SQLExpression.Node, _ dialect: (any Dialect)?, insideArithmetic: Bool = false,
+        into out: inout [DatabaseValue]
+    ) {
+        let mixed = dialect?.numericSyntax.mixedComparison != nil
         switch node {
         case .column, .joinedColumn, .constant: break
         case .value(let v): out.append(v)
@@ -52,6 +56,11 @@ extension SQLRenderer {
             collect(e, dialect, into: &out)
             if let dialect, let array = ArrayInList(values, negated: false, dialect: dialect) {
                 out.append(array.value)
+            } else if mixed, isComputedNumber(e) {  // `f(e, v1) = 0 OR f(e, v2) = 0 …` (SQLRenderer+Numbers)
+                for (n, v) in values.enumerated() {
+                    if n > 0 { collect(e, dialect, into: &out) }
+                    out.append(v)
+                }
             } else {
                 out.append(contentsOf: values)
             }
@@ -61,9 +70,18 @@ extension SQLRenderer {
         case .between(let e, let low, let high, _):
             collect(e, dialect, into: &out)
             collect(low, dialect, into: &out)
+            // `f(e, low) >= 0 AND f(e, high) <= 0` (SQLRenderer+Numbers) names `e` twice.
+            if mixed, [e, low, high].contains(where: isComputedNumber) { collect(e, dialect, into: &out) }
             collect(high, dialect, into: &out)
         case .unsafeRaw(_, let values): out.append(contentsOf: values)
-        case .arithmetic(_, let l, let r), .concat(let l, let r):
+        case .arithmetic(let op, let l, let r):
+            // The outermost arithmetic is rendered twice where NaN is checked (SQLRenderer+Numbers).
+            let twice = !insideArithmetic && op != .remainder && dialect?.numericSyntax.nullsNaN == true
+            for _ in 0..<(twice ? 2 : 1) {
+                collect(l, dialect, insideArithmetic: twice || insideArithmetic, into: &out)
+                collect(r, dialect, insideArithmetic: twice || insideArithmetic, into: &out)
+            }
+        case .concat(let l, let r):
             collect(l, dialect, into: &out)
             collect(r, dialect, into: &out)
         case .caseMapped(let e, _): collect(e, dialect, into: &out)

@@ -6,22 +6,13 @@ extension SQLRenderer {
     /// - Throws: ``StrataError/invalidQuery(_:)`` for a subquery that does not select exactly one column or an
     ///   empty COALESCE.
     mutating func computed(_ node: SQLExpression.Node) throws(StrataError) {
+        // Below anything but arithmetic (COALESCE, a subquery), an arithmetic expression is outermost again.
+        let outer = insideArithmetic
+        if case .arithmetic = node {} else { insideArithmetic = false }
+        defer { insideArithmetic = outer }
         switch node {
         case .arithmetic(let op, let l, let r):
-            switch dialect.arithmeticSyntax {
-            case .operators:
-                sql += "("
-                try expression(l)
-                sql += " " + op.rawValue + " "
-                try expression(r)
-                sql += ")"
-            case .checkedFunctions:
-                sql += op.checkedFunctionName + "("
-                try expression(l)
-                sql += ", "
-                try expression(r)
-                sql += ")"
-            }
+            try nanChecked(op) { (r2: inout SQLRenderer) throws(StrataError) in try r2.arithmetic(op, l, r) }
         case .concat(let l, let r):
             sql += "("
             try expression(l)
@@ -46,6 +37,7 @@ extension SQLRenderer {
                 try expression(item)
             }
             sql += ")"
+            if let c = dialect.numericSyntax.decimalCollation, Self.isDecimal(node) { sql += " COLLATE " + (try q(c)) }
         case .inSubquery(let e, let s, let negated):
             try Self.checkSingleColumn(s, use: negated ? "NOT IN" : "IN")
             sql += "("
@@ -60,6 +52,24 @@ extension SQLRenderer {
             sql += ")"
         default:
             throw .invalidQuery("not a computed expression")
+        }
+    }
+
+    /// `(a + b)`, or the dialect's checked function `strata_add(a, b)`.
+    private mutating func arithmetic(_ op: ArithmeticOperator, _ l: Node, _ r: Node) throws(StrataError) {
+        switch dialect.arithmeticSyntax {
+        case .operators:
+            sql += "("
+            try expression(l)
+            sql += " " + op.rawValue + " "
+            try expression(r)
+            sql += ")"
+        case .checkedFunctions:
+            sql += op.checkedFunctionName + "("
+            try expression(l)
+            sql += ", "
+            try expression(r)
+            sql += ")"
         }
     }
 

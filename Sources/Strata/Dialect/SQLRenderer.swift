@@ -15,6 +15,8 @@ public struct SQLRenderer {
     var aliases: Set<String> = []
     /// The SELECT's main table, which a qualified column may also name.
     var mainTable: String?
+    /// Whether an arithmetic expression is being rendered (its operands are not wrapped for NaN again).
+    var insideArithmetic = false
 
     init(dialect: any Dialect) { self.dialect = dialect }
 
@@ -228,11 +230,13 @@ public struct SQLRenderer {
         case .value(let v): bind(v)
         case .constant(let b): sql += dialect.literal(b)
         case .compare(let op, let l, let r):
+            if try mixedComparison(op, l, r) { return }
             sql += "("
-            try operand(l)
+            try numericOperand(l, against: [r])
             if op != .equal && op != .notEqual && Self.isText(r) { try binaryCollation() }
+            try decimalCollation(after: l, against: [r])
             sql += " " + op.rawValue + " "
-            try operand(r)
+            try numericOperand(r, against: [l])
             sql += ")"
         case .and(let items): try list(items, separator: " AND ", empty: true)
         case .or(let items): try list(items, separator: " OR ", empty: false)
@@ -249,16 +253,20 @@ public struct SQLRenderer {
                 sql += dialect.literal(negated)
                 return
             }
+            let valueNodes = values.map { Node.value($0) }
             if let array = ArrayInList(values, negated: negated, dialect: dialect) {
                 sql += "("
-                try operand(e)
+                try numericOperand(e, against: valueNodes)
+                try decimalCollation(after: e, against: [], values: values)
                 sql += array.open
                 bind(array.value)
                 sql += array.close + ")"
                 return
             }
+            if try mixedInList(e, values, negated: negated) { return }
             sql += "("
-            try operand(e)
+            try numericOperand(e, against: valueNodes)
+            try decimalCollation(after: e, against: [], values: values)
             sql += negated ? " NOT IN (" : " IN ("
             for (n, v) in values.enumerated() {
                 if n > 0 { sql += ", " }
@@ -287,9 +295,11 @@ public struct SQLRenderer {
             }
             sql += " ESCAPE '\\')"
         case .between(let e, let low, let high, let negated):
+            if try mixedBetween(e, low, high, negated: negated) { return }
             sql += "("
-            try operand(e)
+            try numericOperand(e, against: [low, high])
             if Self.isText(low) || Self.isText(high) { try binaryCollation() }
+            try decimalCollation(after: e, against: [low, high])
             sql += negated ? " NOT BETWEEN " : " BETWEEN "
             try operand(low)
             sql += " AND "

@@ -79,8 +79,12 @@ public struct Aggregate: Sendable, Hashable {
             }
         case (.sum, .decimal?):
             switch value {
+            case .decimal(let d) where d.isNaN:
+                throw .arithmeticError(expression: model + "." + summary, reason: DecimalDigits.pastLimit)
             case .decimal: return value
             case .integer(let i): return .decimal(Decimal(i))
+            case .text("NaN"):
+                throw .arithmeticError(expression: model + "." + summary, reason: DecimalDigits.pastLimit)
             case .text(let s): if let d = AggregateNumber.decimal(s) { return .decimal(d) }
             default: break
             }

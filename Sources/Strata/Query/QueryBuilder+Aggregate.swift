@@ -12,7 +12,7 @@ extension QueryBuilder where Executor == Transaction {
     ///
     /// ```sql
     /// -- SQLite
-    /// SELECT "user_id", SUM("views"), COUNT(*) FROM "post" GROUP BY "user_id"
+    /// SELECT "user_id", strata_int_value(strata_int_sum("views")), COUNT(*) FROM "post" GROUP BY "user_id"
     /// -- PostgreSQL
     /// SELECT "user_id", CAST(SUM("views") AS BIGINT), COUNT(*) FROM "post" GROUP BY "user_id"
     /// ```
@@ -92,7 +92,7 @@ extension QueryBuilder where Executor == Transaction {
     ///
     /// ```sql
     /// -- SQLite
-    /// SELECT SUM("views") FROM "post" WHERE ("user_id" = ?)
+    /// SELECT strata_int_value(strata_int_sum("views")) FROM "post" WHERE ("user_id" = ?)
     /// -- PostgreSQL
     /// SELECT CAST(SUM("views") AS BIGINT) FROM "post" WHERE ("user_id" = $1)
     /// ```

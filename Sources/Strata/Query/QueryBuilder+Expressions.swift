@@ -45,13 +45,13 @@ extension QueryBuilder where Executor == Transaction {
     /// ```
     ///
     /// SQLite computes through the checked functions its driver registers (`strata_add`, …), so overflow and
-    /// division by zero fail as on PostgreSQL:
+    /// division by zero fail as on PostgreSQL; PostgreSQL reads a NaN result as NULL, as SQLite does:
     ///
     /// ```sql
     /// -- SQLite
     /// UPDATE "post" SET "views" = strata_add("views", ?) WHERE ("id" = ?)
     /// -- PostgreSQL
-    /// UPDATE "post" SET "views" = ("views" + $1) WHERE ("id" = $2)
+    /// UPDATE "post" SET "views" = (CASE WHEN ("views" + $1) = CAST('NaN' AS DOUBLE PRECISION) THEN NULL ELSE ("views" + $2) END) WHERE ("id" = $3)
     /// ```
     ///
     /// - Parameters:

@@ -85,7 +85,7 @@ extension QueryBuilder {
     ///
     /// ```sql
     /// -- SQLite
-    /// SELECT "user_id", SUM("views") FROM "post" GROUP BY "user_id" HAVING (COUNT(*) >= ?) ORDER BY SUM("views") DESC
+    /// SELECT "user_id", strata_int_value(strata_int_sum("views")) FROM "post" GROUP BY "user_id" HAVING (COUNT(*) >= ?) ORDER BY strata_int_value(strata_int_sum("views")) DESC
     /// -- PostgreSQL
     /// SELECT "user_id", CAST(SUM("views") AS BIGINT) FROM "post" GROUP BY "user_id" HAVING (COUNT(*) >= $1) ORDER BY CAST(SUM("views") AS BIGINT) DESC NULLS LAST
     /// ```
