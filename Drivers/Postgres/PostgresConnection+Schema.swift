@@ -158,7 +158,10 @@ extension PostgresConnection: SchemaEditing {
             _ = try rows(
                 "ALTER TABLE " + q(name) + " ALTER COLUMN " + q(column)
                     + (nullable ? " DROP NOT NULL" : " SET NOT NULL"))
-        case .addIndex(let name, let index):
+        case .addIndex(let name, var index):
+            // NULLS FIRST on the columns that can hold NULL now, as migration creates them (see NullOrdering).
+            let nullable = Set(try liveColumns(of: name)?.filter(\.isNullable).map(\.name) ?? [])
+            index.nullableColumns = Set(index.columns.filter(nullable.contains))
             _ = try renderAndRun(.createIndex(table: name, index)) { _ in }
         case .dropIndex(_, let index):
             _ = try rows("DROP INDEX " + q(index))

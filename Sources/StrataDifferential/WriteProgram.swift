@@ -21,6 +21,11 @@ public indirect enum WriteStep: Sendable, Equatable {
     case entry(handle: Int, amount: Int64)
     /// `insertAll` of new accounts: new handles when it succeeds.
     case insertAll(codes: [String], balance: Int64)
+    /// `load` of new accounts (no ids read back, no handles).
+    case load(codes: [String], balance: Int64)
+    /// `insertAll` of `count` accounts coded `prefix0…`, plus `duplicate` when set (a code that may exist): above
+    /// PostgreSQL's staging threshold (COPY into a staging table). No handles are kept.
+    case bulkInsert(prefix: String, count: Int, duplicate: String?)
     /// `upsert` on the code (the model is not kept).
     case upsert(code: String, balance: Int64)
     /// `update` of every live account whose balance is at least `atLeast`.
@@ -57,6 +62,12 @@ public indirect enum WriteStep: Sendable, Equatable {
         case .insertAll(let codes, let b):
             return pad
                 + "var batch = \(codes.map { "WPAccount(code: \"\($0)\", balance: \(b))" }); try WPAccount.insertAll(&batch, tx)"
+        case .load(let codes, let b):
+            return pad + "try WPAccount.load(\(codes.map { "WPAccount(code: \"\($0)\", balance: \(b))" }), tx)"
+        case .bulkInsert(let prefix, let count, let duplicate):
+            return pad + "var bulk = (0..<\(count)).map { WPAccount(code: \"\(prefix)\\($0)\", balance: 0) }"
+                + (duplicate.map { " + [WPAccount(code: \"\($0)\", balance: 0)]" } ?? "")
+                + "; try WPAccount.insertAll(&bulk, tx)"
         case .upsert(let c, let b):
             return pad + "var u = WPAccount(code: \"\(c)\", balance: \(b)); try u.upsert(tx, onConflict: \\.code)"
         case .updateWhere(let t, let v):
@@ -99,12 +110,14 @@ public indirect enum WriteStep: Sendable, Equatable {
 public struct WriteProgramGenerator {
     static let codes = ["a", "b", "c", "d", "e", "f", "g"]
     var handles = 0
+    var bulk = 0
 
     public init() {}
 
     /// A program of `length` top-level steps.
     public mutating func program(length: Int, _ rng: inout SplitMix64) -> [WriteStep] {
         handles = 0
+        bulk = 0
         return (0..<length).map { _ in step(depth: 0, &rng) }
     }
 
@@ -141,7 +154,15 @@ public struct WriteProgramGenerator {
             let n = 1 + rng.below(3)
             handles += n
             return .insertAll(codes: (0..<n).map { _ in rng.pick(Self.codes) }, balance: Int64(rng.below(30)))
-        case 67..<72: return .upsert(code: rng.pick(Self.codes), balance: Int64(rng.below(30)))
+        case 67..<70: return .upsert(code: rng.pick(Self.codes), balance: Int64(rng.below(30)))
+        case 70..<72:
+            if rng.chance(0.1) {
+                bulk += 1
+                return .bulkInsert(
+                    prefix: "bulk\(bulk)-", count: 1_500, duplicate: rng.chance(0.8) ? rng.pick(Self.codes) : nil)
+            }
+            return .load(
+                codes: (0..<(1 + rng.below(3))).map { _ in rng.pick(Self.codes) }, balance: Int64(rng.below(30)))
         case 72..<75: return .updateWhere(atLeast: Int64(rng.below(30)) - 5, set: Int64(rng.below(30)))
         case 75..<78: return .deleteWhere(below: Int64(rng.below(20)) - 10)
         default:

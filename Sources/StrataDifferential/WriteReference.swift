@@ -193,6 +193,23 @@ struct WriteReference {
                 nextID += 1
             }
             return [.ok]
+        case .load(let codes, let balance):
+            var seen = Set(rows.values.map(\.code))
+            for c in codes where !seen.insert(c).inserted { return [.unique] }
+            for c in codes {
+                rows[nextID] = RefRow(code: c, balance: balance, version: 0, deleted: false, createdIn: open.last)
+                nextID += 1
+            }
+            return [.ok]
+        case .bulkInsert(let prefix, let count, let duplicate):
+            let codes = (0..<count).map { "\(prefix)\($0)" } + (duplicate.map { [$0] } ?? [])
+            var seen = Set(rows.values.map(\.code))
+            for c in codes where !seen.insert(c).inserted { return [.unique] }
+            for c in codes {
+                rows[nextID] = RefRow(code: c, balance: 0, version: 0, deleted: false, createdIn: open.last)
+                nextID += 1
+            }
+            return [.ok]
         case .upsert(let code, let balance):
             if let id = row(code: code), var r = rows[id] {
                 r.balance = balance

@@ -101,6 +101,14 @@ final class WriteBackend {
                 try WPAccount.insertAll(&batch, tx)
                 handles += batch
             }
+        case .load(let codes, let balance):
+            return attempt { try WPAccount.load(codes.map { WPAccount(code: $0, balance: balance) }, tx) }
+        case .bulkInsert(let prefix, let count, let duplicate):
+            return attempt {
+                var bulk = (0..<count).map { WPAccount(code: "\(prefix)\($0)", balance: 0) }
+                if let duplicate { bulk.append(WPAccount(code: duplicate, balance: 0)) }
+                try WPAccount.insertAll(&bulk, tx)
+            }
         case .upsert(let code, let balance):
             return attempt {
                 var u = WPAccount(code: code, balance: balance)
