@@ -24,10 +24,10 @@ extension PostgresConnection: SchemaEditing {
         """
 
     private static let indexesSQL = """
-        SELECT t.relname::text, ic.relname::text, i.indisunique, a.attname::text
+        SELECT t.relname::text, ic.relname::text, i.indisunique, a.attname::text, (k.opt & 2) <> 0
         FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid JOIN pg_class ic ON ic.oid = i.indexrelid
         JOIN pg_namespace n ON n.oid = t.relnamespace
-        CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)
+        CROSS JOIN LATERAL unnest(i.indkey::int2[], i.indoption::int2[]) WITH ORDINALITY AS k(attnum, opt, ord)
         JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum
         WHERE n.nspname = current_schema() AND NOT i.indisprimary
         ORDER BY t.relname, ic.relname, k.ord
@@ -66,10 +66,14 @@ extension PostgresConnection: SchemaEditing {
             guard case .text(let table) = r[0], case .text(let name) = r[1], case .text(let column) = r[3] else {
                 continue
             }
+            let nullsFirst: Set<String> = r[4] == .bool(true) ? [column] : []
             if let i = indexes[table]?.lastIndex(where: { $0.name == name }) {
                 indexes[table]?[i].columns.append(column)
+                indexes[table]?[i].nullsFirstColumns?.formUnion(nullsFirst)
             } else {
-                indexes[table, default: []].append(Index(columns: [column], unique: r[2] == .bool(true), name: name))
+                var index = Index(columns: [column], unique: r[2] == .bool(true), name: name)
+                index.nullsFirstColumns = nullsFirst
+                indexes[table, default: []].append(index)
             }
         }
         var keys: [String: [ForeignKey]] = [:]
@@ -159,9 +163,11 @@ extension PostgresConnection: SchemaEditing {
                 "ALTER TABLE " + q(name) + " ALTER COLUMN " + q(column)
                     + (nullable ? " DROP NOT NULL" : " SET NOT NULL"))
         case .addIndex(let name, var index):
-            // NULLS FIRST on the columns that can hold NULL now, as migration creates them (see NullOrdering).
-            let nullable = Set(try liveColumns(of: name)?.filter(\.isNullable).map(\.name) ?? [])
-            index.nullableColumns = Set(index.columns.filter(nullable.contains))
+            // Unless read from the database: NULLS FIRST on the columns that can hold NULL, as migration creates them.
+            if index.nullsFirstColumns == nil {
+                let nullable = Set(try liveColumns(of: name)?.filter(\.isNullable).map(\.name) ?? [])
+                index.nullsFirstColumns = Set(index.columns.filter(nullable.contains))
+            }
             _ = try renderAndRun(.createIndex(table: name, index)) { _ in }
         case .dropIndex(_, let index):
             _ = try rows("DROP INDEX " + q(index))

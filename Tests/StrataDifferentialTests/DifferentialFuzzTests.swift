@@ -137,7 +137,7 @@ struct DifferentialFuzzTests {
 /// cooperative threads (one per core) for minutes while the rest of the test run needs them.
 ///
 /// `nonisolated(unsafe)`: the closure and its captures are used by the new thread only while the caller waits.
-private func onOwnThread<T>(_ body: @escaping () -> T) async -> T {
+func onOwnThread<T>(_ body: @escaping () -> T) async -> T {
     nonisolated(unsafe) let work = body
     let result: UnsafeResult<T> = await withCheckedContinuation { c in
         let thread = Thread { c.resume(returning: UnsafeResult(value: work())) }

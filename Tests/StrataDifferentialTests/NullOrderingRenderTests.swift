@@ -62,7 +62,7 @@ struct NullOrderingRenderTests {
             ],
             indexes: [Index(columns: ["views", "score"])])
         let index = try #require(schema.indexes.first)
-        #expect(index.nullableColumns == ["score"])
+        #expect(index.nullsFirstColumns == ["score"])
         #expect(index == Index(columns: ["views", "score"]), "the derived set is not part of the index's identity")
         #expect(
             try SQLRenderer.render(.createIndex(table: "post", index), dialect: PostgresDialect()).sql

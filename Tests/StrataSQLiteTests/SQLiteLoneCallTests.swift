@@ -19,7 +19,7 @@ struct SQLiteLoneCallTests {
         try await setup.unsafeRawExecute("CREATE TABLE lone_write (writer INTEGER NOT NULL)")
         // One more writer than there are cooperative threads: were each lone body on one, the last could not start.
         let writers = ProcessInfo.processInfo.activeProcessorCount + 1
-        let patient = Configuration(timeout: 120, poolTimeout: 120)
+        let patient = Configuration(timeout: 300, poolTimeout: 300)
         let databases = try (0..<writers).map { _ in
             try Database.open("sqlite:\(path)", drivers: [.sqlite], configuration: patient)
         }
@@ -27,7 +27,8 @@ struct SQLiteLoneCallTests {
         let holder = try Database.open("sqlite:\(path)", drivers: [.sqlite])
         defer { holder.close() }
 
-        // A plain thread holds the write lock until every writer's body has started (or 60 s have passed).
+        // A plain thread holds the write lock until every writer's body has started (or 180 s have passed: the whole
+        // suite on 2 cores can hold a queued task back for over a minute).
         let holding = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
         let allStarted = Locked(false)
@@ -36,7 +37,7 @@ struct SQLiteLoneCallTests {
                 try tx.unsafeRawExecute("INSERT INTO lone_write (writer) VALUES (-1)")
                 holding.signal()
                 var count = 0
-                while count < writers, started.wait(timeout: .now() + 60) == .success { count += 1 }
+                while count < writers, started.wait(timeout: .now() + 180) == .success { count += 1 }
                 allStarted.set(count == writers)
             }
         }

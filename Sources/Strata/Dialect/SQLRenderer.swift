@@ -74,7 +74,7 @@ public struct SQLRenderer {
             sql +=
                 try q(table) + " ("
                 + (try index.columns.map { c throws(StrataError) in
-                    try q(c) + (nullsFirst && index.nullableColumns.contains(c) ? " NULLS FIRST" : "")
+                    try q(c) + (nullsFirst && index.nullsFirstColumns?.contains(c) == true ? " NULLS FIRST" : "")
                 }.joined(separator: ", ")) + ")"
         case .dropTable(let t): sql += "DROP TABLE IF EXISTS " + (try q(t))
         case .begin: sql += dialect.beginTransaction

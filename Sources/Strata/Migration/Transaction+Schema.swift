@@ -120,9 +120,9 @@ extension Transaction {
             {
                 throw StrataError.invalidQuery("an index named \(indexName) exists")
             }
-            try editor.apply(
-                .addIndex(table: name, Index(columns: index.columns, unique: index.isUnique, name: indexName)),
-                live: live)
+            var named = index  // keeps its NULLS order when it was read from the database
+            named.name = indexName
+            try editor.apply(.addIndex(table: name, named), live: live)
         case .dropIndex(let name, let indexName):
             let t = try table(name)
             guard t.indexes.contains(where: { $0.name == indexName }) else {

@@ -22,8 +22,9 @@ public struct TableSchema: Sendable, Hashable {
             self.name = name
             self.columns = columns
             self.indexes = indexes.map { index in
+                guard index.nullsFirstColumns == nil else { return index }  // read from the database as it is
                 var index = index
-                index.nullableColumns = Set(
+                index.nullsFirstColumns = Set(
                     index.columns.filter { c in
                         columns.first { $0.name == c }.map { $0.isNullable && !$0.isPrimaryKey } ?? false
                     })
@@ -123,10 +124,11 @@ public struct Index: Sendable, Hashable {
     /// The index name; by default `<table>_<columns>_idx` (or `_key` when unique), which dialects
     /// with short identifier limits shorten deterministically.
     public var name: String?
-    /// The indexed columns that can hold NULL, filled from the table's columns by ``TableSchema``. A dialect whose
-    /// NULLs sort last by default (``NullOrdering/highest``) indexes them `NULLS FIRST`, the order Strata's
-    /// queries ask for, so an ordered page can walk the index. Derived, so not part of the index's `==` or hash.
-    public var nullableColumns: Set<String> = []
+    /// The indexed columns a dialect whose NULLs sort last by default (``NullOrdering/highest``) indexes
+    /// `NULLS FIRST`, the order Strata's queries ask for, so an ordered page can walk the index. Nil until known:
+    /// ``TableSchema`` fills it with the columns that can hold NULL, and introspection with what the database's
+    /// index says (so a re-created index is the index it was). Not part of the index's `==` or hash.
+    public var nullsFirstColumns: Set<String>? = nil
 
     /// An index on columns of a table.
     ///
@@ -140,7 +142,7 @@ public struct Index: Sendable, Hashable {
         self.name = name
     }
 
-    /// Whether two indexes have the same columns, uniqueness and name (``nullableColumns`` is derived).
+    /// Whether two indexes have the same columns, uniqueness and name (``nullsFirstColumns`` is derived).
     ///
     /// - Parameters:
     ///   - lhs: an index.
