@@ -15,8 +15,12 @@ public final class PostgresConnection: SQLConnection {
     let handle: OpaquePointer
     public let dialect: any Dialect = PostgresDialect()
     public internal(set) var isBroken = false
-    /// Whether the server holds a transaction open on this connection (`PQtransactionStatus` is not idle).
-    public var isInTransaction: Bool { PQtransactionStatus(handle) != PQTRANS_IDLE }
+    /// Whether the server holds a transaction open on this connection (`PQtransactionStatus` is in a transaction
+    /// block, failed or not; a connection gone bad is ``isBroken``'s business).
+    public var isInTransaction: Bool {
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
+    }
     /// Whether a statement's results are being read (its rows handed to `onRow`): libpq runs one
     /// statement at a time, so another one cannot start until they are all read.
     var isReadingResults = false
