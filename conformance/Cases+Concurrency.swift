@@ -136,6 +136,9 @@ package enum Siblings {
     static func open(_ db: Database, connections: Int) async throws -> Database {
         var configuration = db.configuration
         configuration.maxConnections = max(connections, db.maxConnections)
+        // These cases pin outcomes, not waits: under a whole test run on 2 cores a queued task can be held back for
+        // over a minute before it takes the connection handed to it.
+        configuration.poolTimeout = max(configuration.poolTimeout, 180)
         let sibling = Database(driver: db.driver, configuration: configuration)
         do {
             _ = try await ConfGroup.query(on: sibling).count()

@@ -16,7 +16,10 @@ struct SQLiteConcurrencyStressTests {
     @Test("16 tasks x 40 saves through a pool of 3 lose nothing and never deadlock")
     func noLostWrites() async throws {
         let file = TemporarySQLiteFile()
-        let db = try Database.open("sqlite:\(file.path)?pool=3", drivers: [.sqlite])
+        // A 180 s pool wait: the test pins lost writes and deadlocks, not waits, and a whole test run on 2 cores can
+        // hold a task back for over a minute before it takes the connection handed to it.
+        let db = try Database.open(
+            "sqlite:\(file.path)?pool=3", drivers: [.sqlite], configuration: Configuration(poolTimeout: 180))
         try await db.migrate(StressItem.self)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<16 {
