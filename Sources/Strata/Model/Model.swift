@@ -238,7 +238,7 @@ enum UndoneWrite {
     case update(versionBefore: Int64)
 }
 
-/// The storage `@Model` gives ``Model/_persistence``: the state, kept out of the model's `==`, `hash` and `Codable`
+/// The storage `@Model` gives a model's `_persistence`: the state, kept out of the model's `==`, `hash` and `Codable`
 /// form, so a model built in code equals (and hashes like) its fetched twin, and a model decoded from a request body
 /// needs no `_persistence` key (and is encoded without one).
 @propertyWrapper
