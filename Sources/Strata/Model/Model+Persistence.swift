@@ -27,6 +27,9 @@ extension Model {
     /// an id the database assigned is dropped (the next save inserts a new row, never updating one that another
     /// writer may now own under that id), and `delete` or `reload` throw ``StrataError/notPersisted(model:)``.
     /// A model whose update was undone gets back the version it carried, and its next save writes every column.
+    /// A model read inside a transaction or savepoint that rolled back (or that carried its database id into a write
+    /// that was undone) may name a row that is gone, whose id SQLite and memory give to the next insert: its save,
+    /// `delete` and `reload` throw ``StrataError/staleRecord(model:id:version:)`` with version -1; read it again.
     ///
     /// - Throws: ``StrataError/validationFailed(_:)``, ``StrataError/recordNotFound(model:id:)``,
     ///   ``StrataError/staleRecord(model:id:version:)``, ``StrataError/insertIgnored(table:)``,
