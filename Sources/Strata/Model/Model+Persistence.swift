@@ -162,12 +162,7 @@ extension Model {
                 }
             }
             // No such row (or the id was reassigned): insert the row with its explicit id.
-            let inserted = try tx.execute(
-                .insert(
-                    Insert(
-                        table: schema.name, columns: schema.columnNames, rows: [values],
-                        explicitKey: schema.columns[pk].name)))
-            guard inserted > 0 else { throw StrataError.insertIgnored(table: schema.name) }
+            try insertWithExplicitKey(tx, pk: pk, values: values)
         } else {
             var row = databaseValues
             row.remove(at: pk)
@@ -288,14 +283,22 @@ extension Model {
             return true
         }
         if let created { try setDate(now, column: created.name) }
+        try insertWithExplicitKey(tx, pk: pk, values: databaseValues)
+        _persistence.markStored()
+        return true
+    }
+
+    /// Inserts the model's row (`values`, its ``databaseValues``) with the id it holds; a row the database skipped
+    /// is ``StrataError/insertIgnored(table:)``.
+    @usableFromInline
+    func insertWithExplicitKey(_ tx: Transaction, pk: Int, values: [DatabaseValue]) throws {
+        let schema = Self.schema
         let inserted = try tx.execute(
             .insert(
                 Insert(
-                    table: schema.name, columns: schema.columnNames, rows: [databaseValues],
+                    table: schema.name, columns: schema.columnNames, rows: [values],
                     explicitKey: schema.columns[pk].name)))
         guard inserted > 0 else { throw StrataError.insertIgnored(table: schema.name) }
-        _persistence.markStored()
-        return true
     }
 
     private mutating func setDate(_ date: Date, column: String) throws {
