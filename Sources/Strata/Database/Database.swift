@@ -232,10 +232,10 @@ public final class Database: Sendable {
         do {
             result = try body(tx)
         } catch {
-            if lease.connection.isInTransaction { endStrayTransaction(on: lease) }
+            if tx.mayLeaveTransactionOpen && lease.connection.isInTransaction { endStrayTransaction(on: lease) }
             throw error
         }
-        if lease.connection.isInTransaction {
+        if tx.mayLeaveTransactionOpen && lease.connection.isInTransaction {
             endStrayTransaction(on: lease)
             throw StrataError.transactionMisuse(
                 "the call left a transaction open (a raw BEGIN with no COMMIT); it was rolled back")

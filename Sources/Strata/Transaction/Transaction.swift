@@ -17,6 +17,9 @@ public final class Transaction {
     public private(set) var isolation: IsolationLevel?
     /// The tables written inside the open transaction, announced to observers when it commits.
     private var touched = TouchedTables()
+    /// Whether the connection may be left inside a transaction this handle did not end: raw SQL ran (a raw `BEGIN`),
+    /// or a `ROLLBACK` failed. Only then does the call's end ask the connection (see ``Database/withConnection(_:)``).
+    private(set) var mayLeaveTransactionOpen = false
     /// Set when rolling back a savepoint failed: the transaction around it then rolls back instead of committing.
     private var savepointRollbackFailed = false
     /// The open transaction and savepoints, outermost first, as the models written in them see them.
@@ -193,7 +196,7 @@ public final class Transaction {
             undoScopes.removeLast().rolledBack()
             if depth == 0 {
                 touched.removeAll()
-                _ = try? execute(.rollback)
+                if (try? execute(.rollback)) == nil { mayLeaveTransactionOpen = true }
             } else {
                 do {
                     _ = try execute(.rollbackToSavepoint(name))
@@ -218,7 +221,7 @@ public final class Transaction {
             } catch {
                 scope.rolledBack()
                 touched.removeAll()
-                _ = try? execute(.rollback)
+                if (try? execute(.rollback)) == nil { mayLeaveTransactionOpen = true }
                 throw error
             }
             scope.committed()
@@ -248,6 +251,7 @@ public final class Transaction {
         -> [[DatabaseValue]]
     {
         try checkOpen()
+        mayLeaveTransactionOpen = true
         let values = binds.map(\.databaseValue)
         try ValueCheck.checkParameters(values)
         database.statementCounter.add(1, ordering: .relaxed)
