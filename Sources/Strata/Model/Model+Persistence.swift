@@ -100,7 +100,7 @@ extension Model {
 
     /// Refuses a model whose insert a rollback undid (its id names no row of its own), or that was read in a
     /// transaction or savepoint that rolled back.
-    func checkInsertNotUndone() throws {
+    func checkKeyStillNamesItsRow() throws {
         switch _persistence?.undoneWrite {
         case .insert: throw StrataError.notPersisted(model: Self.modelName)
         case .read: throw Self.readUndone(id)
@@ -380,7 +380,7 @@ extension Model {
     public func delete(_ tx: Transaction) throws -> Bool {
         guard Self.schema.column(withRole: .deletedAt) != nil else { return try forceDelete(tx) }
         guard let id else { throw StrataError.notPersisted(model: Self.modelName) }
-        try checkInsertNotUndone()
+        try checkKeyStillNamesItsRow()
         return try tx.savepoint { tx in
             try willDelete(tx)
             for association in Self.associations { try association.beforeSoftDeleting(ownerID: id, tx) }
@@ -395,7 +395,7 @@ extension Model {
     @discardableResult
     public func forceDelete(_ tx: Transaction) throws -> Bool {
         guard let id else { throw StrataError.notPersisted(model: Self.modelName) }
-        try checkInsertNotUndone()
+        try checkKeyStillNamesItsRow()
         let associations = Self.associations
         if associations.isEmpty && !Self.hasLifecycleCallbacks {
             return try Self.query(on: tx).withDeleted().filter(id: id).forceDelete() > 0
@@ -510,7 +510,7 @@ extension Model {
     ///   ``StrataError/recordNotFound(model:id:)`` when its row is gone.
     public mutating func reload(_ tx: Transaction) throws {
         guard let id else { throw StrataError.notPersisted(model: Self.modelName) }
-        try checkInsertNotUndone()
+        try checkKeyStillNamesItsRow()
         guard let fresh = try Self.find(id, tx) else {
             throw StrataError.recordNotFound(model: Self.modelName, id: "\(id)")
         }
