@@ -9,6 +9,7 @@ struct ConfNumber {
     var x: Double = 0
     var y: Double = 0
     var optDec: Decimal?
+    var optDec2: Decimal?
     var amount = Decimal(0)
     var s = ""
 }
@@ -53,6 +54,25 @@ extension ConformanceSuite {
                 ).count(), 1, "coalesce IN (9.50)")
             try checkEqual(try await below.delete(), 2, "delete with the same predicate")
             try checkEqual(try await ConfNumber.query(on: db).count(), 1, "one row left")
+        },
+        ConformanceCase("numbers.coalesce-over-decimal-columns-compares-and-sorts-as-numbers") { db in
+            // A COALESCE over decimal columns only (no decimal value in sight) compared and sorted as text on
+            // SQLite: "10" < "9.5", and amount 2 < coalesce(10) was false.
+            try await numbers(
+                db,
+                [
+                    ConfNumber(optDec: nil, amount: 1, s: "a"), ConfNumber(optDec: 10, amount: 2, s: "b"),
+                    ConfNumber(optDec: dec("9.5"), amount: 3, s: "c"), ConfNumber(optDec: nil, amount: 20, s: "d"),
+                ])
+            let sorted = try await ConfNumber.query(on: db).order(coalesce(\.optDec, \.amount)).all()
+            try checkEqual(sorted.map(\.s), ["a", "c", "b", "d"], "order by coalesce(optDec, amount)")
+            let descending = try await ConfNumber.query(on: db).order(coalesce(\.optDec, \.amount), .descending).all()
+            try checkEqual(descending.map(\.s), ["d", "b", "c", "a"], "descending")
+            // optDec2 is NULL on every row: the left side is the amount.
+            let below = ConfNumber.query(on: db).where(coalesce(\.optDec2, \.amount) < coalesce(\.optDec, \.amount))
+            try checkEqual(try await below.order(\.s).all().map(\.s), ["b", "c"], "coalesce < coalesce")
+            try checkEqual(try await below.delete(), 2, "delete with the same predicate")
+            try checkEqual(try await ConfNumber.query(on: db).order(\.s).all().map(\.s), ["a", "d"], "rows left")
         },
         ConformanceCase("numbers.nan-from-expressions-and-aggregates-is-null") { db in
             // inf - inf, inf / inf: SQLite turned NaN into NULL, memory and PostgreSQL kept NaN.

@@ -65,6 +65,7 @@ enum CompiledCondition: Sendable {
             self = try CompiledCondition(RawCondition.parse(sql, binds), scope: scope)
         case .arithmetic, .concat, .caseMapped, .coalesce:
             self = .operand(try Operand(node, scope: scope))
+        case .typed(let e, _): self = try CompiledCondition(e, scope: scope)
         case .inSubquery, .scalarSubquery:
             throw .invalidQuery("a subquery the memory driver did not resolve")
         }
@@ -85,6 +86,8 @@ enum Operand: Sendable {
         case .column(let name): self = .column(try scope.position(of: name))
         case .joinedColumn(let alias, let name): self = .column(try scope.position(of: name, in: alias))
         case .value(let v): self = .value(v)
+        // The memory driver holds decimals as decimals: the type a node carries for other backends changes nothing.
+        case .typed(let e, _): self = try Operand(e, scope: scope)
         case .arithmetic, .concat, .caseMapped, .coalesce:
             self = .computed(ComputedBox(try ComputedValue(node, scope: scope)))
         default: self = .condition(NestedCondition(try CompiledCondition(node, scope: scope)))

@@ -43,7 +43,7 @@ extension StoreState {
             try checkAsRendered(l)
             try checkAsRendered(r)
         case .and(let items), .or(let items): for item in items { try checkAsRendered(item) }
-        case .not(let e), .isNull(let e, _), .caseMapped(let e, _): try checkAsRendered(e)
+        case .not(let e), .isNull(let e, _), .caseMapped(let e, _), .typed(let e, _): try checkAsRendered(e)
         case .inList(let e, let values, _): if !values.isEmpty { try checkAsRendered(e) }
         case .between(let e, let low, let high, _):
             try checkAsRendered(e)

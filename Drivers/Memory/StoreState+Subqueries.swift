@@ -60,6 +60,7 @@ extension StoreState {
         case .concat(let l, let r): return .concat(try resolved(l), try resolved(r))
         case .caseMapped(let e, let upper): return .caseMapped(try resolved(e), upper: upper)
         case .coalesce(let items): return .coalesce(try resolvedAll(items))
+        case .typed(let e, let type): return .typed(try resolved(e), type)
         case .column, .joinedColumn, .value, .constant, .unsafeRaw: return node
         }
     }
@@ -118,7 +119,8 @@ extension SQLExpression.Node {
         case .compare(_, let l, let r), .arithmetic(_, let l, let r), .concat(let l, let r):
             return l.hasSubquery || r.hasSubquery
         case .and(let items), .or(let items), .coalesce(let items): return items.contains { $0.hasSubquery }
-        case .not(let e), .isNull(let e, _), .inList(let e, _, _), .like(let e, _, _, _), .caseMapped(let e, _):
+        case .not(let e), .isNull(let e, _), .inList(let e, _, _), .like(let e, _, _, _), .caseMapped(let e, _),
+            .typed(let e, _):
             return e.hasSubquery
         case .between(let e, let low, let high, _): return e.hasSubquery || low.hasSubquery || high.hasSubquery
         }

@@ -85,6 +85,7 @@ enum ASTText {
         case .inSubquery(let e, let s, let negated):
             return ".inSubquery(\(node(e)), \(select(s))\(negated ? ", negated: true" : ""))"
         case .scalarSubquery(let s): return ".scalarSubquery(\(select(s)))"
+        case .typed(let e, let type): return ".typed(\(node(e)), as: .\(type))"
         }
     }
 

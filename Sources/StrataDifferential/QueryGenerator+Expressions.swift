@@ -39,7 +39,12 @@ extension QueryGenerator {
             }
             return .arithmetic(rng.pick([.add, .subtract]), e, .value(.double(rng.pick([1.5, -2.5, 0.25, 0]))))
         case .decimal:
-            // A COALESCE whose result is a decimal compares as a number (SQLite: the decimal collation).
+            // A COALESCE whose result is a decimal compares as a number (SQLite: the decimal collation), also
+            // over decimal columns only, which the typed API marks as decimal.
+            let others = scope.filter { $0.column.type == .decimal }
+            if !others.isEmpty, rng.chance(0.35) {
+                return .typed(.coalesce([e, rng.pick(others).expression]), as: .decimal)
+            }
             return .coalesce([e, .value(values.value(.decimal, &rng))])
         case .text:
             switch rng.below(4) {
@@ -57,6 +62,10 @@ extension QueryGenerator {
     func computedLeaf(_ scope: [ScopedColumn], _ rng: inout SplitMix64) -> SQLExpression? {
         let c = rng.pick(scope)
         guard let e = safeComputed(c, scope, &rng) else { return nil }
+        // Two decimal expressions: neither side is a column or a value whose type the backend can see.
+        if c.column.type == .decimal, rng.chance(0.3), let other = safeComputed(c, scope, &rng) {
+            return .compare(rng.pick(Self.operators), e, other)
+        }
         let literal: DatabaseValue
         switch c.column.type {
         case .integer:

@@ -11,6 +11,7 @@ extension DifferentialEngine {
         case .concat(let l, let r):
             return [l, r] + simpler(l).map { .concat($0, r) } + simpler(r).map { .concat(l, $0) }
         case .caseMapped(let e, let upper): return [e] + simpler(e).map { .caseMapped($0, upper: upper) }
+        case .typed(let e, let type): return simpler(e).map { .typed($0, type) }
         case .coalesce(let items):
             var out = items
             if items.count > 1 { out.append(.coalesce(Array(items.dropLast()))) }

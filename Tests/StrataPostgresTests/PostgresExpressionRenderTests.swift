@@ -118,4 +118,13 @@ struct PostgresExpressionRenderTests {
             return m.contains("project") && m.contains("user_id, id")
         }
     }
+
+    @Test("a decimal COALESCE the typed API marks renders as itself: numeric compares as a number already")
+    func typedDecimal() throws {
+        let e = SQLExpression.typed(.coalesce([.column("discounted"), .column("amount")]), as: .decimal)
+        let r = try render(
+            .select(
+                Select(table: "invoice", selection: .columns(["id"]), filter: .compare(.less, e, .column("amount")))))
+        #expect(r.sql == #"SELECT "id" FROM "invoice" WHERE (COALESCE("discounted", "amount") < "amount")"#)
+    }
 }

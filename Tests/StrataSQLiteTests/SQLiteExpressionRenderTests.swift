@@ -1,4 +1,5 @@
 // SQLiteExpressionRenderTests: golden SQL of arithmetic, text functions and subqueries on SQLite; needs no database.
+import Foundation
 import Strata
 import StrataSQLite
 import Testing
@@ -112,5 +113,43 @@ struct SQLiteExpressionRenderTests {
             guard case StrataError.invalidQuery(let m) = error else { return false }
             return m.contains("project") && m.contains("user_id, id")
         }
+    }
+}
+
+@Model(table: "invoice")
+private struct RenderInvoice {
+    var id: Int64?
+    var discounted: Decimal?
+    var amount = Decimal(0)
+}
+
+@Suite("SQLite dialect: decimal expressions the backend cannot see")
+struct SQLiteTypedDecimalRenderTests {
+    @Test("COALESCE over decimal columns only compares and sorts through the decimal collation")
+    func coalesceOverDecimalColumns() throws {
+        let lhs = try coalesce(\RenderInvoice.discounted, \RenderInvoice.amount).expression
+        let rhs = try coalesce(\RenderInvoice.discounted, Decimal(5)).expression
+        let s = Select(
+            table: "invoice", selection: .columns(["id"]), filter: .compare(.less, lhs, .column("amount")),
+            order: [Ordering(expression: lhs, .descending)])
+        let r = try SQLRenderer.render(.select(s), dialect: SQLiteDialect())
+        #expect(
+            r.sql
+                == #"SELECT "id" FROM "invoice" WHERE (COALESCE("discounted", "amount") COLLATE "strata_decimal" < "amount") "#
+                + #"ORDER BY COALESCE("discounted", "amount") COLLATE "strata_decimal" DESC"#)
+        // A decimal value already shows the type: one collation, not two.
+        let visible = try SQLRenderer.render(
+            .select(Select(table: "invoice", selection: .columns(["id"]), filter: .compare(.less, lhs, rhs))),
+            dialect: SQLiteDialect())
+        #expect(
+            visible.sql
+                == #"SELECT "id" FROM "invoice" WHERE (COALESCE("discounted", "amount") COLLATE "strata_decimal" < "#
+                + #"COALESCE("discounted", ?) COLLATE "strata_decimal")"#)
+        // Over integer columns nothing is added.
+        let ints = try coalesce(\RenderInvoice.id, \RenderInvoice.id).expression
+        let plain = try SQLRenderer.render(
+            .select(Select(table: "invoice", selection: .columns(["id"]), order: [Ordering(expression: ints)])),
+            dialect: SQLiteDialect())
+        #expect(plain.sql == #"SELECT "id" FROM "invoice" ORDER BY COALESCE("id", "id") ASC"#)
     }
 }

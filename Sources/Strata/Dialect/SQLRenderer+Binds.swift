@@ -84,7 +84,7 @@ extension SQLRenderer {
         case .concat(let l, let r):
             collect(l, dialect, into: &out)
             collect(r, dialect, into: &out)
-        case .caseMapped(let e, _): collect(e, dialect, into: &out)
+        case .caseMapped(let e, _), .typed(let e, _): collect(e, dialect, into: &out)
         case .coalesce(let items): for item in items { collect(item, dialect, into: &out) }
         case .inSubquery(let e, let s, _):
             collect(e, dialect, into: &out)

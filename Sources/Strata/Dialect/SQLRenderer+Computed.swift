@@ -38,6 +38,13 @@ extension SQLRenderer {
             }
             sql += ")"
             if let c = dialect.numericSyntax.decimalCollation, Self.isDecimal(node) { sql += " COLLATE " + (try q(c)) }
+        case .typed(let e, let type):
+            try expression(e)
+            // A decimal the backend cannot see as one (COALESCE over decimal columns) gets its collation here;
+            // a column keeps its own, and a visible decimal expression has added it already.
+            if type == .decimal, let c = dialect.numericSyntax.decimalCollation, !Self.isColumn(e), !Self.isDecimal(e) {
+                sql += " COLLATE " + (try q(c))
+            }
         case .inSubquery(let e, let s, let negated):
             try Self.checkSingleColumn(s, use: negated ? "NOT IN" : "IN")
             sql += "("

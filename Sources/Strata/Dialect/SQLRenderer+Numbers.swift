@@ -3,11 +3,12 @@
 extension SQLRenderer {
     typealias Node = SQLExpression.Node
 
-    /// Whether the renderer can see that a node's value is a decimal: a decimal value, or a COALESCE, an
-    /// arithmetic or a scalar subquery over one.
+    /// Whether the renderer can see that a node's value is a decimal: a decimal value, a node the typed API
+    /// marked as one, or a COALESCE, an arithmetic or a scalar subquery over one.
     static func isDecimal(_ node: Node) -> Bool {
         switch node {
-        case .value(.decimal): return true
+        case .value(.decimal), .typed(_, .decimal): return true
+        case .typed(let e, _): return isDecimal(e)
         case .coalesce(let items): return items.contains(where: isDecimal)
         case .arithmetic(_, let l, let r): return isDecimal(l) || isDecimal(r)
         case .scalarSubquery(let s):
@@ -33,6 +34,7 @@ extension SQLRenderer {
         switch node {
         case .arithmetic: return true
         case .coalesce(let items): return items.contains(where: isComputedNumber)
+        case .typed(let e, _): return isComputedNumber(e)
         default: return false
         }
     }

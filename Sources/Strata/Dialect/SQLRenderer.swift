@@ -309,7 +309,7 @@ public struct SQLRenderer {
             sql += "("
             try raw(fragment, values)
             sql += ")"
-        case .arithmetic, .concat, .caseMapped, .coalesce, .inSubquery, .scalarSubquery:
+        case .arithmetic, .concat, .caseMapped, .coalesce, .inSubquery, .scalarSubquery, .typed:
             try computed(node)
         }
     }

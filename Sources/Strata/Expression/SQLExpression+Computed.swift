@@ -26,6 +26,13 @@ extension SQLExpression {
         SQLExpression(.coalesce(items.map(\.node)))
     }
 
+    /// `e`, known to hold values of `type`, where the backend cannot see it (a COALESCE over decimal
+    /// columns, which SQLite would compare as text): rendered as `e`, with SQLite's decimal collation for
+    /// `.decimal`. The typed API adds it itself (`coalesce(\.a, \.b)` over `Decimal?` columns).
+    public static func typed(_ e: SQLExpression, as type: ColumnType) -> SQLExpression {
+        SQLExpression(.typed(e.node, type))
+    }
+
     /// `e [NOT] IN (SELECT …)`; the subquery must select exactly one column.
     ///
     /// Three-valued like a list: `NOT IN` a subquery that yields a NULL matches nothing, and an empty

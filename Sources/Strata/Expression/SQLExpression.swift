@@ -32,6 +32,9 @@ public struct SQLExpression: Sendable, Hashable {
         case inSubquery(Node, Select, negated: Bool)
         /// `(SELECT column … LIMIT 1)`: the first row's value, or NULL when the subquery has no row.
         case scalarSubquery(Select)
+        /// An expression whose type the typed API knows and the backend may not see (a COALESCE over
+        /// decimal columns): SQLite compares and sorts a `.decimal` one through its decimal collation.
+        case typed(Node, ColumnType)
     }
 
     package let node: Node
@@ -163,6 +166,7 @@ extension SQLExpression.Node {
         case .coalesce(let items): return .coalesce(items.map { $0.qualified(as: alias) })
         case .inSubquery(let e, let s, let negated): return .inSubquery(e.qualified(as: alias), s, negated: negated)
         case .scalarSubquery: return self
+        case .typed(let e, let type): return .typed(e.qualified(as: alias), type)
         }
     }
 }

@@ -79,7 +79,24 @@ public func coalesce<M, V: DatabaseValueConvertible>(_ kp: KeyPath<M, V?>, _ fal
 public func coalesce<M, V: DatabaseValueConvertible>(_ kp: KeyPath<M, V?>, _ other: KeyPath<M, V?>)
     -> ColumnExpression<M, V?>
 {
-    combined(ColumnExpression(kp), ColumnExpression(other)) { .coalesce([$0, $1]) }
+    combined(ColumnExpression(kp), ColumnExpression(other)) { typedCoalesce([$0, $1], V.self) }
+}
+/// `COALESCE(column, other)`: the optional column's value, or the other column's where it is NULL.
+///
+/// ```swift
+/// try await Invoice.query(on: db).where(coalesce(\.discounted, \.amount) < Decimal(100)).all()
+/// ```
+public func coalesce<M, V: DatabaseValueConvertible>(_ kp: KeyPath<M, V?>, _ other: KeyPath<M, V>)
+    -> ColumnExpression<M, V>
+{
+    combined(ColumnExpression(kp), ColumnExpression(other)) { typedCoalesce([$0, $1], V.self) }
+}
+
+/// `COALESCE(items)`, marked with its type where the backend cannot see it: over decimal columns only, SQLite
+/// would compare and sort the result as text.
+func typedCoalesce<V: DatabaseValueConvertible>(_ items: [SQLExpression], _: V.Type) -> SQLExpression {
+    let c = SQLExpression.coalesce(items)
+    return V.columnType == .decimal ? .typed(c, as: .decimal) : c
 }
 /// `COALESCE(expression, fallback)`.
 public func coalesce<M, V: DatabaseValueConvertible>(_ e: ColumnExpression<M, V?>, _ fallback: V)

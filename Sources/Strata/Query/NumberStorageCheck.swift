@@ -148,7 +148,7 @@ struct NumberUses {
             recurse(l)
             recurse(r)
         case .and(let all), .or(let all), .coalesce(let all): all.forEach(recurse)
-        case .not(let n), .isNull(let n, _), .like(let n, _, _, _), .caseMapped(let n, _): recurse(n)
+        case .not(let n), .isNull(let n, _), .like(let n, _, _, _), .caseMapped(let n, _), .typed(let n, _): recurse(n)
         case .concat(let l, let r):
             recurse(l)
             recurse(r)
@@ -281,7 +281,8 @@ extension SQLExpression.Node {
         case .column, .joinedColumn, .value, .constant, .unsafeRaw: return false
         case .inSubquery, .scalarSubquery: return true
         case .and(let all), .or(let all), .coalesce(let all): return all.contains { $0.containsSubquery }
-        case .not(let n), .isNull(let n, _), .like(let n, _, _, _), .caseMapped(let n, _), .inList(let n, _, _):
+        case .not(let n), .isNull(let n, _), .like(let n, _, _, _), .caseMapped(let n, _), .inList(let n, _, _),
+            .typed(let n, _):
             return n.containsSubquery
         case .compare(_, let l, let r), .arithmetic(_, let l, let r), .concat(let l, let r):
             return l.containsSubquery || r.containsSubquery
