@@ -265,5 +265,69 @@ extension ConformanceSuite {
             let seen = try await db.withConnection { tx in try ConfGroup.query(on: tx).all().map(\.title) }
             try checkEqual(seen, ["after"], "the next call's save runs in autocommit; the stray writes are gone")
         },
+        ConformanceCase("write.raw-transaction-rolled-back-makes-the-model-new-again") { db in
+            // A model saved inside a raw BEGIN … ROLLBACK kept its id, which the next insert reused on SQLite and
+            // memory: its next save then rewrote that other row.
+            try await Fixtures.migrate(db)
+            var g = ConfGroup(title: "rolled back")
+            try await db.withConnection { tx in
+                try tx.unsafeRawExecute("BEGIN")
+                try g.save(tx)
+                try tx.unsafeRawExecute("ROLLBACK")
+            }
+            var other = ConfGroup(title: "other")
+            try await other.save(on: db)
+            g.title = "saved again"
+            try await g.save(on: db)
+            try check(g.id != other.id, "the model took a new id, not the other row's")
+            let titles = try await ConfGroup.query(on: db).order(\.title).all().map(\.title)
+            try checkEqual(titles, ["other", "saved again"], "both rows, the other one untouched")
+            struct Abort: Error {}
+            var left = ConfGroup(title: "left open")
+            do {
+                try await db.withConnection { tx in
+                    try tx.unsafeRawExecute("BEGIN")
+                    try left.save(tx)
+                    throw Abort()
+                }
+            } catch is Abort {}
+            try await left.save(on: db)
+            try checkEqual(
+                try await ConfGroup.query(on: db).count(), 3, "the insert rolled back with the call ran again")
+        },
+        ConformanceCase("write.raw-transaction-committed-keeps-the-model") { db in
+            try await Fixtures.migrate(db)
+            var g = ConfGroup(title: "committed")
+            try await db.withConnection { tx in
+                try tx.unsafeRawExecute("BEGIN")
+                try g.save(tx)
+                try tx.savepoint { tx in
+                    var inner = ConfGroup(title: "inner")
+                    try inner.save(tx)
+                    throw Rollback()
+                }
+                try tx.unsafeRawExecute("COMMIT")
+            }
+            g.title = "renamed"
+            try await g.save(on: db)
+            try checkEqual(try await ConfGroup.query(on: db).all().map(\.title), ["renamed"], "one row, updated")
+        },
+        ConformanceCase("write.raw-transaction-control-strata-cannot-follow-is-refused") { db in
+            try await Fixtures.migrate(db)
+            let misuse: (StrataError) -> Bool = { if case .transactionMisuse = $0 { true } else { false } }
+            try await checkThrows("a raw SAVEPOINT", misuse) {
+                try await db.withConnection { tx in try tx.unsafeRawExecute("SAVEPOINT mine") }
+            }
+            try await db.transaction { tx in
+                var g = ConfGroup(title: "kept")
+                try g.save(tx)
+                try checkThrowsSync("a raw COMMIT inside db.transaction", misuse) { try tx.unsafeRawExecute("COMMIT") }
+                try checkThrowsSync("a raw ROLLBACK inside db.transaction", misuse) {
+                    try tx.unsafeRawExecute("  -- comment\n rollback")
+                }
+                try checkThrowsSync("a raw BEGIN inside db.transaction", misuse) { try tx.unsafeRawExecute("BEGIN") }
+            }
+            try checkEqual(try await ConfGroup.query(on: db).all().map(\.title), ["kept"], "the transaction committed")
+        },
     ]
 }

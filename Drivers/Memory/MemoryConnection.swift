@@ -66,7 +66,20 @@ final class MemoryConnection: DatabaseConnection {
     /// The memory driver has no SQL.
     ///
     /// - Throws: ``StrataError/unsupported(feature:driver:)`` always.
+    /// Raw SQL is unsupported, but for `BEGIN`, `COMMIT` and `ROLLBACK` (and their spellings `START TRANSACTION`,
+    /// `END`, `ABORT`), which run as the statements they name, so that code taking a transaction in raw SQL runs
+    /// here as on the SQL drivers.
     func executeRaw(_ sql: String, _ binds: [DatabaseValue], onRow: (any RowReader) throws -> Void) throws -> Int {
+        if binds.isEmpty, RawTransactionControl.firstWords(sql, 1) != ["PREPARE"],
+            let control = RawTransactionControl(sql)
+        {
+            switch control {
+            case .begin: return try execute(.begin, onRow: onRow)
+            case .commit: return try execute(.commit, onRow: onRow)
+            case .rollback: return try execute(.rollback, onRow: onRow)
+            case .savepoint: break
+            }
+        }
         throw StrataError.unsupported(feature: "raw SQL", driver: "memory")
     }
 

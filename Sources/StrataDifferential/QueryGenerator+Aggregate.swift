@@ -49,7 +49,7 @@ extension QueryGenerator {
         case 0: return .countAll
         case 1: return Aggregate(.count, c.ref, distinct: rng.chance(0.5) && type != .json, type: type)
         case 2:
-            let summable = scope.filter { $0.column.type == .integer || orderFreeDoubles($0) }
+            let summable = scope.filter { [.integer, .decimal].contains($0.column.type) || orderFreeDoubles($0) }
             guard !summable.isEmpty else { return .countAll }
             let s = rng.pick(summable)
             return Aggregate(rng.chance(0.6) ? .sum : .avg, s.ref, type: s.column.type)

@@ -36,10 +36,26 @@ public indirect enum WriteStep: Sendable, Equatable {
     case transaction([WriteStep], end: TransactionEnd)
     /// A savepoint inside a transaction, released or rolled back.
     case savepoint([WriteStep], rollback: Bool)
+    /// A transaction taken in raw SQL (`BEGIN`) on one call's connection, running `steps`, then a raw `COMMIT`
+    /// (`.commit`), a raw `ROLLBACK` (`.rollback`), an error thrown with it open (`.fail`: the call rolls it
+    /// back), or returning with it open (`.leaveOpen`: rolled back, `transactionMisuse`). Top level only.
+    case rawTransaction([WriteStep], end: TransactionEnd)
+    /// A raw `COMMIT`, `ROLLBACK` or `SAVEPOINT` inside a transaction Strata opened: refused, nothing changes.
+    case rawMisuse(statement: String)
+    /// A transaction with a retry policy of 3 attempts whose first `failures` attempts run `steps`, then throw
+    /// `serializationFailure` (as a lost race would). Top level only.
+    case retried([WriteStep], failures: Int)
+    /// `handle.balance += by`, then `save(on: db)` from a task cancelled while it waits for the only connection
+    /// (held by the program): `CancellationError`, nothing written, the model unchanged.
+    case cancelledSave(handle: Int, by: Int64)
+    /// A transaction running `steps`, after which its connection is lost: on PostgreSQL the server terminates
+    /// the backend (`pg_terminate_backend`), elsewhere the body throws `connectionLost`. Rolled back; the pool
+    /// gives the next step a working connection. Top level only.
+    case connectionLost([WriteStep])
 
     /// How a generated transaction ends.
     public enum TransactionEnd: Sendable, Equatable {
-        case commit, rollback, fail
+        case commit, rollback, fail, leaveOpen
     }
 
     /// The step as Swift, indented by `indent` levels.
@@ -79,19 +95,45 @@ public indirect enum WriteStep: Sendable, Equatable {
             case .commit: tail = "}  // commits"
             case .rollback: tail = "    throw Rollback()\n" + pad + "}"
             case .fail: tail = "    throw Abort()\n" + pad + "}"
+            case .leaveOpen: tail = "}  // returns with it open"
             }
             return pad + "try db.transaction { tx in\n" + steps.map { $0.swift(indent + 1) }.joined(separator: "\n")
                 + (steps.isEmpty ? "" : "\n") + pad + tail
         case .savepoint(let steps, let rollback):
             return pad + "try tx.savepoint { tx in\n" + steps.map { $0.swift(indent + 1) }.joined(separator: "\n")
                 + (steps.isEmpty ? "" : "\n") + pad + (rollback ? "    throw Rollback()\n" + pad + "}" : "}")
+        case .rawTransaction(let steps, let end):
+            let tail: String
+            switch end {
+            case .commit: tail = "    try tx.unsafeRawExecute(\"COMMIT\")\n" + pad + "}"
+            case .rollback: tail = "    try tx.unsafeRawExecute(\"ROLLBACK\")\n" + pad + "}"
+            case .fail: tail = "    throw Abort()\n" + pad + "}"
+            case .leaveOpen: tail = "}  // returns with it open"
+            }
+            return pad + "try db.withConnection { tx in\n" + pad + "    try tx.unsafeRawExecute(\"BEGIN\")\n"
+                + steps.map { $0.swift(indent + 1) }.joined(separator: "\n") + (steps.isEmpty ? "" : "\n") + pad + tail
+        case .rawMisuse(let statement): return pad + "try tx.unsafeRawExecute(\"\(statement)\")"
+        case .retried(let steps, let failures):
+            return pad + "var attempt = 0\n" + pad + "try db.transaction(retry: .attempts(3)) { tx in\n" + pad
+                + "    attempt += 1\n" + steps.map { $0.swift(indent + 1) }.joined(separator: "\n")
+                + (steps.isEmpty ? "" : "\n") + pad + "    if attempt <= \(failures) { throw StrataError.serializationFailure }\n"
+                + pad + "}"
+        case .cancelledSave(let h, let d):
+            return pad + "handles[\(h)].balance += \(d); let t = Task { try await handles[\(h)].save(on: db) }; "
+                + "t.cancel()  // while the program holds the only connection"
+        case .connectionLost(let steps):
+            return pad + "try db.transaction { tx in\n" + steps.map { $0.swift(indent + 1) }.joined(separator: "\n")
+                + (steps.isEmpty ? "" : "\n") + pad + "    terminateBackend(tx); _ = try WPAccount.query(on: tx).count()\n"
+                + pad + "}"
         }
     }
 
     /// The steps nested in a transaction or savepoint.
     var nested: [WriteStep]? {
         switch self {
-        case .transaction(let s, _), .savepoint(let s, _): return s
+        case .transaction(let s, _), .savepoint(let s, _), .rawTransaction(let s, _), .retried(let s, _),
+            .connectionLost(let s):
+            return s
         default: return nil
         }
     }
@@ -101,6 +143,9 @@ public indirect enum WriteStep: Sendable, Equatable {
         switch self {
         case .transaction(_, let end): return .transaction(steps, end: end)
         case .savepoint(_, let rollback): return .savepoint(steps, rollback: rollback)
+        case .rawTransaction(_, let end): return .rawTransaction(steps, end: end)
+        case .retried(_, let failures): return .retried(steps, failures: failures)
+        case .connectionLost: return .connectionLost(steps)
         default: return self
         }
     }
@@ -165,6 +210,23 @@ public struct WriteProgramGenerator {
                 codes: (0..<(1 + rng.below(3))).map { _ in rng.pick(Self.codes) }, balance: Int64(rng.below(30)))
         case 72..<75: return .updateWhere(atLeast: Int64(rng.below(30)) - 5, set: Int64(rng.below(30)))
         case 75..<78: return .deleteWhere(below: Int64(rng.below(20)) - 10)
+        case 78..<80: return .cancelledSave(handle: handle(&rng), by: delta(&rng))
+        case 80..<81 where depth > 0:
+            return .rawMisuse(statement: rng.pick(["COMMIT", "ROLLBACK", "SAVEPOINT mine", "BEGIN", "release x"]))
+        case 80..<86 where depth == 0:
+            let steps = (0..<(1 + rng.below(4))).map { _ in step(depth: 1, &rng) }
+            switch rng.below(3) {
+            case 0:
+                let ends: [WriteStep.TransactionEnd] = [.commit, .commit, .rollback, .fail, .leaveOpen]
+                // A raw COMMIT or ROLLBACK directly inside a raw transaction is allowed (it ends it): not misuse.
+                let inside = steps.map { s -> WriteStep in
+                    if case .rawMisuse = s { return .rawMisuse(statement: "SAVEPOINT mine") }
+                    return s
+                }
+                return .rawTransaction(inside, end: rng.pick(ends))
+            case 1: return .retried(steps, failures: rng.pick([0, 1, 1, 2, 3]))
+            default: return .connectionLost(steps)
+            }
         default:
             if depth >= 2 { return .adjust(handle: handle(&rng), by: delta(&rng)) }
             let count = 1 + rng.below(5)

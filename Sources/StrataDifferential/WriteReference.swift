@@ -3,6 +3,7 @@
 /// What a step ended with, the same on every backend.
 public enum WriteOutcome: Sendable, Equatable, CustomStringConvertible {
     case ok, skipped, unique, stale, callback, notPersisted, foreignKey, aborted
+    case misuse, serialization, cancelled, connectionLost
     case other(String)
 
     public var description: String {
@@ -15,6 +16,10 @@ public enum WriteOutcome: Sendable, Equatable, CustomStringConvertible {
         case .notPersisted: return "notPersisted"
         case .foreignKey: return "foreignKey"
         case .aborted: return "aborted"
+        case .misuse: return "misuse"
+        case .serialization: return "serialization"
+        case .cancelled: return "cancelled"
+        case .connectionLost: return "connectionLost"
         case .other(let s): return s
         }
     }
@@ -103,7 +108,7 @@ struct WriteReference {
     /// Whether the runner should not run `step` at all (the same decision for every backend).
     func skips(_ step: WriteStep) -> Bool {
         switch step {
-        case .adjust(let h, _), .saveAgain(let h), .delete(let h):
+        case .adjust(let h, _), .saveAgain(let h), .delete(let h), .cancelledSave(let h, _):
             return h >= handles.count
         case .decodedSave(let h, _):
             // A body whose row is gone could name an id a new row took over on SQLite and memory: not generated.
@@ -228,11 +233,33 @@ struct WriteReference {
             for (id, r) in rows where !r.deleted && r.balance < below { rows[id]?.deleted = true }
             return [.ok]
         case .transaction(let steps, let end):
-            var outcomes = scoped(steps, rollback: end != .commit)
+            var outcomes = scoped(steps, rollback: end == .rollback || end == .fail)
             if end == .fail { outcomes.append(.aborted) }
             return outcomes
         case .savepoint(let steps, let rollback):
             return scoped(steps, rollback: rollback)
+        case .rawTransaction(let steps, let end):
+            var outcomes = scoped(steps, rollback: end != .commit)
+            if end == .fail { outcomes.append(.aborted) }
+            if end == .leaveOpen { outcomes.append(.misuse) }
+            return outcomes
+        case .rawMisuse:
+            return [.misuse]
+        case .retried(let steps, let failures):
+            var outcomes: [WriteOutcome] = []
+            for _ in 0..<min(failures, 3) { outcomes += scoped(steps, rollback: true) }
+            if failures >= 3 {
+                outcomes.append(.serialization)
+            } else {
+                outcomes += scoped(steps, rollback: false)
+            }
+            return outcomes
+        case .cancelledSave(let i, let by):
+            handles[i].balance &+= by
+            handles[i].dirty = true
+            return [.cancelled]
+        case .connectionLost(let steps):
+            return scoped(steps, rollback: true) + [.connectionLost]
         }
     }
 

@@ -2,18 +2,24 @@
 // a failing program to its shortest form.
 import Foundation
 import Strata
+import Synchronization
 
 /// A write program's run on one backend: its database and the models the program holds there.
 final class WriteBackend {
     let name: String
     let db: Database
+    /// On PostgreSQL, a second database that terminates the program's backend (``WriteStep/connectionLost(_:)``).
+    let terminator: Database?
     var handles: [WPAccount] = []
+    /// Outcomes of nested steps whose enclosing call then threw (a raw transaction's, a retried one's).
+    private var pending: [WriteOutcome] = []
 
     init(url: String, drivers: [DriverFactory]) throws {
         var configuration = Configuration()
         configuration.maxConnections = 1
         db = try Database.open(url, drivers: drivers, configuration: configuration)
         name = "\(db.driverName) (\(URLText.redacted(url)))"
+        terminator = db.driverName == "postgres" ? try Database.open(url, drivers: drivers) : nil
     }
 
     /// Empty tables for a new program.
@@ -28,10 +34,22 @@ final class WriteBackend {
 
     /// Runs one top-level step.
     func run(_ step: WriteStep, skip: (WriteStep) -> Bool) -> [WriteOutcome] {
+        pending = []
         do {
-            return try db.readSync { tx in try self.apply(step, tx, skip: skip) }
+            if case .retried(let steps, let failures) = step {
+                if skip(step) { return [.skipped] }
+                var attempt = 0
+                try db.writeSync(retry: RetryPolicy(maxAttempts: 3, backoff: .zero)) { tx in
+                    attempt += 1
+                    for s in steps { pending += try apply(s, tx, skip: skip) }
+                    if attempt <= failures { throw StrataError.serializationFailure }
+                }
+                return pending
+            }
+            let outcomes = try db.readSync { tx in try self.apply(step, tx, skip: skip) }
+            return pending + outcomes
         } catch {
-            return [Self.outcome(error)]
+            return pending + [Self.outcome(error)]
         }
     }
 
@@ -45,8 +63,12 @@ final class WriteBackend {
             case .staleRecord: return .stale
             case .notPersisted: return .notPersisted
             case .foreignKeyViolation: return .foreignKey
+            case .transactionMisuse: return .misuse
+            case .serializationFailure: return .serialization
+            case .connectionLost: return .connectionLost
             default: return .other(e.caseName + ": \(e)")
             }
+        case is CancellationError: return .cancelled
         default: return .other("\(error)")
         }
     }
@@ -126,7 +148,7 @@ final class WriteBackend {
                 try tx.savepoint { tx in
                     for s in steps { outcomes += try apply(s, tx, skip: skip) }
                     switch end {
-                    case .commit: break
+                    case .commit, .leaveOpen: break  // a Strata transaction is never left open
                     case .rollback: throw Rollback()
                     case .fail: throw Abort()
                     }
@@ -146,7 +168,71 @@ final class WriteBackend {
                 outcomes.append(Self.outcome(error))
             }
             return outcomes
+        case .rawTransaction(let steps, let end):
+            // On the call's own handle (top level): what the call does with a transaction left open is part of it.
+            try tx.unsafeRawExecute("BEGIN")
+            for s in steps { pending += try apply(s, tx, skip: skip) }
+            switch end {
+            case .commit: try tx.unsafeRawExecute("COMMIT")
+            case .rollback: try tx.unsafeRawExecute("ROLLBACK")
+            case .fail: throw Abort()
+            case .leaveOpen: break
+            }
+            return []
+        case .rawMisuse(let statement):
+            return attempt { try tx.unsafeRawExecute(statement) }
+        case .retried:
+            return [.other("a retried transaction nested in another")]  // generated at the top level only
+        case .cancelledSave(let i, let by):
+            handles[i].balance &+= by
+            let (model, error) = cancelledSave(handles[i])
+            handles[i] = model
+            return [error.map(Self.outcome) ?? .ok]
+        case .connectionLost(let steps):
+            var outcomes: [WriteOutcome] = []
+            do {
+                try tx.savepoint { tx in
+                    for s in steps { outcomes += try apply(s, tx, skip: skip) }
+                    try loseConnection(tx)
+                    _ = try WPAccount.query(on: tx).count()
+                }
+            } catch {
+                outcomes.append(Self.outcome(error))
+            }
+            return outcomes
         }
+    }
+
+    /// `model.save(on: db)` from a task cancelled at once, while this program holds the only connection.
+    private func cancelledSave(_ model: WPAccount) -> (WPAccount, (any Error)?) {
+        let result = Mutex<(WPAccount, (any Error)?)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let db = self.db
+        let task = Task {
+            var copy = model
+            do {
+                try await copy.save(on: db)
+                result.withLock { $0 = (copy, nil) }
+            } catch {
+                result.withLock { $0 = (copy, error) }
+            }
+            done.signal()
+        }
+        task.cancel()
+        guard done.wait(timeout: .now() + 60) == .success, let r = result.withLock({ $0 }) else {
+            return (model, StrataError.transactionMisuse("a cancelled save did not end within 60 s"))
+        }
+        return r
+    }
+
+    /// Loses the connection `tx` runs on: PostgreSQL's server terminates its backend; elsewhere (no server to
+    /// lose) the body throws what a lost connection throws.
+    private func loseConnection(_ tx: Transaction) throws {
+        guard let terminator else { throw StrataError.connectionLost("the connection was lost (simulated)") }
+        guard case .integer(let pid)? = try tx.unsafeRawExecute("SELECT pg_backend_pid()").first?.first else {
+            throw StrataError.invalidQuery("no backend pid")
+        }
+        try terminator.readSync { t in _ = try t.unsafeRawExecute("SELECT pg_terminate_backend(CAST(? AS integer))", [pid]) }
     }
 
     /// What this backend shows now.

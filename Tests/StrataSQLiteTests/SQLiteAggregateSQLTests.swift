@@ -28,6 +28,26 @@ struct SQLiteAggregateSQLTests {
         #expect(r.binds == [.integer(1), .integer(2)])
     }
 
+    @Test("an integer bound of a decimal sum in HAVING is bound as a decimal (SQLite put every integer below text)")
+    func decimalHavingBound() throws {
+        // Found by the differential fuzzer (seed 9101): SUM = 1.5 passed HAVING SUM >= 12 on SQLite only.
+        var s = Select(
+            table: "sale",
+            selection: .items([.column(ColumnRef("region")), .aggregate(Aggregate(.count, ColumnRef("price")))]))
+        s.groupBy = [ColumnRef("region")]
+        s.having = HavingCondition(
+            .and([
+                .compare(.greaterOrEqual, .aggregate(Aggregate(.sum, ColumnRef("price"), type: .decimal)), .integer(12)),
+                .compare(.less, .aggregate(Aggregate(.sum, ColumnRef("quantity"), type: .integer)), .integer(5)),
+            ]))
+        let r = try SQLRenderer.render(.select(s), dialect: SQLiteDialect())
+        #expect(r.binds == [.decimal(12), .integer(5)])
+        #expect(
+            r.sql.hasSuffix(
+                #"HAVING ((strata_decimal_sum("price") COLLATE "strata_decimal" >= ?) AND "#
+                    + #"(strata_int_value(strata_int_sum("quantity")) < ?))"#), "\(r.sql)")
+    }
+
     @Test("SUM past Int64 is arithmeticError naming the model and column, not SQLite's 'integer overflow'")
     func overflow() async throws {
         let file = TemporarySQLiteFile()

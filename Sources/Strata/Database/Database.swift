@@ -232,11 +232,15 @@ public final class Database: Sendable {
         do {
             result = try body(tx)
         } catch {
-            if tx.mayLeaveTransactionOpen && lease.connection.isInTransaction { endStrayTransaction(on: lease) }
+            if tx.mayLeaveTransactionOpen && lease.connection.isInTransaction {
+                endStrayTransaction(on: lease)
+                tx.endRawTransaction(committed: false)
+            }
             throw error
         }
         if tx.mayLeaveTransactionOpen && lease.connection.isInTransaction {
             endStrayTransaction(on: lease)
+            tx.endRawTransaction(committed: false)
             throw StrataError.transactionMisuse(
                 "the call left a transaction open (a raw BEGIN with no COMMIT); it was rolled back")
         }

@@ -1,5 +1,7 @@
 // SQLRenderer+Aggregate: select items, aggregate calls, GROUP BY and HAVING.
 
+import Foundation
+
 extension SQLRenderer {
     mutating func selectItems(_ items: [SelectItem], collated: Set<ColumnRef> = []) throws(StrataError) {
         for (n, item) in items.enumerated() {
@@ -41,13 +43,22 @@ extension SQLRenderer {
         }
     }
 
+    /// An integer bound of a decimal sum, min or max, as the same decimal: SQLite, which stores decimals as text,
+    /// would otherwise order every integer before every text (`1.5 >= 12` true); the others compare numbers alike.
+    static func havingBound(_ value: DatabaseValue, against item: SelectItem) -> DatabaseValue {
+        guard case .integer(let i) = value, case .aggregate(let a) = item, a.type == .decimal,
+            a.function == .sum || a.function == .min || a.function == .max
+        else { return value }
+        return .decimal(Decimal(i))
+    }
+
     private mutating func havingNode(_ node: HavingCondition.Node) throws(StrataError) {
         switch node {
         case .compare(let op, let item, let value):
             sql += "("
             try selectItem(item)
             sql += " " + op.rawValue + " "
-            bind(value)
+            bind(Self.havingBound(value, against: item))
             sql += ")"
         case .isNull(let item, let negated):
             sql += "("

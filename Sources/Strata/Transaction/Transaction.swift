@@ -22,6 +22,8 @@ public final class Transaction {
     private(set) var mayLeaveTransactionOpen = false
     /// Set when rolling back a savepoint failed: the transaction around it then rolls back instead of committing.
     private var savepointRollbackFailed = false
+    /// Whether the open transaction was begun by raw SQL (`BEGIN`), which raw SQL then ends (see ``RawTransactionControl``).
+    private var rawTransaction = false
     /// The open transaction and savepoints, outermost first, as the models written in them see them.
     private var undoScopes: [UndoScope] = []
     /// The innermost open transaction or savepoint, or nil in autocommit: what a model written or read now records.
@@ -251,9 +253,13 @@ public final class Transaction {
         -> [[DatabaseValue]]
     {
         try checkOpen()
+        let control = RawTransactionControl(sql)
+        try checkRawControl(control)
         mayLeaveTransactionOpen = true
         let values = binds.map(\.databaseValue)
         try ValueCheck.checkParameters(values)
+        var ran = false
+        defer { if control != nil || rawTransaction { followRawTransaction(control, succeeded: ran) } }
         database.statementCounter.add(1, ordering: .relaxed)
         var rows: [[DatabaseValue]] = []
         let collect: (any RowReader) throws -> Void = { r in
@@ -267,12 +273,63 @@ public final class Transaction {
         } else {
             _ = try connection.executeRaw(sql, values, onRow: collect)
         }
+        ran = true
         // Raw SQL may write any table; only a plain SELECT is known to write none.
         if !sql.drop(while: { $0 == " " || $0 == "\n" || $0 == "\t" }).prefix(6).uppercased().hasPrefix("SELECT") {
             if depth == 0 { database.changes.committed(nil) } else { touched.addUnknown() }
             database.textStoredColumns.forget()
         }
         return rows
+    }
+
+    /// Refuses raw transaction control Strata could not follow: a raw `COMMIT` or `ROLLBACK` of a transaction or
+    /// savepoint Strata opened, a raw `BEGIN` inside one, and raw savepoints (``savepoint(_:)`` is the way).
+    private func checkRawControl(_ control: RawTransactionControl?) throws {
+        guard let control else { return }
+        switch control {
+        case .savepoint:
+            throw StrataError.transactionMisuse(
+                "raw SAVEPOINT, RELEASE and ROLLBACK TO are not supported: use tx.savepoint { … }")
+        case .begin where depth > 0:
+            throw StrataError.transactionMisuse("a raw BEGIN inside a transaction")
+        case .commit, .rollback:
+            if depth > 1 || (depth == 1 && !rawTransaction) {
+                throw StrataError.transactionMisuse(
+                    "a raw COMMIT or ROLLBACK inside a transaction or savepoint Strata opened: end it by returning "
+                        + "or throwing from its closure")
+            }
+        case .begin: return
+        }
+    }
+
+    /// Follows a transaction raw SQL began or ended, so that models written in it learn its fate as in a
+    /// ``Database/transaction(_:)``: a raw `BEGIN` opens a scope (and later writes run inside it, savepoints
+    /// included); the raw `COMMIT` or `ROLLBACK` that ends it, or any statement after which the connection is no
+    /// longer in a transaction (SQLite rolls back on some errors), closes it.
+    private func followRawTransaction(_ control: RawTransactionControl?, succeeded: Bool) {
+        let open = connection.isInTransaction
+        if depth == 0, open {
+            depth = 1
+            rawTransaction = true
+            undoScopes.append(UndoScope(parent: nil))
+        } else if rawTransaction, depth == 1, !open {
+            endRawTransaction(committed: succeeded && control == .commit)
+        }
+    }
+
+    /// Closes the scope of a transaction raw SQL began: committed (observers are told) or rolled back.
+    func endRawTransaction(committed: Bool) {
+        guard rawTransaction else { return }
+        rawTransaction = false
+        depth = 0
+        let scope = undoScopes.removeLast()
+        if committed {
+            scope.committed()
+            if !touched.isEmpty { database.changes.committed(touched.announced) }
+        } else {
+            scope.rolledBack()
+        }
+        touched.removeAll()
     }
 
     func close() { isOpen = false }
