@@ -116,14 +116,16 @@ public indirect enum WriteStep: Sendable, Equatable {
         case .retried(let steps, let failures):
             return pad + "var attempt = 0\n" + pad + "try db.transaction(retry: .attempts(3)) { tx in\n" + pad
                 + "    attempt += 1\n" + steps.map { $0.swift(indent + 1) }.joined(separator: "\n")
-                + (steps.isEmpty ? "" : "\n") + pad + "    if attempt <= \(failures) { throw StrataError.serializationFailure }\n"
+                + (steps.isEmpty ? "" : "\n") + pad
+                + "    if attempt <= \(failures) { throw StrataError.serializationFailure }\n"
                 + pad + "}"
         case .cancelledSave(let h, let d):
             return pad + "handles[\(h)].balance += \(d); let t = Task { try await handles[\(h)].save(on: db) }; "
                 + "t.cancel()  // while the program holds the only connection"
         case .connectionLost(let steps):
             return pad + "try db.transaction { tx in\n" + steps.map { $0.swift(indent + 1) }.joined(separator: "\n")
-                + (steps.isEmpty ? "" : "\n") + pad + "    terminateBackend(tx); _ = try WPAccount.query(on: tx).count()\n"
+                + (steps.isEmpty ? "" : "\n") + pad
+                + "    terminateBackend(tx); _ = try WPAccount.query(on: tx).count()\n"
                 + pad + "}"
         }
     }

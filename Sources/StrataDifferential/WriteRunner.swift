@@ -232,7 +232,9 @@ final class WriteBackend {
         guard case .integer(let pid)? = try tx.unsafeRawExecute("SELECT pg_backend_pid()").first?.first else {
             throw StrataError.invalidQuery("no backend pid")
         }
-        try terminator.readSync { t in _ = try t.unsafeRawExecute("SELECT pg_terminate_backend(CAST(? AS integer))", [pid]) }
+        try terminator.readSync { t in
+            _ = try t.unsafeRawExecute("SELECT pg_terminate_backend(CAST(? AS integer))", [pid])
+        }
     }
 
     /// What this backend shows now.
