@@ -245,9 +245,24 @@ public final class Transaction {
     /// Runs raw SQL whose `?` markers take `binds`; rows come back as arrays of values.
     ///
     /// The one raw-SQL door: values are still bound, never pasted. The memory driver throws
-    /// ``StrataError/unsupported(feature:driver:)``. A value no backend stores alike (text holding NUL, a
-    /// date outside 0001…9999) throws ``StrataError/invalidValue(table:column:reason:)`` naming it
-    /// `parameter N` (from 1).
+    /// ``StrataError/unsupported(feature:driver:)`` (it runs `BEGIN`, `COMMIT` and `ROLLBACK` only). A value
+    /// no backend stores alike (text holding NUL, a date outside 0001…9999) throws
+    /// ``StrataError/invalidValue(table:column:reason:)`` naming it `parameter N` (from 1).
+    ///
+    /// A transaction taken in raw SQL is followed as if ``Database/transaction(_:)`` had opened it: after a raw
+    /// `BEGIN` on an autocommit handle, models saved on it learn whether the raw `COMMIT` or `ROLLBACK` (or the
+    /// call's end, which rolls back a transaction left open) kept their writes, and ``savepoint(_:)`` nests
+    /// inside it. Transaction control Strata could not follow throws ``StrataError/transactionMisuse(_:)``
+    /// before it runs: raw `SAVEPOINT`, `RELEASE` and `ROLLBACK TO`, a raw `BEGIN` inside a transaction, and a
+    /// raw `COMMIT` or `ROLLBACK` inside a transaction or savepoint Strata opened.
+    ///
+    /// ```swift
+    /// try await db.withConnection { tx in
+    ///     try tx.unsafeRawExecute("BEGIN")
+    ///     try post.save(tx)
+    ///     try tx.unsafeRawExecute("ROLLBACK")  // post is new again: its next save inserts
+    /// }
+    /// ```
     @discardableResult
     public func unsafeRawExecute(_ sql: String, _ binds: [any DatabaseValueConvertible] = []) throws
         -> [[DatabaseValue]]
