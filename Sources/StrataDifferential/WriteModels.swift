@@ -1,6 +1,7 @@
 // WriteModels: the two models the write-program tester drives: every lifecycle feature, callbacks that can throw.
 import Foundation
 import Strata
+import Synchronization
 
 /// A fault a callback of ``WPAccount`` injects: `willSave` refuses a balance of 13, `didSave` (after the write,
 /// so the write must be undone) a balance of 666.
@@ -22,6 +23,7 @@ public struct WPAccount: Codable {
 
     public mutating func willSave(_ tx: Transaction) throws {
         if balance == WPAccount.refusedBeforeWrite { throw InjectedFault.willSave }
+        if WPAccount.simulatedBusy.load(ordering: .relaxed) { throw StrataError.busy }
     }
 
     public func didSave(_ tx: Transaction) throws {
@@ -32,6 +34,9 @@ public struct WPAccount: Codable {
     static let refusedBeforeWrite: Int64 = 13
     /// The balance `didSave` refuses, after the row was written.
     static let refusedAfterWrite: Int64 = 666
+    /// Set where no second connection can hold the write lock (an in-memory database): the write a save is
+    /// about to make fails as it would waiting for one (``WriteStep/busySave(handle:by:)``).
+    static let simulatedBusy = Atomic<Bool>(false)
 }
 
 /// An entry of an account: a foreign key (no action on delete, so deleting a referenced account fails).

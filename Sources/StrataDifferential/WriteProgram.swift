@@ -52,6 +52,10 @@ public indirect enum WriteStep: Sendable, Equatable {
     /// the backend (`pg_terminate_backend`), elsewhere the body throws `connectionLost`. Rolled back; the pool
     /// gives the next step a working connection. Top level only.
     case connectionLost([WriteStep])
+    /// `handle.balance += by`, then `save` while another connection holds the write lock (SQLite `BEGIN
+    /// IMMEDIATE` on a file, PostgreSQL `LOCK TABLE … EXCLUSIVE`; simulated where no second connection can see
+    /// the data): `busy` past the busy timeout, nothing written, the model unchanged.
+    case busySave(handle: Int, by: Int64)
 
     /// How a generated transaction ends.
     public enum TransactionEnd: Sendable, Equatable {
@@ -122,6 +126,9 @@ public indirect enum WriteStep: Sendable, Equatable {
         case .cancelledSave(let h, let d):
             return pad + "handles[\(h)].balance += \(d); let t = Task { try await handles[\(h)].save(on: db) }; "
                 + "t.cancel()  // while the program holds the only connection"
+        case .busySave(let h, let d):
+            return pad + "handles[\(h)].balance += \(d); try handles[\(h)].save(tx)  // while another connection "
+                + "holds the write lock"
         case .connectionLost(let steps):
             return pad + "try db.transaction { tx in\n" + steps.map { $0.swift(indent + 1) }.joined(separator: "\n")
                 + (steps.isEmpty ? "" : "\n") + pad
@@ -212,7 +219,10 @@ public struct WriteProgramGenerator {
                 codes: (0..<(1 + rng.below(3))).map { _ in rng.pick(Self.codes) }, balance: Int64(rng.below(30)))
         case 72..<75: return .updateWhere(atLeast: Int64(rng.below(30)) - 5, set: Int64(rng.below(30)))
         case 75..<78: return .deleteWhere(below: Int64(rng.below(20)) - 10)
-        case 78..<80: return .cancelledSave(handle: handle(&rng), by: delta(&rng))
+        case 78..<80:
+            // At the top level only: inside the program's transaction the holder would wait for the program.
+            if depth == 0, rng.chance(0.15) { return .busySave(handle: handle(&rng), by: delta(&rng)) }
+            return .cancelledSave(handle: handle(&rng), by: delta(&rng))
         case 80..<81 where depth > 0:
             return .rawMisuse(statement: rng.pick(["COMMIT", "ROLLBACK", "SAVEPOINT mine", "BEGIN", "release x"]))
         case 80..<86 where depth == 0:

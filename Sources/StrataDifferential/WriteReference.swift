@@ -3,7 +3,7 @@
 /// What a step ended with, the same on every backend.
 public enum WriteOutcome: Sendable, Equatable, CustomStringConvertible {
     case ok, skipped, unique, stale, callback, notPersisted, foreignKey, aborted
-    case misuse, serialization, cancelled, connectionLost
+    case misuse, serialization, cancelled, connectionLost, busy
     case other(String)
 
     public var description: String {
@@ -20,6 +20,7 @@ public enum WriteOutcome: Sendable, Equatable, CustomStringConvertible {
         case .serialization: return "serialization"
         case .cancelled: return "cancelled"
         case .connectionLost: return "connectionLost"
+        case .busy: return "busy"
         case .other(let s): return s
         }
     }
@@ -77,6 +78,8 @@ struct WriteReference {
     var parent: [Int: Int] = [:]
     var open: [Int] = []
     var nextScope = 1
+    /// Set while another connection holds the write lock: every write is `busy`.
+    var busyWrites = false
 
     func isUndone(_ scope: Int) -> Bool {
         var s: Int? = scope
@@ -108,7 +111,7 @@ struct WriteReference {
     /// Whether the runner should not run `step` at all (the same decision for every backend).
     func skips(_ step: WriteStep) -> Bool {
         switch step {
-        case .adjust(let h, _), .saveAgain(let h), .delete(let h), .cancelledSave(let h, _):
+        case .adjust(let h, _), .saveAgain(let h), .delete(let h), .cancelledSave(let h, _), .busySave(let h, _):
             return h >= handles.count
         case .decodedSave(let h, _):
             // A body whose row is gone could name an id a new row took over on SQLite and memory: not generated.
@@ -260,6 +263,16 @@ struct WriteReference {
             return [.cancelled]
         case .connectionLost(let steps):
             return scoped(steps, rollback: true) + [.connectionLost]
+        case .busySave(let i, let by):
+            // The save's own checks first (stale, willSave), then a write that waits for the lock: busy.
+            var h = handles[i]
+            h.balance &+= by
+            h.dirty = true
+            busyWrites = true
+            let outcome = save(&h)
+            busyWrites = false
+            handles[i] = h
+            return [outcome]
         }
     }
 
@@ -330,6 +343,7 @@ struct WriteReference {
     }
 
     private mutating func write(_ h: inout RefHandle) -> WriteOutcome {
+        if busyWrites { return .busy }
         guard let id = h.id else {
             if row(code: h.code) != nil { return .unique }
             rows[nextID] = RefRow(

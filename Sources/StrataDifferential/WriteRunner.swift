@@ -10,6 +10,9 @@ final class WriteBackend {
     let db: Database
     /// On PostgreSQL, a second database that terminates the program's backend (``WriteStep/connectionLost(_:)``).
     let terminator: Database?
+    /// On PostgreSQL and a SQLite file, a second database that holds the write lock (``WriteStep/busySave(handle:by:)``);
+    /// nil where the busy wait is simulated.
+    let holder: Database?
     var handles: [WPAccount] = []
     /// Outcomes of nested steps whose enclosing call then threw (a raw transaction's, a retried one's).
     private var pending: [WriteOutcome] = []
@@ -17,9 +20,13 @@ final class WriteBackend {
     init(url: String, drivers: [DriverFactory]) throws {
         var configuration = Configuration()
         configuration.maxConnections = 1
+        // A short lock wait, for busySave (PostgreSQL: lock_timeout; SQLite: the busy timeout).
+        configuration.timeout = 0.25
         db = try Database.open(url, drivers: drivers, configuration: configuration)
         name = "\(db.driverName) (\(URLText.redacted(url)))"
         terminator = db.driverName == "postgres" ? try Database.open(url, drivers: drivers) : nil
+        let sharedFile = db.driverName == "sqlite" && !url.contains(":memory:")
+        holder = db.driverName == "postgres" || sharedFile ? try Database.open(url, drivers: drivers) : nil
     }
 
     /// Empty tables for a new program.
@@ -66,6 +73,7 @@ final class WriteBackend {
             case .transactionMisuse: return .misuse
             case .serializationFailure: return .serialization
             case .connectionLost: return .connectionLost
+            case .busy: return .busy
             default: return .other(e.caseName + ": \(e)")
             }
         case is CancellationError: return .cancelled
@@ -188,6 +196,23 @@ final class WriteBackend {
             let (model, error) = cancelledSave(handles[i])
             handles[i] = model
             return [error.map(Self.outcome) ?? .ok]
+        case .busySave(let i, let by):
+            handles[i].balance &+= by
+            guard let holder else {
+                WPAccount.simulatedBusy.store(true, ordering: .relaxed)
+                defer { WPAccount.simulatedBusy.store(false, ordering: .relaxed) }
+                return attempt { try handles[i].save(tx) }
+            }
+            return try holder.readSync { h in
+                if holder.driverName == "postgres" {
+                    try h.unsafeRawExecute("BEGIN")
+                    try h.unsafeRawExecute(#"LOCK TABLE "wp_account", "wp_entry" IN EXCLUSIVE MODE"#)
+                } else {
+                    try h.unsafeRawExecute("BEGIN IMMEDIATE")
+                }
+                defer { _ = try? h.unsafeRawExecute("ROLLBACK") }
+                return attempt { try handles[i].save(tx) }
+            }
         case .connectionLost(let steps):
             var outcomes: [WriteOutcome] = []
             do {

@@ -31,6 +31,47 @@ struct WriteProgramTests {
         #expect(outcome.steps > 2_000, "the programs ran: \(outcome.steps) steps")
     }
 
+    @Test("each injected fault ends as the reference says on memory and a SQLite file (real lock, real cancellation)")
+    func injectedFaults() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("wp-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
+        let failure = await onOwnThread { () -> String? in
+            do {
+                let runner = try WriteRunner(urls: ["memory:", "sqlite:\(file)"], drivers: [.memory, .sqlite])
+                let programs: [[WriteStep]] = [
+                    // busy: the other connection's BEGIN IMMEDIATE (SQLite), willSave (memory); then saved.
+                    [.create(code: "a", balance: 1), .busySave(handle: 0, by: 2), .saveAgain(handle: 0)],
+                    [.busySave(handle: 0, by: 2), .create(code: "a", balance: 1), .busySave(handle: 0, by: 5)],
+                    [.create(code: "a", balance: 1), .cancelledSave(handle: 0, by: 3), .saveAgain(handle: 0)],
+                    [
+                        .rawTransaction([.create(code: "a", balance: 1)], end: .rollback),
+                        .create(code: "b", balance: 2),
+                        .saveAgain(handle: 0),
+                    ],
+                    [.rawTransaction([.create(code: "a", balance: 1)], end: .leaveOpen), .adjust(handle: 0, by: 1)],
+                    [
+                        .rawTransaction(
+                            [.create(code: "a", balance: 1), .rawMisuse(statement: "SAVEPOINT x")], end: .commit)
+                    ],
+                    [.transaction([.rawMisuse(statement: "COMMIT"), .create(code: "a", balance: 1)], end: .commit)],
+                    [.retried([.create(code: "a", balance: 1)], failures: 2), .adjust(handle: 1, by: 4)],
+                    [.retried([.create(code: "a", balance: 1)], failures: 3), .saveAgain(handle: 0)],
+                    [
+                        .create(code: "a", balance: 1), .connectionLost([.adjust(handle: 0, by: 1)]),
+                        .saveAgain(handle: 0),
+                    ],
+                ]
+                for (n, program) in programs.enumerated() {
+                    if let f = try runner.check(program) { return "program \(n): \(f)" }
+                }
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(failure == nil, "\(failure ?? "")")
+    }
+
     @Test("a program prints as Swift, nested scopes indented")
     func swiftText() {
         let step = WriteStep.transaction(
