@@ -12,12 +12,12 @@ public final class Backend {
 
     /// Opens `url` with the driver among `drivers` that serves its scheme.
     ///
-    /// - Throws: ``StrataError/invalidURL(_:reason:)``, ``StrataError/driverNotRegistered(scheme:module:)``
-    ///   and the driver's connection errors.
+    /// - Throws: ``StrataError/invalidURL(_:reason:)``, ``StrataError/unknownScheme(_:)`` and the driver's
+    ///   connection errors.
     public init(url: String, drivers: [DriverFactory]) throws {
-        let parsed = try DatabaseURL(url)
-        guard let factory = drivers.first(where: { $0.schemes.contains(parsed.scheme) }) else {
-            throw StrataError.driverNotRegistered(scheme: parsed.scheme, module: "its driver module")
+        let parsed = try DatabaseURL(url, drivers: drivers)
+        guard let factory = drivers.first(where: { $0.serves(parsed.scheme) }) else {
+            throw StrataError.unknownScheme(parsed.scheme)
         }
         let driver = try factory.make(parsed, Configuration())
         name = "\(driver.name) (\(URLText.redacted(url)))"
