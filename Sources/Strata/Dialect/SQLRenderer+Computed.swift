@@ -14,9 +14,9 @@ extension SQLRenderer {
         case .arithmetic(let op, let l, let r):
             try nanChecked(op) { (r2: inout SQLRenderer) throws(StrataError) in try r2.arithmetic(op, l, r) }
         case .concat(let l, let r):
-            sql += "("
+            sql += dialect.concatSyntax == .pipes ? "(" : "CONCAT("
             try expression(l)
-            sql += " || "
+            sql += dialect.concatSyntax == .pipes ? " || " : ", "
             try expression(r)
             sql += ")"
         case .caseMapped(let e, let upper):
@@ -26,7 +26,7 @@ extension SQLRenderer {
             case .collateC:
                 sql += "("
                 try expression(e)
-                sql += ") COLLATE \"C\""
+                sql += ") COLLATE " + (try q("C"))
             }
             sql += ")"
         case .coalesce(let items):

@@ -70,7 +70,7 @@ public struct SQLRenderer {
         case .createIndex(let table, let index):
             let name = dialect.shortened(index.resolvedName(table: table))
             sql += "CREATE " + (index.isUnique ? "UNIQUE " : "") + "INDEX IF NOT EXISTS " + (try q(name)) + " ON "
-            let nullsFirst = dialect.nullOrdering == .highest
+            let nullsFirst = dialect.nullOrdering == .highest && dialect.nullsClause == .keywords
             sql +=
                 try q(table) + " ("
                 + (try index.columns.map { c throws(StrataError) in
@@ -175,18 +175,16 @@ public struct SQLRenderer {
             sql += " ORDER BY "
             for (n, o) in s.order.enumerated() {
                 if n > 0 { sql += ", " }
-                if let a = o.aggregate {
-                    try aggregate(a)
-                } else if let e = o.expression {
-                    try expression(e.node)
-                } else {
-                    sql += try column(o.column, table: o.table)
-                    // SELECT DISTINCT may only order by what it selects: it selects `x COLLATE "C"` too (see
-                    // `distinctTextOrder`).
-                    if o.isText { try binaryCollation() }
+                let clause = Self.needsNullsClause(o, in: s, dialect: dialect)
+                if clause && dialect.nullsClause == .sortKey {
+                    // NULLs first ascending, last descending: a key that sorts them there, before the term.
+                    sql += "CASE WHEN "
+                    try orderTerm(o)
+                    sql += o.direction == .ascending ? " IS NULL THEN 0 ELSE 1 END, " : " IS NULL THEN 1 ELSE 0 END, "
                 }
+                try orderTerm(o)
                 sql += o.direction == .ascending ? " ASC" : " DESC"
-                if dialect.nullOrdering == .highest && !(o.isNeverNull && !Self.joinsCanBringNull(to: o, in: s)) {
+                if clause && dialect.nullsClause == .keywords {
                     sql += o.direction == .ascending ? " NULLS FIRST" : " NULLS LAST"
                 }
             }
@@ -203,6 +201,26 @@ public struct SQLRenderer {
             sql += " OFFSET "
             bind(.integer(Int64(offset)))
         }
+    }
+
+    /// One ORDER BY term, without its direction.
+    private mutating func orderTerm(_ o: Ordering) throws(StrataError) {
+        if let a = o.aggregate {
+            try aggregate(a)
+        } else if let e = o.expression {
+            try expression(e.node)
+        } else {
+            sql += try column(o.column, table: o.table)
+            // SELECT DISTINCT may only order by what it selects: it selects `x COLLATE "C"` too (see
+            // `distinctTextOrder`).
+            if o.isText { try binaryCollation() }
+        }
+    }
+
+    /// Whether the term `o` of `s` needs NULLs placed explicitly: the dialect sorts them highest by itself, and
+    /// the term can be NULL.
+    static func needsNullsClause(_ o: Ordering, in s: Select, dialect: any Dialect) -> Bool {
+        dialect.nullOrdering == .highest && !(o.isNeverNull && !joinsCanBringNull(to: o, in: s))
     }
 
     /// Whether an outer join of `s` can make the column of `o` NULL in some row: a RIGHT or FULL join for any
@@ -293,7 +311,8 @@ public struct SQLRenderer {
                 sql += negated ? " NOT ILIKE " : " ILIKE "
                 bind(.text(pattern))
             }
-            sql += " ESCAPE '\\')"
+            if dialect.likeEscape == .escapeClause { sql += " ESCAPE '\\'" }
+            sql += ")"
         case .between(let e, let low, let high, let negated):
             if try mixedBetween(e, low, high, negated: negated) { return }
             sql += "("
@@ -405,8 +424,18 @@ public struct SQLRenderer {
                 sql += ")"
             }
         }
-        if let c = i.onConflict { sql += try c.sql(table: i.table) { n throws(StrataError) in try q(n) } }
-        if let r = i.returning { sql += " RETURNING " + (try q(r)) }
+        if let c = i.onConflict {
+            sql += try c.sql(table: i.table, syntax: dialect.upsertSyntax, driver: dialect.name) {
+                n throws(StrataError) in
+                try q(n)
+            }
+        }
+        if let r = i.returning {
+            guard dialect.returning.contains(.insert) else {
+                throw .unsupported(feature: "INSERT … RETURNING", driver: dialect.name)
+            }
+            sql += " RETURNING " + (try q(r))
+        }
     }
 
     private mutating func createTable(_ t: TableSchema) throws(StrataError) {
@@ -463,20 +492,22 @@ public struct SQLRenderer {
         case .double(let d):
             guard d.isFinite else { throw .invalidQuery("non-finite default for \(table).\(column)") }
             return "(" + String(d) + ")"
-        case .text(let s), .json(let s): return Self.quotedLiteral(s)
-        case .decimal(let d): return Self.quotedLiteral("\(d)")
-        case .uuid(let u): return Self.quotedLiteral(u.uuidString.lowercased())
-        case .date(let d): return Self.quotedLiteral(DateText.format(d))
+        case .text(let s), .json(let s): return quotedLiteral(s)
+        case .decimal(let d): return quotedLiteral("\(d)")
+        case .uuid(let u): return quotedLiteral(u.uuidString.lowercased())
+        case .date(let d): return quotedLiteral(DateText.format(d))
         case .blob: throw .invalidQuery("blob defaults are not supported in a schema (\(table).\(column))")
         }
     }
 
-    /// `'text'` with every `'` scalar doubled (the caller has refused NUL).
-    static func quotedLiteral(_ s: String) -> String {
+    /// `'text'` with every `'` scalar doubled, and every `\` too where the dialect's string literals read it as an
+    /// escape (``Dialect/backslashEscapesInStrings``); the caller has refused NUL.
+    func quotedLiteral(_ s: String) -> String {
+        let backslash = dialect.backslashEscapesInStrings
         var out = String.UnicodeScalarView()
         out.append("'")
         for scalar in s.unicodeScalars {
-            if scalar == "'" { out.append("'") }
+            if scalar == "'" || (backslash && scalar == "\\") { out.append(scalar) }
             out.append(scalar)
         }
         out.append("'")
