@@ -19,6 +19,29 @@ extension ConformanceSuite {
                 "an escaped metacharacter still works")
             try checkEqual(try await ConfUser.query(on: db).count(), 6, "nothing lost")
         },
+        ConformanceCase("parity.raw-like-dangling-escape-refused-before-any-row") { db in
+            // A raw LIKE pattern ending in its escape: memory refused it as it parsed the condition, SQLite and
+            // PostgreSQL only when matching a row reached the escape (so an empty table, a row failing earlier or
+            // an OR decided first answered). The core now refuses it before any driver, whatever the rows.
+            let refused = { (e: StrataError) in e == .invalidQuery("LIKE pattern ends with the escape character \\") }
+            try await checkThrows("raw LIKE on an empty table", refused) {
+                try await ConfUser.query(on: db).where(unsafeRaw: "name LIKE ? ESCAPE '\\'", "a\\").count()
+            }
+            try await Fixtures.seedUsers(db)
+            try await checkThrows("an OR decided by its first operand", refused) {
+                try await ConfUser.query(on: db).where(unsafeRaw: "name IS NOT NULL OR name LIKE ?", "%\\").all()
+            }
+            try await checkThrows("a row failing before the escape", refused) {
+                try await ConfUser.query(on: db).where(unsafeRaw: "name LIKE ? ESCAPE '\\'", "zz\\").count()
+            }
+            try await checkThrows("a raw DELETE", refused) {
+                try await ConfUser.query(on: db).where(unsafeRaw: "name LIKE ?", "\\").delete()
+            }
+            try checkEqual(try await ConfUser.query(on: db).count(), 6, "nothing deleted")
+            try checkEqual(
+                try await ConfUser.query(on: db).where(unsafeRaw: "name LIKE ? ESCAPE '\\'", "\\_%").count(), 1,
+                "an escaped metacharacter in a raw LIKE still works")
+        },
         ConformanceCase("parity.double-negative-zero-reads-as-zero") { db in
             // SQLite cannot keep -0.0 in a REAL column; memory and PostgreSQL kept its sign. Now every driver
             // stores 0.0, so a value read back is the same everywhere.

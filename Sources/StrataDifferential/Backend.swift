@@ -40,6 +40,7 @@ public final class Backend {
         var rows: [[CanonicalValue]] = []
         let items = AggregateResults.items(statement)
         do {
+            try StatementCheck.check(statement)  // what the core refuses before any driver, as Transaction does
             let changes = try connection.execute(statement) { reader in
                 var row: [CanonicalValue] = []
                 row.reserveCapacity(reader.columnCount)

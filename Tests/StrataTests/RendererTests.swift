@@ -95,10 +95,13 @@ struct RendererTests {
         #expect(odd.shortened(a.resolvedName(table: "tbl")).utf8.count <= 16)
     }
 
-    @Test("negative LIMIT or OFFSET is refused before any SQL is produced")
+    @Test("negative LIMIT or OFFSET is refused by the core before any driver")
     func negativeLimit() {
         #expect(throws: StrataError.invalidQuery("negative limit -1")) {
-            try SQLRenderer.render(.select(Select(table: "t", selection: .columns(["a"]), limit: -1)), dialect: odd)
+            try StatementCheck.check(.select(Select(table: "t", selection: .columns(["a"]), limit: -1)))
+        }
+        #expect(throws: StrataError.invalidQuery("negative offset -2")) {
+            try StatementCheck.check(.select(Select(table: "t", selection: .columns(["a"]), offset: -2)))
         }
     }
 

@@ -22,8 +22,12 @@ public struct SQLRenderer {
 
     /// Renders one statement.
     ///
-    /// - Throws: ``StrataError/invalidIdentifier(_:reason:)``, ``StrataError/invalidQuery(_:)`` (a
-    ///   negative limit or offset, an INSERT without rows), ``StrataError/tooManyBindings(count:limit:)``.
+    /// The refusals every driver shares (a negative limit, a dangling LIKE escape, …) are not made here: the core
+    /// makes them before a statement reaches any driver (see `StatementCheck`).
+    ///
+    /// - Throws: ``StrataError/invalidIdentifier(_:reason:)``, ``StrataError/invalidQuery(_:)`` (an INSERT
+    ///   without rows), ``StrataError/tooManyBindings(count:limit:)``, ``StrataError/unsupported(feature:driver:)``
+    ///   (a clause the dialect cannot write).
     public static func render(_ statement: Statement, dialect: any Dialect) throws(StrataError) -> RenderedSQL {
         var r = SQLRenderer(dialect: dialect)
         try r.statement(statement)
@@ -102,8 +106,6 @@ public struct SQLRenderer {
         aliases = Set(s.joins.map(\.alias))
         mainTable = s.table
         defer { (qualifier, aliases, mainTable) = outer }
-        try s.checkGrouping()
-        if s.lock != nil { try s.checkLock() }
         let select = s.distinct ? "SELECT DISTINCT " : "SELECT "
         let collated = Self.distinctTextOrder(s, dialect: dialect)
         switch s.selection {
@@ -189,8 +191,6 @@ public struct SQLRenderer {
                 }
             }
         }
-        if let l = s.limit, l < 0 { throw .invalidQuery("negative limit \(l)") }
-        if let o = s.offset, o < 0 { throw .invalidQuery("negative offset \(o)") }
         if let limit = s.limit {
             sql += " LIMIT "
             bind(.integer(Int64(limit)))
@@ -292,7 +292,6 @@ public struct SQLRenderer {
             }
             sql += "))"
         case .like(let e, let pattern, let caseInsensitive, let negated):
-            try LikePattern.validate(pattern)
             sql += "("
             let op = negated ? " NOT LIKE " : " LIKE "
             switch (caseInsensitive, dialect.caseInsensitiveLike) {
