@@ -162,3 +162,74 @@ struct DialectCapabilityTests {
         #expect(!DuplicateKeyDialect().transactionalDDL)
     }
 }
+
+/// A dialect that cannot ALTER tables in place (SQLite): its driver rebuilds the table for those changes.
+struct RebuildDialect: Dialect {
+    var name: String { "rebuild" }
+    func placeholder(_ index: Int) -> String { "?" }
+    var offsetWithoutLimit: OffsetWithoutLimit { .limitMinusOne }
+    var caseInsensitiveLike: CaseInsensitiveLike { .lowerBoth }
+    func sqlType(_ type: ColumnType) -> String { "T" }
+    var autoIncrementPrimaryKey: String { "INTEGER PRIMARY KEY" }
+    var altersTablesInPlace: Bool { false }
+}
+
+@Suite("SQL renderer: schema changes")
+struct SchemaChangeRendererTests {
+    @Test("every schema change renders from the dialect, in place")
+    func inPlace() throws {
+        let odd = OddDialect()
+        func sql(_ c: SchemaChange) throws -> [String]? { try SQLRenderer.statements(for: c, dialect: odd) }
+        let t = TableSchema(
+            name: "pet", columns: [TableColumn(name: "id", type: .integer, isNullable: false, isPrimaryKey: true)],
+            indexes: [Index(columns: ["id"], unique: true)])
+        #expect(
+            try sql(.createTable(t)) == [
+                "CREATE TABLE IF NOT EXISTS `pet` (`id` SERIAL KEY)",
+                "CREATE UNIQUE INDEX IF NOT EXISTS `pet_id_key` ON `pet` (`id`)",
+            ])
+        #expect(try sql(.dropTable("pet")) == ["DROP TABLE `pet`"])
+        #expect(try sql(.renameTable("pet", to: "cat")) == ["ALTER TABLE `pet` RENAME TO `cat`"])
+        #expect(try sql(.dropColumn(table: "pet", column: "age")) == ["ALTER TABLE `pet` DROP COLUMN `age`"])
+        #expect(
+            try sql(.renameColumn(table: "pet", column: "a", to: "b")) == ["ALTER TABLE `pet` RENAME COLUMN `a` TO `b`"]
+        )
+        #expect(
+            try sql(.alterColumn(table: "pet", column: "a", type: .text, nullable: false, fill: nil))
+                == ["ALTER TABLE `pet` ALTER COLUMN `a` SET NOT NULL"])
+        #expect(try sql(.dropIndex(table: "pet", name: "pet_a_idx")) == ["DROP INDEX `pet_a_idx`"])
+        let fkey = odd.shortened("pet_owner_id_fkey")  // 16 bytes at most on this dialect
+        #expect(fkey != "pet_owner_id_fkey" && fkey.utf8.count <= 16)
+        #expect(
+            try sql(.addForeignKey(table: "pet", ForeignKey(column: "owner_id", references: "owner")))
+                == [
+                    "ALTER TABLE `pet` ADD CONSTRAINT `\(fkey)` FOREIGN KEY (`owner_id`) REFERENCES `owner` (`id`) "
+                        + "ON DELETE NO ACTION"
+                ])
+        #expect(
+            try sql(.dropForeignKey(table: "pet", column: "owner_id"))
+                == ["ALTER TABLE `pet` DROP CONSTRAINT `\(fkey)`"])
+        #expect(
+            try sql(.setDefault(table: "pet", column: "n", to: .integer(3)))
+                == ["ALTER TABLE `pet` ALTER COLUMN `n` SET DEFAULT 3"])
+        #expect(
+            try sql(.setDefault(table: "pet", column: "n", to: nil)) == [
+                "ALTER TABLE `pet` ALTER COLUMN `n` DROP DEFAULT"
+            ])
+    }
+
+    @Test("a dialect that cannot ALTER in place gets nil for the changes its driver rebuilds the table for")
+    func rebuilt() throws {
+        let d = RebuildDialect()
+        func sql(_ c: SchemaChange) throws -> [String]? { try SQLRenderer.statements(for: c, dialect: d) }
+        #expect(try sql(.alterColumn(table: "t", column: "a", type: .text, nullable: true, fill: nil)) == nil)
+        #expect(try sql(.addForeignKey(table: "t", ForeignKey(column: "o_id", references: "o"))) == nil)
+        #expect(try sql(.dropForeignKey(table: "t", column: "o_id")) == nil)
+        #expect(try sql(.setDefault(table: "t", column: "a", to: nil)) == nil)
+        #expect(try sql(.dropColumn(table: "t", column: "a")) == ["ALTER TABLE \"t\" DROP COLUMN \"a\""])
+        #expect(
+            try sql(.renameColumn(table: "t", column: "a", to: "b")) == [
+                "ALTER TABLE \"t\" RENAME COLUMN \"a\" TO \"b\""
+            ])
+    }
+}
