@@ -55,10 +55,8 @@ extension StoreState {
         var projection: [Int]?
         switch s.selection {
         case .columns(let names):
-            guard !names.isEmpty else { throw .invalidQuery("SELECT without columns") }
             projection = try scope.positions(of: names)
         case .refs(let refs):
-            guard !refs.isEmpty else { throw .invalidQuery("SELECT without columns") }
             var positions: [Int] = []
             positions.reserveCapacity(refs.count)
             for r in refs { positions.append(try scope.position(of: r.name, in: r.table)) }

@@ -100,7 +100,6 @@ extension StoreState {
         var before: [[DatabaseValue]] = []
         var after: [[DatabaseValue]] = []
         let count = try changing(u.table) { table, journal throws(StrataError) in
-            guard !u.assignments.isEmpty else { throw .invalidQuery("UPDATE without any column to set") }
             var assignments: [(position: Int, value: DatabaseValue)] = []
             var computed: [ComputedAssignment] = []
             for a in u.assignments {

@@ -56,7 +56,6 @@ public struct SQLRenderer {
         case .select(let s): try select(s)
         case .insert(let i): try insert(i)
         case .update(let u):
-            guard !u.assignments.isEmpty else { throw .invalidQuery("UPDATE without any column to set") }
             sql += "UPDATE " + (try q(u.table)) + " SET "
             for (n, a) in u.assignments.enumerated() {
                 if n > 0 { sql += ", " }
@@ -110,7 +109,6 @@ public struct SQLRenderer {
         let collated = Self.distinctTextOrder(s, dialect: dialect)
         switch s.selection {
         case .columns(let columns):
-            guard !columns.isEmpty else { throw .invalidQuery("SELECT without columns") }
             sql +=
                 select
                 + (try columns.map { c throws(StrataError) in try selected(c, table: nil, collated: collated) }
@@ -118,7 +116,6 @@ public struct SQLRenderer {
             try from(s)
             try selectTail(s)
         case .refs(let refs):
-            guard !refs.isEmpty else { throw .invalidQuery("SELECT without columns") }
             sql +=
                 select
                 + (try refs.map { r throws(StrataError) in try selected(r.name, table: r.table, collated: collated) }
@@ -148,9 +145,6 @@ public struct SQLRenderer {
     private mutating func from(_ s: Select) throws(StrataError) {
         sql += " FROM " + (try q(s.table))
         for join in s.joins {
-            guard join.alias != s.table else {
-                throw .invalidQuery("join alias '\(join.alias)' is the main table's name")
-            }
             sql += " " + join.kind.rawValue + " JOIN " + (try q(join.table)) + " AS " + (try q(join.alias)) + " ON "
             try expression(join.on.node)
         }

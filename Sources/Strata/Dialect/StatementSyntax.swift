@@ -45,8 +45,8 @@ public enum NullsClauseSyntax: Sendable, Hashable {
     case sortKey
 }
 
-/// How a LIKE says that `\` escapes `%`, `_` and itself in its pattern (see ``Dialect/likeEscape``). Strata
-/// always escapes with a backslash (see ``LikePattern``).
+/// How a LIKE says that `\` escapes `%`, `_` and itself in its pattern (see ``Dialect/likeEscape``): Strata's
+/// patterns always escape with a backslash.
 public enum LikeEscapeSyntax: Sendable, Hashable {
     /// `x LIKE ? ESCAPE '\'` (SQLite has no default escape character; PostgreSQL's default is `\` already).
     case escapeClause

@@ -1,15 +1,16 @@
 // StatementCheck: the refusals every driver shares, made once in the core before a statement reaches any driver.
 import Foundation
 
-/// Refuses what no backend may answer differently, before any driver sees the statement: a negative LIMIT or
-/// OFFSET, a LIKE pattern ending in a lone escape (raw conditions' included, where the core can read them), a
-/// subquery used as a value that does not select exactly one column, an empty COALESCE, a grouping or a row
-/// lock no backend answers alike (``Select/checkGrouping()``, ``Select/checkLock()``).
+/// Refuses what no backend may answer differently, before any driver sees the statement: a SELECT without
+/// columns, a join alias that is the main table's name or another join's, an UPDATE that sets nothing, a negative
+/// LIMIT or OFFSET, a LIKE pattern ending in a lone escape (raw conditions' included, where the core can read
+/// them), a subquery used as a value that does not select exactly one column, an empty COALESCE, a grouping or a
+/// row lock no backend answers alike (``Select/checkGrouping()``, ``Select/checkLock()``).
 ///
 /// Every statement a ``Transaction`` runs passes here, so a statement with two faults fails with the same error on
 /// every driver, and no driver (nor the renderer) repeats these rules. A SELECT is checked in the order it is
-/// written: grouping, row lock, its conditions (joins, WHERE, ORDER BY terms, each subquery in full where it
-/// appears), then LIMIT and OFFSET.
+/// written: grouping, row lock, its columns and join aliases, its conditions (joins, WHERE, ORDER BY terms, each
+/// subquery in full where it appears), then LIMIT and OFFSET.
 package enum StatementCheck {
     /// Checks one statement.
     ///
@@ -18,6 +19,7 @@ package enum StatementCheck {
         switch statement {
         case .select(let s): try check(s)
         case .update(let u):
+            guard !u.assignments.isEmpty else { throw .invalidQuery("UPDATE without any column to set") }
             for a in u.assignments { if let e = a.expression { try check(e.node) } }
             if let f = u.filter { try check(f.node) }
         case .delete(let d):
@@ -32,6 +34,20 @@ package enum StatementCheck {
     static func check(_ s: Select) throws(StrataError) {
         try s.checkGrouping()
         if s.lock != nil { try s.checkLock() }
+        switch s.selection {
+        case .columns(let c) where c.isEmpty: throw .invalidQuery("SELECT without columns")
+        case .refs(let r) where r.isEmpty: throw .invalidQuery("SELECT without columns")
+        default: break
+        }
+        var aliases: Set<String> = []
+        for join in s.joins {
+            guard join.alias != s.table else {
+                throw .invalidQuery("join alias '\(join.alias)' is the main table's name")
+            }
+            guard aliases.insert(join.alias).inserted else {
+                throw .invalidQuery("join alias '\(join.alias)' is used twice")
+            }
+        }
         for join in s.joins { try check(join.on.node) }
         if let f = s.filter { try check(f.node) }
         for o in s.order { if let e = o.expression { try check(e.node) } }
