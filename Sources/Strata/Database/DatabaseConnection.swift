@@ -159,8 +159,8 @@ public struct DriverFactory: Sendable {
     /// ``StrataError/invalidURL(_:reason:)`` for a URL it cannot use.
     public var make: @Sendable (DatabaseURL, Configuration) throws -> any Driver
 
-    /// The URL parameters ``Database/open(_:drivers:configuration:)`` reads itself, for every driver: `pool`,
-    /// `migrate`, and `replicas` (for a driver that reads `host`).
+    /// The URL parameters ``Database/open(_:drivers:configuration:)`` reads itself, for every driver (`pool`,
+    /// `migrate`); it reads `replicas` too, for a driver whose ``parameters`` include `host`.
     public static let commonParameters: Set<String> = ["pool", "migrate"]
 
     /// A factory for URLs with these schemes.
