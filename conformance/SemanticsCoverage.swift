@@ -14,7 +14,11 @@ public enum SemanticsCoverage {
         ("LIKE case", ["where.like-case-sensitive", "where.like-case-insensitive-ascii"]),
         (
             "LIKE escape",
-            ["where.like-escapes", "where.like-underscore-is-one-character", "parity.like-dangling-escape-is-an-error"]
+            [
+                "where.like-escapes", "where.like-underscore-is-one-character",
+                "parity.like-dangling-escape-is-an-error",
+                "parity.raw-like-dangling-escape-refused-before-any-row",
+            ]
         ),
         (
             "Collation / ordering",

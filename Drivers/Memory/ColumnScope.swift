@@ -41,12 +41,9 @@ struct ColumnScope {
         width = table.columns.count
     }
 
-    /// Adds a joined table under `alias`, after the columns already in scope.
+    /// Adds a joined table under `alias`, after the columns already in scope (the core has refused an alias that
+    /// is the main table's name or another join's: `StatementCheck`).
     mutating func join(_ table: MemoryTable, as alias: String) throws(StrataError) {
-        guard alias != main.name else { throw .invalidQuery("join alias '\(alias)' is the main table's name") }
-        guard !joined.contains(where: { $0.alias == alias }) else {
-            throw .invalidQuery("join alias '\(alias)' is used twice")
-        }
         joined.append(Part(table, alias: alias, offset: width))
         width += table.columns.count
     }

@@ -53,7 +53,6 @@ enum CompiledCondition: Sendable {
         case .inList(let e, let values, let negated):
             self = .inList(try Operand(e, scope: scope), ValueList(values), negated: negated)
         case .like(let e, let pattern, let caseInsensitive, let negated):
-            try LikePattern.validate(pattern)
             self = .like(
                 try Operand(e, scope: scope), LikeMatcher(pattern: pattern, caseInsensitive: caseInsensitive),
                 negated: negated)

@@ -21,7 +21,6 @@ indirect enum ComputedValue: Sendable {
             self = .concat(try ComputedValue(l, scope: scope), try ComputedValue(r, scope: scope))
         case .caseMapped(let e, let upper): self = .caseMapped(try ComputedValue(e, scope: scope), upper: upper)
         case .coalesce(let items):
-            guard !items.isEmpty else { throw .invalidQuery("COALESCE without operands") }
             var out: [ComputedValue] = []
             for item in items { out.append(try ComputedValue(item, scope: scope)) }
             self = .coalesce(out)

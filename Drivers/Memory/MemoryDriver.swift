@@ -41,15 +41,17 @@ public struct MemoryDriver: Driver {
 }
 
 extension DriverFactory {
-    /// Opens `memory:` URLs: `memory:` is a fresh private store, `memory:name` the process-wide store `name`.
+    /// Opens `memory:` URLs: `memory:` is a fresh private store, `memory:name` the process-wide store `name`
+    /// (`mem:` too).
     ///
     /// ```swift
     /// let db = try Database.open("memory:", drivers: [.memory])
     /// ```
     ///
     /// It reads no URL parameters of its own: only Strata's `pool` and `migrate` are accepted.
-    public static let memory = DriverFactory(schemes: ["memory"], module: "StrataMemory", parameters: []) {
-        url, configuration in
+    public static let memory = DriverFactory(
+        schemes: ["memory", "mem"], module: "StrataMemory", parameters: [], urlSyntax: .path("store name")
+    ) { url, configuration in
         MemoryDriver(storeName: url.path, busyTimeout: configuration.timeout)
     }
 }

@@ -13,9 +13,6 @@ extension StoreState {
     /// Filters (and joins) the rows, groups them, keeps the groups HAVING accepts, computes each item, sorts
     /// (NULLs first ascending), drops repeated rows for DISTINCT, then pages: SQL's order of evaluation.
     func groupedSelect(_ s: Select, main: MemoryTable) throws(StrataError) -> Outcome {
-        try s.checkGrouping()
-        if let l = s.limit, l < 0 { throw .invalidQuery("negative limit \(l)") }
-        if let o = s.offset, o < 0 { throw .invalidQuery("negative offset \(o)") }
         let scope: ColumnScope
         let rows: [[DatabaseValue]]
         if s.joins.isEmpty {

@@ -5,11 +5,9 @@ extension StoreState {
     /// Grants a SELECT's row lock to `connection`: the store runs one transaction at a time, so the owner of the
     /// open transaction already holds every row (`SKIP LOCKED` skips none, `NOWAIT` never fails), as on SQLite.
     ///
-    /// - Throws: ``StrataError/invalidQuery(_:)`` for a lock no backend takes alike (see ``Select/checkLock()``),
-    ///   ``StrataError/transactionMisuse(_:)`` when `connection` has no transaction open: the lock would end
-    ///   with its statement.
+    /// - Throws: ``StrataError/transactionMisuse(_:)`` when `connection` has no transaction open: the lock would
+    ///   end with its statement. (The core has refused a lock no backend takes alike: ``Select/checkLock()``.)
     func grantRowLock(_ select: Select, to connection: Int) throws(StrataError) {
-        try select.checkLock()
         guard let t = transaction, t.owner == connection else {
             throw .transactionMisuse(
                 "\(select.lock.map { "\($0)" } ?? "a row lock") on \(select.table) outside a transaction: "

@@ -4,7 +4,6 @@ import Strata
 extension StoreState {
     /// Mutating only to build an index's ordered entries on first use.
     mutating func select(_ s: Select) throws(StrataError) -> Outcome {
-        try Self.checkAsRendered(s)
         let s = try resolvingSubqueries(in: s)
         // Read the table in place in the dictionary: copying the struct out costs a retain per field.
         guard let i = tables.index(forKey: s.table) else { throw .noSuchTable(s.table) }
@@ -56,10 +55,8 @@ extension StoreState {
         var projection: [Int]?
         switch s.selection {
         case .columns(let names):
-            guard !names.isEmpty else { throw .invalidQuery("SELECT without columns") }
             projection = try scope.positions(of: names)
         case .refs(let refs):
-            guard !refs.isEmpty else { throw .invalidQuery("SELECT without columns") }
             var positions: [Int] = []
             positions.reserveCapacity(refs.count)
             for r in refs { positions.append(try scope.position(of: r.name, in: r.table)) }
@@ -78,8 +75,6 @@ extension StoreState {
                 terms.append((try scope.position(of: o.column, in: o.table), o.direction == .descending))
             }
         }
-        if let l = s.limit, l < 0 { throw .invalidQuery("negative limit \(l)") }
-        if let o = s.offset, o < 0 { throw .invalidQuery("negative offset \(o)") }
         let offset = s.offset ?? 0
         let counting = s.selection == .count
 

@@ -39,10 +39,8 @@ extension StoreState {
         guard node.hasSubquery else { return node }
         switch node {
         case .inSubquery(let e, let s, let negated):
-            try Self.checkSingleColumn(s, use: negated ? "NOT IN" : "IN")
             return .inList(try resolved(e), try firstColumn(of: s), negated: negated)
         case .scalarSubquery(let s):
-            try Self.checkSingleColumn(s, use: "a scalar subquery")
             var one = s
             if s.selection != .count { one.limit = min(s.limit ?? 1, 1) }
             return .value(try firstColumn(of: one).first ?? .null)
@@ -93,11 +91,6 @@ extension StoreState {
             }
             return out
         }
-    }
-
-    /// The same check the SQL renderer makes: a subquery used as a value selects exactly one column.
-    static func checkSingleColumn(_ s: Select, use: String) throws(StrataError) {
-        try SQLRenderer.checkSingleColumn(s, use: use)
     }
 }
 

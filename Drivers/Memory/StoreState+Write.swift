@@ -95,13 +95,11 @@ extension StoreState {
 
     /// Sets the assignments on the matching rows; returns how many rows matched.
     mutating func update(_ u: Update) throws(StrataError) -> Int {
-        try Self.checkAsRendered(u)
         let u = try resolvingSubqueries(in: u)
         let referenced = !references(to: u.table).isEmpty
         var before: [[DatabaseValue]] = []
         var after: [[DatabaseValue]] = []
         let count = try changing(u.table) { table, journal throws(StrataError) in
-            guard !u.assignments.isEmpty else { throw .invalidQuery("UPDATE without any column to set") }
             var assignments: [(position: Int, value: DatabaseValue)] = []
             var computed: [ComputedAssignment] = []
             for a in u.assignments {
@@ -160,7 +158,6 @@ extension StoreState {
     /// Deletes the matching rows; returns how many. Foreign keys that reference them cascade, set
     /// NULL, or refuse the delete.
     mutating func delete(_ d: Delete) throws(StrataError) -> Int {
-        try Self.checkAsRendered(d)
         let d = try resolvingSubqueries(in: d)
         guard let i = tables.index(forKey: d.table) else { throw .noSuchTable(d.table) }
         if d.filter == nil {

@@ -1,4 +1,4 @@
-// PostgresConnection+Schema: introspection through pg_catalog, schema changes by ALTER TABLE, the migration lock.
+// PostgresConnection+Schema: introspection through pg_catalog, running the core's DDL, the migration lock.
 import Foundation
 import Strata
 
@@ -143,52 +143,27 @@ extension PostgresConnection: SchemaEditing {
     }
 
     public func apply(_ change: SchemaChange, live: DatabaseSchema) throws {
-        func q(_ name: String) throws -> String { try dialect.quote(name) }
+        var change = change
         switch change {
-        case .createTable(let schema):
-            _ = try renderAndRun(.createTable(schema)) { _ in }
-            for index in schema.indexes { _ = try renderAndRun(.createIndex(table: schema.name, index)) { _ in } }
-        case .dropTable(let name):
-            _ = try rows("DROP TABLE " + q(name))
-        case .renameTable(let name, let to):
-            _ = try rows("ALTER TABLE " + q(name) + " RENAME TO " + q(to))
-        case .addColumn(let name, let column):
-            _ = try renderAndRun(.addColumn(table: name, column)) { _ in }
-        case .dropColumn(let name, let column):
-            _ = try rows("ALTER TABLE " + q(name) + " DROP COLUMN " + q(column))
-        case .renameColumn(let name, let column, let to):
-            _ = try rows("ALTER TABLE " + q(name) + " RENAME COLUMN " + q(column) + " TO " + q(to))
-        case .alterColumn(let name, let column, _, let nullable, _):
-            _ = try rows(
-                "ALTER TABLE " + q(name) + " ALTER COLUMN " + q(column)
-                    + (nullable ? " DROP NOT NULL" : " SET NOT NULL"))
-        case .addIndex(let name, var index):
+        case .addIndex(let name, var index) where index.nullsFirstColumns == nil:
             // Unless read from the database: NULLS FIRST on the columns that can hold NULL, as migration creates them.
-            if index.nullsFirstColumns == nil {
-                let nullable = Set(try liveColumns(of: name)?.filter(\.isNullable).map(\.name) ?? [])
-                index.nullsFirstColumns = Set(index.columns.filter(nullable.contains))
-            }
-            _ = try renderAndRun(.createIndex(table: name, index)) { _ in }
-        case .dropIndex(_, let index):
-            _ = try rows("DROP INDEX " + q(index))
-        case .addForeignKey(let name, let key):
-            let constraint = dialect.shortened(name + "_" + key.column + "_fkey")
-            _ = try rows(
-                "ALTER TABLE " + q(name) + " ADD CONSTRAINT " + q(constraint) + " FOREIGN KEY (" + q(key.column)
-                    + ") REFERENCES " + q(key.referencedTable) + " (" + q(key.referencedColumn) + ") ON DELETE "
-                    + key.onDelete.rawValue)
+            let nullable = Set(try liveColumns(of: name)?.filter(\.isNullable).map(\.name) ?? [])
+            index.nullsFirstColumns = Set(index.columns.filter(nullable.contains))
+            change = .addIndex(table: name, index)
         case .dropForeignKey(let name, let column):
+            // The constraint's own name, which a table Strata did not create may not share.
             for r in try rows(Self.keysSQL) where r[0] == .text(name) && r[1] == .text(column) {
                 if case .text(let constraint) = r[5] {
-                    _ = try rows("ALTER TABLE " + q(name) + " DROP CONSTRAINT " + q(constraint))
+                    _ = try rows(SQLRenderer.dropConstraint(constraint, table: name, dialect: dialect))
                 }
             }
-        case .setDefault(let name, let column, let value):
-            let set = try value.map {
-                " SET DEFAULT " + (try SQLRenderer.defaultLiteral($0, dialect: dialect, table: name, column: column))
-            }
-            _ = try rows("ALTER TABLE " + q(name) + " ALTER COLUMN " + q(column) + (set ?? " DROP DEFAULT"))
+            return
+        default: break
         }
+        guard let statements = try SQLRenderer.statements(for: change, dialect: dialect) else {
+            throw StrataError.unsupported(feature: "\(change)", driver: "postgres")
+        }
+        for sql in statements { _ = try rows(sql) }
     }
 
     /// The table's constraints (but NOT NULL ones), indexes and triggers (but internal ones), each with its

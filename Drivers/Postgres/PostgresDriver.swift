@@ -31,7 +31,7 @@ public struct PostgresDriver: Driver {
     ///
     /// - Throws: ``StrataError/invalidURL(_:reason:)`` for a malformed URL or an unknown parameter.
     public init(url: String, configuration: Configuration = Configuration()) throws(StrataError) {
-        let parsed = try DatabaseURL(url)
+        let parsed = try DatabaseURL(url, drivers: [.postgres])
         guard parsed.scheme == "postgres" else { throw .invalidURL(url, reason: "expected a postgres:// URL") }
         self.init(
             options: try PostgresConnectionOptions(url: parsed, configuration: configuration),
@@ -55,10 +55,15 @@ public struct PostgresDriver: Driver {
 extension DriverFactory {
     /// The PostgreSQL driver, for ``Database/open(_:drivers:configuration:)``.
     ///
+    /// It serves `postgres://user:password@host:port/database?sslmode=…` (`postgresql://` too; see
+    /// ``URLSyntax/server``): every part is optional (`postgres://` alone leaves them all to libpq's environment),
+    /// and a host list is tried in turn, as libpq does (`postgres://u@h1:5432,h2:5433/db`).
+    ///
     /// It connects once at open time (and closes that connection), so a bad password, a missing
     /// database or an unreachable server fails `Database.open` with a typed error within the timeout.
     public static let postgres = DriverFactory(
-        schemes: ["postgres"], module: "StrataPostgres", parameters: PostgresConnectionOptions.urlParameters
+        schemes: ["postgres", "postgresql"], module: "StrataPostgres",
+        parameters: PostgresConnectionOptions.urlParameters, urlSyntax: .server
     ) { url, config in
         let driver = PostgresDriver(
             options: try PostgresConnectionOptions(url: url, configuration: config),

@@ -108,21 +108,9 @@ extension SQLiteConnection: SchemaEditing {
 
     public func apply(_ change: SchemaChange, live: DatabaseSchema) throws {
         rowidAliases = [:]
-        func q(_ name: String) throws -> String { try dialect.quote(name) }
         switch change {
-        case .createTable(let schema):
-            _ = try renderAndRun(.createTable(schema)) { _ in }
-            for index in schema.indexes { _ = try renderAndRun(.createIndex(table: schema.name, index)) { _ in } }
-        case .dropTable(let name):
-            _ = try rows("DROP TABLE " + q(name))
-        case .renameTable(let name, let to):
-            _ = try rows("ALTER TABLE " + q(name) + " RENAME TO " + q(to))
-        case .addColumn(let name, let column):
-            _ = try renderAndRun(.addColumn(table: name, column)) { _ in }
         case .dropColumn(let name, let column):
             try dropColumn(column, from: name)
-        case .renameColumn(let name, let column, let to):
-            _ = try rows("ALTER TABLE " + q(name) + " RENAME COLUMN " + q(column) + " TO " + q(to))
         case .alterColumn(let name, let column, _, let nullable, _):
             try rebuild(name) { text in
                 try text.editColumn(column, table: name) { c in
@@ -130,11 +118,8 @@ extension SQLiteConnection: SchemaEditing {
                     if !nullable { c.append("NOT NULL") }
                 }
             }
-        case .addIndex(let name, let index):
-            _ = try renderAndRun(.createIndex(table: name, index)) { _ in }
-        case .dropIndex(_, let index):
-            _ = try rows("DROP INDEX " + q(index))
         case .addForeignKey(let name, let key):
+            func q(_ name: String) throws -> String { try dialect.quote(name) }
             let clause =
                 " FOREIGN KEY (" + (try q(key.column)) + ") REFERENCES " + (try q(key.referencedTable)) + " ("
                 + (try q(key.referencedColumn)) + ") ON DELETE " + key.onDelete.rawValue
@@ -151,6 +136,8 @@ extension SQLiteConnection: SchemaEditing {
                     if let literal { c.append("DEFAULT " + literal) }
                 }
             }
+        case .createTable, .dropTable, .renameTable, .addColumn, .renameColumn, .addIndex, .dropIndex:
+            for sql in try SQLRenderer.statements(for: change, dialect: dialect) ?? [] { _ = try rows(sql) }
         }
     }
 
@@ -162,7 +149,11 @@ extension SQLiteConnection: SchemaEditing {
     /// - Throws: ``StrataError/invalidQuery(_:)`` naming what SQLite would not drop.
     private func dropColumn(_ column: String, from table: String) throws {
         do {
-            _ = try rows("ALTER TABLE " + (try dialect.quote(table)) + " DROP COLUMN " + (try dialect.quote(column)))
+            for sql in try SQLRenderer.statements(for: .dropColumn(table: table, column: column), dialect: dialect)
+                ?? []
+            {
+                _ = try rows(sql)
+            }
         } catch let native as StrataError {
             do {
                 try rebuild(table) { try $0.removeColumn(column, table: table) }

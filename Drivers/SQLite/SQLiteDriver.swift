@@ -41,9 +41,13 @@ public struct SQLiteDriver: Driver {
 extension DriverFactory {
     /// The SQLite driver, for ``Database/open(_:drivers:configuration:)``.
     ///
-    /// Besides Strata's `pool` and `migrate` it reads `journal=wal|delete|keep` (see ``SQLiteJournalMode``).
-    public static let sqlite = DriverFactory(schemes: ["sqlite"], module: "StrataSQLite", parameters: ["journal"]) {
-        url, config in
+    /// It serves `sqlite:relative/path.sqlite`, `sqlite:///abs/path.sqlite`, `sqlite://relative.sqlite` and
+    /// `sqlite::memory:` (`sqlite3:` too). Besides Strata's `pool` and `migrate` it reads
+    /// `journal=wal|delete|keep` (see ``SQLiteJournalMode``).
+    public static let sqlite = DriverFactory(
+        schemes: ["sqlite", "sqlite3"], module: "StrataSQLite", parameters: ["journal"],
+        urlSyntax: .path(missing: "missing SQLite file path")
+    ) { url, config in
         var journal: SQLiteJournalMode?
         if let text = url.parameters["journal"] {
             guard let mode = SQLiteJournalMode(rawValue: text.lowercased()) else {

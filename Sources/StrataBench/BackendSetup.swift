@@ -83,7 +83,7 @@ enum BackendSetup {
             try await db.dropTables(BenchRecord.self, BenchKeyed.self)
             try await db.migrate(BenchRecord.self, BenchKeyed.self)
         } catch {
-            let shown = (try? DatabaseURL(options.postgresURL).description) ?? "the given URL"
+            let shown = DatabaseURL.redacting(options.postgresURL)
             throw BenchError("no PostgreSQL server at \(shown) (\(error))")
         }
         let raw = try PostgresRawContender(url: options.postgresURL)

@@ -12,12 +12,12 @@ public final class Backend {
 
     /// Opens `url` with the driver among `drivers` that serves its scheme.
     ///
-    /// - Throws: ``StrataError/invalidURL(_:reason:)``, ``StrataError/driverNotRegistered(scheme:module:)``
-    ///   and the driver's connection errors.
+    /// - Throws: ``StrataError/invalidURL(_:reason:)``, ``StrataError/unknownScheme(_:)`` and the driver's
+    ///   connection errors.
     public init(url: String, drivers: [DriverFactory]) throws {
-        let parsed = try DatabaseURL(url)
-        guard let factory = drivers.first(where: { $0.schemes.contains(parsed.scheme) }) else {
-            throw StrataError.driverNotRegistered(scheme: parsed.scheme, module: "its driver module")
+        let parsed = try DatabaseURL(url, drivers: drivers)
+        guard let factory = drivers.first(where: { $0.serves(parsed.scheme) }) else {
+            throw StrataError.unknownScheme(parsed.scheme)
         }
         let driver = try factory.make(parsed, Configuration())
         name = "\(driver.name) (\(URLText.redacted(url)))"
@@ -40,6 +40,7 @@ public final class Backend {
         var rows: [[CanonicalValue]] = []
         let items = AggregateResults.items(statement)
         do {
+            try StatementCheck.check(statement)  // what the core refuses before any driver, as Transaction does
             let changes = try connection.execute(statement) { reader in
                 var row: [CanonicalValue] = []
                 row.reserveCapacity(reader.columnCount)

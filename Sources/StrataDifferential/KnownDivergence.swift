@@ -29,13 +29,6 @@ public struct KnownDivergence: Sendable, Hashable {
                 + "PostgreSQL and memory refuse it (typeMismatch, memory only when a row is evaluated), SQLite "
                 + "matches the value's text",
             matches: { d in d.shownShape.map { Features($0, world: d.shownWorld).likeOverNonText } ?? false }),
-        KnownDivergence(
-            name: "like.raw-dangling-escape",
-            reason:
-                "a raw condition binding a LIKE pattern that ends in its escape (issue 24, to be fixed by "
-                + "2026-12-18): memory refuses it as it parses the condition, SQLite and PostgreSQL only when "
-                + "matching a row reaches the escape, so a row that fails earlier, or an OR decided first, answers",
-            matches: { d in d.shownShape.map { Features($0, world: d.shownWorld).rawDanglingEscape } ?? false }),
     ]
 
     /// The known divergence `d` is, if any.
@@ -46,12 +39,10 @@ public struct KnownDivergence: Sendable, Hashable {
 struct Features {
     var mistypedComparison = false
     var likeOverNonText = false
-    var rawDanglingEscape = false
 
     init(_ s: Select, world: FuzzWorld) {
         var mistyped = false
         var likeNonText = false
-        var dangling = false
         func type(_ n: SQLExpression.Node) -> ColumnType? {
             let (alias, name): (String?, String)
             switch n {
@@ -91,12 +82,7 @@ struct Features {
                 walk(e)
                 walk(l)
                 walk(h)
-            case .unsafeRaw(let sql, let binds):
-                guard sql.uppercased().contains("LIKE") else { break }
-                for case .text(let t) in binds where t.reversed().prefix(while: { $0 == "\\" }).count % 2 == 1 {
-                    dangling = true
-                }
-            case .column, .joinedColumn, .value, .constant: break
+            case .column, .joinedColumn, .value, .constant, .unsafeRaw: break
             case .arithmetic(_, let l, let r), .concat(let l, let r):
                 walk(l)
                 walk(r)
@@ -113,13 +99,11 @@ struct Features {
             let f = Features(inner, world: world)
             mistyped = mistyped || f.mistypedComparison
             likeNonText = likeNonText || f.likeOverNonText
-            dangling = dangling || f.rawDanglingEscape
         }
         if let f = s.filter { walk(f.node) }
         s.joins.forEach { walk($0.on.node) }
         mistypedComparison = mistyped
         likeOverNonText = likeNonText
-        rawDanglingEscape = dangling
     }
 
     /// The column type a value belongs to, nil for NULL.

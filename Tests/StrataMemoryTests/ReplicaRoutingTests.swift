@@ -13,7 +13,9 @@ struct RoutedNote {
 
 /// A stand-in server driver: `postgres://host…` opens the memory store named after the host; the host `down`
 /// refuses to connect, as a stopped server does.
-private let storesByHost = DriverFactory(schemes: ["postgres"], module: "Test", parameters: ["host"]) { url, _ in
+private let storesByHost = DriverFactory(
+    schemes: ["postgres"], module: "Test", parameters: ["host"], urlSyntax: .server
+) { url, _ in
     let host = url.host ?? ""
     if host.hasPrefix("down") { throw StrataError.connectionFailed("could not connect to \(host): refused") }
     return MemoryDriver(storeName: host)

@@ -79,7 +79,7 @@ struct PostgresConnectOfflineTests {
     func options() throws {
         let url = try DatabaseURL(
             "postgres://ann:s%40cret@db.local:6543/shop?sslmode=require&search_path=tenant_1"
-                + "&application_name=billing&pool=3")
+                + "&application_name=billing&pool=3", drivers: [.postgres])
         let o = try PostgresConnectionOptions(url: url, configuration: Configuration(timeout: 7.5))
         #expect(
             o.host == "db.local" && o.port == 6543 && o.user == "ann" && o.password == "s@cret" && o.database == "shop")
@@ -88,9 +88,10 @@ struct PostgresConnectOfflineTests {
         #expect(o.connectTimeout == 8)
         #expect(o.lockTimeoutMilliseconds == 7500)
         #expect(!o.description.contains("s@cret"))
-        let socket = try PostgresConnectionOptions(url: DatabaseURL("postgres:///shop?host=/var/run/postgresql"))
+        let socket = try PostgresConnectionOptions(
+            url: DatabaseURL("postgres:///shop?host=/var/run/postgresql", drivers: [.postgres]))
         #expect(socket.host == "/var/run/postgresql" && socket.database == "shop" && socket.port == nil)
-        let bare = try PostgresConnectionOptions(url: DatabaseURL("postgres://"))
+        let bare = try PostgresConnectionOptions(url: DatabaseURL("postgres://", drivers: [.postgres]))
         #expect(
             bare.host == nil && bare.port == nil && bare.user == nil && bare.password == nil && bare.database == nil,
             "left to PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE")
@@ -111,7 +112,7 @@ extension PostgresServerTests {
     struct PostgresConnectTests {
         /// The server's options as the tests reach it (URL and environment).
         func serverOptions() throws -> PostgresConnectionOptions {
-            try PostgresConnectionOptions(url: DatabaseURL(PostgresTestServer.baseURL))
+            try PostgresConnectionOptions(url: DatabaseURL(PostgresTestServer.baseURL, drivers: [.postgres]))
         }
 
         @Test("postgres:// alone connects through PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE")

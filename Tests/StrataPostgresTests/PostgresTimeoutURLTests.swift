@@ -7,7 +7,7 @@ import Testing
 @Suite("PostgreSQL URL parameters for poolers, timeouts and TLS")
 struct PostgresTimeoutURLTests {
     static func options(_ query: String) throws -> PostgresConnectionOptions {
-        try PostgresConnectionOptions(url: DatabaseURL("postgres://u@h/db?\(query)"))
+        try PostgresConnectionOptions(url: DatabaseURL("postgres://u@h/db?\(query)", drivers: [.postgres]))
     }
 
     @Test("prepare is on, off or auto (the default)")

@@ -8,16 +8,19 @@ import Testing
 struct PostgresURLTests {
     @Test("a multi-host URL becomes one host list and one port list, in order")
     func multiHostOptions() throws {
-        let o = try PostgresConnectionOptions(url: DatabaseURL("postgres://u:p@h1:5432,[::1]:5433,h3/db"))
+        let o = try PostgresConnectionOptions(
+            url: DatabaseURL("postgres://u:p@h1:5432,[::1]:5433,h3/db", drivers: [.postgres]))
         #expect(o.hosts == [.init("h1", port: 5432), .init("::1", port: 5433), .init("h3")])
         #expect(o.host == "h1" && o.port == 5432 && o.user == "u" && o.password == "p" && o.database == "db")
         #expect(o.description == "u@h1:5432,[::1]:5433,h3:$PGPORT/db")
-        let listed = try PostgresConnectionOptions(url: DatabaseURL("postgres:///db?host=h1,h2&port=5432,"))
+        let listed = try PostgresConnectionOptions(
+            url: DatabaseURL("postgres:///db?host=h1,h2&port=5432,", drivers: [.postgres]))
         #expect(listed.host == "h1,h2" && listed.port == nil && listed.extra["port"] == "5432,")
         #expect(throws: StrataError.self) {
-            try PostgresConnectionOptions(url: DatabaseURL("postgres:///db?host=h1,h2&port=5432,x"))
+            try PostgresConnectionOptions(
+                url: DatabaseURL("postgres:///db?host=h1,h2&port=5432,x", drivers: [.postgres]))
         }
-        let single = try PostgresConnectionOptions(url: DatabaseURL("postgres://u@h1:5432/db"))
+        let single = try PostgresConnectionOptions(url: DatabaseURL("postgres://u@h1:5432/db", drivers: [.postgres]))
         #expect(single.hosts.isEmpty && single.host == "h1" && single.port == 5432)
     }
 
@@ -47,7 +50,7 @@ extension PostgresServerTests {
 
         @Test("a URL naming a dead host first and the live server second connects to the live one")
         func deadHostFirst() async throws {
-            let live = try PostgresConnectionOptions(url: DatabaseURL(PostgresTestServer.baseURL))
+            let live = try PostgresConnectionOptions(url: DatabaseURL(PostgresTestServer.baseURL, drivers: [.postgres]))
             let env = ProcessInfo.processInfo.environment
             let host = live.host ?? env["PGHOST"] ?? "localhost"
             let port = live.port ?? env["PGPORT"].flatMap { Int($0) } ?? 5432
@@ -58,7 +61,7 @@ extension PostgresServerTests {
             let shownHost = host.contains(":") && !host.hasPrefix("/") ? "[\(host)]" : Self.encoded(host)
             let url =
                 "postgres://\(userInfo)127.0.0.1:1,\(shownHost):\(port)/" + Self.encoded(live.database ?? "")
-            let parsed = try DatabaseURL(url)
+            let parsed = try DatabaseURL(url, drivers: [.postgres])
             #expect(parsed.hosts.count == 2 && parsed.hosts[0] == .init("127.0.0.1", port: 1))
             let db = try Database.open(url, drivers: [.postgres])
             defer { db.close() }

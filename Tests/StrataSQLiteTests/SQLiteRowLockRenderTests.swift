@@ -25,6 +25,6 @@ struct SQLiteRowLockRenderTests {
                     == #"SELECT "id" FROM "job" ORDER BY "id" ASC LIMIT ?"#)
         }
         s.selection = .count
-        #expect(throws: StrataError.self) { try SQLRenderer.render(.select(s), dialect: dialect) }
+        #expect(throws: StrataError.self) { try StatementCheck.check(.select(s)) }  // by the core, before any driver
     }
 }

@@ -74,30 +74,30 @@ struct AggregateRendererTests {
         #expect(try SQLRenderer.render(.select(items), dialect: odd).sql == "SELECT DISTINCT `a` FROM `t`")
     }
 
-    @Test("bad grouping is refused before any SQL, naming the column")
+    @Test("bad grouping is refused by the core before any driver, naming the column")
     func badGrouping() throws {
         var having = Select(table: "t", selection: .items([.aggregate(.countAll)]))
         having.having = HavingCondition(.compare(.greater, .aggregate(.countAll), .integer(1)))
         #expect(throws: StrataError.invalidQuery("HAVING without GROUP BY")) {
-            try SQLRenderer.render(.select(having), dialect: odd)
+            try StatementCheck.check(.select(having))
         }
         var bare = Select(table: "t", selection: .items([.column(ColumnRef("b")), .aggregate(.countAll)]))
         bare.groupBy = [ColumnRef("a")]
         #expect(throws: StrataError.invalidQuery("column b is neither grouped nor aggregated")) {
-            try SQLRenderer.render(.select(bare), dialect: odd)
+            try StatementCheck.check(.select(bare))
         }
         let text = Select(table: "t", selection: .items([.aggregate(Aggregate(.sum, ColumnRef("name"), type: .text))]))
         #expect(throws: StrataError.invalidQuery("sum(name): sum needs a numeric column, not text")) {
-            try SQLRenderer.render(.select(text), dialect: odd)
+            try StatementCheck.check(.select(text))
         }
         var unselected = Select(table: "t", selection: .columns(["a"]), order: [Ordering("b")])
         unselected.distinct = true
         #expect(throws: StrataError.invalidQuery("SELECT DISTINCT ordered by b, not selected")) {
-            try SQLRenderer.render(.select(unselected), dialect: odd)
+            try StatementCheck.check(.select(unselected))
         }
         var counted = Select(table: "t", selection: .count)
         counted.distinct = true
-        #expect(throws: StrataError.self) { try SQLRenderer.render(.select(counted), dialect: odd) }
+        #expect(throws: StrataError.self) { try StatementCheck.check(.select(counted)) }
     }
 
     @Test("aggregate results normalize to one Swift type: numeric sums to Int64 or an overflow error")

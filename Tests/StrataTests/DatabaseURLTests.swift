@@ -22,6 +22,21 @@ struct ExpectedURL: Sendable, CustomTestStringConvertible {
 
 typealias H = DatabaseURL.Host
 
+/// Factories that read URLs as the built-in drivers do (each driver module declares its own the same way), for
+/// a core test target that links no driver; they never make a driver.
+let urlDrivers: [DriverFactory] = [
+    DriverFactory(schemes: ["sqlite", "sqlite3"], module: "Test", urlSyntax: .path(missing: "missing SQLite file path"))
+    {
+        _, _ in throw StrataError.unsupported(feature: "opening", driver: "a URL test")
+    },
+    DriverFactory(schemes: ["memory", "mem"], module: "Test", urlSyntax: .path("store name")) { _, _ in
+        throw StrataError.unsupported(feature: "opening", driver: "a URL test")
+    },
+    DriverFactory(schemes: ["postgres", "postgresql"], module: "Test", urlSyntax: .server) { _, _ in
+        throw StrataError.unsupported(feature: "opening", driver: "a URL test")
+    },
+]
+
 @Suite("Database URL grammar")
 struct DatabaseURLTests {
     static let valid: [ExpectedURL] = [
@@ -93,7 +108,7 @@ struct DatabaseURLTests {
 
     @Test("accepted URLs parse into exactly these parts", arguments: valid)
     func accepted(_ e: ExpectedURL) throws {
-        let url = try DatabaseURL(e.input)
+        let url = try DatabaseURL(e.input, drivers: urlDrivers)
         #expect(url.scheme == e.scheme)
         #expect(url.path == e.path)
         #expect(url.user == e.user)
@@ -149,7 +164,7 @@ struct DatabaseURLTests {
     @Test("refused URLs throw invalidURL with this reason", arguments: invalid)
     func refused(_ input: String, _ reason: String) {
         do {
-            let url = try DatabaseURL(input)
+            let url = try DatabaseURL(input, drivers: urlDrivers)
             Issue.record("accepted '\(input)' as \(url.scheme) \(url.path) \(url.hosts)")
         } catch let StrataError.invalidURL(url, reason: why) {
             #expect(url == input)
@@ -161,8 +176,8 @@ struct DatabaseURLTests {
 
     @Test("an unknown scheme is unknownScheme, lowercased")
     func unknownScheme() {
-        #expect(throws: StrataError.unknownScheme("oracle")) { try DatabaseURL("oracle://x") }
-        #expect(throws: StrataError.unknownScheme("mysql")) { try DatabaseURL("MySQL://x") }
+        #expect(throws: StrataError.unknownScheme("oracle")) { try DatabaseURL("oracle://x", drivers: urlDrivers) }
+        #expect(throws: StrataError.unknownScheme("mysql")) { try DatabaseURL("MySQL://x", drivers: urlDrivers) }
     }
 
     @Test(
@@ -180,7 +195,7 @@ struct DatabaseURLTests {
         ])
     func passwordHidden(_ input: String) {
         do {
-            _ = try DatabaseURL(input)
+            _ = try DatabaseURL(input, drivers: urlDrivers)
             Issue.record("accepted '\(input)'")
         } catch {
             let shown = "\(error)"
@@ -192,7 +207,8 @@ struct DatabaseURLTests {
 
     @Test("a password query parameter is hidden in the description, in errors and in redacted text")
     func passwordParameterHidden() throws {
-        let url = try DatabaseURL("postgres://ann@h/shop?sslmode=require&password=hunter2&sslpassword=key%20pw")
+        let url = try DatabaseURL(
+            "postgres://ann@h/shop?sslmode=require&password=hunter2&sslpassword=key%20pw", drivers: urlDrivers)
         #expect(url.parameters["password"] == "hunter2", "still parsed")
         #expect(url.description == "postgres://ann@h/shop?sslmode=require&password=***&sslpassword=***")
         #expect(
@@ -203,7 +219,7 @@ struct DatabaseURLTests {
             URLRedaction.redact("postgres://ann:pw1@h/db?password=hunter2") == "postgres://ann:***@h/db?password=***")
         for bad in ["postgres://h:notaport/db?password=hunter2", "postgres://h/db?password=hunter2&password=x"] {
             do {
-                _ = try DatabaseURL(bad)
+                _ = try DatabaseURL(bad, drivers: urlDrivers)
                 Issue.record("accepted '\(bad)'")
             } catch {
                 #expect(!"\(error)".contains("hunter2"), "\(error)")
@@ -213,7 +229,43 @@ struct DatabaseURLTests {
 
     @Test("the description of a valid URL hides the password")
     func descriptionRedacts() throws {
-        let url = try DatabaseURL("postgres://ann:s%40cret@h1:5432,h2:5433/shop?sslmode=require")
+        let url = try DatabaseURL("postgres://ann:s%40cret@h1:5432,h2:5433/shop?sslmode=require", drivers: urlDrivers)
         #expect(url.description == "postgres://ann:***@h1:5432,h2:5433/shop?sslmode=require")
+    }
+
+    @Test("a driver the core was not written for serves its own scheme, with its own grammar and parameters")
+    func thirdPartyScheme() throws {
+        let shards = DriverFactory(
+            schemes: ["Shards", "shard"], module: "ShardKit", parameters: ["zone"],
+            urlSyntax: URLSyntax { rest, url throws(StrataError) in
+                guard rest.hasPrefix("@") else { throw .invalidURL(url.original, reason: "expected '@' and a shard") }
+                url.path = try url.decoded(rest.dropFirst(), part: "shard")
+            }
+        ) { _, _ in throw StrataError.unsupported(feature: "opening", driver: "a URL test") }
+        let url = try DatabaseURL("SHARD:@eu%2D1?zone=b&pool=2", drivers: urlDrivers + [shards])
+        #expect(url.scheme == "shards", "folded to the driver's first scheme")
+        #expect(url.path == "eu-1")
+        #expect(url.parameters == ["zone": "b", "pool": "2"])
+        #expect(throws: StrataError.invalidURL("shards:eu-1", reason: "expected '@' and a shard")) {
+            try DatabaseURL("shards:eu-1", drivers: [shards])
+        }
+        #expect(throws: StrataError.unknownScheme("shards")) { try DatabaseURL("shards:@eu-1", drivers: urlDrivers) }
+        #expect(throws: StrataError.unknownScheme("sqlite")) { try DatabaseURL("sqlite:a.db", drivers: [shards]) }
+    }
+
+    @Test("a registered driver's URLs parse without naming it; a later registration for its schemes replaces it")
+    func registered() throws {
+        let scheme = "strata-registry-test"
+        #expect(throws: StrataError.unknownScheme(scheme)) { try DatabaseURL(scheme + ":x") }
+        Database.register(
+            DriverFactory(schemes: [scheme], module: "Test", urlSyntax: .path()) { _, _ in
+                throw StrataError.unsupported(feature: "opening", driver: "a URL test")
+            })
+        #expect(try DatabaseURL(scheme + "://x").path == "x")
+        Database.register(
+            DriverFactory(schemes: [scheme.uppercased()], module: "Test", urlSyntax: .server) { _, _ in
+                throw StrataError.unsupported(feature: "opening", driver: "a URL test")
+            })
+        #expect(try DatabaseURL(scheme + "://h:5/db").hosts == [H("h", port: 5)])
     }
 }

@@ -95,10 +95,52 @@ struct RendererTests {
         #expect(odd.shortened(a.resolvedName(table: "tbl")).utf8.count <= 16)
     }
 
-    @Test("negative LIMIT or OFFSET is refused before any SQL is produced")
+    @Test("negative LIMIT or OFFSET is refused by the core before any driver")
     func negativeLimit() {
         #expect(throws: StrataError.invalidQuery("negative limit -1")) {
-            try SQLRenderer.render(.select(Select(table: "t", selection: .columns(["a"]), limit: -1)), dialect: odd)
+            try StatementCheck.check(.select(Select(table: "t", selection: .columns(["a"]), limit: -1)))
+        }
+        #expect(throws: StrataError.invalidQuery("negative offset -2")) {
+            try StatementCheck.check(.select(Select(table: "t", selection: .columns(["a"]), offset: -2)))
+        }
+    }
+
+    @Test("the core refuses a bad shape once, in the order the statement is written, before any driver")
+    func sharedRefusals() {
+        let dangling = SQLExpression.like(.column("a"), "x\\", caseInsensitive: false)
+        #expect(throws: StrataError.invalidQuery("UPDATE without any column to set")) {
+            try StatementCheck.check(.update(Update(table: "t", assignments: [], filter: dangling)))
+        }
+        #expect(throws: StrataError.invalidQuery("SELECT without columns")) {
+            try StatementCheck.check(.select(Select(table: "t", selection: .refs([]), filter: dangling, limit: -1)))
+        }
+        let twice = [
+            Join(.inner, table: "u", alias: "j", on: .constant(true)),
+            Join(.inner, table: "u", alias: "j", on: .constant(true)),
+        ]
+        #expect(throws: StrataError.invalidQuery("join alias 'j' is used twice")) {
+            try StatementCheck.check(.select(Select(table: "t", selection: .columns(["a"]), joins: twice)))
+        }
+        #expect(throws: StrataError.invalidQuery("LIKE pattern ends with the escape character \\")) {
+            try StatementCheck.check(
+                .select(Select(table: "t", selection: .columns(["a"]), filter: dangling, limit: -1)))
+        }
+        let raw = SQLExpression.unsafeRaw("a = ? OR a LIKE ?", [.text("x"), .text("%\\")])
+        #expect(throws: StrataError.invalidQuery("LIKE pattern ends with the escape character \\")) {
+            try StatementCheck.check(.delete(Delete(table: "t", filter: raw)))
+        }
+        let outside = SQLExpression.unsafeRaw("a LIKE ? ESCAPE '#'", [.text("x\\")])  // outside the subset the core reads
+        #expect(throws: Never.self) { try StatementCheck.check(.delete(Delete(table: "t", filter: outside))) }
+        let multi = Select(table: "u", selection: .columns(["a", "b"]))
+        #expect(
+            throws: StrataError.invalidQuery(
+                "a scalar subquery subquery on u selects 2 columns (a, b); it must select exactly one")
+        ) {
+            try StatementCheck.check(
+                .select(
+                    Select(
+                        table: "t", selection: .columns(["a"]),
+                        filter: .compare(.equal, .column("a"), .scalarSubquery(multi)))))
         }
     }
 

@@ -48,16 +48,16 @@ struct ValueTests {
             ("memory:shared", "memory", "shared"),
         ])
     func urls(_ input: String, _ scheme: String, _ path: String) throws {
-        let url = try DatabaseURL(input)
+        let url = try DatabaseURL(input, drivers: urlDrivers)
         #expect(url.scheme == scheme)
         #expect(url.path == path)
     }
 
     @Test("malformed URLs name the problem and never show the password")
     func badURLs() {
-        #expect(throws: StrataError.unknownScheme("oracle")) { try DatabaseURL("oracle://x") }
+        #expect(throws: StrataError.unknownScheme("oracle")) { try DatabaseURL("oracle://x", drivers: urlDrivers) }
         do {
-            _ = try DatabaseURL("postgres://me:hunter2@host:notaport/db")
+            _ = try DatabaseURL("postgres://me:hunter2@host:notaport/db", drivers: urlDrivers)
             Issue.record("accepted a bad port")
         } catch {
             #expect("\(error)".contains("port"))

@@ -87,18 +87,20 @@ public final class Database: Sendable {
 
     // MARK: Opening by URL
 
-    private static let registry = Mutex<[DriverFactory]>([])
-
-    /// Makes a driver available to ``open(_:drivers:configuration:)`` without naming it each time.
-    public static func register(_ factory: DriverFactory) {
-        registry.withLock { list in
-            list.removeAll { $0.schemes == factory.schemes }
-            list.append(factory)
-        }
-    }
+    /// Makes a driver available to ``open(_:drivers:configuration:)`` and ``DatabaseURL/init(_:drivers:)``
+    /// without naming it each time; it replaces a driver registered earlier for the same schemes.
+    ///
+    /// ```swift
+    /// Database.register(.sqlite)
+    /// let db = try Database.open("sqlite:app.sqlite")
+    /// ```
+    ///
+    /// - Parameter factory: the driver's factory (see ``DriverFactory``).
+    public static func register(_ factory: DriverFactory) { DriverFactory.register(factory) }
 
     /// Opens the database a URL names.
     ///
+    /// The driver among `drivers` that serves the URL's scheme reads the rest of it (see ``DatabaseURL``).
     /// URL parameters `pool=N` and `migrate=off` override the configuration; any other parameter must be one
     /// the driver reads (see ``DriverFactory/parameters``), spelled exactly.
     ///
@@ -108,13 +110,13 @@ public final class Database: Sendable {
     ///   - drivers: the drivers to choose from; by default those passed to ``register(_:)``.
     ///   - configuration: pool size, migration, logging and metrics settings; the URL's parameters override it.
     /// - Throws: ``StrataError/invalidURL(_:reason:)`` (a malformed URL, a bad `pool` or `migrate` value, or
-    ///   a parameter the driver does not read), ``StrataError/unknownScheme(_:)``,
-    ///   ``StrataError/driverNotRegistered(scheme:module:)``, or the driver's connection errors.
+    ///   a parameter the driver does not read), ``StrataError/unknownScheme(_:)`` when no driver of `drivers`
+    ///   serves the scheme, or the driver's connection errors.
     public static func open(
         _ url: String, drivers: [DriverFactory]? = nil,
         configuration: Configuration = Configuration()
     ) throws -> Database {
-        let parsed = try DatabaseURL(url)
+        let (parsed, factory) = try DatabaseURL.parse(url, drivers: drivers ?? DriverFactory.registered)
         var config = configuration
         if let pool = parsed.parameters["pool"] {
             guard let n = Int(pool), n > 0 else {
@@ -128,12 +130,6 @@ public final class Database: Sendable {
             case "on", "true", "1", "automatic": config.migration = .automatic
             default: throw StrataError.invalidURL(url, reason: "migrate must be on or off")
             }
-        }
-        let candidates = drivers ?? registry.withLock { $0 }
-        guard let factory = candidates.first(where: { $0.schemes.contains(parsed.scheme) }) else {
-            let module = ["sqlite": "StrataSQLite", "postgres": "StrataPostgres", "memory": "StrataMemory"][
-                parsed.scheme]
-            throw StrataError.driverNotRegistered(scheme: parsed.scheme, module: module ?? "its driver module")
         }
         let (primary, replicas) = try replicaSources(parsed, configuration: config, factory: factory)
         try checkParameters(primary, accepted: DriverFactory.commonParameters.union(factory.parameters))

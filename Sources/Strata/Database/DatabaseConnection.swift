@@ -1,4 +1,5 @@
 // DatabaseConnection and Driver: the line between the core and a storage backend.
+import Synchronization
 
 /// One connection of a driver, used by one task at a time (the pool hands it out).
 ///
@@ -128,38 +129,75 @@ public protocol ChangeListener: Sendable {
     func stop()
 }
 
-/// A driver that Strata can open by URL: its schemes, the URL parameters it reads, and how it turns a URL
-/// into a driver.
+/// A driver that Strata can open by URL: the schemes it serves, how it reads the rest of its URLs, the URL
+/// parameters it reads, and how it turns a URL into a driver.
+///
+/// Every driver, the built-in ones included, plugs in this way: pass factories to
+/// ``Database/open(_:drivers:configuration:)`` or register them once with ``Database/register(_:)``.
+///
+/// ```swift
+/// extension DriverFactory {
+///     static let shards = DriverFactory(
+///         schemes: ["shards", "shard"], module: "ShardKit", parameters: ["replica"], urlSyntax: .server
+///     ) { url, configuration in try ShardDriver(url, configuration) }
+/// }
+/// let db = try Database.open("shards://eu-1/app?pool=4", drivers: [.shards])
+/// ```
 public struct DriverFactory: Sendable {
-    /// URL schemes this driver answers to (`sqlite`, `postgres`, …).
+    /// URL schemes this driver serves, matched without regard to case; the first is the name a parsed URL's
+    /// ``DatabaseURL/scheme`` gets (`["postgres", "postgresql"]`).
     public var schemes: [String]
-    /// The module to import, for error messages.
+    /// The module that provides the driver, for messages.
     public var module: String
-    /// The URL parameters the driver reads, besides Strata's own `pool` and `migrate` (which every driver
+    /// The URL parameters the driver reads, besides Strata's own (``commonParameters``, which every driver
     /// accepts). ``Database/open(_:drivers:configuration:)`` refuses any other, names included exactly
     /// (they are case-sensitive), with ``StrataError/invalidURL(_:reason:)``.
     public var parameters: Set<String>
+    /// How the driver reads the text after `scheme:` (see ``URLSyntax``).
+    public var urlSyntax: URLSyntax
     /// Makes the driver for a parsed URL and the database's configuration; throws
     /// ``StrataError/invalidURL(_:reason:)`` for a URL it cannot use.
     public var make: @Sendable (DatabaseURL, Configuration) throws -> any Driver
 
-    /// The URL parameters ``Database/open(_:drivers:configuration:)`` reads itself, for every driver.
+    /// The URL parameters ``Database/open(_:drivers:configuration:)`` reads itself, for every driver (`pool`,
+    /// `migrate`); it reads `replicas` too, for a driver whose ``parameters`` include `host`.
     public static let commonParameters: Set<String> = ["pool", "migrate"]
 
     /// A factory for URLs with these schemes.
     ///
     /// - Parameters:
-    ///   - schemes: the URL schemes the driver answers to.
-    ///   - module: the module to import, named in error messages.
-    ///   - parameters: the URL parameters the driver reads besides `pool` and `migrate`.
+    ///   - schemes: the URL schemes the driver serves, its own name first.
+    ///   - module: the module that provides the driver, named in messages.
+    ///   - parameters: the URL parameters the driver reads besides Strata's own.
+    ///   - urlSyntax: how the text after `scheme:` reads; by default a path, maybe empty.
     ///   - make: makes the driver for a parsed URL and a configuration.
     public init(
-        schemes: [String], module: String, parameters: Set<String> = [],
+        schemes: [String], module: String, parameters: Set<String> = [], urlSyntax: URLSyntax = .path(),
         make: @escaping @Sendable (DatabaseURL, Configuration) throws -> any Driver
     ) {
         self.schemes = schemes
         self.module = module
         self.parameters = parameters
+        self.urlSyntax = urlSyntax
         self.make = make
+    }
+
+    /// Whether the driver serves `scheme`, in any case.
+    ///
+    /// - Parameter scheme: a URL scheme, without its `:`.
+    /// - Returns: whether ``schemes`` names it.
+    public func serves(_ scheme: String) -> Bool { schemes.contains { $0.lowercased() == scheme.lowercased() } }
+
+    /// The factories passed to ``Database/register(_:)``, the last registered for a scheme first.
+    static var registered: [DriverFactory] { registry.withLock { $0 } }
+
+    private static let registry = Mutex<[DriverFactory]>([])
+
+    /// Adds a factory to ``registered``, replacing any earlier one for the same schemes.
+    static func register(_ factory: DriverFactory) {
+        registry.withLock { list in
+            list.removeAll { Set($0.schemes.map { $0.lowercased() }) == Set(factory.schemes.map { $0.lowercased() }) }
+            list.insert(factory, at: 0)
+        }
     }
 }

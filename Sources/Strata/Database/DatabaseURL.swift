@@ -1,16 +1,12 @@
 // DatabaseURL: parses the database URLs Strata accepts into their parts, with typed errors.
 import Foundation
 
-/// A parsed database URL.
+/// A parsed database URL: `scheme:rest?key=value&…`.
 ///
-/// Accepted forms:
-/// - `sqlite:relative/path.sqlite`, `sqlite:///abs/path.sqlite`, `sqlite://relative.sqlite`, `sqlite::memory:`
-///   (`sqlite3:` too);
-/// - `memory:` (a fresh private store), `memory:name` (the process-wide store `name`; `mem:` too);
-/// - `postgres://user:password@host:port/database?sslmode=…` (`postgresql://` too), where every part is
-///   optional (`postgres://` alone leaves them all to libpq's environment), the host may be an IPv6 literal
-///   in brackets (`[::1]:5432`) or a percent-encoded unix-socket directory (`%2Fvar%2Frun%2Fpostgresql`),
-///   and may be a comma-separated list, as libpq accepts (`postgres://u@h1:5432,h2:5433/db` tries h1, then h2).
+/// The core reads the scheme and the query parameters; the driver registered for the scheme (its
+/// ``DriverFactory``) reads the rest with its ``URLSyntax``: a file path (`sqlite:app.sqlite`), a store name
+/// (`memory:name`), a server authority (`postgres://user:password@host:port/database`), or a grammar of its own.
+/// A scheme no driver serves is ``StrataError/unknownScheme(_:)``.
 ///
 /// Every part is percent-decoded (a malformed `%` escape is an error), and NUL is refused after decoding.
 /// Query parameters follow `?` as `key=value` pairs joined by `&`; names are case-sensitive, given at most
@@ -35,21 +31,22 @@ public struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// `sqlite`, `memory` or `postgres` (aliases are folded: `sqlite3`, `mem`, `postgresql`).
+    /// The scheme, as its driver first names it (an alias is folded: `sqlite3` reads as `sqlite`).
     public var scheme: String
-    /// For `sqlite`: the file path or `:memory:`. For `memory`: the store name (may be empty).
+    /// What a ``URLSyntax/path(_:missing:)`` URL names: the SQLite file path or `:memory:`, the memory store's
+    /// name (may be empty).
     public var path: String
     /// The user name of the authority (`postgres://user@host`), percent-decoded, or nil.
     public var user: String?
     /// The password of the authority, percent-decoded, or nil; never shown by ``description``.
     public var password: String?
-    /// The first host (postgres), or the `host` parameter when the URL names none.
+    /// The first host (``URLSyntax/server``), or the `host` parameter when the URL names none.
     public var host: String?
-    /// The first host's port (postgres).
+    /// The first host's port (``URLSyntax/server``).
     public var port: Int?
-    /// Every host of the authority, in order (postgres); empty when the URL names none.
+    /// Every host of the authority, in order (``URLSyntax/server``); empty when the URL names none.
     public var hosts: [Host] = []
-    /// The database name (postgres).
+    /// The database name (``URLSyntax/server``).
     public var database: String?
     /// The query parameters, percent-decoded.
     public var parameters: [String: String]
@@ -71,22 +68,53 @@ public struct DatabaseURL: Sendable, Hashable, CustomStringConvertible {
     /// - Returns: the text with every password hidden.
     public static func redacting(_ string: String) -> String { URLRedaction.redact(string) }
 
-    /// Parses a URL.
+    /// Parses a URL with the driver that serves its scheme.
     ///
     /// ```swift
-    /// let url = try DatabaseURL("postgres://ann:s%40cret@db1:5432,db2:5433/shop?sslmode=require")
+    /// let url = try DatabaseURL("postgres://ann:s%40cret@db1:5432,db2:5433/shop?sslmode=require", drivers: [.postgres])
     /// // url.hosts == [Host("db1", port: 5432), Host("db2", port: 5433)], url.password == "s@cret"
     /// ```
     ///
+    /// - Parameters:
+    ///   - string: the URL text.
+    ///   - drivers: the drivers whose schemes and syntaxes apply; by default those passed to
+    ///     ``Database/register(_:)``.
     /// - Throws: ``StrataError/invalidURL(_:reason:)`` naming what is wrong (never showing the password), or
-    ///   ``StrataError/unknownScheme(_:)``.
-    public init(_ string: String) throws(StrataError) {
-        original = string
+    ///   ``StrataError/unknownScheme(_:)`` when none of `drivers` serves the scheme.
+    public init(_ string: String, drivers: [DriverFactory]? = nil) throws(StrataError) {
+        self = try Self.parse(string, drivers: drivers ?? DriverFactory.registered).url
+    }
+
+    /// The URL parsed by the driver among `drivers` that serves its scheme, and that driver.
+    static func parse(_ string: String, drivers: [DriverFactory]) throws(StrataError) -> (
+        url: DatabaseURL, factory: DriverFactory
+    ) {
+        var url = DatabaseURL(original: string)
+        let parser = URLParser(original: string)
+        let (scheme, rest) = try parser.split(into: &url)
+        guard let factory = drivers.first(where: { $0.serves(scheme) }) else { throw .unknownScheme(scheme) }
+        url.scheme = factory.schemes.first?.lowercased() ?? scheme
+        try factory.urlSyntax.read(rest, &url)
+        return (url, factory)
+    }
+
+    /// A URL with nothing read yet but its text.
+    init(original: String) {
+        self.original = original
         path = ""
         parameters = [:]
         scheme = ""
-        let parser = URLParser(original: string)
-        try parser.parse(into: &self)
+    }
+
+    /// Percent-decodes one part of this URL, for a ``URLSyntax`` of a driver's own.
+    ///
+    /// - Parameters:
+    ///   - text: the part as written.
+    ///   - part: what the part is, named in the error (`"host"`, `"database name"`).
+    /// - Returns: the decoded text.
+    /// - Throws: ``StrataError/invalidURL(_:reason:)`` for a malformed `%` escape or a NUL.
+    public func decoded(_ text: Substring, part: String) throws(StrataError) -> String {
+        try URLParser(original: original).decode(text, part)
     }
 }
 
@@ -96,14 +124,12 @@ extension ClosedRange<Unicode.Scalar> {
         (lowerBound.value...upperBound.value).compactMap(Unicode.Scalar.init)
     }
 }
-
-/// The grammar behind ``DatabaseURL``, one production per method:
+/// The grammar behind ``DatabaseURL``, one production per method (`rest` is read by the driver's ``URLSyntax``):
 ///
 /// ```
 /// url        = scheme ":" rest [ "?" query ]          (no "#")
-/// sqlite     = [ "//" ] path                          path percent-decoded, non-empty
-/// memory     = [ "//" ] name
-/// postgres   = "//" [ userinfo "@" ] [ hostlist ] [ "/" [ database ] ]
+/// path       = [ "//" ] path                          percent-decoded (URLSyntax.path)
+/// server     = "//" [ userinfo "@" ] [ hostlist ] [ "/" [ database ] ]   (URLSyntax.server)
 /// userinfo   = user [ ":" password ]                  split at the last "@" and the first ":"
 /// hostlist   = host *( "," host )                     host = ( "[" ipv6 "]" | name ) [ ":" port ]
 /// query      = param *( "&" param )                   param = key [ "=" value ], key non-empty, unique
@@ -117,7 +143,8 @@ struct URLParser {
     static let letters: Set<Unicode.Scalar> = Set(("a"..."z").unicodeScalarArray + ("A"..."Z").unicodeScalarArray)
     static let schemeCharacters: Set<Unicode.Scalar> = letters.union(("0"..."9").unicodeScalarArray + ["+", "-", "."])
 
-    func parse(into url: inout DatabaseURL) throws(StrataError) {
+    /// Reads the scheme (lowercased) and the query parameters into `url`, returning the scheme and the rest.
+    func split(into url: inout DatabaseURL) throws(StrataError) -> (scheme: String, rest: Substring) {
         let trimmed = original.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw fail("empty URL") }
         guard !trimmed.contains("#") else { throw fail("unexpected '#' (write %23 for a literal '#')") }
@@ -135,23 +162,7 @@ struct URLParser {
             url.parameters = try parameters(rest[rest.index(after: q)...])
             rest = rest[..<q]
         }
-        let scheme = rawScheme.lowercased()
-        switch scheme {
-        case "sqlite", "sqlite3":
-            url.scheme = "sqlite"
-            if rest.hasPrefix("//") { rest = rest.dropFirst(2) }  // sqlite:///abs → /abs, sqlite://rel → rel
-            guard !rest.isEmpty else { throw fail("missing SQLite file path") }
-            url.path = try decode(rest, "path")
-        case "memory", "mem":
-            url.scheme = "memory"
-            if rest.hasPrefix("//") { rest = rest.dropFirst(2) }
-            url.path = try decode(rest, "store name")
-        case "postgres", "postgresql":
-            url.scheme = "postgres"
-            try postgres(rest, into: &url)
-        default:
-            throw .unknownScheme(scheme)
-        }
+        return (rawScheme.lowercased(), rest)
     }
 
     /// Percent-decodes `text`, refusing a malformed escape and NUL (checked after decoding).
@@ -175,8 +186,9 @@ struct URLParser {
         return out
     }
 
-    func postgres(_ rest: Substring, into url: inout DatabaseURL) throws(StrataError) {
-        guard rest.hasPrefix("//") else { throw fail("expected '//' after 'postgres:'") }
+    /// `//[user[:password]@][hosts][/database]` (see ``URLSyntax/server``).
+    func server(_ rest: Substring, into url: inout DatabaseURL) throws(StrataError) {
+        guard rest.hasPrefix("//") else { throw fail("expected '//' after '\(url.scheme):'") }
         var authority = rest.dropFirst(2)
         if let slash = authority.firstIndex(of: "/") {
             let db = try decode(authority[authority.index(after: slash)...], "database name")

@@ -79,6 +79,25 @@ public protocol Dialect: Sendable {
     /// Where the backend sorts NULL when ORDER BY names no `NULLS` clause, which decides when the renderer writes
     /// one and how indexes are created. Default ``NullOrdering/highest`` (a clause wherever a term can be NULL).
     var nullOrdering: NullOrdering { get }
+    /// How a `NULLS FIRST`/`NULLS LAST` order is written where ``nullOrdering`` asks for one. Default
+    /// ``NullsClauseSyntax/keywords``.
+    var nullsClause: NullsClauseSyntax { get }
+    /// Which statements may end in `RETURNING`; an INSERT that asks for its key back on a dialect without
+    /// ``ReturningClauses/insert`` fails to render with ``StrataError/unsupported(feature:driver:)``, so its
+    /// driver reads the key another way. Default ``ReturningClauses/all``.
+    var returning: ReturningClauses { get }
+    /// How an upsert is written. Default ``UpsertSyntax/onConflict``.
+    var upsertSyntax: UpsertSyntax { get }
+    /// How a LIKE names `\` as its escape character. Default ``LikeEscapeSyntax/escapeClause``.
+    var likeEscape: LikeEscapeSyntax { get }
+    /// Whether a backslash escapes the next character in a string literal (MySQL's default); literals in DDL
+    /// (column defaults) then double it. Default false (standard SQL: only `'` is doubled).
+    var backslashEscapesInStrings: Bool { get }
+    /// How two texts are concatenated. Default ``ConcatSyntax/pipes`` (`||`).
+    var concatSyntax: ConcatSyntax { get }
+    /// Whether DDL runs inside a transaction and is undone by its rollback (SQLite, PostgreSQL); when false
+    /// (MySQL, MariaDB: each DDL statement commits) a migration cannot be undone by a rollback. Default true.
+    var transactionalDDL: Bool { get }
 }
 
 /// Where a backend sorts NULL when ORDER BY names no `NULLS FIRST`/`NULLS LAST`. Strata's rule is NULLs first
@@ -163,6 +182,20 @@ extension Dialect {
     public var rowLocks: RowLockSyntax { .none }
     /// NULL sorts above every value, so a term that can be NULL gets an explicit `NULLS` clause.
     public var nullOrdering: NullOrdering { .highest }
+    /// `NULLS FIRST` / `NULLS LAST` keywords.
+    public var nullsClause: NullsClauseSyntax { .keywords }
+    /// INSERT, UPDATE and DELETE may all end in `RETURNING`.
+    public var returning: ReturningClauses { .all }
+    /// `ON CONFLICT (target) DO …`.
+    public var upsertSyntax: UpsertSyntax { .onConflict }
+    /// An explicit `ESCAPE '\'`.
+    public var likeEscape: LikeEscapeSyntax { .escapeClause }
+    /// Backslash is an ordinary character in string literals.
+    public var backslashEscapesInStrings: Bool { false }
+    /// DDL is transactional.
+    public var transactionalDDL: Bool { true }
+    /// `(a || b)`.
+    public var concatSyntax: ConcatSyntax { .pipes }
 
     /// Quotes an identifier, doubling the quote character at the Unicode-scalar level.
     ///

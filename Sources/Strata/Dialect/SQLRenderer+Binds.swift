@@ -33,7 +33,14 @@ extension SQLRenderer {
         for join in s.joins { collect(join.on.node, dialect, into: &out) }
         if let f = s.filter { collect(f.node, dialect, into: &out) }
         if case .count = s.selection, s.limit == nil, s.offset == nil { return }
-        for o in s.order { if let e = o.expression { collect(e.node, dialect, into: &out) } }
+        for o in s.order {
+            guard let e = o.expression else { continue }
+            // A NULLs sort key (``NullsClauseSyntax/sortKey``) writes the term twice.
+            if let dialect, dialect.nullsClause == .sortKey, needsNullsClause(o, in: s, dialect: dialect) {
+                collect(e.node, dialect, into: &out)
+            }
+            collect(e.node, dialect, into: &out)
+        }
         if let l = s.limit { out.append(.integer(Int64(l))) }
         if let o = s.offset { out.append(.integer(Int64(o))) }
     }

@@ -1,10 +1,8 @@
 // SQLRenderer+Computed: renders arithmetic, concatenation, lower/upper, COALESCE and subqueries per dialect.
 
 extension SQLRenderer {
-    /// Renders the computed-value and subquery nodes of ``SQLExpression``.
-    ///
-    /// - Throws: ``StrataError/invalidQuery(_:)`` for a subquery that does not select exactly one column or an
-    ///   empty COALESCE.
+    /// Renders the computed-value and subquery nodes of ``SQLExpression`` (the core has refused a subquery that
+    /// does not select exactly one column and an empty COALESCE: see `StatementCheck`).
     mutating func computed(_ node: SQLExpression.Node) throws(StrataError) {
         // Below anything but arithmetic (COALESCE, a subquery), an arithmetic expression is outermost again.
         let outer = insideArithmetic
@@ -14,9 +12,9 @@ extension SQLRenderer {
         case .arithmetic(let op, let l, let r):
             try nanChecked(op) { (r2: inout SQLRenderer) throws(StrataError) in try r2.arithmetic(op, l, r) }
         case .concat(let l, let r):
-            sql += "("
+            sql += dialect.concatSyntax == .pipes ? "(" : "CONCAT("
             try expression(l)
-            sql += " || "
+            sql += dialect.concatSyntax == .pipes ? " || " : ", "
             try expression(r)
             sql += ")"
         case .caseMapped(let e, let upper):
@@ -26,11 +24,10 @@ extension SQLRenderer {
             case .collateC:
                 sql += "("
                 try expression(e)
-                sql += ") COLLATE \"C\""
+                sql += ") COLLATE " + (try q("C"))
             }
             sql += ")"
         case .coalesce(let items):
-            guard !items.isEmpty else { throw .invalidQuery("COALESCE without operands") }
             sql += "COALESCE("
             for (n, item) in items.enumerated() {
                 if n > 0 { sql += ", " }
@@ -46,14 +43,12 @@ extension SQLRenderer {
                 sql += " COLLATE " + (try q(c))
             }
         case .inSubquery(let e, let s, let negated):
-            try Self.checkSingleColumn(s, use: negated ? "NOT IN" : "IN")
             sql += "("
             try expression(e)
             sql += negated ? " NOT IN (" : " IN ("
             try select(s)
             sql += "))"
         case .scalarSubquery(let s):
-            try Self.checkSingleColumn(s, use: "a scalar subquery")
             sql += "("
             try select(Self.firstRow(of: s))
             sql += ")"
@@ -86,28 +81,6 @@ extension SQLRenderer {
         var one = s
         if s.selection != .count { one.limit = min(s.limit ?? 1, 1) }  // a count is one row already
         return one
-    }
-
-    /// - Throws: ``StrataError/invalidQuery(_:)`` naming the subquery's table and columns unless it selects one.
-    package static func checkSingleColumn(_ s: Select, use: String) throws(StrataError) {
-        let names: [String]
-        switch s.selection {
-        case .columns(let c): names = c
-        case .refs(let r): names = r.map { ($0.table.map { $0 + "." } ?? "") + $0.name }
-        case .items(let items):
-            names = items.map { item in
-                switch item {
-                case .column(let r): return (r.table.map { $0 + "." } ?? "") + r.name
-                case .aggregate(let a): return a.summary
-                }
-            }
-        case .count: return
-        }
-        guard names.count == 1 else {
-            throw .invalidQuery(
-                "\(use) subquery on \(s.table) selects \(names.count) columns (\(names.joined(separator: ", "))); "
-                    + "it must select exactly one")
-        }
     }
 }
 

@@ -22,8 +22,12 @@ public struct SQLRenderer {
 
     /// Renders one statement.
     ///
-    /// - Throws: ``StrataError/invalidIdentifier(_:reason:)``, ``StrataError/invalidQuery(_:)`` (a
-    ///   negative limit or offset, an INSERT without rows), ``StrataError/tooManyBindings(count:limit:)``.
+    /// The refusals every driver shares (a negative limit, a dangling LIKE escape, …) are not made here: the core
+    /// makes them before a statement reaches any driver (see `StatementCheck`).
+    ///
+    /// - Throws: ``StrataError/invalidIdentifier(_:reason:)``, ``StrataError/invalidQuery(_:)`` (an INSERT
+    ///   without rows), ``StrataError/tooManyBindings(count:limit:)``, ``StrataError/unsupported(feature:driver:)``
+    ///   (a clause the dialect cannot write).
     public static func render(_ statement: Statement, dialect: any Dialect) throws(StrataError) -> RenderedSQL {
         var r = SQLRenderer(dialect: dialect)
         try r.statement(statement)
@@ -52,7 +56,6 @@ public struct SQLRenderer {
         case .select(let s): try select(s)
         case .insert(let i): try insert(i)
         case .update(let u):
-            guard !u.assignments.isEmpty else { throw .invalidQuery("UPDATE without any column to set") }
             sql += "UPDATE " + (try q(u.table)) + " SET "
             for (n, a) in u.assignments.enumerated() {
                 if n > 0 { sql += ", " }
@@ -70,7 +73,7 @@ public struct SQLRenderer {
         case .createIndex(let table, let index):
             let name = dialect.shortened(index.resolvedName(table: table))
             sql += "CREATE " + (index.isUnique ? "UNIQUE " : "") + "INDEX IF NOT EXISTS " + (try q(name)) + " ON "
-            let nullsFirst = dialect.nullOrdering == .highest
+            let nullsFirst = dialect.nullOrdering == .highest && dialect.nullsClause == .keywords
             sql +=
                 try q(table) + " ("
                 + (try index.columns.map { c throws(StrataError) in
@@ -102,13 +105,10 @@ public struct SQLRenderer {
         aliases = Set(s.joins.map(\.alias))
         mainTable = s.table
         defer { (qualifier, aliases, mainTable) = outer }
-        try s.checkGrouping()
-        if s.lock != nil { try s.checkLock() }
         let select = s.distinct ? "SELECT DISTINCT " : "SELECT "
         let collated = Self.distinctTextOrder(s, dialect: dialect)
         switch s.selection {
         case .columns(let columns):
-            guard !columns.isEmpty else { throw .invalidQuery("SELECT without columns") }
             sql +=
                 select
                 + (try columns.map { c throws(StrataError) in try selected(c, table: nil, collated: collated) }
@@ -116,7 +116,6 @@ public struct SQLRenderer {
             try from(s)
             try selectTail(s)
         case .refs(let refs):
-            guard !refs.isEmpty else { throw .invalidQuery("SELECT without columns") }
             sql +=
                 select
                 + (try refs.map { r throws(StrataError) in try selected(r.name, table: r.table, collated: collated) }
@@ -146,9 +145,6 @@ public struct SQLRenderer {
     private mutating func from(_ s: Select) throws(StrataError) {
         sql += " FROM " + (try q(s.table))
         for join in s.joins {
-            guard join.alias != s.table else {
-                throw .invalidQuery("join alias '\(join.alias)' is the main table's name")
-            }
             sql += " " + join.kind.rawValue + " JOIN " + (try q(join.table)) + " AS " + (try q(join.alias)) + " ON "
             try expression(join.on.node)
         }
@@ -175,24 +171,20 @@ public struct SQLRenderer {
             sql += " ORDER BY "
             for (n, o) in s.order.enumerated() {
                 if n > 0 { sql += ", " }
-                if let a = o.aggregate {
-                    try aggregate(a)
-                } else if let e = o.expression {
-                    try expression(e.node)
-                } else {
-                    sql += try column(o.column, table: o.table)
-                    // SELECT DISTINCT may only order by what it selects: it selects `x COLLATE "C"` too (see
-                    // `distinctTextOrder`).
-                    if o.isText { try binaryCollation() }
+                let clause = Self.needsNullsClause(o, in: s, dialect: dialect)
+                if clause && dialect.nullsClause == .sortKey {
+                    // NULLs first ascending, last descending: a key that sorts them there, before the term.
+                    sql += "CASE WHEN "
+                    try orderTerm(o)
+                    sql += o.direction == .ascending ? " IS NULL THEN 0 ELSE 1 END, " : " IS NULL THEN 1 ELSE 0 END, "
                 }
+                try orderTerm(o)
                 sql += o.direction == .ascending ? " ASC" : " DESC"
-                if dialect.nullOrdering == .highest && !(o.isNeverNull && !Self.joinsCanBringNull(to: o, in: s)) {
+                if clause && dialect.nullsClause == .keywords {
                     sql += o.direction == .ascending ? " NULLS FIRST" : " NULLS LAST"
                 }
             }
         }
-        if let l = s.limit, l < 0 { throw .invalidQuery("negative limit \(l)") }
-        if let o = s.offset, o < 0 { throw .invalidQuery("negative offset \(o)") }
         if let limit = s.limit {
             sql += " LIMIT "
             bind(.integer(Int64(limit)))
@@ -203,6 +195,26 @@ public struct SQLRenderer {
             sql += " OFFSET "
             bind(.integer(Int64(offset)))
         }
+    }
+
+    /// One ORDER BY term, without its direction.
+    private mutating func orderTerm(_ o: Ordering) throws(StrataError) {
+        if let a = o.aggregate {
+            try aggregate(a)
+        } else if let e = o.expression {
+            try expression(e.node)
+        } else {
+            sql += try column(o.column, table: o.table)
+            // SELECT DISTINCT may only order by what it selects: it selects `x COLLATE "C"` too (see
+            // `distinctTextOrder`).
+            if o.isText { try binaryCollation() }
+        }
+    }
+
+    /// Whether the term `o` of `s` needs NULLs placed explicitly: the dialect sorts them highest by itself, and
+    /// the term can be NULL.
+    static func needsNullsClause(_ o: Ordering, in s: Select, dialect: any Dialect) -> Bool {
+        dialect.nullOrdering == .highest && !(o.isNeverNull && !joinsCanBringNull(to: o, in: s))
     }
 
     /// Whether an outer join of `s` can make the column of `o` NULL in some row: a RIGHT or FULL join for any
@@ -274,7 +286,6 @@ public struct SQLRenderer {
             }
             sql += "))"
         case .like(let e, let pattern, let caseInsensitive, let negated):
-            try LikePattern.validate(pattern)
             sql += "("
             let op = negated ? " NOT LIKE " : " LIKE "
             switch (caseInsensitive, dialect.caseInsensitiveLike) {
@@ -293,7 +304,8 @@ public struct SQLRenderer {
                 sql += negated ? " NOT ILIKE " : " ILIKE "
                 bind(.text(pattern))
             }
-            sql += " ESCAPE '\\')"
+            if dialect.likeEscape == .escapeClause { sql += " ESCAPE '\\'" }
+            sql += ")"
         case .between(let e, let low, let high, let negated):
             if try mixedBetween(e, low, high, negated: negated) { return }
             sql += "("
@@ -405,8 +417,18 @@ public struct SQLRenderer {
                 sql += ")"
             }
         }
-        if let c = i.onConflict { sql += try c.sql(table: i.table) { n throws(StrataError) in try q(n) } }
-        if let r = i.returning { sql += " RETURNING " + (try q(r)) }
+        if let c = i.onConflict {
+            sql += try c.sql(table: i.table, syntax: dialect.upsertSyntax, driver: dialect.name) {
+                n throws(StrataError) in
+                try q(n)
+            }
+        }
+        if let r = i.returning {
+            guard dialect.returning.contains(.insert) else {
+                throw .unsupported(feature: "INSERT … RETURNING", driver: dialect.name)
+            }
+            sql += " RETURNING " + (try q(r))
+        }
     }
 
     private mutating func createTable(_ t: TableSchema) throws(StrataError) {
@@ -463,20 +485,22 @@ public struct SQLRenderer {
         case .double(let d):
             guard d.isFinite else { throw .invalidQuery("non-finite default for \(table).\(column)") }
             return "(" + String(d) + ")"
-        case .text(let s), .json(let s): return Self.quotedLiteral(s)
-        case .decimal(let d): return Self.quotedLiteral("\(d)")
-        case .uuid(let u): return Self.quotedLiteral(u.uuidString.lowercased())
-        case .date(let d): return Self.quotedLiteral(DateText.format(d))
+        case .text(let s), .json(let s): return quotedLiteral(s)
+        case .decimal(let d): return quotedLiteral("\(d)")
+        case .uuid(let u): return quotedLiteral(u.uuidString.lowercased())
+        case .date(let d): return quotedLiteral(DateText.format(d))
         case .blob: throw .invalidQuery("blob defaults are not supported in a schema (\(table).\(column))")
         }
     }
 
-    /// `'text'` with every `'` scalar doubled (the caller has refused NUL).
-    static func quotedLiteral(_ s: String) -> String {
+    /// `'text'` with every `'` scalar doubled, and every `\` too where the dialect's string literals read it as an
+    /// escape (``Dialect/backslashEscapesInStrings``); the caller has refused NUL.
+    func quotedLiteral(_ s: String) -> String {
+        let backslash = dialect.backslashEscapesInStrings
         var out = String.UnicodeScalarView()
         out.append("'")
         for scalar in s.unicodeScalars {
-            if scalar == "'" { out.append("'") }
+            if scalar == "'" || (backslash && scalar == "\\") { out.append(scalar) }
             out.append(scalar)
         }
         out.append("'")

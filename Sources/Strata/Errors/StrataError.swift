@@ -7,9 +7,10 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     // Configuration
     /// A database URL could not be understood; `reason` says which part is wrong.
     case invalidURL(String, reason: String)
-    /// The URL's scheme names no driver Strata knows.
+    /// No driver given or registered serves the URL's scheme (see ``DriverFactory``).
     case unknownScheme(String)
-    /// The scheme is known but its driver was not registered with ``Database/register(_:)``.
+    /// The scheme's driver was not registered. No longer thrown: a scheme no driver serves is
+    /// ``unknownScheme(_:)`` (the core knows no scheme of its own); kept so that existing `switch`es compile.
     case driverNotRegistered(scheme: String, module: String)
 
     // Validation and model use
@@ -135,7 +136,9 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidURL(let url, let reason): return "invalid database URL '\(URLRedaction.redact(url))': \(reason)"
-        case .unknownScheme(let s): return "unknown database URL scheme '\(s)' (expected sqlite, postgres or memory)"
+        case .unknownScheme(let s):
+            return "no driver serves '\(s):' URLs: pass its DriverFactory to Database.open(_:drivers:) or "
+                + "Database.register(_:)"
         case .driverNotRegistered(let s, let m):
             return "no driver registered for '\(s):' URLs: import \(m) and pass it to Database.open(_:drivers:)"
         case .validationFailed(let errors):

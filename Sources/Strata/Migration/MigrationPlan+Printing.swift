@@ -19,24 +19,13 @@ extension MigrationPlan {
 
     static func sql(_ change: SchemaChange, dialect: any Dialect) throws -> [String] {
         func q(_ name: String) throws -> String { try dialect.quote(name) }
-        func render(_ s: Statement) throws -> String { try SQLRenderer.render(s, dialect: dialect).sql + ";" }
-        func rebuild(_ table: String, _ what: String) throws -> [String] {
+        func rebuild(_ table: String, _ what: String) -> [String] {
             [
                 "-- \(what): SQLite rebuilds \(table) (create the new table, copy every row, drop the old one, "
                     + "rename, re-create indexes and triggers, PRAGMA foreign_key_check)"
             ]
         }
         switch change {
-        case .createTable(let t):
-            return try [render(.createTable(t))] + t.indexes.map { try render(.createIndex(table: t.name, $0)) }
-        case .dropTable(let t): return ["DROP TABLE \(try q(t));"]
-        case .renameTable(let t, let to): return ["ALTER TABLE \(try q(t)) RENAME TO \(try q(to));"]
-        case .addColumn(let t, let c): return [try render(.addColumn(table: t, c))]
-        case .dropColumn(let t, let c):
-            if !dialect.altersTablesInPlace { return try rebuild(t, "drop column \(c)") }
-            return ["ALTER TABLE \(try q(t)) DROP COLUMN \(try q(c));"]
-        case .renameColumn(let t, let c, let to):
-            return ["ALTER TABLE \(try q(t)) RENAME COLUMN \(try q(c)) TO \(try q(to));"]
         case .alterColumn(let t, let c, let type, let nullable, let fill):
             var out = [
                 "-- \(t).\(c): each value converted to \(type.rawValue) in Swift; one that does not convert stops the step"
@@ -46,7 +35,7 @@ extension MigrationPlan {
                 out.append(
                     "-- UPDATE … SET \(try q("strata_tmp_" + c)) = <converted value> WHERE \(try q(c)) = <value>, per value"
                 )
-                out += try rebuild(t, "drop \(c), rename the new column to it" + (nullable ? "" : ", NOT NULL"))
+                out += rebuild(t, "drop \(c), rename the new column to it" + (nullable ? "" : ", NOT NULL"))
                 return out
             }
             out.append(
@@ -56,27 +45,19 @@ extension MigrationPlan {
                 out.append(
                     "UPDATE \(try q(t)) SET \(try q(c)) = \(SchemaChange.literal(fill)) WHERE \(try q(c)) IS NULL;")
             }
-            out.append("ALTER TABLE \(try q(t)) ALTER COLUMN \(try q(c)) \(nullable ? "DROP" : "SET") NOT NULL;")
-            return out
-        case .addIndex(let t, let i): return [try render(.createIndex(table: t, i))]
-        case .dropIndex(_, let n): return ["DROP INDEX \(try q(n));"]
-        case .addForeignKey(let t, let k):
-            if !dialect.altersTablesInPlace { return try rebuild(t, "add foreign key \(k.column)") }
-            return [
-                "ALTER TABLE \(try q(t)) ADD CONSTRAINT \(try q(dialect.shortened(t + "_" + k.column + "_fkey"))) "
-                    + "FOREIGN KEY (\(try q(k.column))) REFERENCES \(try q(k.referencedTable)) "
-                    + "(\(try q(k.referencedColumn))) ON DELETE \(k.onDelete.rawValue);"
-            ]
-        case .dropForeignKey(let t, let c):
-            if !dialect.altersTablesInPlace { return try rebuild(t, "drop foreign key \(c)") }
-            return ["ALTER TABLE \(try q(t)) DROP CONSTRAINT \(try q(dialect.shortened(t + "_" + c + "_fkey")));"]
-        case .setDefault(let t, let c, let value):
-            if !dialect.altersTablesInPlace { return try rebuild(t, "default of \(c)") }
-            guard let value else { return ["ALTER TABLE \(try q(t)) ALTER COLUMN \(try q(c)) DROP DEFAULT;"] }
-            return [
-                "ALTER TABLE \(try q(t)) ALTER COLUMN \(try q(c)) SET DEFAULT "
-                    + (try SQLRenderer.defaultLiteral(value, dialect: dialect, table: t, column: c)) + ";"
-            ]
+            return out + (try SQLRenderer.statements(for: change, dialect: dialect) ?? []).map { $0 + ";" }
+        case .dropColumn(let t, let c) where !dialect.altersTablesInPlace:
+            return rebuild(t, "drop column \(c)")
+        default:
+            guard let statements = try SQLRenderer.statements(for: change, dialect: dialect) else {
+                switch change {
+                case .addForeignKey(let t, let k): return rebuild(t, "add foreign key \(k.column)")
+                case .dropForeignKey(let t, let c): return rebuild(t, "drop foreign key \(c)")
+                case .setDefault(let t, let c, _): return rebuild(t, "default of \(c)")
+                default: return rebuild(change.table, "\(change)")
+                }
+            }
+            return statements.map { $0 + ";" }
         }
     }
 

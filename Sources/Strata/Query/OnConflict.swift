@@ -2,7 +2,7 @@
 
 /// What an INSERT does with a row whose conflict-target columns match a stored row's.
 ///
-/// Rendered the same way on SQLite and PostgreSQL, always with an explicit target:
+/// Rendered in the dialect's ``Dialect/upsertSyntax``; on SQLite and PostgreSQL always with an explicit target:
 ///
 /// ```sql
 /// INSERT INTO "user" ("name", "email") VALUES (?, ?)
@@ -37,36 +37,45 @@ public struct OnConflict: Sendable, Hashable {
         self.action = action
     }
 
-    /// The clause's SQL, after the VALUES: ` ON CONFLICT ("a", "b") DO …`. It binds nothing.
+    /// The clause's SQL, after the VALUES, in the dialect's ``UpsertSyntax``: ` ON CONFLICT ("a", "b") DO …` or
+    /// ` ON DUPLICATE KEY UPDATE …`. It binds nothing.
     ///
     /// - Throws: ``StrataError/invalidQuery(_:)`` for an empty target or an update that sets nothing;
-    ///   what `quote` throws.
-    func sql(table: String, quote: (String) throws(StrataError) -> String) throws(StrataError) -> String {
+    ///   ``StrataError/unsupported(feature:driver:)`` for ``UpsertSyntax/none``; what `quote` throws.
+    func sql(
+        table: String, syntax: UpsertSyntax, driver: String, quote: (String) throws(StrataError) -> String
+    ) throws(StrataError) -> String {
         guard !target.isEmpty else { throw .invalidQuery("ON CONFLICT without target columns on \(table)") }
-        var out = " ON CONFLICT ("
-        for (n, c) in target.enumerated() { out += (n > 0 ? ", " : "") + (try quote(c)) }
-        out += ")"
-        switch action {
-        case .nothing:
-            out += " DO NOTHING"
-        case .update(let set, let increment):
-            guard !set.isEmpty || !increment.isEmpty else {
-                throw .invalidQuery("ON CONFLICT DO UPDATE on \(table) sets no column")
-            }
+        var out: String
+        var sets: [String] = []
+        switch syntax {
+        case .none: throw .unsupported(feature: "upsert (INSERT … ON CONFLICT)", driver: driver)
+        case .onConflict:
+            out = " ON CONFLICT ("
+            for (n, c) in target.enumerated() { out += (n > 0 ? ", " : "") + (try quote(c)) }
+            out += ")"
+            guard case .update = action else { return out + " DO NOTHING" }
             out += " DO UPDATE SET "
-            var n = 0
-            for c in set {
-                let column = try quote(c)
-                out += (n > 0 ? ", " : "") + column + " = excluded." + column
-                n += 1
-            }
-            let qualifiedTable = try quote(table)
-            for c in increment {
-                let column = try quote(c)
-                out += (n > 0 ? ", " : "") + column + " = " + qualifiedTable + "." + column + " + 1"
-                n += 1
+        case .onDuplicateKeyUpdate:
+            out = " ON DUPLICATE KEY UPDATE "
+            if case .nothing = action {
+                let column = try quote(target[0])
+                return out + column + " = " + column  // keeps the stored row as it is
             }
         }
-        return out
+        guard case .update(let set, let increment) = action else { return out }
+        guard !set.isEmpty || !increment.isEmpty else {
+            throw .invalidQuery("ON CONFLICT DO UPDATE on \(table) sets no column")
+        }
+        for c in set {
+            let column = try quote(c)
+            sets.append(column + " = " + (syntax == .onConflict ? "excluded." + column : "VALUES(" + column + ")"))
+        }
+        let qualifiedTable = try quote(table)
+        for c in increment {
+            let column = try quote(c)
+            sets.append(column + " = " + qualifiedTable + "." + column + " + 1")
+        }
+        return out + sets.joined(separator: ", ")
     }
 }

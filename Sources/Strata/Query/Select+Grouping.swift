@@ -10,8 +10,8 @@ extension Select {
 
     /// Checks what backends would answer differently or not at all: HAVING without GROUP BY, a column neither
     /// grouped nor aggregated (SQLite picks an arbitrary row, PostgreSQL refuses), an aggregate over a type it
-    /// does not take alike everywhere, DISTINCT ordered by something not selected. The renderer and the memory
-    /// driver both call it, so a bad AST fails the same way on every driver.
+    /// does not take alike everywhere, DISTINCT ordered by something not selected. The core calls it before any
+    /// driver sees the statement (`StatementCheck`), so a bad AST fails the same way on every driver.
     ///
     /// - Throws: ``StrataError/invalidQuery(_:)`` naming the column or aggregate.
     public func checkGrouping() throws(StrataError) {

@@ -1,4 +1,4 @@
-// Select+RowLock: which SELECTs may carry a row lock, checked alike by the renderer and the memory driver.
+// Select+RowLock: which SELECTs may carry a row lock, checked once by the core before any driver sees the query.
 
 extension Select {
     /// Checks that the row lock applies to rows of the main table, one by one, as every backend can lock them:

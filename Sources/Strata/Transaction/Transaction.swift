@@ -42,7 +42,9 @@ public final class Transaction {
     ///
     /// Every statement passes here (and through the template and raw variants below) on its way to a
     /// driver, so values no backend stores alike are refused once, the same on every driver (see
-    /// ``ValueCheck``): ``StrataError/invalidValue(table:column:reason:)``, before anything is written.
+    /// ``ValueCheck``): ``StrataError/invalidValue(table:column:reason:)``, before anything is written; and so
+    /// are the statements no backend answers alike (a negative limit, a dangling LIKE escape: see
+    /// ``StatementCheck``).
     @usableFromInline
     package func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void = { _ in }) throws -> Int {
         let observer = database.observer
@@ -50,6 +52,7 @@ public final class Transaction {
             try checkOpen()
             try ValueCheck.check(statement)
             try checkRowLock(statement)
+            try StatementCheck.check(statement)
             database.statementCounter.add(1, ordering: .relaxed)
             let changed = try connection.execute(statement, onRow: onRow)
             wrote(statement)
@@ -59,6 +62,7 @@ public final class Transaction {
             try checkOpen()
             try ValueCheck.check(statement)
             try checkRowLock(statement)
+            try StatementCheck.check(statement)
         } catch {
             observer.failedBeforeRunning(error)
             throw error

@@ -1,0 +1,88 @@
+// SQLRenderer+SchemaChange: the DDL of a migration's schema changes, written once for every dialect.
+
+extension SQLRenderer {
+    /// The statements that make `change` with `CREATE`, `DROP` and `ALTER TABLE`, in order; nil when the dialect
+    /// cannot make it in place (``Dialect/altersTablesInPlace`` is false: changing nullability or a default, adding
+    /// or dropping a foreign key), so that its driver rebuilds the table instead (SQLite).
+    ///
+    /// A driver runs what this returns; it does not spell DDL itself. The checks that the change makes sense
+    /// against the live schema are the migrator's, made before (see ``SchemaEditing``). A column's type change
+    /// converts its values in Swift before this runs: `alterColumn` here changes nullability only.
+    ///
+    /// ```swift
+    /// try SQLRenderer.statements(for: .renameColumn(table: "user", column: "mail", to: "email"), dialect: PostgresDialect())
+    /// // ["ALTER TABLE \"user\" RENAME COLUMN \"mail\" TO \"email\""]
+    /// ```
+    ///
+    /// - Throws: ``StrataError/invalidIdentifier(_:reason:)`` for a name the dialect cannot quote;
+    ///   ``StrataError/invalidValue(table:column:reason:)`` or ``StrataError/invalidQuery(_:)`` for a default
+    ///   that has no SQL literal.
+    public static func statements(for change: SchemaChange, dialect: any Dialect) throws(StrataError) -> [String]? {
+        func q(_ name: String) throws(StrataError) -> String { try dialect.quote(name) }
+        func one(_ s: Statement) throws(StrataError) -> String { try render(s, dialect: dialect).sql }
+        let inPlace = dialect.altersTablesInPlace
+        switch change {
+        case .createTable(let t):
+            var out = [try one(.createTable(t))]
+            for index in t.indexes { out.append(try one(.createIndex(table: t.name, index))) }
+            return out
+        case .dropTable(let t): return ["DROP TABLE " + (try q(t))]
+        case .renameTable(let t, let to): return ["ALTER TABLE " + (try q(t)) + " RENAME TO " + (try q(to))]
+        case .addColumn(let t, let c): return [try one(.addColumn(table: t, c))]
+        case .dropColumn(let t, let c): return ["ALTER TABLE " + (try q(t)) + " DROP COLUMN " + (try q(c))]
+        case .renameColumn(let t, let c, let to):
+            return ["ALTER TABLE " + (try q(t)) + " RENAME COLUMN " + (try q(c)) + " TO " + (try q(to))]
+        case .alterColumn(let t, let c, _, let nullable, _):
+            guard inPlace else { return nil }
+            return [
+                "ALTER TABLE " + (try q(t)) + " ALTER COLUMN " + (try q(c)) + (nullable ? " DROP" : " SET")
+                    + " NOT NULL"
+            ]
+        case .addIndex(let t, let index): return [try one(.createIndex(table: t, index))]
+        case .dropIndex(_, let name): return ["DROP INDEX " + (try q(name))]
+        case .addForeignKey(let t, let k):
+            guard inPlace else { return nil }
+            return [
+                "ALTER TABLE " + (try q(t)) + " ADD CONSTRAINT "
+                    + (try q(foreignKeyName(table: t, column: k.column, dialect: dialect)))
+                    + " FOREIGN KEY (" + (try q(k.column)) + ") REFERENCES " + (try q(k.referencedTable)) + " ("
+                    + (try q(k.referencedColumn)) + ") ON DELETE " + k.onDelete.rawValue
+            ]
+        case .dropForeignKey(let t, let c):
+            guard inPlace else { return nil }
+            return [
+                try dropConstraint(foreignKeyName(table: t, column: c, dialect: dialect), table: t, dialect: dialect)
+            ]
+        case .setDefault(let t, let c, let value):
+            guard inPlace else { return nil }
+            let set = try value.map { v throws(StrataError) in
+                " SET DEFAULT " + (try SQLRenderer(dialect: dialect).ddlLiteral(v, table: t, column: c))
+            }
+            return ["ALTER TABLE " + (try q(t)) + " ALTER COLUMN " + (try q(c)) + (set ?? " DROP DEFAULT")]
+        }
+    }
+
+    /// The name Strata gives the foreign key on `table.column` (`t_c_fkey`, shortened to the dialect's limit).
+    ///
+    /// - Parameters:
+    ///   - table: the table that holds the key.
+    ///   - column: the key's column.
+    ///   - dialect: the dialect whose identifier length applies.
+    /// - Returns: the constraint's name, unquoted.
+    public static func foreignKeyName(table: String, column: String, dialect: any Dialect) -> String {
+        dialect.shortened(table + "_" + column + "_fkey")
+    }
+
+    /// `ALTER TABLE t DROP CONSTRAINT name`, for a constraint a driver found in its catalog under another name.
+    ///
+    /// - Parameters:
+    ///   - name: the constraint's name.
+    ///   - table: its table.
+    ///   - dialect: the dialect that quotes both.
+    /// - Returns: the statement.
+    /// - Throws: ``StrataError/invalidIdentifier(_:reason:)``.
+    public static func dropConstraint(_ name: String, table: String, dialect: any Dialect) throws(StrataError) -> String
+    {
+        "ALTER TABLE " + (try dialect.quote(table)) + " DROP CONSTRAINT " + (try dialect.quote(name))
+    }
+}

@@ -1,0 +1,64 @@
+// StatementSyntax: the typed capabilities a dialect declares for statement clauses backends spell differently.
+
+/// Which statements may end in `RETURNING` (see ``Dialect/returning``).
+///
+/// SQLite 3.35+ and PostgreSQL return from all three; MariaDB 10.5+ from INSERT and DELETE; MySQL from none.
+public struct ReturningClauses: OptionSet, Sendable, Hashable {
+    /// The set's bits.
+    public let rawValue: Int
+    /// Makes a set from its raw bits.
+    ///
+    /// - Parameter rawValue: the bits.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// `INSERT … RETURNING`.
+    public static let insert = ReturningClauses(rawValue: 1)
+    /// `UPDATE … RETURNING`.
+    public static let update = ReturningClauses(rawValue: 2)
+    /// `DELETE … RETURNING`.
+    public static let delete = ReturningClauses(rawValue: 4)
+    /// All three.
+    public static let all: ReturningClauses = [.insert, .update, .delete]
+}
+
+/// How an upsert (``OnConflict``) is written (see ``Dialect/upsertSyntax``).
+public enum UpsertSyntax: Sendable, Hashable {
+    /// `ON CONFLICT ("k") DO NOTHING` / `DO UPDATE SET "c" = excluded."c"` (SQLite 3.24+, PostgreSQL 9.5+): the
+    /// conflict target is written, and only a row matching on it conflicts.
+    case onConflict
+    /// `ON DUPLICATE KEY UPDATE "c" = VALUES("c")` (MySQL, MariaDB), with `DO NOTHING` written as an update that
+    /// sets the target's first column to itself. The target is not written: a conflict on any unique index
+    /// updates the stored row, so a driver that declares it keeps upserts to tables where only the target's index
+    /// can conflict, or refuses the others.
+    case onDuplicateKeyUpdate
+    /// No upsert: an INSERT with ``OnConflict`` fails with ``StrataError/unsupported(feature:driver:)``.
+    case none
+}
+
+/// How the renderer writes a `NULLS FIRST`/`NULLS LAST` order where ``Dialect/nullOrdering`` asks for one (see
+/// ``Dialect/nullsClause``).
+public enum NullsClauseSyntax: Sendable, Hashable {
+    /// `ORDER BY x ASC NULLS FIRST` (SQLite 3.30+, PostgreSQL); indexes are created `NULLS FIRST` too.
+    case keywords
+    /// No keywords: a sort key before the term puts NULLs where the rule wants them,
+    /// `ORDER BY CASE WHEN x IS NULL THEN 0 ELSE 1 END, x ASC` (NULLs first) or `THEN 1 ELSE 0 END, x DESC`
+    /// (NULLs last). The term is written twice (its values bound twice); indexes get no clause.
+    case sortKey
+}
+
+/// How a LIKE says that `\` escapes `%`, `_` and itself in its pattern (see ``Dialect/likeEscape``): Strata's
+/// patterns always escape with a backslash.
+public enum LikeEscapeSyntax: Sendable, Hashable {
+    /// `x LIKE ? ESCAPE '\'` (SQLite has no default escape character; PostgreSQL's default is `\` already).
+    case escapeClause
+    /// `x LIKE ?` alone: the backend escapes with `\` by default and its string literals would read `'\'` as an
+    /// escaped quote (MySQL, MariaDB without `NO_BACKSLASH_ESCAPES`).
+    case backslashByDefault
+}
+
+/// How two texts are concatenated (see ``Dialect/concatSyntax``); either way a NULL operand makes NULL.
+public enum ConcatSyntax: Sendable, Hashable {
+    /// `(a || b)`, standard SQL (SQLite, PostgreSQL).
+    case pipes
+    /// `CONCAT(a, b)` (MySQL, MariaDB, where `||` is a logical OR unless `PIPES_AS_CONCAT` is set).
+    case function
+}

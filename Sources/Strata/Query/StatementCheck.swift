@@ -1,0 +1,119 @@
+// StatementCheck: the refusals every driver shares, made once in the core before a statement reaches any driver.
+import Foundation
+
+/// Refuses what no backend may answer differently, before any driver sees the statement: a SELECT without
+/// columns, a join alias that is the main table's name or another join's, an UPDATE that sets nothing, a negative
+/// LIMIT or OFFSET, a LIKE pattern ending in a lone escape (raw conditions' included, where the core can read
+/// them), a subquery used as a value that does not select exactly one column, an empty COALESCE, a grouping or a
+/// row lock no backend answers alike (``Select/checkGrouping()``, ``Select/checkLock()``).
+///
+/// Every statement a ``Transaction`` runs passes here, so a statement with two faults fails with the same error on
+/// every driver, and no driver (nor the renderer) repeats these rules. A SELECT is checked in the order it is
+/// written: grouping, row lock, its columns and join aliases, its conditions (joins, WHERE, ORDER BY terms, each
+/// subquery in full where it appears), then LIMIT and OFFSET.
+package enum StatementCheck {
+    /// Checks one statement.
+    ///
+    /// - Throws: ``StrataError/invalidQuery(_:)`` naming the fault.
+    package static func check(_ statement: Statement) throws(StrataError) {
+        switch statement {
+        case .select(let s): try check(s)
+        case .update(let u):
+            guard !u.assignments.isEmpty else { throw .invalidQuery("UPDATE without any column to set") }
+            for a in u.assignments { if let e = a.expression { try check(e.node) } }
+            if let f = u.filter { try check(f.node) }
+        case .delete(let d):
+            if let f = d.filter { try check(f.node) }
+        case .insert, .createTable, .addColumn, .createIndex, .dropTable, .begin, .commit, .rollback, .savepoint,
+            .releaseSavepoint, .rollbackToSavepoint, .beginIsolated:
+            return
+        }
+    }
+
+    /// A SELECT (or a subquery): grouping, row lock, its conditions, then paging.
+    static func check(_ s: Select) throws(StrataError) {
+        try s.checkGrouping()
+        if s.lock != nil { try s.checkLock() }
+        switch s.selection {
+        case .columns(let c) where c.isEmpty: throw .invalidQuery("SELECT without columns")
+        case .refs(let r) where r.isEmpty: throw .invalidQuery("SELECT without columns")
+        default: break
+        }
+        var aliases: Set<String> = []
+        for join in s.joins {
+            guard join.alias != s.table else {
+                throw .invalidQuery("join alias '\(join.alias)' is the main table's name")
+            }
+            guard aliases.insert(join.alias).inserted else {
+                throw .invalidQuery("join alias '\(join.alias)' is used twice")
+            }
+        }
+        for join in s.joins { try check(join.on.node) }
+        if let f = s.filter { try check(f.node) }
+        for o in s.order { if let e = o.expression { try check(e.node) } }
+        if let l = s.limit, l < 0 { throw .invalidQuery("negative limit \(l)") }
+        if let o = s.offset, o < 0 { throw .invalidQuery("negative offset \(o)") }
+    }
+
+    private static func check(_ n: SQLExpression.Node) throws(StrataError) {
+        switch n {
+        case .column, .joinedColumn, .value, .constant: return
+        case .unsafeRaw(let sql, let values): try checkRaw(sql, values)
+        case .like(let e, let pattern, _, _):
+            try LikePattern.validate(pattern)
+            try check(e)
+        case .inSubquery(let e, let s, let negated):
+            try checkSingleColumn(s, use: negated ? "NOT IN" : "IN")
+            try check(e)
+            try check(s)
+        case .scalarSubquery(let s):
+            try checkSingleColumn(s, use: "a scalar subquery")
+            try check(s)
+        case .coalesce(let items):
+            guard !items.isEmpty else { throw .invalidQuery("COALESCE without operands") }
+            for item in items { try check(item) }
+        case .compare(_, let l, let r), .arithmetic(_, let l, let r), .concat(let l, let r):
+            try check(l)
+            try check(r)
+        case .and(let items), .or(let items): for item in items { try check(item) }
+        case .not(let e), .isNull(let e, _), .caseMapped(let e, _), .typed(let e, _): try check(e)
+        case .inList(let e, let values, _): if !values.isEmpty { try check(e) }
+        case .between(let e, let low, let high, _):
+            try check(e)
+            try check(low)
+            try check(high)
+        }
+    }
+
+    /// A raw condition's LIKE patterns, when the core reads the condition (``RawCondition``'s subset, where `\`
+    /// escapes whether or not `ESCAPE '\'` is written): a pattern ending in a lone escape is refused before the
+    /// database sees it, as for a LIKE of the query builder. Text outside the subset goes to the driver as it is.
+    private static func checkRaw(_ sql: String, _ values: [DatabaseValue]) throws(StrataError) {
+        guard sql.range(of: "like", options: .caseInsensitive) != nil,
+            let node = try? RawCondition.parse(sql, values)
+        else { return }
+        try check(node)
+    }
+
+    /// - Throws: ``StrataError/invalidQuery(_:)`` naming the subquery's table and columns unless it selects one.
+    static func checkSingleColumn(_ s: Select, use: String) throws(StrataError) {
+        let names: [String]
+        switch s.selection {
+        case .columns(let c): names = c
+        case .refs(let r): names = r.map { ($0.table.map { $0 + "." } ?? "") + $0.name }
+        case .items(let items):
+            names = items.map { item in
+                switch item {
+                case .column(let r): return (r.table.map { $0 + "." } ?? "") + r.name
+                case .aggregate(let a): return a.summary
+                }
+            }
+        case .count: return
+        }
+        guard names.count == 1 else {
+            throw .invalidQuery(
+                "\(use) subquery on \(s.table) selects \(names.count) columns (\(names.joined(separator: ", "))); "
+                    + "it must select exactly one")
+        }
+    }
+}
