@@ -29,6 +29,15 @@ final class WriteBackend {
         holder = db.driverName == "postgres" || sharedFile ? try Database.open(url, drivers: drivers) : nil
     }
 
+    /// Whether `got` differs from `expected` only where SQLite takes the write lock: a save's transaction begins
+    /// with `BEGIN IMMEDIATE`, before `willSave` runs, so a save `willSave` would refuse while another connection
+    /// holds the lock is `busy` there, and the callback's error on PostgreSQL and memory, which lock at the first
+    /// write (SEMANTICS: isolation default).
+    func locksBeforeCallbacks(_ step: WriteStep, got: [WriteOutcome], expected: [WriteOutcome]) -> Bool {
+        guard case .busySave = step, holder != nil, db.driverName == "sqlite" else { return false }
+        return got == [.busy] && expected == [.callback]
+    }
+
     /// Empty tables for a new program.
     func reset() throws {
         handles = []
@@ -329,7 +338,9 @@ public final class WriteRunner {
             for b in backends {
                 let cursor = SkipCursor(decisions)
                 let got = b.run(step, skip: { _ in cursor.next() })
-                if got != expected { problems.append("\(b.name): outcomes \(got), expected \(expected)") }
+                if got != expected && !b.locksBeforeCallbacks(step, got: got, expected: expected) {
+                    problems.append("\(b.name): outcomes \(got), expected \(expected)")
+                }
                 let shown = try b.snapshot()
                 if shown != want { problems.append("\(b.name):\n  \(shown)\nexpected:\n  \(want)") }
             }
