@@ -28,6 +28,9 @@ public indirect enum WriteStep: Sendable, Equatable {
     case bulkInsert(prefix: String, count: Int, duplicate: String?)
     /// `upsert` on the code (the model is not kept).
     case upsert(code: String, balance: Int64)
+    /// `upsertAll` on the code, updating every column or keeping the stored row (`keep`); the models are not
+    /// kept. A code repeated in the batch is `invalidQuery` when updating, before any SQL.
+    case upsertAll(codes: [String], balance: Int64, keep: Bool)
     /// `update` of every live account whose balance is at least `atLeast`.
     case updateWhere(atLeast: Int64, set: Int64)
     /// Soft `delete` of every live account whose balance is below `below`.
@@ -90,6 +93,9 @@ public indirect enum WriteStep: Sendable, Equatable {
                 + "; try WPAccount.insertAll(&bulk, tx)"
         case .upsert(let c, let b):
             return pad + "var u = WPAccount(code: \"\(c)\", balance: \(b)); try u.upsert(tx, onConflict: \\.code)"
+        case .upsertAll(let codes, let b, let keep):
+            return pad + "var batch = \(codes.map { "WPAccount(code: \"\($0)\", balance: \(b))" }); "
+                + "try WPAccount.upsertAll(&batch, tx, onConflict: [\\.code]\(keep ? ", do: .nothing" : ""))"
         case .updateWhere(let t, let v):
             return pad + "try WPAccount.query(on: tx).where(\\.balance >= \(t)).set(\\.balance, to: \(v)).update()"
         case .deleteWhere(let t): return pad + "try WPAccount.query(on: tx).where(\\.balance < \(t)).delete()"
@@ -208,7 +214,12 @@ public struct WriteProgramGenerator {
             let n = 1 + rng.below(3)
             handles += n
             return .insertAll(codes: (0..<n).map { _ in rng.pick(Self.codes) }, balance: Int64(rng.below(30)))
-        case 67..<70: return .upsert(code: rng.pick(Self.codes), balance: Int64(rng.below(30)))
+        case 67..<70:
+            if rng.chance(0.4) {
+                let codes = (0..<(1 + rng.below(3))).map { _ in rng.pick(Self.codes) }
+                return .upsertAll(codes: codes, balance: Int64(rng.below(30)), keep: rng.chance(0.4))
+            }
+            return .upsert(code: rng.pick(Self.codes), balance: Int64(rng.below(30)))
         case 70..<72:
             if rng.chance(0.1) {
                 bulk += 1

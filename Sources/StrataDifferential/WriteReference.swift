@@ -3,7 +3,7 @@
 /// What a step ended with, the same on every backend.
 public enum WriteOutcome: Sendable, Equatable, CustomStringConvertible {
     case ok, skipped, unique, stale, callback, notPersisted, foreignKey, aborted
-    case misuse, serialization, cancelled, connectionLost, busy
+    case misuse, serialization, cancelled, connectionLost, busy, invalid
     case other(String)
 
     public var description: String {
@@ -21,6 +21,7 @@ public enum WriteOutcome: Sendable, Equatable, CustomStringConvertible {
         case .cancelled: return "cancelled"
         case .connectionLost: return "connectionLost"
         case .busy: return "busy"
+        case .invalid: return "invalid"
         case .other(let s): return s
         }
     }
@@ -227,6 +228,22 @@ struct WriteReference {
             } else {
                 rows[nextID] = RefRow(code: code, balance: balance, version: 0, deleted: false, createdIn: open.last)
                 nextID += 1
+            }
+            return [.ok]
+        case .upsertAll(let codes, let balance, let keep):
+            if !keep, Set(codes).count < codes.count { return [.invalid] }
+            for code in codes {
+                if let id = row(code: code), var r = rows[id] {
+                    if keep { continue }
+                    r.balance = balance
+                    r.deleted = false
+                    r.version &+= 1
+                    rows[id] = r
+                } else {
+                    rows[nextID] = RefRow(
+                        code: code, balance: balance, version: 0, deleted: false, createdIn: open.last)
+                    nextID += 1
+                }
             }
             return [.ok]
         case .updateWhere(let atLeast, let value):

@@ -83,6 +83,7 @@ final class WriteBackend {
             case .serializationFailure: return .serialization
             case .connectionLost: return .connectionLost
             case .busy: return .busy
+            case .invalidQuery: return .invalid
             default: return .other(e.caseName + ": \(e)")
             }
         case is CancellationError: return .cancelled
@@ -152,6 +153,11 @@ final class WriteBackend {
             return attempt {
                 var u = WPAccount(code: code, balance: balance)
                 try u.upsert(tx, onConflict: \.code)
+            }
+        case .upsertAll(let codes, let balance, let keep):
+            return attempt {
+                var batch = codes.map { WPAccount(code: $0, balance: balance) }
+                try WPAccount.upsertAll(&batch, tx, onConflict: [\.code], do: keep ? .nothing : .updateAll)
             }
         case .updateWhere(let atLeast, let value):
             return attempt {

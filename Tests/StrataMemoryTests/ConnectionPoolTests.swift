@@ -36,8 +36,16 @@ private final class Served: Sendable {
 
 /// Waits (sleeping) until `n` tasks wait in the pool's queue; throws once the test is cancelled (its time limit),
 /// rather than spinning on a cooperative thread that the tasks it waits for need.
+/// Returns once `n` tasks wait for a connection; fails (rather than hangs) when they do not within 150 s.
 private func waitForWaiters(_ db: Database, _ n: Int) async throws {
-    while db.pool.waitingCount < n { try await Task.sleep(for: .milliseconds(1)) }
+    let deadline = ContinuousClock.now + .seconds(150)
+    while db.pool.waitingCount < n {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("\(db.pool.waitingCount) tasks wait for a connection, not \(n)")
+            return
+        }
+        try await Task.sleep(for: .milliseconds(1))
+    }
 }
 
 @Suite("Connection pool")
@@ -98,7 +106,9 @@ struct ConnectionPoolTests {
     @Test("a task cancelled before it waits does not wait", .timeLimit(.minutes(3)), arguments: [false, true])
     func cancelledBeforeWaiting(blocking: Bool) async throws {
         let db = Database(
-            driver: CountingDriver(blocking: blocking), configuration: Configuration(maxConnections: 1, poolTimeout: 60)
+            // Waiters queue one after another: under a whole test run on 2 cores a queued task can wait long.
+            driver: CountingDriver(blocking: blocking),
+            configuration: Configuration(maxConnections: 1, poolTimeout: 600)
         )
         let release = DispatchSemaphore(value: 0)
         let holder = await Siblings.holdOne(db, until: release)
