@@ -331,7 +331,10 @@ public struct FuzzReport: Sendable {
     /// The known divergences seen, one line each, or nil when there were none.
     public var knownSummary: String? {
         guard !known.isEmpty else { return nil }
-        return known.sorted { $0.key < $1.key }.map { "known divergence \($0.key): seen \($0.value) time(s)" }
-            .joined(separator: "\n")
+        return known.sorted { $0.key < $1.key }.map { k in
+            let fix = KnownDivergence.all.first { $0.name == k.key }.map { " (to be fixed by \($0.fixBy))" } ?? ""
+            return "known divergence \(k.key): seen \(k.value) time(s)\(fix)"
+        }
+        .joined(separator: "\n")
     }
 }

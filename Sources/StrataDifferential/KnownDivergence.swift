@@ -9,6 +9,8 @@ public struct KnownDivergence: Sendable, Hashable {
     public var name: String
     /// What differs, and where it is being fixed.
     public var reason: String
+    /// The date (`YYYY-MM-DD`) by which it is to be fixed, and how.
+    public var fixBy: String
     let matches: @Sendable (Divergence) -> Bool
 
     public static func == (a: KnownDivergence, b: KnownDivergence) -> Bool { a.name == b.name }
@@ -21,6 +23,7 @@ public struct KnownDivergence: Sendable, Hashable {
             reason:
                 "a column compared with a value of another type (AST only: the typed builder cannot write it): "
                 + "PostgreSQL refuses it (typeMismatch), SQLite and memory compare by storage class and answer",
+            fixBy: "2027-01-15: the core's statement check refuses it with the column types of the schema (issue 25)",
             matches: { d in d.shownShape.map { Features($0, world: d.shownWorld).mistypedComparison } ?? false }),
         KnownDivergence(
             name: "like.non-text-column",
@@ -28,6 +31,7 @@ public struct KnownDivergence: Sendable, Hashable {
                 "LIKE over a column that is not text (AST only: the typed builder allows it on text columns): "
                 + "PostgreSQL and memory refuse it (typeMismatch, memory only when a row is evaluated), SQLite "
                 + "matches the value's text",
+            fixBy: "2027-01-15: the core's statement check refuses it with the column types of the schema (issue 25)",
             matches: { d in d.shownShape.map { Features($0, world: d.shownWorld).likeOverNonText } ?? false }),
     ]
 
