@@ -64,7 +64,7 @@ public enum ConformanceSuite {
         valueCases,
         concurrencyCases,
         semanticsCases,
-        observabilityCases,
+        observabilityCases, callerLoggerCases,
         secretCases,
         observationCases,
         aggregateCases,

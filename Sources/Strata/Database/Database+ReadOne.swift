@@ -44,9 +44,9 @@ extension Database {
             run: (Transaction) throws -> Int, onRow: (any RowReader) throws -> Void
         ) async throws -> Int
     {
-        // Logged or measured statements, and calls from an actor (whose state must stay on it: `fromActor`), go the
-        // ordinary way.
-        if observer.isActive || fromActor { return try await read(run) }
+        // Logged or measured statements (the caller's logger's too), and calls from an actor (whose state must stay on
+        // it: `fromActor`), go the ordinary way.
+        if observer.isActive || fromActor || Self.callerLogsStatements { return try await read(run) }
         guard let replicas else {
             return try await readOne(from: pool, check: check, prepare: prepare, run: run, onRow: onRow)
         }

@@ -196,6 +196,8 @@ public final class Database: Sendable {
     nonisolated(nonsending)
         func withConnection<T>(from pool: ConnectionPool, _ body: (Transaction) throws -> T) async throws -> T
     {
+        // Read here, in the caller's task: on a connection's thread the task-local is not set.
+        let observer = callerObserver
         let (lease, alone) = try await pool.acquire()
         var givenBack = false
         defer { if !givenBack { pool.release(lease) } }
@@ -204,7 +206,7 @@ public final class Database: Sendable {
             // on them, across every database (InlineCalls).
             if alone && InlineCalls.enter() {
                 defer { InlineCalls.leave() }
-                return try run(body, on: lease)
+                return try run(body, on: lease, observer: observer)
             }
             return try await lease.thread.run {
                 // Given back on the connection's thread as the body ends, not when this task next gets a cooperative
@@ -213,10 +215,10 @@ public final class Database: Sendable {
                     pool.release(lease)
                     givenBack = true
                 }
-                return try run(body, on: lease)
+                return try run(body, on: lease, observer: observer)
             }
         }
-        return try run(body, on: lease)
+        return try run(body, on: lease, observer: observer)
     }
 
     /// Runs `body` on a leased connection, on the current thread.
@@ -225,8 +227,9 @@ public final class Database: Sendable {
     /// no `COMMIT`, a `ROLLBACK` that failed), it is rolled back, and the connection is dropped if that fails, so
     /// the next caller's writes never run inside it. A body that returned normally then throws
     /// ``StrataError/transactionMisuse(_:)``: what it wrote in that transaction is not kept.
-    func run<T>(_ body: (Transaction) throws -> T, on lease: Lease) throws -> T {
-        let tx = Transaction(connection: lease.connection, database: owner ?? self, depth: 0)
+    /// `observer` replaces the database's (a caller's logger, see ``callerObserver``).
+    func run<T>(_ body: (Transaction) throws -> T, on lease: Lease, observer: StatementObserver? = nil) throws -> T {
+        let tx = Transaction(connection: lease.connection, database: owner ?? self, depth: 0, observer: observer)
         defer { tx.close() }
         let result: T
         do {

@@ -16,11 +16,14 @@ final class StatementObserver: Sendable {
     let metrics: StrataMetrics?
     /// Whether statements must be timed at all.
     let isActive: Bool
+    /// The driver's name, added to every logger's metadata as `db.system`.
+    private let driverName: String
 
     init(configuration: Configuration, driverName: String) {
         var logger = configuration.logger
         logger[metadataKey: "db.system"] = .string(driverName)
         self.logger = logger
+        self.driverName = driverName
         logsStatements = logger.logLevel <= .debug
         logsTransactionControl = logger.logLevel <= .trace
         logBinds = configuration.logBoundValues
@@ -29,6 +32,21 @@ final class StatementObserver: Sendable {
         }
         let factory = configuration.metricsFactory ?? MetricsSystem.factory
         metrics = factory is NOOPMetricsHandler ? nil : StrataMetrics(factory: factory, driver: driverName)
+        isActive = logsStatements || slowThreshold != nil || metrics != nil
+    }
+
+    /// `base` logging to `logger` instead (a caller's, see ``Database/withLogger(_:operation:)``): the same
+    /// threshold, bound-value policy and metrics; `logger`'s level decides which statements are logged.
+    init(_ base: StatementObserver, logger: Logger) {
+        var logger = logger
+        logger[metadataKey: "db.system"] = .string(base.driverName)
+        self.logger = logger
+        driverName = base.driverName
+        logsStatements = logger.logLevel <= .debug
+        logsTransactionControl = logger.logLevel <= .trace
+        logBinds = base.logBinds
+        slowThreshold = base.slowThreshold
+        metrics = base.metrics
         isActive = logsStatements || slowThreshold != nil || metrics != nil
     }
 
