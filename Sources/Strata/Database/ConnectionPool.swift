@@ -367,6 +367,25 @@ final class ConnectionPool: Sendable {
         waiter.continuation.resume(returning: lease)
     }
 
+    /// Refuses new leases and closes idle connections, as ``close()`` does, but leaves the calls queued for a
+    /// connection in the queue: releases hand them connections as usual, so that the calls in flight end (see
+    /// ``Database/close(gracePeriod:)``). A queued call woken without a connection (one was found broken) is refused.
+    func beginDraining() {
+        let idle = state.withLock { s in
+            s.closed = true
+            s.open -= s.idle.count
+            defer { s.idle.removeAll() }
+            return s.idle
+        }
+        _ = idle  // the leases (and their threads) end here, outside the lock
+    }
+
+    /// Whether the pool refuses new leases (it is closed or draining).
+    var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Whether no call holds a connection of this pool or waits for one.
+    var isDrained: Bool { state.withLock { $0.inUse == 0 && $0.waiters.isEmpty } }
+
     /// Closes idle connections and refuses new leases; leases in use close when released.
     func close() {
         let (waiters, idle) = state.withLock { s in
