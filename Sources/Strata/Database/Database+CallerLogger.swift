@@ -51,9 +51,14 @@ extension Database {
 
     /// The observer for a call the current task starts now: one logging to its ``withLogger(_:isolation:operation:)``
     /// logger, or nil (the database's own) outside one. Read in the caller's task, before the call leaves it.
+    ///
+    /// Also nil when neither would report anything (the caller's logger above `.debug`, no threshold, no metrics), so
+    /// that a request logger at `.info` keeps calls on the fast path with nothing allocated.
     var callerObserver: StatementObserver? {
         guard Self.callerLoggersUsed.load(ordering: .relaxed), let logger = Self.callerLogger else { return nil }
-        return StatementObserver((owner ?? self).observer, logger: logger)
+        let base = (owner ?? self).observer
+        guard base.isActive || logger.logLevel <= .debug else { return nil }
+        return StatementObserver(base, logger: logger)
     }
 
     /// Whether the current task's ``withLogger(_:isolation:operation:)`` logger logs statements (is at `.debug` or
