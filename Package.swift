@@ -66,6 +66,7 @@ let package = Package(
             name: "StrataBench",
             dependencies: [
                 "Strata", "StrataSQLite", "StrataMemory", "StrataPostgres", "CSQLite", "CPostgres", "CBenchValgrind",
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         .executableTarget(
