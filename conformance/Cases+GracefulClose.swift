@@ -49,9 +49,10 @@ extension ConformanceSuite {
         },
     ]
 
-    /// Waits (up to 30 s) until `db` closes, then makes one call; returns its refusal, or nil if it was not refused.
+    /// Waits (up to 300 s: under a whole test run on 2 cores a task can wait a minute for a thread) until `db`
+    /// closes, then makes one call; returns its refusal, or nil if it was not refused.
     private static func firstRefusal(of db: Database) async throws -> StrataError? {
-        let until = ContinuousClock.now + .seconds(30)
+        let until = ContinuousClock.now + .seconds(300)
         while !db.isClosed && ContinuousClock.now < until { try await Task.sleep(for: .milliseconds(1)) }
         do {
             _ = try await ConfGroup.query(on: db).count()

@@ -83,6 +83,7 @@ struct DatabaseServiceTests {
         }
         let holding = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }  // on a failed expectation too: the call in flight must not hold its lock on
         let inFlight = Siblings.onOwnThread {
             try await db.transaction { tx in
                 var job = LifecycleJob(title: "in flight")
@@ -95,9 +96,12 @@ struct DatabaseServiceTests {
         while holding.wait(timeout: .now()) == .timedOut { await Task.yield() }
 
         await group.triggerGracefulShutdown()
-        let until = ContinuousClock.now + .seconds(30)
+        // Bounded for a failure only: under a whole test run on 2 cores the group's tasks can wait a minute or more
+        // for a cooperative thread.
+        let until = ContinuousClock.now + .seconds(300)
         while !db.isClosed && ContinuousClock.now < until { try await Task.sleep(for: .milliseconds(1)) }
-        #expect(db.isClosed, "graceful shutdown closed the database to new calls")
+        // Required: a call made on a database still open would wait for the call in flight's lock (memory, SQLite).
+        try #require(db.isClosed, "graceful shutdown closed the database to new calls")
         await #expect(throws: StrataError.self, "a call made now is refused") {
             do {
                 _ = try await LifecycleJob.query(on: db).count()
@@ -132,7 +136,7 @@ struct DatabaseServiceTests {
         let url = try await backend.freshURL()
         let db = try Database.open(url, drivers: drivers, configuration: Configuration(maxConnections: 4))
         try await db.migrate(LifecycleJob.self)
-        let grace = Duration.seconds(30)
+        let grace = Duration.seconds(300)
         let group = ServiceGroup(services: [DatabaseService(db, gracePeriod: grace)], logger: quiet)
         let running = Task { try await group.run() }
         let saved = Tally()
@@ -160,7 +164,11 @@ struct DatabaseServiceTests {
                 try await tasks.waitForAll()
             }
         }
-        while saved.value < 200 { try await Task.sleep(for: .milliseconds(1)) }
+        let until = ContinuousClock.now + .seconds(300)
+        while saved.value < 200 && ContinuousClock.now < until {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        #expect(saved.value >= 200, "the callers saved before the shutdown")
         let start = ContinuousClock.now
         await group.triggerGracefulShutdown()
         try await running.value
