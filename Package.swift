@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "StrataMemory", targets: ["StrataMemory"]),
         .library(name: "StrataPostgres", targets: ["StrataPostgres"]),
         .library(name: "StrataConformance", targets: ["StrataConformance"]),
+        .library(name: "StrataServiceLifecycle", targets: ["StrataServiceLifecycle"]),
         .library(name: "StrataDifferential", targets: ["StrataDifferential"]),
         .executable(name: "strata", targets: ["strata"]),
     ],
@@ -21,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .macro(
@@ -54,11 +56,17 @@ let package = Package(
             path: "conformance"
         ),
         .target(name: "StrataDifferential", dependencies: ["Strata"]),
+        // Kept apart so that the core depends on swift-log and swift-metrics only (README: In a server app).
+        .target(
+            name: "StrataServiceLifecycle",
+            dependencies: ["Strata", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
+        ),
         .target(name: "CBenchValgrind"),
         .target(
             name: "StrataBench",
             dependencies: [
                 "Strata", "StrataSQLite", "StrataMemory", "StrataPostgres", "CSQLite", "CPostgres", "CBenchValgrind",
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         .executableTarget(
@@ -97,5 +105,13 @@ let package = Package(
             dependencies: ["StrataDifferential", "StrataSQLite", "StrataMemory", "StrataPostgres"]
         ),
         .testTarget(name: "StrataBenchTests", dependencies: ["StrataBench"]),
+        .testTarget(
+            name: "StrataServiceLifecycleTests",
+            dependencies: [
+                "StrataServiceLifecycle", "StrataSQLite", "StrataMemory", "StrataPostgres",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ]
 )

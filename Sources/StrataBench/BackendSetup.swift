@@ -26,7 +26,7 @@ enum BackendSetup {
     static func open(_ backend: Backend, options: BenchOptions) async throws -> ContenderPair {
         switch backend {
         case .sqlite: return try await sqlite(options)
-        case .memory: return try await memory()
+        case .memory: return try await memory(options)
         case .postgres: return try await postgres(options)
         }
     }
@@ -44,7 +44,7 @@ enum BackendSetup {
         let path = (dir as NSString).appendingPathComponent("strata-bench.sqlite")
         let files = [path, path + "-wal", path + "-shm"]
         for f in files { try? fm.removeItem(atPath: f) }
-        let db = try Database.open("sqlite:" + path, drivers: [.sqlite])
+        let db = try Database.open("sqlite:" + path, drivers: [.sqlite], configuration: options.configuration())
         try await db.migrate(BenchRecord.self, BenchKeyed.self)
         let raw = try SQLiteRawContender(path: path)
         return ContenderPair(
@@ -58,8 +58,8 @@ enum BackendSetup {
         }
     }
 
-    private static func memory() async throws -> ContenderPair {
-        let db = try Database.open("memory:", drivers: [.memory])
+    private static func memory(_ options: BenchOptions) async throws -> ContenderPair {
+        let db = try Database.open("memory:", drivers: [.memory], configuration: options.configuration())
         let sqlite = try Database.open("sqlite::memory:", drivers: [.sqlite])
         try await db.migrate(BenchRecord.self, BenchKeyed.self)
         try await sqlite.migrate(BenchRecord.self, BenchKeyed.self)
@@ -79,7 +79,7 @@ enum BackendSetup {
     private static func postgres(_ options: BenchOptions) async throws -> ContenderPair {
         let db: Database
         do {
-            db = try Database.open(options.postgresURL, drivers: [.postgres])
+            db = try Database.open(options.postgresURL, drivers: [.postgres], configuration: options.configuration())
             try await db.dropTables(BenchRecord.self, BenchKeyed.self)
             try await db.migrate(BenchRecord.self, BenchKeyed.self)
         } catch {

@@ -1,4 +1,5 @@
 // BenchOptions: what `strata bench` was asked to run: backends, workloads, scale, repetitions, outputs.
+import Strata
 
 /// The options of one benchmark run.
 public struct BenchOptions: Sendable {
@@ -30,6 +31,9 @@ public struct BenchOptions: Sendable {
     public var selfCommand: [String] = []
     /// Seconds per timed run of the throughput workloads (pgbench's `-T`).
     public var throughputSeconds = 5.0
+    /// Whether Strata's side runs observed: a metrics backend (``BenchMetrics``) and a slow-statement threshold set,
+    /// as a server app with metrics on runs.
+    public var observed = false
 
     /// Options for a run; by default every backend and workload at full scale, five runs per side.
     public init(
@@ -46,6 +50,19 @@ public struct BenchOptions: Sendable {
         self.jsonPath = jsonPath
         self.chartPath = chartPath
         self.commandLine = commandLine
+    }
+
+    /// The metrics backend of an observed run, shared by its databases.
+    static let metrics = BenchMetrics()
+
+    /// `base` with observability on when the run is ``observed``: every statement timed and counted, none slow
+    /// enough (1 s) to be logged.
+    func configuration(_ base: Configuration = Configuration()) -> Configuration {
+        guard observed else { return base }
+        var configuration = base
+        configuration.metricsFactory = Self.metrics
+        configuration.slowStatementThreshold = 1
+        return configuration
     }
 
     /// Timed runs per side for a workload.

@@ -30,6 +30,9 @@ public enum StrataBench {
             "Strata benchmark · \(report.host) · scale 1/\(options.scale) · \(options.iterations) timed runs per side (half for bulk and stream)"
         )
         log("Peak memory: \(report.memoryMethod).")
+        if options.observed {
+            log("Observed: Strata's side runs with a metrics backend and a 1 s slow-statement threshold (--observed).")
+        }
         log("Workloads (counts at full scale):")
         for w in options.workloads { log("  \(w.rawValue): \(w.summary)") }
         for backend in options.backends {
@@ -81,6 +84,9 @@ public enum StrataBench {
                 log("")
                 log(TextTable.renderThroughput(t))
             }
+        }
+        if options.observed {
+            log("Metrics samples recorded: \(BenchOptions.metrics.samples.load(ordering: .relaxed)).")
         }
         try write(report, options)
         return report

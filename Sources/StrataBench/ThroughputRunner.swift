@@ -23,7 +23,7 @@ struct ThroughputRunner {
     func run(_ workloads: [Workload]) async throws -> [ThroughputResult] {
         let db = try Database.open(
             options.postgresURL, drivers: [.postgres],
-            configuration: Configuration(maxConnections: Self.pool, migration: .disabled))
+            configuration: options.configuration(Configuration(maxConnections: Self.pool, migration: .disabled)))
         defer { db.close() }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strata-pgbench-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

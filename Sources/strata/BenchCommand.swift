@@ -55,6 +55,12 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(name: .customLong("throughput-seconds"), help: "Seconds per run of pg-sleep and pg-select (pgbench -T).")
     var throughputSeconds = 5
 
+    @Flag(
+        help: ArgumentHelp(
+            "Run Strata's side observed: a swift-metrics backend and a slow-statement threshold (1 s) set.",
+            discussion: "What a server app with metrics on pays; compare with a run without it."))
+    var observed = false
+
     @Flag(help: "Run one side of one workload once, instrumented for callgrind (what --instructions runs).")
     var once = false
 
@@ -88,6 +94,7 @@ struct BenchCommand: AsyncParsableCommand {
         options.instructions = instructions
         options.instructionScale = instructionsScale
         options.throughputSeconds = Double(throughputSeconds)
+        options.observed = observed
         options.once = once ? side.flatMap(Side.init(rawValue:)) : nil
         options.selfCommand = [Bundle.main.executablePath ?? CommandLine.arguments[0], "bench"]
         let report = try await StrataBench.run(options)

@@ -103,4 +103,17 @@ struct ModelMacroTests {
         let json = try JSONEncoder().encode(stored)
         #expect(try JSONDecoder().decode(Memo.self, from: json) == decoded)
     }
+
+    @Test("a stored model's JSON holds its columns only: no _persistence key, not even null")
+    func codableHasNoPersistenceKey() throws {
+        var stored = Memo(id: 3, text: "hi")
+        stored._persistence.markStored()
+        stored.text = "changed"  // a change mark, which must not show either
+        for model in [Memo(id: 4, text: "new"), stored] {
+            let json = try JSONEncoder().encode(model)
+            let object = try JSONSerialization.jsonObject(with: json) as? [String: Any]
+            #expect(object.map { Set($0.keys) } == ["id", "text"], "\(String(decoding: json, as: UTF8.self))")
+            #expect(!String(decoding: json, as: UTF8.self).contains("persistence"))
+        }
+    }
 }

@@ -12,11 +12,37 @@ extension ConnectionPool {
     ///   - prepare: renders the statement for the loop; called once, only when the loop will run it.
     ///   - alone: runs the statement the ordinary way on a connection no other call shares the pool with.
     ///   - onRow: receives the rows, on the caller's thread.
+    ///   - observer: times, counts and reports the statement (metrics, slow-statement warnings), when set; a
+    ///     statement then takes from its hand-over to the loop until its rows are read (a wait for a connection
+    ///     before that is not counted, as on the ordinary path).
+    ///   - describe: the statement's SQL and binds, for `observer`'s log lines.
     /// - Throws: what ``acquire()`` throws, the statement's errors, and what `prepare`, `alone` or `onRow` throw.
     nonisolated(nonsending) func runOnLoop(
         _ loop: any StatementLoop, prepare: () throws -> any LoopStatement, alone: (Lease) throws -> Int,
-        onRow: (any RowReader) throws -> Void
+        onRow: (any RowReader) throws -> Void, observer: StatementObserver? = nil,
+        describe: () -> (sql: String, binds: [DatabaseValue]) = { ("", []) }
     ) async throws -> Int {
+        // Timed: a pool wait (as acquire() records it), and the statement for `observer`.
+        let waitStart: ContinuousClock.Instant? = watched ? .now : nil
+        var waitNoted = false
+        func noteWait(until leased: ContinuousClock.Instant, queued: Bool) {
+            guard let waitStart, !waitNoted else { return }
+            waitNoted = true
+            noteLease(waited: leased - waitStart, queued: queued)
+        }
+        func read(_ outcome: LoopOutcome) throws -> Int? {
+            switch outcome {
+            case .again: return nil
+            case .answered(let answer): return try answer.read(onRow)
+            case .timed(let answer, let handedOver, let answered):
+                noteWait(until: handedOver, queued: true)  // a queued statement's lease came with its hand-over
+                guard let observer else { return try answer.read(onRow) }
+                return try observer.run(.select, elapsed: answered - handedOver, describe: describe, onRow: onRow) {
+                    try answer.read($0)
+                }
+            }
+        }
+        let timed = observer != nil || watched
         var prepared: (any LoopStatement)?
         var deadline: ContinuousClock.Instant?
         while true {
@@ -28,6 +54,7 @@ extension ConnectionPool {
                     discardDead(idle)
                     continue
                 }
+                noteWait(until: .now, queued: false)
                 if isAlone && !loop.takesLoneCalls && InlineCalls.enter() {
                     defer {
                         InlineCalls.leave()
@@ -43,6 +70,7 @@ extension ConnectionPool {
                     connectFailed()
                     throw error
                 }
+                noteWait(until: .now, queued: false)
                 if isAlone && !loop.takesLoneCalls && InlineCalls.enter() {
                     defer {
                         InlineCalls.leave()
@@ -56,9 +84,10 @@ extension ConnectionPool {
                 let until = deadline ?? timeout.deadline
                 deadline = until
                 let outcome = try await queue(until: until, retry: LoopOutcome.again) { c in
-                    .statement(QueuedStatement(statement: statement, loop: loop, pool: self, continuation: c))
+                    .statement(
+                        QueuedStatement(statement: statement, loop: loop, pool: self, continuation: c, timed: timed))
                 }
-                if case .answered(let answer) = outcome { return try answer.read(onRow) }
+                if let changed = try read(outcome) { return changed }
                 continue
             }
             let statement: any LoopStatement
@@ -71,9 +100,11 @@ extension ConnectionPool {
             prepared = statement
             // Throwing only in type, as the queued path's continuation is (a reply holds either, without a closure).
             let outcome = try await withUnsafeThrowingContinuation { (c: UnsafeContinuation<LoopOutcome, any Error>) in
-                loop.start(statement, reply: LoopReply(continuation: c), lease: LoopLease(pool: self, lease: lease))
+                loop.start(
+                    statement, reply: LoopReply(continuation: c, timed: timed),
+                    lease: LoopLease(pool: self, lease: lease))
             }
-            if case .answered(let answer) = outcome { return try answer.read(onRow) }
+            if let changed = try read(outcome) { return changed }
         }
     }
 }
@@ -85,15 +116,18 @@ final class QueuedStatement: Sendable {
     let loop: any StatementLoop
     let pool: ConnectionPool
     let continuation: UnsafeContinuation<LoopOutcome, any Error>
+    /// Whether the statement is timed from its hand-over (see ``LoopReply``).
+    let timed: Bool
 
     init(
         statement: any LoopStatement, loop: any StatementLoop, pool: ConnectionPool,
-        continuation: UnsafeContinuation<LoopOutcome, any Error>
+        continuation: UnsafeContinuation<LoopOutcome, any Error>, timed: Bool
     ) {
         self.statement = statement
         self.loop = loop
         self.pool = pool
         self.continuation = continuation
+        self.timed = timed
     }
 
     /// Starts the statement on `lease` (the pool counts it in use), or has the task try again when there is none.
@@ -105,8 +139,8 @@ final class QueuedStatement: Sendable {
         loop.start(statement, reply: reply, lease: LoopLease(pool: pool, lease: lease))
     }
 
-    /// Resumes the waiting task with the statement's outcome.
-    var reply: LoopReply { LoopReply(continuation: continuation) }
+    /// Resumes the waiting task with the statement's outcome (made as the statement is handed over: its time starts).
+    var reply: LoopReply { LoopReply(continuation: continuation, timed: timed) }
 }
 
 /// A connection lent to a ``StatementLoop`` by the pool, until the loop gives it back with ``release()``.
@@ -139,7 +173,20 @@ package final class LoopLease: @unchecked Sendable {
 /// Where a statement's outcome goes: the task waiting for it.
 package struct LoopReply: Sendable {
     let continuation: UnsafeContinuation<LoopOutcome, any Error>
+    /// When the statement was handed to the loop, for a timed one (an observed database's); nil: not timed, no clock
+    /// read.
+    let handedOver: ContinuousClock.Instant?
 
-    /// Resumes the task with `outcome`; called once.
-    package func callAsFunction(_ outcome: LoopOutcome) { continuation.resume(returning: outcome) }
+    init(continuation: UnsafeContinuation<LoopOutcome, any Error>, timed: Bool) {
+        self.continuation = continuation
+        handedOver = timed ? .now : nil
+    }
+
+    /// Resumes the task with `outcome` (a timed statement's answer as ``LoopOutcome/timed(_:handedOver:answered:)``); called once.
+    package func callAsFunction(_ outcome: LoopOutcome) {
+        guard let handedOver, case .answered(let answer) = outcome else {
+            return continuation.resume(returning: outcome)
+        }
+        continuation.resume(returning: .timed(answer, handedOver: handedOver, answered: .now))
+    }
 }

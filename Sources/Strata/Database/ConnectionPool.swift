@@ -65,7 +65,7 @@ final class ConnectionPool: Sendable {
     /// Where connection events and waits are logged and measured.
     private let observer: StatementObserver?
     /// Whether leases are timed (a metrics backend, or a logger at `.info` or below).
-    private let watched: Bool
+    let watched: Bool
     /// The driver's event loop for single reads (PostgreSQL), when more than one connection may be open.
     let statementLoop: (any StatementLoop)?
 
@@ -93,14 +93,7 @@ final class ConnectionPool: Sendable {
         let start = ContinuousClock.now
         do {
             let leased = try await acquireLease(queued: &queued)
-            let waited = ContinuousClock.now - start
-            observer.metrics?.poolWait.recordNanoseconds(waited.nanoseconds)
-            observer.metrics?.inUse.record(inUseCount)
-            if queued {
-                observer.logger.info(
-                    "waited for a pooled connection",
-                    metadata: ["db.pool.wait_ms": .stringConvertible(waited.nanoseconds / 1_000_000)])
-            }
+            noteLease(waited: ContinuousClock.now - start, queued: queued)
             return leased
         } catch {
             observer.failedBeforeRunning(error)
@@ -109,6 +102,18 @@ final class ConnectionPool: Sendable {
                     "gave up waiting for a pooled connection", metadata: ["db.error": .string("\(error)")])
             }
             throw error
+        }
+    }
+
+    /// Records a lease's wait (metrics), and logs it at `.info` when the caller queued for it.
+    func noteLease(waited: Duration, queued: Bool) {
+        guard let observer else { return }
+        observer.metrics?.poolWait.recordNanoseconds(waited.nanoseconds)
+        observer.metrics?.inUse.record(inUseCount)
+        if queued {
+            observer.logger.info(
+                "waited for a pooled connection",
+                metadata: ["db.pool.wait_ms": .stringConvertible(waited.nanoseconds / 1_000_000)])
         }
     }
 
@@ -366,6 +371,25 @@ final class ConnectionPool: Sendable {
         guard let waiter else { return }
         waiter.continuation.resume(returning: lease)
     }
+
+    /// Refuses new leases and closes idle connections, as ``close()`` does, but leaves the calls queued for a
+    /// connection in the queue: releases hand them connections as usual, so that the calls in flight end (see
+    /// ``Database/close(gracePeriod:)``). A queued call woken without a connection (one was found broken) is refused.
+    func beginDraining() {
+        let idle = state.withLock { s in
+            s.closed = true
+            s.open -= s.idle.count
+            defer { s.idle.removeAll() }
+            return s.idle
+        }
+        _ = idle  // the leases (and their threads) end here, outside the lock
+    }
+
+    /// Whether the pool refuses new leases (it is closed or draining).
+    var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Whether no call holds a connection of this pool or waits for one.
+    var isDrained: Bool { state.withLock { $0.inUse == 0 && $0.waiters.isEmpty } }
 
     /// Closes idle connections and refuses new leases; leases in use close when released.
     func close() {

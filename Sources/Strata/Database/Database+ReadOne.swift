@@ -16,6 +16,10 @@ extension Database {
             fromActor: isolation != nil, check: { try ValueCheck.checkBinds(binds, statement: statement) },
             prepare: { loop in try loop.prepare(template: template, binds: binds, statement: statement) },
             run: { tx in try tx.execute(template: template, binds: binds, statement: statement, onRow: onRow) },
+            describe: {
+                guard let built = try? statement() else { return ("\(template.kind)", binds) }
+                return Self.describe(built)
+            },
             onRow: onRow)
     }
 
@@ -33,7 +37,17 @@ extension Database {
             fromActor: isolation != nil, check: { try ValueCheck.check(statement) },
             prepare: { loop in try loop.prepare(template: nil, binds: [], statement: { statement }) },
             run: { tx in try tx.execute(statement, onRow: onRow) },
+            describe: { Self.describe(statement) },
             onRow: onRow)
+    }
+
+    /// A statement's SQL and binds for a log line of the statement loop (PostgreSQL's: rendered as PostgreSQL writes
+    /// it).
+    private static func describe(_ statement: Statement) -> (sql: String, binds: [DatabaseValue]) {
+        guard let rendered = try? SQLRenderer.render(statement, dialect: DescriptionDialect()) else {
+            return ("\(statement)", [])
+        }
+        return (rendered.sql, rendered.binds)
     }
 
     /// Picks the pool as ``read(_:)`` does (a replica in turn, skipping one that cannot be reached, else the
@@ -41,33 +55,44 @@ extension Database {
     nonisolated(nonsending)
         private func readOne(
             fromActor: Bool, check: () throws -> Void, prepare: (any StatementLoop) throws -> any LoopStatement,
-            run: (Transaction) throws -> Int, onRow: (any RowReader) throws -> Void
+            run: (Transaction) throws -> Int, describe: () -> (sql: String, binds: [DatabaseValue]),
+            onRow: (any RowReader) throws -> Void
         ) async throws -> Int
     {
-        // Logged or measured statements, and calls from an actor (whose state must stay on it: `fromActor`), go the
-        // ordinary way.
-        if observer.isActive || fromActor { return try await read(run) }
+        // Statements logged one by one (the caller's logger's too), and calls from an actor (whose state must stay on
+        // it: `fromActor`), go the ordinary way. Measured ones (metrics, a slow-statement threshold) stay on the loop.
+        if observer.logsStatements || fromActor || Self.callerLogsStatements { return try await read(run) }
+        let caller = callerObserver  // read here, in the caller's task
+        // Measured on the loop, by the caller's observer when it has one (its logger gets the slow-statement warnings).
+        let measuredBy = (caller ?? observer).isActive ? caller ?? observer : nil
         guard let replicas else {
-            return try await readOne(from: pool, check: check, prepare: prepare, run: run, onRow: onRow)
+            return try await readOne(
+                from: pool, check: check, prepare: prepare, run: run, caller: caller, measuredBy: measuredBy,
+                describe: describe, onRow: onRow)
         }
         for member in replicas.inTurn() {
             guard let pool = member.pool() else { continue }
             do {
-                let result = try await readOne(from: pool, check: check, prepare: prepare, run: run, onRow: onRow)
+                let result = try await readOne(
+                    from: pool, check: check, prepare: prepare, run: run, caller: caller, measuredBy: measuredBy,
+                    describe: describe, onRow: onRow)
                 member.answered(logger)
                 return result
             } catch let error as StrataError where error.meansUnreachable {
                 member.markDown(error, logger: logger)
             }
         }
-        return try await readOne(from: pool, check: check, prepare: prepare, run: run, onRow: onRow)
+        return try await readOne(
+            from: pool, check: check, prepare: prepare, run: run, caller: caller, measuredBy: measuredBy,
+            describe: describe, onRow: onRow)
     }
 
     nonisolated(nonsending)
         private func readOne(
             from pool: ConnectionPool, check: () throws -> Void,
             prepare: (any StatementLoop) throws -> any LoopStatement, run: (Transaction) throws -> Int,
-            onRow: (any RowReader) throws -> Void
+            caller: StatementObserver?, measuredBy: StatementObserver?,
+            describe: () -> (sql: String, binds: [DatabaseValue]), onRow: (any RowReader) throws -> Void
         ) async throws -> Int
     {
         guard let loop = pool.statementLoop else { return try await withConnection(from: pool, run) }
@@ -76,14 +101,20 @@ extension Database {
             loop,
             prepare: {
                 if let prepared { return prepared }
-                try check()
+                do {
+                    try check()
+                } catch {
+                    measuredBy?.failedBeforeRunning(error)
+                    throw error
+                }
                 let made = try prepare(loop)
                 prepared = made
                 (owner ?? self).statementCounter.add(1, ordering: .relaxed)
                 return made
             },
-            alone: { lease in try self.run(run, on: lease) },  // on the caller's thread, as withConnection runs it
-            onRow: onRow)
+            // On the caller's thread, as withConnection runs it.
+            alone: { lease in try self.run(run, on: lease, observer: caller) },
+            onRow: onRow, observer: measuredBy, describe: describe)
     }
 
 }

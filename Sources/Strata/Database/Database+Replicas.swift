@@ -119,6 +119,10 @@ final class ReplicaSet: Sendable {
     }
 
     func close() { for m in members { m.close() } }
+
+    /// Closes every replica to new reads and returns the pools whose calls in flight are to be drained (see
+    /// ``Database/close(gracePeriod:)``); the caller closes them.
+    func beginDraining() -> [ConnectionPool] { members.compactMap { $0.beginDraining() } }
 }
 
 /// One replica: its pool once its driver is made, and until when it is skipped after failing.
@@ -208,6 +212,17 @@ final class ReplicaMember: Sendable {
             return s.downUntil != nil
         }
         if wasDown { logger.notice("read replica answers again", metadata: ["db.replica": .string(source.name)]) }
+    }
+
+    /// Closes the replica to new reads; returns its pool, draining (see ``ConnectionPool/beginDraining()``).
+    func beginDraining() -> ConnectionPool? {
+        let pool: ConnectionPool? = state.withLock { s in
+            s.closed = true
+            defer { s.pool = nil }
+            return s.pool
+        }
+        pool?.beginDraining()
+        return pool
     }
 
     func close() {

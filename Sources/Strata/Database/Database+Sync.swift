@@ -32,8 +32,9 @@ extension Database {
     /// Runs `body` on a pooled connection outside a transaction (each statement commits on its own), blocking the
     /// calling thread: the synchronous twin of ``withConnection(_:)``. Where not to call it: see ``writeSync(_:)``.
     public func readSync<T>(_ body: (Transaction) throws -> T) throws -> T {
+        let observer = callerObserver
         let lease = try pool.acquireBlocking()
         defer { pool.release(lease) }
-        return try run(body, on: lease)
+        return try run(body, on: lease, observer: observer)
     }
 }

@@ -192,6 +192,8 @@ public final class Database: Sendable {
     nonisolated(nonsending)
         func withConnection<T>(from pool: ConnectionPool, _ body: (Transaction) throws -> T) async throws -> T
     {
+        // Read here, in the caller's task: on a connection's thread the task-local is not set.
+        let observer = callerObserver
         let (lease, alone) = try await pool.acquire()
         var givenBack = false
         defer { if !givenBack { pool.release(lease) } }
@@ -200,7 +202,7 @@ public final class Database: Sendable {
             // on them, across every database (InlineCalls).
             if alone && InlineCalls.enter() {
                 defer { InlineCalls.leave() }
-                return try run(body, on: lease)
+                return try run(body, on: lease, observer: observer)
             }
             return try await lease.thread.run {
                 // Given back on the connection's thread as the body ends, not when this task next gets a cooperative
@@ -209,10 +211,10 @@ public final class Database: Sendable {
                     pool.release(lease)
                     givenBack = true
                 }
-                return try run(body, on: lease)
+                return try run(body, on: lease, observer: observer)
             }
         }
-        return try run(body, on: lease)
+        return try run(body, on: lease, observer: observer)
     }
 
     /// Runs `body` on a leased connection, on the current thread.
@@ -221,8 +223,9 @@ public final class Database: Sendable {
     /// no `COMMIT`, a `ROLLBACK` that failed), it is rolled back, and the connection is dropped if that fails, so
     /// the next caller's writes never run inside it. A body that returned normally then throws
     /// ``StrataError/transactionMisuse(_:)``: what it wrote in that transaction is not kept.
-    func run<T>(_ body: (Transaction) throws -> T, on lease: Lease) throws -> T {
-        let tx = Transaction(connection: lease.connection, database: owner ?? self, depth: 0)
+    /// `observer` replaces the database's (a caller's logger, see ``callerObserver``).
+    func run<T>(_ body: (Transaction) throws -> T, on lease: Lease, observer: StatementObserver? = nil) throws -> T {
+        let tx = Transaction(connection: lease.connection, database: owner ?? self, depth: 0, observer: observer)
         defer { tx.close() }
         let result: T
         do {
@@ -281,9 +284,51 @@ public final class Database: Sendable {
     }
 
     /// Closes idle connections; later calls fail with ``StrataError/connectionFailed(_:)``.
+    ///
+    /// Calls running now end normally and their connections close as they end; calls waiting for a connection
+    /// are refused. To let those finish first, use ``close(gracePeriod:)``.
     public func close() {
         if let owner { return owner.close() }
         pool.close()
         replicas?.close()
+    }
+
+    /// Whether the database refuses new calls: ``close()`` or ``close(gracePeriod:)`` has begun (a readiness check
+    /// can report a server shutting down with it).
+    public var isClosed: Bool { (owner ?? self).pool.isClosed }
+
+    /// Closes the database gracefully: refuses new calls at once, lets the calls in flight (running, or waiting for
+    /// a connection) end within `gracePeriod`, then closes.
+    ///
+    /// ```swift
+    /// let drained = await db.close(gracePeriod: .seconds(10))
+    /// ```
+    ///
+    /// A call made once this begins throws ``StrataError/connectionFailed(_:)`` ("the database is closed"), as after
+    /// ``close()``. A call still running when `gracePeriod` ends is not interrupted (its body is synchronous): it
+    /// runs to its end, and its connection closes then. Cancelling the task ends the wait early. In a server, the
+    /// `StrataServiceLifecycle` module's `DatabaseService` calls this on graceful shutdown.
+    ///
+    /// - Returns: whether every call in flight ended within `gracePeriod`.
+    @discardableResult
+    public func close(gracePeriod: Duration) async -> Bool {
+        if let owner { return await owner.close(gracePeriod: gracePeriod) }
+        let pools = [pool] + (replicas?.beginDraining() ?? [])
+        pool.beginDraining()
+        let deadline = ContinuousClock.now + gracePeriod
+        var drained = pools.allSatisfy(\.isDrained)
+        while !drained && ContinuousClock.now < deadline && !Task.isCancelled {
+            // Polled, not signalled: this runs once, at shutdown, and a millisecond is well within any grace period.
+            try? await Task.sleep(until: min(deadline, .now + .milliseconds(1)))
+            drained = pools.allSatisfy(\.isDrained)
+        }
+        if !drained {
+            observer.logger.warning(
+                "closing with calls still in flight after the grace period; their connections close as they end",
+                metadata: ["db.pool.in_use": .stringConvertible(pools.reduce(0) { $0 + $1.inUseCount })])
+        }
+        for pool in pools { pool.close() }
+        replicas?.close()
+        return drained
     }
 }

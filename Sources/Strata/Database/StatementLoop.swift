@@ -41,6 +41,9 @@ package protocol LoopAnswer: AnyObject, Sendable {
 package enum LoopOutcome: Sendable {
     /// The server answered (rows, or an error to throw).
     case answered(any LoopAnswer)
+    /// The server answered a timed statement (an observed database's): when it was handed to the loop with a
+    /// connection, and when its answer came.
+    case timed(any LoopAnswer, handedOver: ContinuousClock.Instant, answered: ContinuousClock.Instant)
     /// Nothing ran: the pool freed a slot instead of handing over a connection; the caller tries again.
     case again
 }

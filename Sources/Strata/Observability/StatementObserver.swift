@@ -9,18 +9,22 @@ import Metrics
 /// ``isActive`` is false and a statement costs one branch more than without it.
 final class StatementObserver: Sendable {
     let logger: Logger
-    private let logsStatements: Bool
+    /// Whether every statement is logged (the logger is at `.debug` or below): each then needs its SQL described.
+    let logsStatements: Bool
     private let logsTransactionControl: Bool
     private let logBinds: Bool
     private let slowThreshold: Duration?
     let metrics: StrataMetrics?
     /// Whether statements must be timed at all.
     let isActive: Bool
+    /// The driver's name, added to every logger's metadata as `db.system`.
+    private let driverName: String
 
     init(configuration: Configuration, driverName: String) {
         var logger = configuration.logger
         logger[metadataKey: "db.system"] = .string(driverName)
         self.logger = logger
+        self.driverName = driverName
         logsStatements = logger.logLevel <= .debug
         logsTransactionControl = logger.logLevel <= .trace
         logBinds = configuration.logBoundValues
@@ -32,14 +36,32 @@ final class StatementObserver: Sendable {
         isActive = logsStatements || slowThreshold != nil || metrics != nil
     }
 
+    /// `base` logging to `logger` instead (a caller's, see ``Database/withLogger(_:operation:)``): the same
+    /// threshold, bound-value policy and metrics; `logger`'s level decides which statements are logged.
+    init(_ base: StatementObserver, logger: Logger) {
+        var logger = logger
+        logger[metadataKey: "db.system"] = .string(base.driverName)
+        self.logger = logger
+        driverName = base.driverName
+        logsStatements = logger.logLevel <= .debug
+        logsTransactionControl = logger.logLevel <= .trace
+        logBinds = base.logBinds
+        slowThreshold = base.slowThreshold
+        metrics = base.metrics
+        isActive = logsStatements || slowThreshold != nil || metrics != nil
+    }
+
     /// Runs one statement through `body`, timing it and counting the rows it hands to `onRow`; then logs it
     /// and records its metrics. `describe` renders its SQL and binds, and runs only when a log needs them.
+    ///
+    /// `elapsed`: the time the statement took before `body` (the statement loop's, from the statement's hand-over to
+    /// its answer, when `body` only reads the rows); its duration is that plus `body`'s.
     func run(
-        _ kind: StatementKind, describe: () -> (sql: String, binds: [DatabaseValue]),
+        _ kind: StatementKind, elapsed before: Duration = .zero, describe: () -> (sql: String, binds: [DatabaseValue]),
         onRow: (any RowReader) throws -> Void, _ body: ((any RowReader) throws -> Void) throws -> Int
     ) throws -> Int {
         var returned = 0
-        let start = ContinuousClock.now
+        let start = ContinuousClock.now - before
         let changed: Int
         do {
             changed = try withoutActuallyEscaping(onRow) { onRow in

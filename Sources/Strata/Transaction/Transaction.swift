@@ -9,6 +9,9 @@ public final class Transaction {
     let connection: any DatabaseConnection
     /// The database this handle belongs to.
     public let database: Database
+    /// Where this handle's statements are logged and measured: the database's observer, or one logging to the
+    /// caller's logger (see ``Database/withLogger(_:operation:)``).
+    let observer: StatementObserver
     /// 0: autocommit; 1: inside BEGIN; n > 1: inside n - 1 savepoints.
     public private(set) var depth: Int
     private(set) var isOpen = true
@@ -29,10 +32,11 @@ public final class Transaction {
     /// The innermost open transaction or savepoint, or nil in autocommit: what a model written or read now records.
     @usableFromInline var undoScope: UndoScope? { undoScopes.last }
 
-    init(connection: any DatabaseConnection, database: Database, depth: Int) {
+    init(connection: any DatabaseConnection, database: Database, depth: Int, observer: StatementObserver? = nil) {
         self.connection = connection
         self.database = database
         self.depth = depth
+        self.observer = observer ?? database.observer
     }
 
     /// The name of the driver this handle talks to (`sqlite`, `memory`, …).
@@ -47,7 +51,6 @@ public final class Transaction {
     /// ``StatementCheck``).
     @usableFromInline
     package func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void = { _ in }) throws -> Int {
-        let observer = database.observer
         guard observer.isActive else {
             try checkOpen()
             try ValueCheck.check(statement)
@@ -82,7 +85,6 @@ public final class Transaction {
         template: StatementTemplate, binds: [DatabaseValue], statement: () throws -> Statement,
         onRow: (any RowReader) throws -> Void
     ) throws -> Int {
-        let observer = database.observer
         guard observer.isActive else {
             try checkOpen()
             try ValueCheck.checkBinds(binds, statement: statement)
@@ -118,7 +120,6 @@ public final class Transaction {
         try checkOpen()
         database.statementCounter.add(1, ordering: .relaxed)
         var result: T?
-        let observer = database.observer
         if observer.isActive {
             _ = try observer.run(
                 .insert, describe: { ("COPY \(table) FROM STDIN (\(rows) rows)", []) }, onRow: { _ in }
@@ -284,7 +285,6 @@ public final class Transaction {
         let collect: (any RowReader) throws -> Void = { r in
             rows.append((0..<r.columnCount).map { r.value(at: $0) })
         }
-        let observer = database.observer
         if observer.isActive {
             _ = try observer.run(.raw, describe: { (sql, values) }, onRow: collect) {
                 try connection.executeRaw(sql, values, onRow: $0)
