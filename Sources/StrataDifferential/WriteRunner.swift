@@ -20,8 +20,9 @@ final class WriteBackend {
     init(url: String, drivers: [DriverFactory]) throws {
         var configuration = Configuration()
         configuration.maxConnections = 1
-        // A short lock wait, for busySave (PostgreSQL: lock_timeout; SQLite: the busy timeout).
-        configuration.timeout = 0.25
+        // A short lock wait, for busySave (PostgreSQL: lock_timeout; SQLite: the busy timeout); it also bounds a
+        // connect, which loopback does in milliseconds.
+        configuration.timeout = 0.5
         db = try Database.open(url, drivers: drivers, configuration: configuration)
         name = "\(db.driverName) (\(URLText.redacted(url)))"
         terminator = db.driverName == "postgres" ? try Database.open(url, drivers: drivers) : nil
