@@ -34,7 +34,12 @@ extension Database {
         }
         let isolation = #isolation  // bound first: `#isolation != nil` inline crashes Swift 6.3's code generation
         return try await readOne(
-            fromActor: isolation != nil, check: { try ValueCheck.check(statement) },
+            fromActor: isolation != nil,
+            check: {
+                // The checks Transaction.execute runs, before a statement of the loop reaches the connection.
+                try ValueCheck.check(statement)
+                try StatementCheck.check(statement)
+            },
             prepare: { loop in try loop.prepare(template: nil, binds: [], statement: { statement }) },
             run: { tx in try tx.execute(statement, onRow: onRow) },
             describe: { Self.describe(statement) },
