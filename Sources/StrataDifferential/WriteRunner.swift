@@ -8,11 +8,10 @@ import Synchronization
 final class WriteBackend {
     let name: String
     let db: Database
-    /// On PostgreSQL, a second database that terminates the program's backend (``WriteStep/connectionLost(_:)``).
-    let terminator: Database?
-    /// On PostgreSQL and a SQLite file, a second database that holds the write lock (``WriteStep/busySave(handle:by:)``);
-    /// nil where the busy wait is simulated.
-    let holder: Database?
+    /// On PostgreSQL and a SQLite file, a second database over the same data: it holds the write lock
+    /// (``WriteStep/busySave(handle:by:)``) and, on PostgreSQL, terminates the program's backend
+    /// (``WriteStep/connectionLost(_:)``). Nil where neither can be done for real (an in-memory database).
+    let sibling: Database?
     var handles: [WPAccount] = []
     /// Outcomes of nested steps whose enclosing call then threw (a raw transaction's, a retried one's).
     private var pending: [WriteOutcome] = []
@@ -25,9 +24,8 @@ final class WriteBackend {
         configuration.timeout = 0.5
         db = try Database.open(url, drivers: drivers, configuration: configuration)
         name = "\(db.driverName) (\(URLText.redacted(url)))"
-        terminator = db.driverName == "postgres" ? try Database.open(url, drivers: drivers) : nil
         let sharedFile = db.driverName == "sqlite" && !url.contains(":memory:")
-        holder = db.driverName == "postgres" || sharedFile ? try Database.open(url, drivers: drivers) : nil
+        sibling = db.driverName == "postgres" || sharedFile ? try Database.open(url, drivers: drivers) : nil
     }
 
     /// Whether `got` differs from `expected` only where SQLite takes the write lock: a save's transaction begins
@@ -35,7 +33,7 @@ final class WriteBackend {
     /// holds the lock is `busy` there, and the callback's error on PostgreSQL and memory, which lock at the first
     /// write (SEMANTICS: isolation default).
     func locksBeforeCallbacks(_ step: WriteStep, got: [WriteOutcome], expected: [WriteOutcome]) -> Bool {
-        guard case .busySave = step, holder != nil, db.driverName == "sqlite" else { return false }
+        guard case .busySave = step, sibling != nil, db.driverName == "sqlite" else { return false }
         return got == [.busy] && expected == [.callback]
     }
 
@@ -214,7 +212,7 @@ final class WriteBackend {
             return [error.map(Self.outcome) ?? .ok]
         case .busySave(let i, let by):
             handles[i].balance &+= by
-            guard let holder else {
+            guard let holder = sibling else {
                 WPAccount.simulatedBusy.store(true, ordering: .relaxed)
                 defer { WPAccount.simulatedBusy.store(false, ordering: .relaxed) }
                 return attempt { try handles[i].save(tx) }
@@ -269,7 +267,9 @@ final class WriteBackend {
     /// Loses the connection `tx` runs on: PostgreSQL's server terminates its backend; elsewhere (no server to
     /// lose) the body throws what a lost connection throws.
     private func loseConnection(_ tx: Transaction) throws {
-        guard let terminator else { throw StrataError.connectionLost("the connection was lost (simulated)") }
+        guard let terminator = sibling, db.driverName == "postgres" else {
+            throw StrataError.connectionLost("the connection was lost (simulated)")
+        }
         guard case .integer(let pid)? = try tx.unsafeRawExecute("SELECT pg_backend_pid()").first?.first else {
             throw StrataError.invalidQuery("no backend pid")
         }
