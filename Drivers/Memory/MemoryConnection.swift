@@ -63,12 +63,11 @@ final class MemoryConnection: DatabaseConnection {
         return outcome.changes
     }
 
-    /// The memory driver has no SQL.
+    /// The memory driver has no SQL, but for `BEGIN`, `COMMIT` and `ROLLBACK` (and their spellings `START
+    /// TRANSACTION`, `END`, `ABORT`), which run as the statements they name, so that code taking a transaction in
+    /// raw SQL runs here as on the SQL drivers.
     ///
-    /// - Throws: ``StrataError/unsupported(feature:driver:)`` always.
-    /// Raw SQL is unsupported, but for `BEGIN`, `COMMIT` and `ROLLBACK` (and their spellings `START TRANSACTION`,
-    /// `END`, `ABORT`), which run as the statements they name, so that code taking a transaction in raw SQL runs
-    /// here as on the SQL drivers.
+    /// - Throws: ``StrataError/unsupported(feature:driver:)`` for any other raw SQL.
     func executeRaw(_ sql: String, _ binds: [DatabaseValue], onRow: (any RowReader) throws -> Void) throws -> Int {
         if binds.isEmpty, RawTransactionControl.firstWords(sql, 1) != ["PREPARE"],
             let control = RawTransactionControl(sql)
