@@ -4,7 +4,6 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import Strata
-import StrataConformance
 import StrataMemory
 import StrataPostgres
 import StrataSQLite
