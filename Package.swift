@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(
             name: "StrataServiceLifecycleTests",
             dependencies: [
-                "StrataServiceLifecycle", "StrataSQLite", "StrataMemory", "StrataPostgres",
+                "StrataServiceLifecycle", "StrataSQLite", "StrataMemory", "StrataPostgres", "StrataConformance",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]

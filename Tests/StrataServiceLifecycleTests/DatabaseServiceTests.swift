@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import Strata
+import StrataConformance
 import StrataMemory
 import StrataPostgres
 import StrataSQLite
