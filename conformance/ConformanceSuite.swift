@@ -77,6 +77,7 @@ public enum ConformanceSuite {
         loadCases,
         bulkIdsCases,
         writeIntegrityCases,
+        failedStatementCases,
         numberCases,
     ].flatMap { $0 }
 

@@ -58,6 +58,9 @@ public final class PostgresConnection: SQLConnection {
     /// Whether a statement was sent and the server has not answered it yet (its outcome is unknown if the
     /// connection breaks now).
     var awaitingAnswer = false
+    /// False inside a transaction begun with `onFailedStatement: .abortTransaction`: writes then run without
+    /// their savepoint, and a failure aborts the transaction as PostgreSQL does by itself.
+    public var protectsFailedStatements = true
     /// Which thread of the pool's ``PostgresStatementLoop`` sends this connection's statements, once it has sent one.
     var loopSlot: Int?
     /// Makes statement names unique to this connection (see the type's documentation).
@@ -111,7 +114,7 @@ public final class PostgresConnection: SQLConnection {
     public func run(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void) throws -> Int
     {
         let guarded =
-            PQtransactionStatus(handle) == PQTRANS_INTRANS
+            protectsFailedStatements && PQtransactionStatus(handle) == PQTRANS_INTRANS
             && StatementSavepoints.needed(for: statement, sql: rendered.sql)
         func attempt() throws -> Int {
             guarded

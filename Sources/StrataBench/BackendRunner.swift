@@ -92,6 +92,10 @@ struct BackendRunner {
             switch w {
             case .insert:
                 return Arm(side: side, contender: c, before: empty) { try await $0.insertOneByOne(sizes.insert) }
+            case .insertAborting:
+                return Arm(side: side, contender: c, before: empty) {
+                    try await $0.insertOneByOneAborting(sizes.insert)
+                }
             case .bulk: return Arm(side: side, contender: c, before: empty) { try await $0.bulkInsert(sizes.bulk) }
             case .stream: return Arm(side: side, contender: c, before: nothing) { try await $0.stream(base: base()) }
             case .fetch: return Arm(side: side, contender: c, before: nothing) { try await $0.fetchAll(base: base()) }

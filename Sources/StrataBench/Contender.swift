@@ -18,6 +18,9 @@ protocol Contender: AnyObject {
     func tableDigest() async throws -> Digest
     /// Inserts `count` records one statement each, inside one transaction, reading back each new id.
     func insertOneByOne(_ count: Int) async throws -> Sample
+    /// ``insertOneByOne(_:)`` in a transaction where a failed statement aborts it (Strata:
+    /// `onFailedStatement: .abortTransaction`); a raw side runs its ``insertOneByOne(_:)``.
+    func insertOneByOneAborting(_ count: Int) async throws -> Sample
     /// Inserts `count` records the way Strata's `insertAll` does (same statements, same chunk size),
     /// reading back their ids.
     func bulkInsert(_ count: Int) async throws -> Sample
@@ -89,4 +92,9 @@ enum Digests {
     /// Written rows: ids relative to the first row's (rows are written in order, so it is the smallest).
     static func written(_ rows: [RawRecord]) -> Digest { of(rows, base: rows.first?.id ?? 0) }
     static func written(_ rows: [BenchRecord]) -> Digest { of(rows, base: rows.first?.id ?? 0) }
+}
+
+extension Contender {
+    /// A raw C API has one kind of transaction: the plain insert.
+    func insertOneByOneAborting(_ count: Int) async throws -> Sample { try await insertOneByOne(count) }
 }

@@ -45,6 +45,16 @@ final class StrataContender: Contender {
             }, digest: { Digests.written(records) })
     }
 
+    func insertOneByOneAborting(_ count: Int) async throws -> Sample {
+        var records = (0..<count).map(RecordFactory.model)
+        return try await timedAsync(
+            {
+                try await db.transaction(onFailedStatement: .abortTransaction) { tx in
+                    for i in records.indices { try records[i].save(tx) }
+                }
+            }, digest: { Digests.written(records) })
+    }
+
     /// `insertAll`: multi-row INSERTs chunked under the backend's bind limit, in one transaction.
     func bulkInsert(_ count: Int) async throws -> Sample {
         var records = (0..<count).map(RecordFactory.model)

@@ -5,6 +5,8 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     /// Peak memory is process-wide, so the stream runs first on every backend (see ``PeakMemory``).
     case stream
     case insert
+    /// `insert`, in a transaction begun with `onFailedStatement: .abortTransaction`: no savepoint per write.
+    case insertAborting = "insert-aborting"
     case bulk
     case fetch
     case lookupTx = "lookup-tx"
@@ -33,6 +35,9 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     public var summary: String {
         switch self {
         case .insert: return "insert 20,000 records one by one in one transaction"
+        case .insertAborting:
+            return "insert 20,000 records one by one in one transaction begun with onFailedStatement: "
+                + ".abortTransaction (no savepoint per write; the raw side is the same as insert's)"
         case .fetch: return "fetch 100,000 rows into model values"
         case .lookupTx: return "5,000 lookups by id inside one transaction"
         case .lookupAsync: return "5,000 lookups by id as one-shot async calls"
@@ -62,6 +67,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     public func label(_ sizes: WorkloadSizes) -> String {
         switch self {
         case .insert: return "insert \(Self.count(sizes.insert)) one by one"
+        case .insertAborting: return "insert \(Self.count(sizes.insert)) one by one, abortTransaction"
         case .fetch: return "fetch \(Self.count(sizes.fetch)) rows"
         case .lookupTx: return "\(Self.count(sizes.lookups)) lookups in a tx"
         case .lookupAsync: return "\(Self.count(sizes.lookups)) one-shot async lookups"

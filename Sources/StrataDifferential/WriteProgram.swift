@@ -59,6 +59,9 @@ public indirect enum WriteStep: Sendable, Equatable {
     /// IMMEDIATE` on a file, PostgreSQL `LOCK TABLE … EXCLUSIVE`; simulated where no second connection can see
     /// the data): `busy` past the busy timeout, nothing written, the model unchanged.
     case busySave(handle: Int, by: Int64)
+    /// A transaction begun with `onFailedStatement: .abortTransaction` (top level only): the first failed
+    /// statement aborts it (or the savepoint it ran in); later statements are refused, and it rolls back.
+    case abortingTransaction([WriteStep], end: TransactionEnd)
 
     /// How a generated transaction ends.
     public enum TransactionEnd: Sendable, Equatable {
@@ -135,6 +138,15 @@ public indirect enum WriteStep: Sendable, Equatable {
         case .busySave(let h, let d):
             return pad + "handles[\(h)].balance += \(d); try handles[\(h)].save(tx)  // while another connection "
                 + "holds the write lock"
+        case .abortingTransaction(let steps, let end):
+            let tail: String
+            switch end {
+            case .commit, .leaveOpen: tail = "}  // commits, or throws if a failure aborted it"
+            case .rollback: tail = "    throw Rollback()\n" + pad + "}"
+            case .fail: tail = "    throw Abort()\n" + pad + "}"
+            }
+            return pad + "try db.transaction(onFailedStatement: .abortTransaction) { tx in\n"
+                + steps.map { $0.swift(indent + 1) }.joined(separator: "\n") + (steps.isEmpty ? "" : "\n") + pad + tail
         case .connectionLost(let steps):
             return pad + "try db.transaction { tx in\n" + steps.map { $0.swift(indent + 1) }.joined(separator: "\n")
                 + (steps.isEmpty ? "" : "\n") + pad
@@ -147,7 +159,7 @@ public indirect enum WriteStep: Sendable, Equatable {
     var nested: [WriteStep]? {
         switch self {
         case .transaction(let s, _), .savepoint(let s, _), .rawTransaction(let s, _), .retried(let s, _),
-            .connectionLost(let s):
+            .connectionLost(let s), .abortingTransaction(let s, _):
             return s
         default: return nil
         }
@@ -161,6 +173,7 @@ public indirect enum WriteStep: Sendable, Equatable {
         case .rawTransaction(_, let end): return .rawTransaction(steps, end: end)
         case .retried(_, let failures): return .retried(steps, failures: failures)
         case .connectionLost: return .connectionLost(steps)
+        case .abortingTransaction(_, let end): return .abortingTransaction(steps, end: end)
         default: return self
         }
     }
@@ -238,7 +251,11 @@ public struct WriteProgramGenerator {
             return .rawMisuse(statement: rng.pick(["COMMIT", "ROLLBACK", "SAVEPOINT mine", "BEGIN", "release x"]))
         case 80..<86 where depth == 0:
             let steps = (0..<(1 + rng.below(4))).map { _ in step(depth: 1, &rng) }
-            switch rng.below(3) {
+            switch rng.below(4) {
+            case 3:
+                let inner = (0..<(1 + rng.below(6))).map { _ in abortingStep(depth: 1, &rng) }
+                let end: WriteStep.TransactionEnd = rng.chance(0.6) ? .commit : rng.chance(0.5) ? .rollback : .fail
+                return .abortingTransaction(inner, end: end)
             case 0:
                 let ends: [WriteStep.TransactionEnd] = [.commit, .commit, .rollback, .fail, .leaveOpen]
                 // A raw COMMIT or ROLLBACK directly inside a raw transaction is allowed (it ends it): not misuse.
@@ -260,6 +277,31 @@ public struct WriteProgramGenerator {
                 return .transaction(steps, end: end)
             }
             return .savepoint(steps, rollback: rng.chance(0.5))
+        }
+    }
+
+    /// A step inside a transaction that a failed statement aborts: the kinds whose statements the reference
+    /// follows one by one (a unique violation, a refused delete and a callback after the write abort it; a stale
+    /// save and a callback before the write do not), and savepoints of them.
+    mutating func abortingStep(depth: Int, _ rng: inout SplitMix64) -> WriteStep {
+        switch rng.below(100) {
+        case 0..<22:
+            handles += 1
+            return .create(code: rng.pick(Self.codes), balance: balance(&rng))
+        case 22..<30:
+            handles += 1
+            return .fetch(code: rng.pick(Self.codes))
+        case 30..<50: return .adjust(handle: handle(&rng), by: delta(&rng))
+        case 50..<55: return .saveAgain(handle: handle(&rng))
+        case 55..<61: return .delete(handle: handle(&rng))
+        case 61..<65: return .forceDelete(handle: handle(&rng))
+        case 65..<72: return .entry(handle: handle(&rng), amount: Int64(rng.below(100)))
+        case 72..<78: return .updateWhere(atLeast: Int64(rng.below(30)) - 5, set: Int64(rng.below(30)))
+        case 78..<84: return .deleteWhere(below: Int64(rng.below(20)) - 10)
+        default:
+            if depth >= 2 { return .adjust(handle: handle(&rng), by: delta(&rng)) }
+            let steps = (0..<(1 + rng.below(4))).map { _ in abortingStep(depth: depth + 1, &rng) }
+            return .savepoint(steps, rollback: rng.chance(0.3))
         }
     }
 }

@@ -81,6 +81,10 @@ struct WriteReference {
     var nextScope = 1
     /// Set while another connection holds the write lock: every write is `busy`.
     var busyWrites = false
+    /// Inside a transaction begun with `onFailedStatement: .abortTransaction`.
+    var aborting = false
+    /// Whether a failure aborted the innermost open scope: its statements are refused until it ends.
+    var aborted = false
 
     func isUndone(_ scope: Int) -> Bool {
         var s: Int? = scope
@@ -149,6 +153,7 @@ struct WriteReference {
             handles.append(h)
             return [outcome]
         case .fetch(let code):
+            if aborted { return [.misuse] }
             guard let id = rows.first(where: { $0.value.code == code && !$0.value.deleted })?.key, let r = rows[id]
             else { return [.ok] }
             var h = RefHandle(code: r.code, balance: r.balance, version: r.version, id: id, stored: true)
@@ -177,6 +182,7 @@ struct WriteReference {
             let h = handles[i]
             guard let id = h.id, !insertUndone(h) else { return [.notPersisted] }
             if readUndone(h) { return [.stale] }
+            if aborted { return [.misuse] }
             if var r = rows[id], !r.deleted {
                 r.deleted = true
                 rows[id] = r
@@ -184,8 +190,11 @@ struct WriteReference {
             return [.ok]
         case .forceDelete(let i):
             if readUndone(handles[i]) { return [.stale] }
+            if aborted { return [.misuse] }
+            if aborting { aborted = true }
             return [.foreignKey]  // only run (not skipped) for an account with entries
         case .entry(let i, let amount):
+            if aborted { return [.misuse] }
             entries.append((handles[i].id ?? -1, amount))
             return [.ok]
         case .insertAll(let codes, let balance):
@@ -247,9 +256,11 @@ struct WriteReference {
             }
             return [.ok]
         case .updateWhere(let atLeast, let value):
+            if aborted { return [.misuse] }
             for (id, r) in rows where !r.deleted && r.balance >= atLeast { rows[id]?.balance = value }
             return [.ok]
         case .deleteWhere(let below):
+            if aborted { return [.misuse] }
             for (id, r) in rows where !r.deleted && r.balance < below { rows[id]?.deleted = true }
             return [.ok]
         case .transaction(let steps, let end):
@@ -257,7 +268,14 @@ struct WriteReference {
             if end == .fail { outcomes.append(.aborted) }
             return outcomes
         case .savepoint(let steps, let rollback):
+            if aborted { return [.misuse] }  // its SAVEPOINT is refused
             return scoped(steps, rollback: rollback)
+        case .abortingTransaction(let steps, let end):
+            aborting = true
+            var outcomes = scoped(steps, rollback: end == .rollback || end == .fail)
+            aborting = false
+            if end == .fail { outcomes.append(.aborted) }
+            return outcomes
         case .rawTransaction(let steps, let end):
             var outcomes = scoped(steps, rollback: end != .commit)
             if end == .fail { outcomes.append(.aborted) }
@@ -303,6 +321,15 @@ struct WriteReference {
         var outcomes: [WriteOutcome] = []
         for s in steps { outcomes += apply(s) }
         open.removeLast()
+        var rollback = rollback
+        if aborted {
+            // A failure aborted this scope: it rolls back, and a closure that returned throws.
+            aborted = false
+            if !rollback {
+                rollback = true
+                outcomes.append(.misuse)
+            }
+        }
         if rollback {
             status[scope] = 1
             // nextID stays: PostgreSQL's sequences never give an id back (the reference's ids are its own anyway).
@@ -337,13 +364,16 @@ struct WriteReference {
         let versionBefore = h.version
         if h.balance == WPAccount.refusedBeforeWrite { return .callback }
         let before = (rows, nextID)
+        let writes = h.id == nil || !h.stored || h.dirty || h.dirtyAll
         let written = write(&h)
         guard written == .ok else {
             (rows, nextID) = before
+            if written == .unique, aborting { aborted = true }  // a failed statement
             return written
         }
         if h.balance == WPAccount.refusedAfterWrite {
             (rows, nextID) = before
+            if writes, aborting { aborted = true }  // the save threw after its row was written
             return .callback
         }
         if let scope = open.last {
@@ -360,6 +390,7 @@ struct WriteReference {
     }
 
     private mutating func write(_ h: inout RefHandle) -> WriteOutcome {
+        if aborted, h.id == nil || !h.stored || h.dirty || h.dirtyAll { return .misuse }
         if busyWrites { return .busy }
         guard let id = h.id else {
             if row(code: h.code) != nil { return .unique }

@@ -61,6 +61,18 @@ final class WriteBackend {
                 }
                 return pending
             }
+            if case .abortingTransaction(let steps, let end) = step {
+                if skip(step) { return [.skipped] }
+                try db.writeSync(onFailedStatement: .abortTransaction) { tx in
+                    for s in steps { pending += try apply(s, tx, skip: skip) }
+                    switch end {
+                    case .commit, .leaveOpen: break
+                    case .rollback: throw Rollback()
+                    case .fail: throw Abort()
+                    }
+                }
+                return pending
+            }
             let outcomes = try db.readSync { tx in try self.apply(step, tx, skip: skip) }
             return pending + outcomes
         } catch {
@@ -205,6 +217,8 @@ final class WriteBackend {
             return attempt { try tx.unsafeRawExecute(statement) }
         case .retried:
             return [.other("a retried transaction nested in another")]  // generated at the top level only
+        case .abortingTransaction:
+            return [.other("an aborting transaction nested in another")]  // generated at the top level only
         case .cancelledSave(let i, let by):
             handles[i].balance &+= by
             let (model, error) = cancelledSave(handles[i])

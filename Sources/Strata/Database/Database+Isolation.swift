@@ -53,6 +53,61 @@ extension Database {
         try await retry.run { _ in try await withConnection { tx in try tx.savepoint(body) } }
     }
 
+    /// Runs `body` in a transaction where a statement that fails does what `onFailedStatement` says, the same on
+    /// every driver (see ``FailedStatementPolicy``), at `isolation` (nil: the driver's default), run again from
+    /// scratch as `retry` allows.
+    ///
+    /// ```swift
+    /// // Many writes, all or none: the first failure ends the transaction, with no savepoint per write.
+    /// try await db.transaction(onFailedStatement: .abortTransaction) { tx in
+    ///     for i in posts.indices { try posts[i].save(tx) }
+    /// }
+    /// ```
+    ///
+    /// With ``FailedStatementPolicy/abortTransaction``, a failure the body catches still rolls the transaction
+    /// back: the call then throws ``StrataError/transactionMisuse(_:)`` instead of returning.
+    ///
+    /// - Parameters:
+    ///   - isolation: the level asked for, or nil for the driver's default.
+    ///   - retry: how often to run `body` again (default ``RetryPolicy/never``).
+    ///   - onFailedStatement: what a failed statement does to the transaction.
+    ///   - body: the transaction's work, run synchronously on one connection.
+    /// - Returns: what `body` returns.
+    /// - Throws: what the last attempt threw, unchanged (after rolling back);
+    ///   ``StrataError/transactionMisuse(_:)`` when a failure aborted the transaction and the body returned; the
+    ///   errors of ``transaction(isolation:retry:_:)``.
+    nonisolated(nonsending)
+        public func transaction<T>(
+            isolation: IsolationLevel? = nil, retry: RetryPolicy = .never,
+            onFailedStatement: FailedStatementPolicy, _ body: (Transaction) throws -> T
+        ) async throws -> T
+    {
+        try await retry.run { _ in
+            try await withConnection { tx in
+                try tx.transaction(isolation: isolation, onFailedStatement: onFailedStatement, body)
+            }
+        }
+    }
+
+    /// The synchronous twin of ``transaction(isolation:retry:onFailedStatement:_:)`` (see ``writeSync(_:)`` for
+    /// where not to call it).
+    ///
+    /// - Parameters:
+    ///   - isolation: the level asked for, or nil for the driver's default.
+    ///   - retry: how often to run `body` again (default ``RetryPolicy/never``).
+    ///   - onFailedStatement: what a failed statement does to the transaction.
+    ///   - body: the transaction's work.
+    /// - Returns: what `body` returns.
+    /// - Throws: as ``transaction(isolation:retry:onFailedStatement:_:)`` does.
+    public func writeSync<T>(
+        isolation: IsolationLevel? = nil, retry: RetryPolicy = .never,
+        onFailedStatement: FailedStatementPolicy, _ body: (Transaction) throws -> T
+    ) throws -> T {
+        try retry.runBlocking { _ in
+            try readSync { tx in try tx.transaction(isolation: isolation, onFailedStatement: onFailedStatement, body) }
+        }
+    }
+
     /// The synchronous twin of `transaction(isolation:retry:_:)`: blocks the calling thread (see
     /// ``writeSync(_:)`` for where not to call it), and sleeps it between attempts.
     ///

@@ -60,6 +60,13 @@ public protocol DatabaseConnection: AnyObject {
     /// stronger one), or nil when the driver has none at least as strong. Default nil; a ``SQLConnection``
     /// answers from its dialect's ``Dialect/isolationLevels``.
     func isolation(serving requested: IsolationLevel) -> IsolationLevel?
+
+    /// Whether a statement that fails inside a transaction must leave the transaction usable, undone alone
+    /// (``FailedStatementPolicy/undoStatement``), as Strata asks of every driver by default. Inside a transaction
+    /// begun with ``FailedStatementPolicy/abortTransaction`` Strata sets it false until the transaction ends (it
+    /// then refuses every statement after a failure itself), so a driver that protects each statement (PostgreSQL's
+    /// savepoint per write) may skip that work. Default: always true; setting it does nothing.
+    var protectsFailedStatements: Bool { get set }
 }
 
 extension DatabaseConnection {
@@ -69,6 +76,11 @@ extension DatabaseConnection {
     public var maxBindParameters: Int { 32766 }
     /// Usable: a driver that can tell a dead connection without a round trip says so.
     public var isUsable: Bool { true }
+    /// True, and setting it does nothing: a driver that undoes a failed statement alone at no cost ignores it.
+    public var protectsFailedStatements: Bool {
+        get { true }
+        set {}
+    }
     /// False: a driver that does not say is trusted to end its transactions.
     public var isInTransaction: Bool { false }
     /// ``maxBindParameters`` less 16, a margin for the statement's other values.

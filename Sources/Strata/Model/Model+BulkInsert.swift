@@ -35,7 +35,7 @@ extension Model {
         var copy = models
         let width = ID.isAssignedByDatabase ? schema.insertColumnNames.count : schema.columnNames.count
         if models.count > Swift.max(1, tx.connection.maxBindParameters / Swift.max(1, width)) {
-            try tx.savepoint { tx in try insertAllRows(&copy, pk: pk, tx) }
+            try tx.atomic { tx in try insertAllRows(&copy, pk: pk, tx) }
         } else {
             try insertAllRows(&copy, pk: pk, tx)
         }

@@ -57,7 +57,7 @@ extension Model {
             }
             return values
         }
-        try tx.savepoint { inner in
+        try tx.atomic { inner in
             if let loader = inner.connection as? any BulkLoadingConnection {
                 let loaded = try inner.runBulk(into: schema.name, rows: ready.count) {
                     try loader.bulkLoad(table: schema.name, columns: columns, count: ready.count, row: row)

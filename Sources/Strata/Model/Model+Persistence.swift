@@ -40,7 +40,7 @@ extension Model {
         var copy = self
         let undo = try copy.beginSave(tx)
         if Self.hasLifecycleCallbacks {
-            try tx.savepoint { tx in try copy.saveRunningCallbacks(tx, insertIfMissing: insertIfMissing) }
+            try tx.atomic { tx in try copy.saveRunningCallbacks(tx, insertIfMissing: insertIfMissing) }
         } else {
             try copy.validate(tx)
             try copy.write(tx, insertIfMissing: insertIfMissing)
@@ -381,7 +381,7 @@ extension Model {
         guard Self.schema.column(withRole: .deletedAt) != nil else { return try forceDelete(tx) }
         guard let id else { throw StrataError.notPersisted(model: Self.modelName) }
         try checkKeyStillNamesItsRow()
-        return try tx.savepoint { tx in
+        return try tx.atomic { tx in
             try willDelete(tx)
             for association in Self.associations { try association.beforeSoftDeleting(ownerID: id, tx) }
             let marked = try Self.query(on: tx).filter(id: id).delete() > 0  // soft: sets the column if not set
@@ -400,7 +400,7 @@ extension Model {
         if associations.isEmpty && !Self.hasLifecycleCallbacks {
             return try Self.query(on: tx).withDeleted().filter(id: id).forceDelete() > 0
         }
-        return try tx.savepoint { tx in
+        return try tx.atomic { tx in
             try willDelete(tx)
             for association in associations { try association.beforeDeleting(ownerID: id, tx) }
             let deleted = try Self.query(on: tx).withDeleted().filter(id: id).forceDelete() > 0

@@ -14,7 +14,7 @@ extension Model {
         else { return false }
         let snapshot = models
         let key = schema.columns[pk].name
-        let keys = try tx.savepoint { inner -> [DatabaseValue]? in
+        let keys = try tx.atomic { inner -> [DatabaseValue]? in
             try inner.runBulk(into: schema.name, rows: snapshot.count) {
                 try bulk.bulkInsertReturning(
                     table: schema.name, columns: schema.insertColumnNames, count: snapshot.count, returning: key

@@ -137,7 +137,7 @@ extension Model {
         }
         // All or nothing: several statements (or a kept row read back) run in one savepoint.
         if copy.count > perStatement || plan.onConflict.action == .nothing {
-            try tx.savepoint { tx in try writeAll(tx) }
+            try tx.atomic { tx in try writeAll(tx) }
         } else {
             try writeAll(tx)
         }

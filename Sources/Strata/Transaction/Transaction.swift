@@ -31,6 +31,16 @@ public final class Transaction {
     private var undoScopes: [UndoScope] = []
     /// The innermost open transaction or savepoint, or nil in autocommit: what a model written or read now records.
     @usableFromInline var undoScope: UndoScope? { undoScopes.last }
+    /// What a statement that fails does to the open transaction (see ``FailedStatementPolicy``): chosen by the
+    /// outermost transaction, ``FailedStatementPolicy/undoStatement`` in autocommit.
+    public private(set) var onFailedStatement: FailedStatementPolicy = .undoStatement
+    /// With ``FailedStatementPolicy/abortTransaction``, after a failure: the depth of the scope it aborted, whose
+    /// closure's end rolls it back. Every statement but that rollback is refused meanwhile.
+    private var abortedDepth: Int?
+    /// What aborted the transaction, for the error later statements throw.
+    private var abortCause = ""
+    /// Rows the statements run on this handle changed: tells whether a write call that threw had written any.
+    private var rowsChanged = 0
 
     init(connection: any DatabaseConnection, database: Database, depth: Int, observer: StatementObserver? = nil) {
         self.connection = connection
@@ -53,16 +63,25 @@ public final class Transaction {
     package func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void = { _ in }) throws -> Int {
         guard observer.isActive else {
             try checkOpen()
+            if abortedDepth != nil { try checkNotAborted(statement) }
             try ValueCheck.check(statement)
             try checkRowLock(statement)
             try StatementCheck.check(statement)
             database.statementCounter.add(1, ordering: .relaxed)
-            let changed = try connection.execute(statement, onRow: onRow)
+            let changed: Int
+            do {
+                changed = try connection.execute(statement, onRow: onRow)
+            } catch {
+                statementFailed(error)
+                throw error
+            }
+            rowsChanged &+= changed
             wrote(statement)
             return changed
         }
         do {
             try checkOpen()
+            if abortedDepth != nil { try checkNotAborted(statement) }
             try ValueCheck.check(statement)
             try checkRowLock(statement)
             try StatementCheck.check(statement)
@@ -71,9 +90,16 @@ public final class Transaction {
             throw error
         }
         database.statementCounter.add(1, ordering: .relaxed)
-        let changed = try observer.run(StatementKind(statement), describe: { describe(statement) }, onRow: onRow) {
-            try connection.execute(statement, onRow: $0)
+        let changed: Int
+        do {
+            changed = try observer.run(StatementKind(statement), describe: { describe(statement) }, onRow: onRow) {
+                try connection.execute(statement, onRow: $0)
+            }
+        } catch {
+            statementFailed(error)
+            throw error
         }
+        rowsChanged &+= changed
         wrote(statement)
         return changed
     }
@@ -87,14 +113,23 @@ public final class Transaction {
     ) throws -> Int {
         guard observer.isActive else {
             try checkOpen()
+            if abortedDepth != nil { try checkNotAborted(nil) }
             try ValueCheck.checkBinds(binds, statement: statement)
             database.statementCounter.add(1, ordering: .relaxed)
-            let changed = try connection.execute(template: template, binds: binds, statement: statement, onRow: onRow)
+            let changed: Int
+            do {
+                changed = try connection.execute(template: template, binds: binds, statement: statement, onRow: onRow)
+            } catch {
+                statementFailed(error)
+                throw error
+            }
+            rowsChanged &+= changed
             if template.kind != .findByKey { wrote(table: template.table) }
             return changed
         }
         do {
             try checkOpen()
+            if abortedDepth != nil { try checkNotAborted(nil) }
             try ValueCheck.checkBinds(binds, statement: statement)
         } catch {
             observer.failedBeforeRunning(error)
@@ -102,13 +137,20 @@ public final class Transaction {
         }
         database.statementCounter.add(1, ordering: .relaxed)
         let kind: StatementKind = template.kind == .findByKey ? .select : .insert
-        let changed = try observer.run(
-            kind,
-            describe: {
-                guard let built = try? statement() else { return ("\(template.kind)", binds) }
-                return describe(built)
-            }, onRow: onRow
-        ) { try connection.execute(template: template, binds: binds, statement: statement, onRow: $0) }
+        let changed: Int
+        do {
+            changed = try observer.run(
+                kind,
+                describe: {
+                    guard let built = try? statement() else { return ("\(template.kind)", binds) }
+                    return describe(built)
+                }, onRow: onRow
+            ) { try connection.execute(template: template, binds: binds, statement: statement, onRow: $0) }
+        } catch {
+            statementFailed(error)
+            throw error
+        }
+        rowsChanged &+= changed
         if kind != .select { wrote(table: template.table) }
         return changed
     }
@@ -118,19 +160,28 @@ public final class Transaction {
     /// (and then wrote nothing).
     package func runBulk<T>(into table: String, rows: Int, _ body: () throws -> T?) throws -> T? {
         try checkOpen()
+        if abortedDepth != nil { try checkNotAborted(nil) }
         database.statementCounter.add(1, ordering: .relaxed)
         var result: T?
-        if observer.isActive {
-            _ = try observer.run(
-                .insert, describe: { ("COPY \(table) FROM STDIN (\(rows) rows)", []) }, onRow: { _ in }
-            ) { _ in
+        do {
+            if observer.isActive {
+                _ = try observer.run(
+                    .insert, describe: { ("COPY \(table) FROM STDIN (\(rows) rows)", []) }, onRow: { _ in }
+                ) { _ in
+                    result = try body()
+                    return result == nil ? 0 : rows
+                }
+            } else {
                 result = try body()
-                return result == nil ? 0 : rows
             }
-        } else {
-            result = try body()
+        } catch {
+            statementFailed(error)
+            throw error
         }
-        if result != nil { wrote(table: table) }
+        if result != nil {
+            rowsChanged &+= rows
+            wrote(table: table)
+        }
         return result
     }
 
@@ -179,25 +230,39 @@ public final class Transaction {
     /// set. A scope that throws is rolled back; when that rollback fails, the transaction around it rolls back
     /// instead of committing, and a connection left inside a transaction is not given back to the pool as it is
     /// (see ``Database/withConnection(_:)``).
-    func scope<T>(isolation: (asked: IsolationLevel, granted: IsolationLevel)?, _ body: (Transaction) throws -> T)
-        throws -> T
-    {
+    func scope<T>(
+        isolation: (asked: IsolationLevel, granted: IsolationLevel)?,
+        onFailedStatement policy: FailedStatementPolicy = .undoStatement, _ body: (Transaction) throws -> T
+    ) throws -> T {
         let name = "strata_sp_\(depth)"
         let open: Statement =
             depth > 0 ? .savepoint(name) : isolation.map { Statement.beginIsolated($0.asked) } ?? .begin
         _ = try execute(open)
         depth += 1
         undoScopes.append(UndoScope(parent: undoScopes.last))
-        if depth == 1 { self.isolation = isolation?.granted }
+        if depth == 1 {
+            self.isolation = isolation?.granted
+            if policy == .abortTransaction {
+                onFailedStatement = policy
+                connection.protectsFailedStatements = false
+            }
+        }
         defer {
             if depth == 0 {
                 self.isolation = nil
                 savepointRollbackFailed = false
+                abortedDepth = nil
+                if onFailedStatement != .undoStatement {
+                    onFailedStatement = .undoStatement
+                    connection.protectsFailedStatements = true
+                }
             }
         }
         let result: T
         do {
             result = try body(self)
+            // A failure this scope's closure caught: it still rolls back, and says so.
+            if abortedDepth == depth { throw abortedError() }
         } catch {
             depth -= 1
             undoScopes.removeLast().rolledBack()
@@ -208,9 +273,11 @@ public final class Transaction {
                 do {
                     _ = try execute(.rollbackToSavepoint(name))
                     _ = try execute(.releaseSavepoint(name))
+                    if let aborted = abortedDepth, aborted > depth { abortedDepth = nil }
                 } catch {
                     // The savepoint's writes may still be in the transaction: it must not commit.
                     savepointRollbackFailed = true
+                    if onFailedStatement == .abortTransaction { abortedDepth = depth }
                 }
             }
             if error is Rollback, let none = () as? T { return none }
@@ -275,6 +342,7 @@ public final class Transaction {
         try checkOpen()
         let control = RawTransactionControl(sql)
         try checkRawControl(control)
+        if abortedDepth != nil { throw abortedError() }
         mayLeaveTransactionOpen = true
         let values = binds.map(\.databaseValue)
         try ValueCheck.checkParameters(values)
@@ -285,12 +353,17 @@ public final class Transaction {
         let collect: (any RowReader) throws -> Void = { r in
             rows.append((0..<r.columnCount).map { r.value(at: $0) })
         }
-        if observer.isActive {
-            _ = try observer.run(.raw, describe: { (sql, values) }, onRow: collect) {
-                try connection.executeRaw(sql, values, onRow: $0)
+        do {
+            if observer.isActive {
+                rowsChanged &+= try observer.run(.raw, describe: { (sql, values) }, onRow: collect) {
+                    try connection.executeRaw(sql, values, onRow: $0)
+                }
+            } else {
+                rowsChanged &+= try connection.executeRaw(sql, values, onRow: collect)
             }
-        } else {
-            _ = try connection.executeRaw(sql, values, onRow: collect)
+        } catch {
+            statementFailed(error)
+            throw error
         }
         ran = true
         // Raw SQL may write any table; only a plain SELECT is known to write none.
@@ -349,6 +422,47 @@ public final class Transaction {
             scope.rolledBack()
         }
         touched.removeAll()
+    }
+
+    /// Runs a write call's statements (a save with callbacks, `upsert`, `insertAll`, …) as one: in a savepoint that
+    /// undoes them all when it throws, or with ``FailedStatementPolicy/abortTransaction`` in the transaction
+    /// itself, which the call aborts when it throws after a statement of it changed a row (no savepoint to pay for).
+    @usableFromInline
+    package func atomic<T>(_ body: (Transaction) throws -> T) throws -> T {
+        guard depth > 0, onFailedStatement == .abortTransaction else { return try savepoint(body) }
+        let before = rowsChanged
+        do {
+            return try body(self)
+        } catch {
+            if rowsChanged != before, abortedDepth == nil { abort(because: error) }
+            throw error
+        }
+    }
+
+    /// Notes a statement that failed in the driver: with ``FailedStatementPolicy/abortTransaction`` it aborts the
+    /// innermost open scope.
+    @inline(__always)
+    private func statementFailed(_ error: any Error) {
+        if onFailedStatement == .abortTransaction, depth > 0, abortedDepth == nil { abort(because: error) }
+    }
+
+    private func abort(because error: any Error) {
+        abortedDepth = depth
+        abortCause = (error as? StrataError).map { " (\($0))" } ?? ""
+    }
+
+    /// Refuses a statement in an aborted transaction, all but the rollback that ends it.
+    private func checkNotAborted(_ statement: Statement?) throws {
+        switch statement {
+        case .rollback?, .rollbackToSavepoint?, .releaseSavepoint?: return
+        default: throw abortedError()
+        }
+    }
+
+    private func abortedError() -> StrataError {
+        .transactionMisuse(
+            "the transaction was aborted by an earlier failed statement\(abortCause) "
+                + "(onFailedStatement: .abortTransaction); it rolls back when its closure ends")
     }
 
     func close() { isOpen = false }
