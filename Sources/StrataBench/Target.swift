@@ -16,7 +16,8 @@ public struct Target: Sendable, Codable, Hashable {
         case (.sqlite, .lookupAsync): return Target(maxRatio: 2.0)
         case (.sqlite, .query): return Target(maxRatio: 1.2)
         case (.sqlite, .groupSum), (.postgres, .groupSum): return Target(maxRatio: 1.2)
-        case (.postgres, .insert): return Target(maxRatio: 1.15)
+        case (.postgres, .insert), (.postgres, .insertAborting), (.sqlite, .insertAborting):
+            return Target(maxRatio: 1.15)
         case (.postgres, .fetch): return Target(maxRatio: 1.2)
         case (.postgres, .lookupTx), (.postgres, .lookupAsync): return Target(maxRatio: 1.15)
         case (.postgres, .bulk): return Target(maxRatio: 1.25)
