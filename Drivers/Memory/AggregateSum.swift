@@ -2,62 +2,73 @@
 import Foundation
 import Strata
 
-/// The sum of a group's non-NULL values, by the column's type.
+/// The running sum of a group's non-NULL values, by the column's type, folded in one value at a time.
 struct AggregateSum {
-    let values: [DatabaseValue]
     let type: ColumnType
     let expression: String
+    private var count = 0
+    /// Integers: 128 bits cannot overflow on any number of Int64s a table can hold; only the total must fit.
+    private var integerTotal: Int128 = 0
+    private var decimalTotal = Decimal(0)
+    private var exact = true
+    private var doubleTotal = 0.0
 
-    init(_ values: [DatabaseValue], type: ColumnType, expression: String) {
-        self.values = values
+    init(type: ColumnType, expression: String) {
         self.type = type
         self.expression = expression
+    }
+
+    /// Adds one non-NULL value.
+    ///
+    /// - Throws: ``StrataError/typeMismatch(table:column:detail:)`` for a value of another kind,
+    ///   ``StrataError/arithmeticError(expression:reason:)`` for a double sum that overflows.
+    mutating func add(_ v: DatabaseValue) throws(StrataError) {
+        count += 1
+        switch type {
+        case .integer:
+            guard case .integer(let i) = v else {
+                throw .typeMismatch(table: nil, column: expression, detail: "\(v.summary) is not an integer")
+            }
+            integerTotal += Int128(i)
+        case .decimal:
+            let d: Decimal
+            switch v {
+            case .decimal(let x): d = x
+            case .integer(let i): d = Decimal(i)
+            default: throw .typeMismatch(table: nil, column: expression, detail: "\(v.summary) is not a decimal")
+            }
+            if exact, let sum = DecimalDigits.add(decimalTotal, d) {
+                decimalTotal = sum
+            } else {
+                exact = false
+                decimalTotal += d
+            }
+        default:
+            switch v {
+            case .double(let d): doubleTotal = try checkedDouble(.add, doubleTotal, d)
+            case .integer(let i): doubleTotal = try checkedDouble(.add, doubleTotal, Double(i))
+            default: throw .typeMismatch(table: nil, column: expression, detail: "\(v.summary) is not a number")
+            }
+        }
     }
 
     /// The sum (an integer, double or decimal) or, with `average`, the mean as a double: the exact sum read as the
     /// nearest double, divided by the count (README: numeric rules). A double sum that overflows is an error, one
     /// that is NaN (`inf + -inf`) is NULL; a decimal sum past 38 significant digits is NaN (an error once decoded).
     func result(average: Bool) throws(StrataError) -> DatabaseValue {
-        let n = Double(values.count)
+        let n = Double(count)
         switch type {
         case .integer:
-            // 128 bits cannot overflow on any number of Int64s a table can hold; only the total must fit.
-            var total: Int128 = 0
-            for v in values { total += Int128(try integer(v)) }
-            if average { return try checked(.divide, Double(total), n) }
-            guard let sum = Int64(exactly: total) else {
+            if average { return try checked(.divide, Double(integerTotal), n) }
+            guard let sum = Int64(exactly: integerTotal) else {
                 throw .arithmeticError(expression: expression, reason: "integer overflow: past Int64")
             }
             return .integer(sum)
         case .decimal:
-            var total = Decimal(0)
-            var exact = true
-            for v in values {
-                let d: Decimal
-                switch v {
-                case .decimal(let x): d = x
-                case .integer(let i): d = Decimal(i)
-                default: throw .typeMismatch(table: nil, column: expression, detail: "\(v.summary) is not a decimal")
-                }
-                if exact, let sum = DecimalDigits.add(total, d) {
-                    total = sum
-                } else {
-                    exact = false
-                    total += d
-                }
-            }
-            if average { return try checked(.divide, AggregateNumber.double(total), n) }
-            return .decimal(exact ? total : .nan)
+            if average { return try checked(.divide, AggregateNumber.double(decimalTotal), n) }
+            return .decimal(exact ? decimalTotal : .nan)
         default:
-            var total = 0.0
-            for v in values {
-                switch v {
-                case .double(let d): total = try checkedDouble(.add, total, d)
-                case .integer(let i): total = try checkedDouble(.add, total, Double(i))
-                default: throw .typeMismatch(table: nil, column: expression, detail: "\(v.summary) is not a number")
-                }
-            }
-            return average ? try checked(.divide, total, n) : (total.isNaN ? .null : .double(total))
+            return average ? try checked(.divide, doubleTotal, n) : (doubleTotal.isNaN ? .null : .double(doubleTotal))
         }
     }
 
@@ -72,12 +83,5 @@ struct AggregateSum {
         case .success(let r): return r
         case .failure(let f): throw .arithmeticError(expression: expression, reason: f.reason)
         }
-    }
-
-    private func integer(_ v: DatabaseValue) throws(StrataError) -> Int64 {
-        guard case .integer(let i) = v else {
-            throw .typeMismatch(table: nil, column: expression, detail: "\(v.summary) is not an integer")
-        }
-        return i
     }
 }

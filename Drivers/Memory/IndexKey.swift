@@ -36,6 +36,19 @@ struct IndexKey: Hashable, Sendable {
         rest = []
     }
 
+    /// The key of a GROUP BY over `columns` (at least one) in `row`: NULLs included, as a group of their own.
+    init(grouping row: [DatabaseValue], columns: [Int]) {
+        first = row[columns[0]]
+        if columns.count == 1 {
+            rest = []
+        } else {
+            var others: [DatabaseValue] = []
+            others.reserveCapacity(columns.count - 1)
+            for c in columns.dropFirst() { others.append(row[c]) }
+            rest = others
+        }
+    }
+
     static func == (a: IndexKey, b: IndexKey) -> Bool {
         guard a.rest.count == b.rest.count, Self.same(a.first, b.first) else { return false }
         for i in a.rest.indices where !Self.same(a.rest[i], b.rest[i]) { return false }

@@ -83,15 +83,19 @@ struct GroupEvaluator {
         guard !columns.isEmpty else { return [matched] }
         var positions: [Int] = []
         for c in columns { positions.append(try scope.position(of: c.name, in: c.table)) }
-        var index: [[IndexKey]: Int] = [:]
+        // One key per row, without an array for a single column (the usual GROUP BY): hashing and comparing
+        // the rows' values is then most of the work.
+        var index: [IndexKey: Int] = [:]
         var groups: [[Int]] = []
-        for i in matched {
-            let key = positions.map { IndexKey(rows[i][$0]) }
-            if let g = index[key] {
-                groups[g].append(i)
-            } else {
-                index[key] = groups.count
-                groups.append([i])
+        rows.withUnsafeBufferPointer { rows in
+            for i in matched {
+                let key = IndexKey(grouping: rows[i], columns: positions)
+                if let g = index[key] {
+                    groups[g].append(i)
+                } else {
+                    index[key] = groups.count
+                    groups.append([i])
+                }
             }
         }
         return groups
@@ -150,30 +154,35 @@ struct GroupEvaluator {
     }
 
     /// One aggregate over a group: NULLs skipped, DISTINCT by SQL equality; no values give NULL (0 for a count).
+    /// Values are folded in as they are read, in the group's row order.
     func aggregate(_ a: Aggregate, _ group: [Int]) throws(StrataError) -> DatabaseValue {
         guard let c = a.column else { return .integer(Int64(group.count)) }
         let p = try scope.position(of: c.name, in: c.table)
-        var values: [DatabaseValue] = []
         var seen: Set<IndexKey> = []
+        var count = 0
+        var best: DatabaseValue?
+        var sum: AggregateSum?
+        if a.function == .sum || a.function == .avg {
+            sum = AggregateSum(type: a.type ?? scope.type(at: p), expression: table + "." + a.summary)
+        }
         for i in group {
             let v = rows[i][p]
             if v.isNull { continue }
             if a.distinct, !seen.insert(IndexKey(v)).inserted { continue }
-            values.append(v)
+            count += 1
+            switch a.function {
+            case .count: break
+            case .min: if best.map({ ValueOrder.compare(v, $0) < 0 }) ?? true { best = v }
+            case .max: if best.map({ ValueOrder.compare(v, $0) > 0 }) ?? true { best = v }
+            case .sum, .avg: try sum?.add(v)
+            }
         }
         switch a.function {
-        case .count: return .integer(Int64(values.count))
-        case .min, .max:
-            guard var best = values.first else { return .null }
-            for v in values.dropFirst() {
-                let order = ValueOrder.compare(v, best)
-                if a.function == .min ? order < 0 : order > 0 { best = v }
-            }
-            return best
+        case .count: return .integer(Int64(count))
+        case .min, .max: return best ?? .null
         case .sum, .avg:
-            guard !values.isEmpty else { return .null }
-            return try AggregateSum(values, type: a.type ?? scope.type(at: p), expression: table + "." + a.summary)
-                .result(average: a.function == .avg)
+            guard count > 0, let sum else { return .null }
+            return try sum.result(average: a.function == .avg)
         }
     }
 }

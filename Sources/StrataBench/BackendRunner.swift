@@ -22,15 +22,14 @@ struct BackendRunner {
     /// then the reads, which share one seeded table.
     static let order: [Workload] = [
         .stream, .insert, .insertAborting, .bulk, .upsert, .fetch, .lookupTx, .lookupAsync, .query, .groupSum,
-        .inLookup, .copy,
-        .copyIds,
+        .inLookup, .copy, .copyIds, .fresh,
     ]
 
     func run() async throws -> [WorkloadResult] {
         var results: [WorkloadResult] = []
         let chosen = Set(options.workloads)
         var seededForReads = false
-        for w in Self.order where chosen.contains(w) && ((w != .copy && w != .copyIds) || backend == .postgres) {
+        for w in Self.order where chosen.contains(w) && w.runs(on: backend) {
             if w.isRead {
                 if !seededForReads {
                     try await seed(sizes.fetch)
@@ -43,6 +42,7 @@ struct BackendRunner {
             let arms = self.arms(w)
             let samples = try await measure(w, arms)
             if w == .stream { try await resetBoth() }
+            if w == .fresh { logPerDatabase(samples) }
             results.append(
                 Summary.result(
                     w, backend: backend, sizes: sizes, runs: options.runs(for: w), strata: samples[.strata] ?? [],
@@ -129,6 +129,8 @@ struct BackendRunner {
                 return Arm(side: side, contender: c, before: empty) {
                     side == .strata ? try await $0.bulkInsert(sizes.bulk) : try await $0.stagedInsert(sizes.bulk)
                 }
+            case .fresh:
+                return Arm(side: side, contender: c, before: nothing) { try await $0.freshDatabases(sizes.fresh) }
             case .query, .sleep, .pointSelect:  // the throughput workloads never come here (see ThroughputRunner)
                 return Arm(side: side, contender: c, before: nothing) {
                     try await $0.filteredQueries(thresholds, limit: limit, base: base())
@@ -144,6 +146,15 @@ struct BackendRunner {
                 Arm(side: .floor, contender: pair.baseline, before: empty) { try await $0.bulkInsert(sizes.bulk) })
         }
         return arms
+    }
+
+    /// The fresh-database workload's figure that matters: microseconds per database, the median of each side.
+    private func logPerDatabase(_ samples: [Side: [Sample]]) {
+        let per = { (side: Side) -> String in
+            let ms = Summary.median((samples[side] ?? []).map(\.milliseconds))
+            return Format.fixed(ms * 1_000 / Double(sizes.fresh), 1)
+        }
+        log("  fresh-db: \(per(.strata)) µs per database on \(backend.rawValue), \(per(.raw)) µs on the baseline")
     }
 
     /// The name of the floor arm's work in tables and messages.
@@ -179,7 +190,7 @@ struct BackendRunner {
     private func measure(_ w: Workload, _ arms: [Arm]) async throws -> [Side: [Sample]] {
         let runs = options.runs(for: w)
         log("  \(w.rawValue): \(runs) runs per side…")
-        if w.isRead {
+        if w.isRead || w == .fresh {
             for arm in arms { _ = try await arm.body(arm.contender) }
         }
         var samples: [Side: [Sample]] = [:]
@@ -188,7 +199,7 @@ struct BackendRunner {
                 let arm = arms[(i + k) % arms.count]
                 try await arm.before(arm.contender)
                 var sample = try await self.sample(w, arm)
-                if !w.isRead {
+                if !w.isRead && w != .fresh {  // fresh databases digest what they read; the table is not theirs
                     let fixture = pair.fixture(for: arm.contender)
                     let stored = try await w == .upsert ? fixture.keyedDigest() : fixture.tableDigest()
                     if let reported = sample.checksum {

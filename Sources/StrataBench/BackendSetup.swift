@@ -63,9 +63,14 @@ enum BackendSetup {
         let sqlite = try Database.open("sqlite::memory:", drivers: [.sqlite])
         try await db.migrate(BenchRecord.self, BenchKeyed.self)
         try await sqlite.migrate(BenchRecord.self, BenchKeyed.self)
+        let configuration = options.configuration()
         return ContenderPair(
-            strata: StrataContender(db: db),
-            baseline: StrataContender(name: "Strata on sqlite::memory:", db: sqlite), sharedStore: false,
+            strata: StrataContender(
+                db: db, fresh: { try Database.open("memory:", drivers: [.memory], configuration: configuration) }),
+            baseline: StrataContender(
+                name: "Strata on sqlite::memory:", db: sqlite,
+                fresh: { try Database.open("sqlite::memory:", drivers: [.sqlite]) }),
+            sharedStore: false,
             notes: [
                 "both sides run Strata; the baseline is SQLite's in-memory database (libsqlite3 \(SQLiteDriver.libraryVersion))"
             ],

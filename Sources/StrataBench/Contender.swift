@@ -44,6 +44,9 @@ protocol Contender: AnyObject {
     /// Reads every row through a cursor, one record at a time, keeping none (the digest is folded in as
     /// rows pass, inside the timed section, on both sides alike).
     func stream(base: Int64) async throws -> Sample
+    /// Opens `count` fresh databases one after another, each migrated for four models and given ten statements
+    /// (see ``StrataContender/freshDatabases(_:)``).
+    func freshDatabases(_ count: Int) async throws -> Sample
     /// Runs ``GroupSum/sql`` once in a read transaction, reading each group's key, count and sum.
     func groupSum() async throws -> Sample
     /// Releases the connection(s).
@@ -72,6 +75,10 @@ extension Contender {
 
     func stagedInsert(_ count: Int) async throws -> Sample {
         throw BenchError("\(name) has no staged insert")
+    }
+
+    func freshDatabases(_ count: Int) async throws -> Sample {
+        throw BenchError("\(name) has no fresh databases")
     }
 }
 

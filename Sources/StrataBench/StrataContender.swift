@@ -8,10 +8,13 @@ import Strata
 final class StrataContender: Contender {
     let name: String
     let db: Database
+    /// Opens a fresh, empty database of this side's kind, for ``freshDatabases(_:)`` (nil: the side has none).
+    let fresh: (() throws -> Database)?
 
-    init(name: String = "Strata", db: Database) {
+    init(name: String = "Strata", db: Database, fresh: (() throws -> Database)? = nil) {
         self.name = name
         self.db = db
+        self.fresh = fresh
     }
 
     func reset() async throws {

@@ -30,6 +30,9 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     /// `INSERT … SELECT … RETURNING id`) against the same statements through libpq, and libpq's multi-row
     /// `INSERT … RETURNING id` (what insertAll sent before).
     case copyIds = "copy-ids"
+    /// Memory only: what an app's test suite does most, many times over: open a fresh database, migrate four
+    /// models, run ten statements, close it.
+    case fresh = "fresh-db"
 
     /// What the workload does, at full scale.
     public var summary: String {
@@ -60,6 +63,8 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .copyIds:
             return "insertAll of 100,000 records with ids back (COPY into a staging table, INSERT … SELECT … "
                 + "RETURNING) vs the same through libpq, and vs libpq multi-row INSERT … RETURNING"
+        case .fresh:
+            return "1,000 fresh databases, each opened, migrated for 4 models, given 10 one-shot statements and closed"
         }
     }
 
@@ -81,6 +86,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .inLookup: return "IN of \(Self.count(sizes.inList)) ids"
         case .copy: return "COPY load \(Self.count(sizes.stream))"
         case .copyIds: return "COPY staged insert \(Self.count(sizes.bulk))"
+        case .fresh: return "\(Self.count(sizes.fresh)) fresh dbs: migrate 4, 10 statements"
         }
     }
 
@@ -96,6 +102,16 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
 
     /// Whether the workload reads the seeded table (and is warmed up first).
     var isRead: Bool { [.fetch, .lookupTx, .lookupAsync, .query, .groupSum, .inLookup].contains(self) }
+
+    /// Whether the workload runs on `backend`: COPY on PostgreSQL only, fresh databases on the memory driver only
+    /// (against fresh `sqlite::memory:` databases).
+    func runs(on backend: Backend) -> Bool {
+        switch self {
+        case .copy, .copyIds: return backend == .postgres
+        case .fresh: return backend == .memory
+        default: return true
+        }
+    }
 
     /// Whether the workload measures statements per second against pgbench (PostgreSQL only).
     public var isThroughput: Bool { self == .sleep || self == .pointSelect }
@@ -121,6 +137,8 @@ public struct WorkloadSizes: Sendable, Codable {
     public var upsert: Int
     /// Ids in the IN lookup (100,000).
     public var inList: Int
+    /// Fresh databases opened per run (1,000).
+    public var fresh: Int
 
     /// The full-size counts divided by `scale`.
     public init(scale: Int) {
@@ -134,5 +152,6 @@ public struct WorkloadSizes: Sendable, Codable {
         queryLimit = 100
         upsert = max(2, 20_000 / s)
         inList = max(1, 100_000 / s)
+        fresh = max(1, 1_000 / s)
     }
 }
