@@ -55,9 +55,12 @@ extension Model {
     mutating func beginSave(_ tx: Transaction) throws -> PendingSave? {
         try forgetUndoneWrites()
         guard let scope = tx.undoScope else { return nil }
-        let version = try Self.schema.column(withRole: .version).map { try versionValue(column: $0.name) } ?? 0
-        return PendingSave(
-            scope: scope, creating: id == nil || !_persistence.isStored, keyWasNil: id == nil, versionBefore: version)
+        let keyWasNil = id == nil
+        let creating = keyWasNil || !_persistence.isStored
+        // Only an update is undone back to a version (an undone insert makes the model new again).
+        let version =
+            creating ? 0 : try Self.schema.column(withRole: .version).map { try versionValue(column: $0.name) } ?? 0
+        return PendingSave(scope: scope, creating: creating, keyWasNil: keyWasNil, versionBefore: version)
     }
 
     /// After a save inside a caller's transaction: records the transaction or savepoint the write belongs to.
