@@ -51,16 +51,23 @@ extension Model {
 
     /// Before a save: forgets what a rolled-back transaction undid of the model's earlier writes (see
     /// ``save(_:insertIfMissing:)``), and inside a caller's transaction returns what the save must remember.
-    @usableFromInline
+    ///
+    /// Inlined, so that it is specialized for the model: generic, its checks of `id` cost more than the rest.
+    @inlinable
     mutating func beginSave(_ tx: Transaction) throws -> PendingSave? {
-        try forgetUndoneWrites()
+        if _persistence != nil { try forgetUndoneWrites() }  // a model never saved nor read has nothing undone
         guard let scope = tx.undoScope else { return nil }
         let keyWasNil = id == nil
         let creating = keyWasNil || !_persistence.isStored
         // Only an update is undone back to a version (an undone insert makes the model new again).
-        let version =
-            creating ? 0 : try Self.schema.column(withRole: .version).map { try versionValue(column: $0.name) } ?? 0
-        return PendingSave(scope: scope, creating: creating, keyWasNil: keyWasNil, versionBefore: version)
+        return PendingSave(
+            scope: scope, creating: creating, keyWasNil: keyWasNil, versionBefore: creating ? 0 : try storedVersion())
+    }
+
+    /// The model's `@Version`, or 0 without one.
+    @usableFromInline
+    func storedVersion() throws -> Int64 {
+        try Self.schema.column(withRole: .version).map { try versionValue(column: $0.name) } ?? 0
     }
 
     /// After a save inside a caller's transaction: records the transaction or savepoint the write belongs to.

@@ -221,10 +221,18 @@ public struct PersistenceState: Sendable, Hashable, Codable {
 /// What a save inside a caller's transaction remembers of the model before its write.
 @usableFromInline
 struct PendingSave {
-    let scope: UndoScope
-    let creating: Bool
-    let keyWasNil: Bool
-    let versionBefore: Int64
+    @usableFromInline let scope: UndoScope
+    @usableFromInline let creating: Bool
+    @usableFromInline let keyWasNil: Bool
+    @usableFromInline let versionBefore: Int64
+
+    @usableFromInline
+    init(scope: UndoScope, creating: Bool, keyWasNil: Bool, versionBefore: Int64) {
+        self.scope = scope
+        self.creating = creating
+        self.keyWasNil = keyWasNil
+        self.versionBefore = versionBefore
+    }
 }
 
 /// A write of a model that its transaction or savepoint rolled back.
