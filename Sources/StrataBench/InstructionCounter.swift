@@ -63,6 +63,7 @@ struct InstructionCounter {
             "--scale", "\(options.instructionScale ?? options.scale)", "--postgres-url", options.postgresURL,
         ]
         if let dir = options.directory { arguments += ["--dir", dir] }
+        if options.observed { arguments += ["--observed"] }  // the counts are of the run the times are of
         let process = Process()
         process.executableURL = URL(fileURLWithPath: valgrind)
         process.arguments = arguments
