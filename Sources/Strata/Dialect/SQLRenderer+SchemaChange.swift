@@ -32,14 +32,26 @@ extension SQLRenderer {
         case .dropColumn(let t, let c): return ["ALTER TABLE " + (try q(t)) + " DROP COLUMN " + (try q(c))]
         case .renameColumn(let t, let c, let to):
             return ["ALTER TABLE " + (try q(t)) + " RENAME COLUMN " + (try q(c)) + " TO " + (try q(to))]
-        case .alterColumn(let t, let c, _, let nullable, _):
+        case .alterColumn(let t, let c, let type, let nullable, _):
             guard inPlace else { return nil }
-            return [
-                "ALTER TABLE " + (try q(t)) + " ALTER COLUMN " + (try q(c)) + (nullable ? " DROP" : " SET")
-                    + " NOT NULL"
-            ]
+            switch dialect.columnChangeSyntax {
+            case .alterColumn:
+                return [
+                    "ALTER TABLE " + (try q(t)) + " ALTER COLUMN " + (try q(c)) + (nullable ? " DROP" : " SET")
+                        + " NOT NULL"
+                ]
+            case .modifyColumn:
+                return [
+                    "ALTER TABLE " + (try q(t)) + " MODIFY COLUMN " + (try q(c)) + " " + dialect.sqlType(type)
+                        + (nullable ? " NULL" : " NOT NULL")
+                ]
+            }
         case .addIndex(let t, let index): return [try one(.createIndex(table: t, index))]
-        case .dropIndex(_, let name): return ["DROP INDEX " + (try q(name))]
+        case .dropIndex(let t, let name):
+            switch dialect.dropIndexSyntax {
+            case .standalone: return ["DROP INDEX " + (try q(name))]
+            case .onTable: return ["DROP INDEX " + (try q(name)) + " ON " + (try q(t))]
+            }
         case .addForeignKey(let t, let k):
             guard inPlace else { return nil }
             return [

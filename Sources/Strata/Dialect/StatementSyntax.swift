@@ -62,3 +62,21 @@ public enum ConcatSyntax: Sendable, Hashable {
     /// `CONCAT(a, b)` (MySQL, MariaDB, where `||` is a logical OR unless `PIPES_AS_CONCAT` is set).
     case function
 }
+
+/// How an INSERT of one row with no columns (every column takes its default) is written (see
+/// ``Dialect/emptyInsertSyntax``).
+public enum EmptyInsertSyntax: Sendable, Hashable {
+    /// `INSERT INTO "t" DEFAULT VALUES`, standard SQL (SQLite, PostgreSQL).
+    case defaultValues
+    /// `INSERT INTO "t" () VALUES ()` (MySQL, MariaDB, which have no `DEFAULT VALUES`).
+    case emptyLists
+}
+
+/// How an `IN (SELECT …)` whose SELECT has a LIMIT or OFFSET is written (see ``Dialect/limitedInSubquery``).
+public enum LimitedInSubquerySyntax: Sendable, Hashable {
+    /// `x IN (SELECT "a" FROM "t" LIMIT ?)` (SQLite, PostgreSQL).
+    case inline
+    /// `x IN (SELECT * FROM (SELECT "a" FROM "t" LIMIT ?) AS "strata_in")`: the limited SELECT is a derived table
+    /// (MySQL, MariaDB: "This version doesn't yet support 'LIMIT & IN/ALL/ANY/SOME subquery'").
+    case derivedTable
+}
