@@ -1,13 +1,13 @@
 // DialectStatementFormTests: golden SQL for the statement forms MySQL-family backends spell differently (OFFSET
 // without LIMIT, BEGIN at an isolation level, an INSERT with no columns, IF NOT EXISTS, DROP INDEX, column changes,
-// a limited IN subquery, row locks).
+// a limited IN subquery, row locks, foreign keys dropped, joins refused).
 import Testing
 
 @testable import Strata
 
 /// A dialect shaped like MySQL 8 / MariaDB's statement forms: OFFSET under the largest LIMIT, the isolation level set
 /// before `START TRANSACTION`, `() VALUES ()`, no `CREATE INDEX IF NOT EXISTS`, `DROP INDEX … ON`, `MODIFY COLUMN`, a
-/// limited IN subquery as a derived table, `LOCK IN SHARE MODE` without `OF`.
+/// limited IN subquery as a derived table, `LOCK IN SHARE MODE` without `OF`, `DROP FOREIGN KEY`, no FULL JOIN.
 struct MySQLLikeTestDialect: Dialect {
     var name: String { "mysqlish" }
     var identifierQuote: Character { "`" }
@@ -25,6 +25,8 @@ struct MySQLLikeTestDialect: Dialect {
     var limitedInSubquery: LimitedInSubquerySyntax { .derivedTable }
     var rowLocks: RowLockSyntax { .forClause }
     var rowLockClause: RowLockClauseSyntax { .lockInShareMode }
+    var dropForeignKeySyntax: DropForeignKeySyntax { .dropForeignKey }
+    var joinKinds: JoinKinds { [.inner, .left, .right] }
 }
 
 /// A connection that records the SQL it is asked to run, and runs nothing.
@@ -207,12 +209,41 @@ struct DialectStatementFormTests {
                 "(`job`.`owner_id` = `o`.`id`) FOR UPDATE SKIP LOCKED"))
     }
 
+    @Test("a foreign key is dropped with DROP FOREIGN KEY")
+    func dropForeignKey() throws {
+        #expect(
+            try SQLRenderer.statements(for: .dropForeignKey(table: "pet", column: "owner_id"), dialect: mysql)
+                == ["ALTER TABLE `pet` DROP FOREIGN KEY `pet_owner_id_fkey`"])
+        #expect(
+            try SQLRenderer.dropForeignKey("fk_pet", table: "pet", dialect: OddDialect())
+                == "ALTER TABLE `pet` DROP CONSTRAINT `fk_pet`")
+    }
+
+    @Test("a join the dialect cannot write is unsupported, naming it; the others render")
+    func joinKinds() throws {
+        func select(_ kind: Join.Kind) -> Statement {
+            .select(
+                Select(
+                    table: "a", selection: .columns(["id"]),
+                    joins: [Join(kind, table: "b", alias: "b", on: .constant(true))]))
+        }
+        #expect(throws: StrataError.unsupported(feature: "FULL JOIN", driver: "mysqlish")) {
+            try SQLRenderer.render(select(.full), dialect: mysql)
+        }
+        #expect(
+            try SQLRenderer.render(select(.right), dialect: mysql).sql
+                == "SELECT `a`.`id` FROM `a` RIGHT JOIN `b` AS `b` ON TRUE")
+        #expect(
+            try SQLRenderer.render(select(.full), dialect: OddDialect()).sql.contains(" FULL JOIN `b` AS `b` ON YES"))
+    }
+
     @Test("the defaults are SQLite's and PostgreSQL's forms")
     func defaults() {
         let odd = OddDialect()
         #expect(odd.isolationBegin == .beginIsolationLevel && odd.emptyInsertSyntax == .defaultValues)
         #expect(odd.existenceClauses == .all && odd.dropIndexSyntax == .standalone)
         #expect(odd.columnChangeSyntax == .alterColumn && odd.limitedInSubquery == .inline)
-        #expect(odd.rowLockClause == .forShareOf)
+        #expect(odd.rowLockClause == .forShareOf && odd.dropForeignKeySyntax == .dropConstraint)
+        #expect(odd.joinKinds == .all && JoinKinds(.full) == .full && JoinKinds(.inner) == .inner)
     }
 }

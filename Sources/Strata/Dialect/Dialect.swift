@@ -122,6 +122,12 @@ public protocol Dialect: Sendable {
     /// How a row lock is spelled where ``rowLocks`` is ``RowLockSyntax/forClause``: `FOR SHARE` with `OF "t"`, or
     /// `LOCK IN SHARE MODE` without `OF`. Default ``RowLockClauseSyntax/forShareOf``.
     var rowLockClause: RowLockClauseSyntax { get }
+    /// How `ALTER TABLE` drops a foreign key Strata named: `DROP CONSTRAINT` or `DROP FOREIGN KEY`. Default
+    /// ``DropForeignKeySyntax/dropConstraint``.
+    var dropForeignKeySyntax: DropForeignKeySyntax { get }
+    /// Which joins the backend can write; a SELECT with another fails to render with
+    /// ``StrataError/unsupported(feature:driver:)``. Default ``JoinKinds/all``.
+    var joinKinds: JoinKinds { get }
 }
 
 /// Where a backend sorts NULL when ORDER BY names no `NULLS FIRST`/`NULLS LAST`. Strata's rule is NULLs first
@@ -237,6 +243,10 @@ extension Dialect {
     public var limitedInSubquery: LimitedInSubquerySyntax { .inline }
     /// `FOR UPDATE` / `FOR SHARE`, with `OF "t"` when the query joins.
     public var rowLockClause: RowLockClauseSyntax { .forShareOf }
+    /// `ALTER TABLE "t" DROP CONSTRAINT "name"`.
+    public var dropForeignKeySyntax: DropForeignKeySyntax { .dropConstraint }
+    /// INNER, LEFT, RIGHT and FULL joins.
+    public var joinKinds: JoinKinds { .all }
 
     /// Quotes an identifier, doubling the quote character at the Unicode-scalar level.
     ///

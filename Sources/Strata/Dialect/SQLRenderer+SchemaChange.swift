@@ -63,7 +63,7 @@ extension SQLRenderer {
         case .dropForeignKey(let t, let c):
             guard inPlace else { return nil }
             return [
-                try dropConstraint(foreignKeyName(table: t, column: c, dialect: dialect), table: t, dialect: dialect)
+                try dropForeignKey(foreignKeyName(table: t, column: c, dialect: dialect), table: t, dialect: dialect)
             ]
         case .setDefault(let t, let c, let value):
             guard inPlace else { return nil }
@@ -83,6 +83,24 @@ extension SQLRenderer {
     /// - Returns: the constraint's name, unquoted.
     public static func foreignKeyName(table: String, column: String, dialect: any Dialect) -> String {
         dialect.shortened(table + "_" + column + "_fkey")
+    }
+
+    /// `ALTER TABLE t DROP CONSTRAINT name`, or `DROP FOREIGN KEY name` where the dialect says so
+    /// (``Dialect/dropForeignKeySyntax``), for a foreign key a driver found in its catalog under another name.
+    ///
+    /// - Parameters:
+    ///   - name: the foreign key's name.
+    ///   - table: its table.
+    ///   - dialect: the dialect that quotes both and spells the statement.
+    /// - Returns: the statement.
+    /// - Throws: ``StrataError/invalidIdentifier(_:reason:)``.
+    public static func dropForeignKey(_ name: String, table: String, dialect: any Dialect) throws(StrataError) -> String
+    {
+        switch dialect.dropForeignKeySyntax {
+        case .dropConstraint: return try dropConstraint(name, table: table, dialect: dialect)
+        case .dropForeignKey:
+            return "ALTER TABLE " + (try dialect.quote(table)) + " DROP FOREIGN KEY " + (try dialect.quote(name))
+        }
     }
 
     /// `ALTER TABLE t DROP CONSTRAINT name`, for a constraint a driver found in its catalog under another name.

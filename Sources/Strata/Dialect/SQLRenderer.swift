@@ -146,6 +146,9 @@ public struct SQLRenderer {
     private mutating func from(_ s: Select) throws(StrataError) {
         sql += " FROM " + (try q(s.table))
         for join in s.joins {
+            guard dialect.joinKinds.contains(JoinKinds(join.kind)) else {
+                throw .unsupported(feature: join.kind.rawValue + " JOIN", driver: dialect.name)
+            }
             sql += " " + join.kind.rawValue + " JOIN " + (try q(join.table)) + " AS " + (try q(join.alias)) + " ON "
             try expression(join.on.node)
         }

@@ -26,6 +26,14 @@ public enum DropIndexSyntax: Sendable, Hashable {
     case onTable
 }
 
+/// How `ALTER TABLE` drops a foreign key (see ``Dialect/dropForeignKeySyntax``).
+public enum DropForeignKeySyntax: Sendable, Hashable {
+    /// `ALTER TABLE "t" DROP CONSTRAINT "t_c_fkey"`, standard SQL (PostgreSQL).
+    case dropConstraint
+    /// `ALTER TABLE "t" DROP FOREIGN KEY "t_c_fkey"` (MySQL, MariaDB).
+    case dropForeignKey
+}
+
 /// How `ALTER TABLE` changes an existing column's nullability in place (see ``Dialect/columnChangeSyntax``); only
 /// asked where ``Dialect/altersTablesInPlace`` is true (SQLite rebuilds the table instead).
 public enum ColumnChangeSyntax: Sendable, Hashable {

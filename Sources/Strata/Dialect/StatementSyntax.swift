@@ -72,6 +72,38 @@ public enum EmptyInsertSyntax: Sendable, Hashable {
     case emptyLists
 }
 
+/// Which joins a backend can write (see ``Dialect/joinKinds``).
+public struct JoinKinds: OptionSet, Sendable, Hashable {
+    /// The set's bits.
+    public let rawValue: Int
+    /// Makes a set from its raw bits.
+    ///
+    /// - Parameter rawValue: the bits.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// `INNER JOIN`.
+    public static let inner = JoinKinds(rawValue: 1)
+    /// `LEFT JOIN`.
+    public static let left = JoinKinds(rawValue: 2)
+    /// `RIGHT JOIN`.
+    public static let right = JoinKinds(rawValue: 4)
+    /// `FULL JOIN` (MySQL and MariaDB have none).
+    public static let full = JoinKinds(rawValue: 8)
+    /// All four.
+    public static let all: JoinKinds = [.inner, .left, .right, .full]
+
+    /// The set's member for one kind of join.
+    ///
+    /// - Parameter kind: the join's kind.
+    public init(_ kind: Join.Kind) {
+        switch kind {
+        case .inner: self = .inner
+        case .left: self = .left
+        case .right: self = .right
+        case .full: self = .full
+        }
+    }
+}
+
 /// How an `IN (SELECT …)` whose SELECT has a LIMIT or OFFSET is written (see ``Dialect/limitedInSubquery``).
 public enum LimitedInSubquerySyntax: Sendable, Hashable {
     /// `x IN (SELECT "a" FROM "t" LIMIT ?)` (SQLite, PostgreSQL).
