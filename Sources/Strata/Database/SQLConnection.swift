@@ -23,8 +23,18 @@ extension SQLConnection {
 
     /// Renders a statement with the connection's dialect and runs it; the default `execute`, callable by
     /// a driver that adds its own step around it.
+    ///
+    /// A transaction that begins at an isolation level in several statements
+    /// (``IsolationBeginSyntax/setTransactionThenStart``) runs each of ``SQLRenderer/beginStatements(_:dialect:)``
+    /// in order.
     public func renderAndRun(_ statement: Statement, onRow: (any RowReader) throws -> Void) throws -> Int {
-        try run(try SQLRenderer.render(statement, dialect: dialect), statement: statement, onRow: onRow)
+        if case .beginIsolated(let level) = statement, dialect.isolationBegin == .setTransactionThenStart {
+            for sql in try SQLRenderer.beginStatements(level, dialect: dialect) {
+                _ = try run(RenderedSQL(sql: sql, binds: []), statement: statement, onRow: onRow)
+            }
+            return 0
+        }
+        return try run(try SQLRenderer.render(statement, dialect: dialect), statement: statement, onRow: onRow)
     }
 
     /// Renders the statement with ``dialect`` and runs it (see ``renderAndRun(_:onRow:)``).

@@ -18,7 +18,8 @@ public protocol Dialect: Sendable {
     /// The placeholder for the `index`-th bound value, counting from 1 (`?`, `$1`).
     func placeholder(_ index: Int) -> String
 
-    /// How OFFSET without LIMIT is written.
+    /// How OFFSET without LIMIT is written (``OffsetWithoutLimit``; no default: SQLite's `LIMIT -1 OFFSET n` is an
+    /// error on PostgreSQL, and PostgreSQL's `OFFSET n` alone is one on SQLite).
     var offsetWithoutLimit: OffsetWithoutLimit { get }
 
     /// How a case-insensitive LIKE is written.
@@ -98,6 +99,35 @@ public protocol Dialect: Sendable {
     /// Whether DDL runs inside a transaction and is undone by its rollback (SQLite, PostgreSQL); when false
     /// (MySQL, MariaDB: each DDL statement commits) a migration cannot be undone by a rollback. Default true.
     var transactionalDDL: Bool { get }
+    /// How a transaction begins at an isolation level where ``isolationLevels`` is
+    /// ``IsolationSupport/perTransaction``: `BEGIN ISOLATION LEVEL …`, or `SET TRANSACTION ISOLATION LEVEL …`
+    /// then `START TRANSACTION`. Default ``IsolationBeginSyntax/beginIsolationLevel``.
+    var isolationBegin: IsolationBeginSyntax { get }
+    /// How an INSERT with no columns is written: `DEFAULT VALUES` or `() VALUES ()`. Default
+    /// ``EmptyInsertSyntax/defaultValues``.
+    var emptyInsertSyntax: EmptyInsertSyntax { get }
+    /// Which `CREATE` statements say `IF NOT EXISTS`; one that cannot is written without it, and its driver treats
+    /// the backend's "already exists" error as done (automatic migration creates what may exist). Default
+    /// ``ExistenceClauses/all``.
+    var existenceClauses: ExistenceClauses { get }
+    /// How an index is dropped: `DROP INDEX "i"` or `DROP INDEX "i" ON "t"`. Default ``DropIndexSyntax/standalone``.
+    var dropIndexSyntax: DropIndexSyntax { get }
+    /// How `ALTER TABLE` changes a column's nullability (and, in a printed plan, its type) where
+    /// ``altersTablesInPlace`` is true: `ALTER COLUMN … SET NOT NULL` or `MODIFY COLUMN … <type> NOT NULL`. Default
+    /// ``ColumnChangeSyntax/alterColumn``.
+    var columnChangeSyntax: ColumnChangeSyntax { get }
+    /// How an `IN (SELECT …)` with a LIMIT or OFFSET is written: inline, or as a derived table. Default
+    /// ``LimitedInSubquerySyntax/inline``.
+    var limitedInSubquery: LimitedInSubquerySyntax { get }
+    /// How a row lock is spelled where ``rowLocks`` is ``RowLockSyntax/forClause``: `FOR SHARE` with `OF "t"`, or
+    /// `LOCK IN SHARE MODE` without `OF`. Default ``RowLockClauseSyntax/forShareOf``.
+    var rowLockClause: RowLockClauseSyntax { get }
+    /// How `ALTER TABLE` drops a foreign key Strata named: `DROP CONSTRAINT` or `DROP FOREIGN KEY`. Default
+    /// ``DropForeignKeySyntax/dropConstraint``.
+    var dropForeignKeySyntax: DropForeignKeySyntax { get }
+    /// Which joins the backend can write; a SELECT with another fails to render with
+    /// ``StrataError/unsupported(feature:driver:)``. Default ``JoinKinds/all``.
+    var joinKinds: JoinKinds { get }
 }
 
 /// Where a backend sorts NULL when ORDER BY names no `NULLS FIRST`/`NULLS LAST`. Strata's rule is NULLs first
@@ -119,6 +149,9 @@ public enum OffsetWithoutLimit: Sendable, Hashable {
     case limitMinusOne
     /// `OFFSET n` (PostgreSQL).
     case offsetAlone
+    /// `LIMIT 18446744073709551615 OFFSET n`, the largest unsigned 64-bit number as the limit (MySQL, MariaDB:
+    /// OFFSET alone is a syntax error and a negative LIMIT is refused).
+    case limitMaximum
 }
 
 /// How a case-insensitive LIKE is written; either way only ASCII letters fold.
@@ -196,6 +229,24 @@ extension Dialect {
     public var transactionalDDL: Bool { true }
     /// `(a || b)`.
     public var concatSyntax: ConcatSyntax { .pipes }
+    /// `BEGIN ISOLATION LEVEL …`, one statement.
+    public var isolationBegin: IsolationBeginSyntax { .beginIsolationLevel }
+    /// `INSERT INTO "t" DEFAULT VALUES`.
+    public var emptyInsertSyntax: EmptyInsertSyntax { .defaultValues }
+    /// `IF NOT EXISTS` on `CREATE TABLE` and `CREATE INDEX`.
+    public var existenceClauses: ExistenceClauses { .all }
+    /// `DROP INDEX "name"`.
+    public var dropIndexSyntax: DropIndexSyntax { .standalone }
+    /// `ALTER COLUMN "c" SET NOT NULL` / `DROP NOT NULL`.
+    public var columnChangeSyntax: ColumnChangeSyntax { .alterColumn }
+    /// `x IN (SELECT … LIMIT ?)`, inline.
+    public var limitedInSubquery: LimitedInSubquerySyntax { .inline }
+    /// `FOR UPDATE` / `FOR SHARE`, with `OF "t"` when the query joins.
+    public var rowLockClause: RowLockClauseSyntax { .forShareOf }
+    /// `ALTER TABLE "t" DROP CONSTRAINT "name"`.
+    public var dropForeignKeySyntax: DropForeignKeySyntax { .dropConstraint }
+    /// INNER, LEFT, RIGHT and FULL joins.
+    public var joinKinds: JoinKinds { .all }
 
     /// Quotes an identifier, doubling the quote character at the Unicode-scalar level.
     ///

@@ -46,7 +46,10 @@ extension SQLRenderer {
             sql += "("
             try expression(e)
             sql += negated ? " NOT IN (" : " IN ("
+            let derived = dialect.limitedInSubquery == .derivedTable && (s.limit != nil || s.offset != nil)
+            if derived { sql += "SELECT * FROM (" }
             try select(s)
+            if derived { sql += ") AS " + (try q("strata_in")) }
             sql += "))"
         case .scalarSubquery(let s):
             sql += "("

@@ -32,14 +32,26 @@ extension SQLRenderer {
         case .dropColumn(let t, let c): return ["ALTER TABLE " + (try q(t)) + " DROP COLUMN " + (try q(c))]
         case .renameColumn(let t, let c, let to):
             return ["ALTER TABLE " + (try q(t)) + " RENAME COLUMN " + (try q(c)) + " TO " + (try q(to))]
-        case .alterColumn(let t, let c, _, let nullable, _):
+        case .alterColumn(let t, let c, let type, let nullable, _):
             guard inPlace else { return nil }
-            return [
-                "ALTER TABLE " + (try q(t)) + " ALTER COLUMN " + (try q(c)) + (nullable ? " DROP" : " SET")
-                    + " NOT NULL"
-            ]
+            switch dialect.columnChangeSyntax {
+            case .alterColumn:
+                return [
+                    "ALTER TABLE " + (try q(t)) + " ALTER COLUMN " + (try q(c)) + (nullable ? " DROP" : " SET")
+                        + " NOT NULL"
+                ]
+            case .modifyColumn:
+                return [
+                    "ALTER TABLE " + (try q(t)) + " MODIFY COLUMN " + (try q(c)) + " " + dialect.sqlType(type)
+                        + (nullable ? " NULL" : " NOT NULL")
+                ]
+            }
         case .addIndex(let t, let index): return [try one(.createIndex(table: t, index))]
-        case .dropIndex(_, let name): return ["DROP INDEX " + (try q(name))]
+        case .dropIndex(let t, let name):
+            switch dialect.dropIndexSyntax {
+            case .standalone: return ["DROP INDEX " + (try q(name))]
+            case .onTable: return ["DROP INDEX " + (try q(name)) + " ON " + (try q(t))]
+            }
         case .addForeignKey(let t, let k):
             guard inPlace else { return nil }
             return [
@@ -51,7 +63,7 @@ extension SQLRenderer {
         case .dropForeignKey(let t, let c):
             guard inPlace else { return nil }
             return [
-                try dropConstraint(foreignKeyName(table: t, column: c, dialect: dialect), table: t, dialect: dialect)
+                try dropForeignKey(foreignKeyName(table: t, column: c, dialect: dialect), table: t, dialect: dialect)
             ]
         case .setDefault(let t, let c, let value):
             guard inPlace else { return nil }
@@ -71,6 +83,24 @@ extension SQLRenderer {
     /// - Returns: the constraint's name, unquoted.
     public static func foreignKeyName(table: String, column: String, dialect: any Dialect) -> String {
         dialect.shortened(table + "_" + column + "_fkey")
+    }
+
+    /// `ALTER TABLE t DROP CONSTRAINT name`, or `DROP FOREIGN KEY name` where the dialect says so
+    /// (``Dialect/dropForeignKeySyntax``), for a foreign key a driver found in its catalog under another name.
+    ///
+    /// - Parameters:
+    ///   - name: the foreign key's name.
+    ///   - table: its table.
+    ///   - dialect: the dialect that quotes both and spells the statement.
+    /// - Returns: the statement.
+    /// - Throws: ``StrataError/invalidIdentifier(_:reason:)``.
+    public static func dropForeignKey(_ name: String, table: String, dialect: any Dialect) throws(StrataError) -> String
+    {
+        switch dialect.dropForeignKeySyntax {
+        case .dropConstraint: return try dropConstraint(name, table: table, dialect: dialect)
+        case .dropForeignKey:
+            return "ALTER TABLE " + (try dialect.quote(table)) + " DROP FOREIGN KEY " + (try dialect.quote(name))
+        }
     }
 
     /// `ALTER TABLE t DROP CONSTRAINT name`, for a constraint a driver found in its catalog under another name.

@@ -72,7 +72,8 @@ public struct SQLRenderer {
             try columnDefinition(column, table: table, forAdd: true)
         case .createIndex(let table, let index):
             let name = dialect.shortened(index.resolvedName(table: table))
-            sql += "CREATE " + (index.isUnique ? "UNIQUE " : "") + "INDEX IF NOT EXISTS " + (try q(name)) + " ON "
+            let ifNotExists = dialect.existenceClauses.contains(.createIndex) ? "IF NOT EXISTS " : ""
+            sql += "CREATE " + (index.isUnique ? "UNIQUE " : "") + "INDEX " + ifNotExists + (try q(name)) + " ON "
             let nullsFirst = dialect.nullOrdering == .highest && dialect.nullsClause == .keywords
             sql +=
                 try q(table) + " ("
@@ -145,6 +146,9 @@ public struct SQLRenderer {
     private mutating func from(_ s: Select) throws(StrataError) {
         sql += " FROM " + (try q(s.table))
         for join in s.joins {
+            guard dialect.joinKinds.contains(JoinKinds(join.kind)) else {
+                throw .unsupported(feature: join.kind.rawValue + " JOIN", driver: dialect.name)
+            }
             sql += " " + join.kind.rawValue + " JOIN " + (try q(join.table)) + " AS " + (try q(join.alias)) + " ON "
             try expression(join.on.node)
         }
@@ -188,8 +192,12 @@ public struct SQLRenderer {
         if let limit = s.limit {
             sql += " LIMIT "
             bind(.integer(Int64(limit)))
-        } else if s.offset != nil, dialect.offsetWithoutLimit == .limitMinusOne {
-            sql += " LIMIT -1"
+        } else if s.offset != nil {
+            switch dialect.offsetWithoutLimit {
+            case .offsetAlone: break
+            case .limitMinusOne: sql += " LIMIT -1"
+            case .limitMaximum: sql += " LIMIT 18446744073709551615"
+            }
         }
         if let offset = s.offset {
             sql += " OFFSET "
@@ -401,7 +409,7 @@ public struct SQLRenderer {
             guard i.rows[0].isEmpty else {
                 throw .invalidQuery("INSERT row has \(i.rows[0].count) values for 0 columns")
             }
-            sql += " DEFAULT VALUES"
+            sql += dialect.emptyInsertSyntax == .defaultValues ? " DEFAULT VALUES" : " () VALUES ()"
         } else {
             sql +=
                 " (" + (try i.columns.map { c throws(StrataError) in try q(c) }.joined(separator: ", ")) + ") VALUES "
@@ -432,7 +440,8 @@ public struct SQLRenderer {
     }
 
     private mutating func createTable(_ t: TableSchema) throws(StrataError) {
-        sql += "CREATE TABLE IF NOT EXISTS " + (try q(t.name)) + " ("
+        sql += dialect.existenceClauses.contains(.createTable) ? "CREATE TABLE IF NOT EXISTS " : "CREATE TABLE "
+        sql += try q(t.name) + " ("
         for (n, c) in t.columns.enumerated() {
             if n > 0 { sql += ", " }
             try columnDefinition(c, table: t.name, forAdd: false)

@@ -62,3 +62,53 @@ public enum ConcatSyntax: Sendable, Hashable {
     /// `CONCAT(a, b)` (MySQL, MariaDB, where `||` is a logical OR unless `PIPES_AS_CONCAT` is set).
     case function
 }
+
+/// How an INSERT of one row with no columns (every column takes its default) is written (see
+/// ``Dialect/emptyInsertSyntax``).
+public enum EmptyInsertSyntax: Sendable, Hashable {
+    /// `INSERT INTO "t" DEFAULT VALUES`, standard SQL (SQLite, PostgreSQL).
+    case defaultValues
+    /// `INSERT INTO "t" () VALUES ()` (MySQL, MariaDB, which have no `DEFAULT VALUES`).
+    case emptyLists
+}
+
+/// Which joins a backend can write (see ``Dialect/joinKinds``).
+public struct JoinKinds: OptionSet, Sendable, Hashable {
+    /// The set's bits.
+    public let rawValue: Int
+    /// Makes a set from its raw bits.
+    ///
+    /// - Parameter rawValue: the bits.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// `INNER JOIN`.
+    public static let inner = JoinKinds(rawValue: 1)
+    /// `LEFT JOIN`.
+    public static let left = JoinKinds(rawValue: 2)
+    /// `RIGHT JOIN`.
+    public static let right = JoinKinds(rawValue: 4)
+    /// `FULL JOIN` (MySQL and MariaDB have none).
+    public static let full = JoinKinds(rawValue: 8)
+    /// All four.
+    public static let all: JoinKinds = [.inner, .left, .right, .full]
+
+    /// The set's member for one kind of join.
+    ///
+    /// - Parameter kind: the join's kind.
+    public init(_ kind: Join.Kind) {
+        switch kind {
+        case .inner: self = .inner
+        case .left: self = .left
+        case .right: self = .right
+        case .full: self = .full
+        }
+    }
+}
+
+/// How an `IN (SELECT …)` whose SELECT has a LIMIT or OFFSET is written (see ``Dialect/limitedInSubquery``).
+public enum LimitedInSubquerySyntax: Sendable, Hashable {
+    /// `x IN (SELECT "a" FROM "t" LIMIT ?)` (SQLite, PostgreSQL).
+    case inline
+    /// `x IN (SELECT * FROM (SELECT "a" FROM "t" LIMIT ?) AS "strata_in")`: the limited SELECT is a derived table
+    /// (MySQL, MariaDB: "This version doesn't yet support 'LIMIT & IN/ALL/ANY/SOME subquery'").
+    case derivedTable
+}

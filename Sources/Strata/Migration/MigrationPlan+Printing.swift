@@ -38,9 +38,17 @@ extension MigrationPlan {
                 out += rebuild(t, "drop \(c), rename the new column to it" + (nullable ? "" : ", NOT NULL"))
                 return out
             }
-            out.append(
-                "ALTER TABLE \(try q(t)) ALTER COLUMN \(try q(c)) TYPE \(dialect.sqlType(type)) USING \(try q(c))::"
-                    + dialect.sqlType(type).split(separator: " ")[0] + ";")
+            switch dialect.columnChangeSyntax {
+            case .alterColumn:
+                out.append(
+                    "ALTER TABLE \(try q(t)) ALTER COLUMN \(try q(c)) TYPE \(dialect.sqlType(type)) USING \(try q(c))::"
+                        + dialect.sqlType(type).split(separator: " ")[0] + ";")
+            case .modifyColumn where fill != nil && !nullable:
+                // The new type first, still nullable, so that the fill runs before NOT NULL.
+                let typeOnly = SchemaChange.alterColumn(table: t, column: c, type: type, nullable: true, fill: nil)
+                out += (try SQLRenderer.statements(for: typeOnly, dialect: dialect) ?? []).map { $0 + ";" }
+            case .modifyColumn: break  // the statement below restates the type with the nullability
+            }
             if let fill, !nullable {
                 out.append(
                     "UPDATE \(try q(t)) SET \(try q(c)) = \(SchemaChange.literal(fill)) WHERE \(try q(c)) IS NULL;")

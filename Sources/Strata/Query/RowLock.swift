@@ -63,3 +63,12 @@ public enum RowLockSyntax: Sendable, Hashable {
     /// `FOR UPDATE [OF "t"] [NOWAIT | SKIP LOCKED]` after the query (PostgreSQL).
     case forClause
 }
+
+/// How a ``RowLockSyntax/forClause`` dialect spells a row lock (see ``Dialect/rowLockClause``).
+public enum RowLockClauseSyntax: Sendable, Hashable {
+    /// `FOR UPDATE` / `FOR SHARE`, then ` OF "t"` when the query joins (PostgreSQL, MySQL 8).
+    case forShareOf
+    /// `FOR UPDATE` / `LOCK IN SHARE MODE`, never `OF` (MariaDB): a query that joins locks the joined tables'
+    /// rows too.
+    case lockInShareMode
+}
