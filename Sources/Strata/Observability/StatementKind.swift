@@ -10,6 +10,19 @@ public enum StatementKind: String, Sendable, CaseIterable {
     /// SQL passed by the application (`unsafeRawExecute`).
     case raw
 
+    /// The kind's place in ``allCases``, for per-kind tables indexed without hashing.
+    var ordinal: Int {
+        switch self {
+        case .select: return 0
+        case .insert: return 1
+        case .update: return 2
+        case .delete: return 3
+        case .schema: return 4
+        case .transaction: return 5
+        case .raw: return 6
+        }
+    }
+
     init(_ statement: Statement) {
         switch statement {
         case .select: self = .select

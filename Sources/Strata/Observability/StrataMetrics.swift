@@ -9,8 +9,9 @@ import Synchronization
 /// - `strata_pool_wait_duration` (every lease, zero when a connection was free) and
 ///   `strata_pool_connections_in_use` (a gauge) by `driver`.
 final class StrataMetrics: Sendable {
-    private let statements: [StatementKind: Counter]
-    private let durations: [StatementKind: Metrics.Timer]
+    /// By ``StatementKind/ordinal``: an index, where a dictionary keyed by the kind hashed its name per statement.
+    private let statements: [Counter]
+    private let durations: [Metrics.Timer]
     private let factory: any MetricsFactory
     private let driver: String
     private let errors = Mutex<[String: Counter]>([:])
@@ -20,23 +21,25 @@ final class StrataMetrics: Sendable {
     init(factory: any MetricsFactory, driver: String) {
         self.factory = factory
         self.driver = driver
-        var statements: [StatementKind: Counter] = [:]
-        var durations: [StatementKind: Metrics.Timer] = [:]
-        for kind in StatementKind.allCases {
-            let dimensions = [("kind", kind.rawValue), ("driver", driver)]
-            statements[kind] = Counter(label: "strata_statements_total", dimensions: dimensions, factory: factory)
-            durations[kind] = Metrics.Timer(
-                label: "strata_statement_duration", dimensions: dimensions, factory: factory)
+        let kinds = StatementKind.allCases
+        assert(kinds.enumerated().allSatisfy { $0.offset == $0.element.ordinal }, "ordinals follow allCases")
+        statements = kinds.map { kind in
+            Counter(
+                label: "strata_statements_total", dimensions: [("kind", kind.rawValue), ("driver", driver)],
+                factory: factory)
         }
-        self.statements = statements
-        self.durations = durations
+        durations = kinds.map { kind in
+            Metrics.Timer(
+                label: "strata_statement_duration", dimensions: [("kind", kind.rawValue), ("driver", driver)],
+                factory: factory)
+        }
         poolWait = Metrics.Timer(label: "strata_pool_wait_duration", dimensions: [("driver", driver)], factory: factory)
         inUse = Gauge(label: "strata_pool_connections_in_use", dimensions: [("driver", driver)], factory: factory)
     }
 
     func record(_ kind: StatementKind, elapsed: Duration) {
-        statements[kind]?.increment()
-        durations[kind]?.recordNanoseconds(elapsed.nanoseconds)
+        statements[kind.ordinal].increment()
+        durations[kind.ordinal].recordNanoseconds(elapsed.nanoseconds)
     }
 
     func failed(_ error: any Error) {
