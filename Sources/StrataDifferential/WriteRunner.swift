@@ -261,7 +261,9 @@ final class WriteBackend {
         let result = Mutex<(WPAccount, (any Error)?)?>(nil)
         let done = DispatchSemaphore(value: 0)
         let db = self.db
-        let task = Task {
+        // On a thread of its own: the caller blocks below, and a whole test run can hold every cooperative thread
+        // for longer than the wait (a starved task is not a cancelled save).
+        let task = Task(executorPreference: QueueExecutor.shared) {
             var copy = model
             do {
                 try await copy.save(on: db)
@@ -409,5 +411,17 @@ public final class WriteRunner {
             }
         }
         return out
+    }
+}
+
+/// A task executor on a serial queue of its own, for a task a blocked thread waits for.
+final class QueueExecutor: TaskExecutor {
+    static let shared = QueueExecutor()
+    private let queue = DispatchQueue(label: "strata.write-runner.tasks")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
     }
 }
