@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// Strata's libFuzzer targets: a nested package, so `swift test` at the root never builds them (README: Fuzzing).
+// Strata's libFuzzer targets: a nested package, so `swift test` at the root never builds them (Development article, Fuzzing).
 import PackageDescription
 
 /// libFuzzer without its `main` (each fuzz executable's main calls `LLVMFuzzerRunDriver`), linked into the fuzz

@@ -1,4 +1,4 @@
-// ReadmeAggregateTests: the README's "Aggregates, grouping and distinct" example, compiled and run on SQLite and memory.
+// ReadmeAggregateTests: the Writing queries article's aggregate example, compiled and run on SQLite and memory.
 import Foundation
 import Strata
 import StrataMemory

@@ -1,4 +1,4 @@
-// ReadmeDifferentialTests: the README's "Proving parity" example, compiled and run.
+// ReadmeDifferentialTests: the Proving parity article's example, compiled and run.
 import Strata
 import StrataMemory
 import StrataSQLite
