@@ -1,4 +1,4 @@
-// ReadmeExpressionTests: the Writing queries article's subquery and expression example, compiled and run on SQLite and memory.
+// ReadmeExpressionTests: the Writing queries article's subquery and expression example, run on SQLite and memory.
 import Foundation
 import Strata
 import StrataMemory
