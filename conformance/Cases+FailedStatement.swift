@@ -150,5 +150,47 @@ extension ConformanceSuite {
                 try await ConfUser.query(on: db).order(\.name).all().map(\.name), ["a", "c"],
                 "refused before running, the values aborted nothing")
         },
+        ConformanceCase("transaction.abort-mode-bulk-writes-that-fail-leave-models-and-rows-as-they-were") { db in
+            // insertAll, upsertAll and load each fail in a driver (a unique index) after a statement ran in the
+            // transaction: the models keep the values they had, the transaction aborts, and nothing of it commits.
+            try await UpsertWorld.reset(db)
+            var kept = UpsertWorld.sku("k", "kept", region: "eu")
+            try await kept.save(on: db)
+            let conflicting = [UpsertWorld.sku("a", "a"), UpsertWorld.sku("b", "kept", region: "eu")]
+            /// Runs the write `name` of `conflicting`, catching its unique violation: the models it leaves.
+            func write(_ name: String, _ tx: Transaction) throws -> [ConfSku] {
+                var models = conflicting
+                do {
+                    switch name {
+                    case "insertAll": try ConfSku.insertAll(&models, tx)
+                    // The conflict is on (region, name), not on the target.
+                    case "upsertAll": try ConfSku.upsertAll(&models, tx, onConflict: [\.code])
+                    default: try ConfSku.load(models, tx)
+                    }
+                } catch StrataError.uniqueViolation {}
+                return models
+            }
+            for name in ["insertAll", "upsertAll", "load"] {
+                var after: [ConfSku] = []
+                var refused = false
+                do {
+                    try await db.transaction(onFailedStatement: .abortTransaction) { tx in
+                        var first = UpsertWorld.sku("f-\(name)", "first")
+                        try first.save(tx)
+                        after = try write(name, tx)
+                        do {
+                            _ = try ConfSku.query(on: tx).count()
+                        } catch let e where isAborted(e) {
+                            refused = true
+                        }
+                    }
+                    throw ConformanceFailure(description: "\(name): an aborted transaction returned as if it committed")
+                } catch let e where isAborted(e) {}
+                try check(refused, "\(name): the statement after the failure was refused")
+                try checkEqual(after, conflicting, "\(name): the models are as they were")
+                try checkEqual(
+                    try await UpsertWorld.rows(db), ["k:kept:0"], "\(name): nothing of the transaction committed")
+            }
+        },
     ]
 }

@@ -68,14 +68,7 @@ public final class Transaction {
             try checkRowLock(statement)
             try StatementCheck.check(statement)
             database.statementCounter.add(1, ordering: .relaxed)
-            let changed: Int
-            do {
-                changed = try connection.execute(statement, onRow: onRow)
-            } catch {
-                statementFailed(error)
-                throw error
-            }
-            rowsChanged &+= changed
+            let changed = try running { try connection.execute(statement, onRow: onRow) }
             wrote(statement)
             return changed
         }
@@ -90,16 +83,11 @@ public final class Transaction {
             throw error
         }
         database.statementCounter.add(1, ordering: .relaxed)
-        let changed: Int
-        do {
-            changed = try observer.run(StatementKind(statement), describe: { describe(statement) }, onRow: onRow) {
+        let changed = try running {
+            try observer.run(StatementKind(statement), describe: { describe(statement) }, onRow: onRow) {
                 try connection.execute(statement, onRow: $0)
             }
-        } catch {
-            statementFailed(error)
-            throw error
         }
-        rowsChanged &+= changed
         wrote(statement)
         return changed
     }
@@ -116,14 +104,9 @@ public final class Transaction {
             if abortedDepth != nil { try checkNotAborted(nil) }
             try ValueCheck.checkBinds(binds, statement: statement)
             database.statementCounter.add(1, ordering: .relaxed)
-            let changed: Int
-            do {
-                changed = try connection.execute(template: template, binds: binds, statement: statement, onRow: onRow)
-            } catch {
-                statementFailed(error)
-                throw error
+            let changed = try running {
+                try connection.execute(template: template, binds: binds, statement: statement, onRow: onRow)
             }
-            rowsChanged &+= changed
             if template.kind != .findByKey { wrote(table: template.table) }
             return changed
         }
@@ -137,21 +120,31 @@ public final class Transaction {
         }
         database.statementCounter.add(1, ordering: .relaxed)
         let kind: StatementKind = template.kind == .findByKey ? .select : .insert
-        let changed: Int
-        do {
-            changed = try observer.run(
+        let changed = try running {
+            try observer.run(
                 kind,
                 describe: {
                     guard let built = try? statement() else { return ("\(template.kind)", binds) }
                     return describe(built)
                 }, onRow: onRow
             ) { try connection.execute(template: template, binds: binds, statement: statement, onRow: $0) }
+        }
+        if kind != .select { wrote(table: template.table) }
+        return changed
+    }
+
+    /// Runs one statement's driver call: a failure is noted for the transaction's policy (see
+    /// ``statementFailed(_:)``), and the rows it changed are counted (see ``atomic(_:)``).
+    @inline(__always)
+    private func running(_ call: () throws -> Int) throws -> Int {
+        let changed: Int
+        do {
+            changed = try call()
         } catch {
             statementFailed(error)
             throw error
         }
         rowsChanged &+= changed
-        if kind != .select { wrote(table: template.table) }
         return changed
     }
 
@@ -163,25 +156,19 @@ public final class Transaction {
         if abortedDepth != nil { try checkNotAborted(nil) }
         database.statementCounter.add(1, ordering: .relaxed)
         var result: T?
-        do {
-            if observer.isActive {
-                _ = try observer.run(
-                    .insert, describe: { ("COPY \(table) FROM STDIN (\(rows) rows)", []) }, onRow: { _ in }
-                ) { _ in
-                    result = try body()
-                    return result == nil ? 0 : rows
-                }
-            } else {
+        _ = try running {
+            guard observer.isActive else {
                 result = try body()
+                return result == nil ? 0 : rows
             }
-        } catch {
-            statementFailed(error)
-            throw error
+            return try observer.run(
+                .insert, describe: { ("COPY \(table) FROM STDIN (\(rows) rows)", []) }, onRow: { _ in }
+            ) { _ in
+                result = try body()
+                return result == nil ? 0 : rows
+            }
         }
-        if result != nil {
-            rowsChanged &+= rows
-            wrote(table: table)
-        }
+        if result != nil { wrote(table: table) }
         return result
     }
 
@@ -353,17 +340,11 @@ public final class Transaction {
         let collect: (any RowReader) throws -> Void = { r in
             rows.append((0..<r.columnCount).map { r.value(at: $0) })
         }
-        do {
-            if observer.isActive {
-                rowsChanged &+= try observer.run(.raw, describe: { (sql, values) }, onRow: collect) {
-                    try connection.executeRaw(sql, values, onRow: $0)
-                }
-            } else {
-                rowsChanged &+= try connection.executeRaw(sql, values, onRow: collect)
+        _ = try running {
+            guard observer.isActive else { return try connection.executeRaw(sql, values, onRow: collect) }
+            return try observer.run(.raw, describe: { (sql, values) }, onRow: collect) {
+                try connection.executeRaw(sql, values, onRow: $0)
             }
-        } catch {
-            statementFailed(error)
-            throw error
         }
         ran = true
         // Raw SQL may write any table; only a plain SELECT is known to write none.
