@@ -28,7 +28,7 @@ extension ConnectionPool {
         func noteWait(until leased: ContinuousClock.Instant, queued: Bool) {
             guard let waitStart, !waitNoted else { return }
             waitNoted = true
-            noteLease(waited: leased - waitStart, queued: queued)
+            noteLease(waitedNanoseconds: (leased - waitStart).nanoseconds, queued: queued)
         }
         func read(_ outcome: LoopOutcome) throws -> Int? {
             switch outcome {
@@ -37,7 +37,9 @@ extension ConnectionPool {
             case .timed(let answer, let handedOver, let answered):
                 noteWait(until: handedOver, queued: true)  // a queued statement's lease came with its hand-over
                 guard let observer else { return try answer.read(onRow) }
-                return try observer.run(.select, elapsed: answered - handedOver, describe: describe, onRow: onRow) {
+                return try observer.run(
+                    .select, elapsedNanoseconds: (answered - handedOver).nanoseconds, describe: describe, onRow: onRow
+                ) {
                     try answer.read($0)
                 }
             }

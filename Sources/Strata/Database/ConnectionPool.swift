@@ -90,10 +90,10 @@ final class ConnectionPool: Sendable {
     nonisolated(nonsending) func acquire() async throws -> (lease: Lease, alone: Bool) {
         var queued = false
         guard watched, let observer else { return try await acquireLease(queued: &queued) }
-        let start = ContinuousClock.now
+        let start = MonotonicClock.now()
         do {
             let leased = try await acquireLease(queued: &queued)
-            noteLease(waited: ContinuousClock.now - start, queued: queued)
+            noteLease(waitedNanoseconds: MonotonicClock.now() &- start, queued: queued)
             return leased
         } catch {
             observer.failedBeforeRunning(error)
@@ -106,14 +106,14 @@ final class ConnectionPool: Sendable {
     }
 
     /// Records a lease's wait (metrics), and logs it at `.info` when the caller queued for it.
-    func noteLease(waited: Duration, queued: Bool) {
+    func noteLease(waitedNanoseconds waited: Int64, queued: Bool) {
         guard let observer else { return }
-        observer.metrics?.poolWait.recordNanoseconds(waited.nanoseconds)
+        observer.metrics?.poolWait.recordNanoseconds(waited)
         observer.metrics?.inUse.record(inUseCount)
         if queued {
             observer.logger.info(
                 "waited for a pooled connection",
-                metadata: ["db.pool.wait_ms": .stringConvertible(waited.nanoseconds / 1_000_000)])
+                metadata: ["db.pool.wait_ms": .stringConvertible(waited / 1_000_000)])
         }
     }
 

@@ -13,7 +13,8 @@ final class StatementObserver: Sendable {
     let logsStatements: Bool
     private let logsTransactionControl: Bool
     private let logBinds: Bool
-    private let slowThreshold: Duration?
+    /// In nanoseconds.
+    private let slowThreshold: Int64?
     let metrics: StrataMetrics?
     /// Whether statements must be timed at all.
     let isActive: Bool
@@ -29,7 +30,7 @@ final class StatementObserver: Sendable {
         logsTransactionControl = logger.logLevel <= .trace
         logBinds = configuration.logBoundValues
         slowThreshold = configuration.slowStatementThreshold.flatMap { seconds in
-            seconds.isFinite && seconds >= 0 ? Duration.nanoseconds(Int64(min(seconds, 1e9) * 1e9)) : nil
+            seconds.isFinite && seconds >= 0 ? Int64(min(seconds, 1e9) * 1e9) : nil
         }
         let factory = configuration.metricsFactory ?? MetricsSystem.factory
         metrics = factory is NOOPMetricsHandler ? nil : StrataMetrics(factory: factory, driver: driverName)
@@ -54,39 +55,65 @@ final class StatementObserver: Sendable {
     /// Runs one statement through `body`, timing it and counting the rows it hands to `onRow`; then logs it
     /// and records its metrics. `describe` renders its SQL and binds, and runs only when a log needs them.
     ///
-    /// `elapsed`: the time the statement took before `body` (the statement loop's, from the statement's hand-over to
-    /// its answer, when `body` only reads the rows); its duration is that plus `body`'s.
+    /// `elapsedNanoseconds`: the time the statement took before `body` (the statement loop's, from the statement's
+    /// hand-over to its answer, when `body` only reads the rows); its duration is that plus `body`'s.
+    ///
+    /// The hot paths (``Transaction``'s statements) call ``start(elapsedNanoseconds:)``, ``finished(_:start:returned:changed:describe:)``
+    /// and ``failed(_:start:error:describe:)`` themselves, counting rows in the closure they hand the driver: here
+    /// `onRow` must be wrapped by `withoutActuallyEscaping`, which allocates.
     func run(
-        _ kind: StatementKind, elapsed before: Duration = .zero, describe: () -> (sql: String, binds: [DatabaseValue]),
+        _ kind: StatementKind, elapsedNanoseconds before: Int64 = 0,
+        describe: () -> (sql: String, binds: [DatabaseValue]),
         onRow: (any RowReader) throws -> Void, _ body: ((any RowReader) throws -> Void) throws -> Int
     ) throws -> Int {
         var returned = 0
-        let start = ContinuousClock.now - before
+        let start = start(elapsedNanoseconds: before)
         let changed: Int
         do {
             changed = try withoutActuallyEscaping(onRow) { onRow in
                 try body { row in
-                    returned += 1
+                    returned &+= 1
                     try onRow(row)
                 }
             }
         } catch {
-            let elapsed = ContinuousClock.now - start
-            metrics?.record(kind, elapsed: elapsed)
-            metrics?.failed(error)
-            if logsStatements {
-                var metadata = self.metadata(kind, elapsed: elapsed, describe: describe)
-                metadata["db.error"] = .string("\(error)")
-                logger.debug("statement failed", metadata: metadata)
-            }
+            failed(kind, start: start, error: error, describe: describe)
             throw error
         }
-        let elapsed = ContinuousClock.now - start
-        metrics?.record(kind, elapsed: elapsed)
+        finished(kind, start: start, returned: returned, changed: changed, describe: describe)
+        return changed
+    }
+
+    /// When a statement starts, for ``finished(_:start:returned:changed:describe:)`` or
+    /// ``failed(_:start:error:describe:)``: `elapsedNanoseconds` earlier than now.
+    @inline(__always)
+    func start(elapsedNanoseconds before: Int64 = 0) -> Int64 { MonotonicClock.now() &- before }
+
+    /// Records and logs a statement begun at `start` (``start(elapsedNanoseconds:)``) that failed with `error`.
+    func failed(
+        _ kind: StatementKind, start: Int64, error: any Error, describe: () -> (sql: String, binds: [DatabaseValue])
+    ) {
+        let elapsed = MonotonicClock.now() &- start
+        metrics?.record(kind, nanoseconds: elapsed)
+        metrics?.failed(error)
+        guard logsStatements else { return }
+        var metadata = self.metadata(kind, nanoseconds: elapsed, describe: describe)
+        metadata["db.error"] = .string("\(error)")
+        logger.debug("statement failed", metadata: metadata)
+    }
+
+    /// Records a statement begun at `start` (``start(elapsedNanoseconds:)``) that returned `returned` rows and
+    /// changed `changed`, and logs it when the logger's level or the slow threshold asks.
+    func finished(
+        _ kind: StatementKind, start: Int64, returned: Int, changed: Int,
+        describe: () -> (sql: String, binds: [DatabaseValue])
+    ) {
+        let elapsed = MonotonicClock.now() &- start
+        metrics?.record(kind, nanoseconds: elapsed)
         let slow = slowThreshold.map { elapsed >= $0 } ?? false
         let logged = kind == .transaction ? logsTransactionControl : logsStatements
-        guard slow || logged else { return changed }
-        var metadata = self.metadata(kind, elapsed: elapsed, describe: describe)
+        guard slow || logged else { return }
+        var metadata = self.metadata(kind, nanoseconds: elapsed, describe: describe)
         metadata["db.rows_returned"] = .stringConvertible(returned)
         metadata["db.rows_changed"] = .stringConvertible(changed)
         if slow {
@@ -96,7 +123,6 @@ final class StatementObserver: Sendable {
         } else {
             logger.debug("statement", metadata: metadata)
         }
-        return changed
     }
 
     /// Counts a failure that happened before a statement reached the driver (a refused value, a closed handle).
@@ -105,11 +131,10 @@ final class StatementObserver: Sendable {
     }
 
     private func metadata(
-        _ kind: StatementKind, elapsed: Duration, describe: () -> (sql: String, binds: [DatabaseValue])
+        _ kind: StatementKind, nanoseconds: Int64, describe: () -> (sql: String, binds: [DatabaseValue])
     ) -> Logger.Metadata {
         let (sql, binds) = describe()
-        let (seconds, attoseconds) = elapsed.components
-        let milliseconds = Double(seconds) * 1e3 + Double(attoseconds) / 1e15
+        let milliseconds = Double(nanoseconds) / 1e6
         var metadata: Logger.Metadata = [
             "db.statement": .string(sql),
             "db.operation": .string(kind.rawValue),

@@ -37,9 +37,9 @@ final class StrataMetrics: Sendable {
         inUse = Gauge(label: "strata_pool_connections_in_use", dimensions: [("driver", driver)], factory: factory)
     }
 
-    func record(_ kind: StatementKind, elapsed: Duration) {
+    func record(_ kind: StatementKind, nanoseconds: Int64) {
         statements[kind.ordinal].increment()
-        durations[kind.ordinal].recordNanoseconds(elapsed.nanoseconds)
+        durations[kind.ordinal].recordNanoseconds(nanoseconds)
     }
 
     func failed(_ error: any Error) {

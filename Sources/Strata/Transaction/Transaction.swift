@@ -83,11 +83,22 @@ public final class Transaction {
             throw error
         }
         database.statementCounter.add(1, ordering: .relaxed)
-        let changed = try running {
-            try observer.run(StatementKind(statement), describe: { describe(statement) }, onRow: onRow) {
-                try connection.execute(statement, onRow: $0)
+        let kind = StatementKind(statement)
+        let start = observer.start()
+        var returned = 0
+        let changed: Int
+        do {
+            changed = try running {
+                try connection.execute(statement) { row in
+                    returned &+= 1
+                    try onRow(row)
+                }
             }
+        } catch {
+            observer.failed(kind, start: start, error: error, describe: { describe(statement) })
+            throw error
         }
+        observer.finished(kind, start: start, returned: returned, changed: changed, describe: { describe(statement) })
         wrote(statement)
         return changed
     }
@@ -120,15 +131,25 @@ public final class Transaction {
         }
         database.statementCounter.add(1, ordering: .relaxed)
         let kind: StatementKind = template.kind == .findByKey ? .select : .insert
-        let changed = try running {
-            try observer.run(
-                kind,
-                describe: {
-                    guard let built = try? statement() else { return ("\(template.kind)", binds) }
-                    return describe(built)
-                }, onRow: onRow
-            ) { try connection.execute(template: template, binds: binds, statement: statement, onRow: $0) }
+        func described() -> (sql: String, binds: [DatabaseValue]) {
+            guard let built = try? statement() else { return ("\(template.kind)", binds) }
+            return describe(built)
         }
+        let start = observer.start()
+        var returned = 0
+        let changed: Int
+        do {
+            changed = try running {
+                try connection.execute(template: template, binds: binds, statement: statement) { row in
+                    returned &+= 1
+                    try onRow(row)
+                }
+            }
+        } catch {
+            observer.failed(kind, start: start, error: error, describe: described)
+            throw error
+        }
+        observer.finished(kind, start: start, returned: returned, changed: changed, describe: described)
         if kind != .select { wrote(table: template.table) }
         return changed
     }
