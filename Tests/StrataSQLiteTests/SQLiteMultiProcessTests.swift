@@ -22,108 +22,53 @@ struct SharedRow {
     static var indexes: [Index] { [.on(\SharedRow.writer, \SharedRow.seq, unique: true)] }
 }
 
-/// Small files through which the test and its helper processes meet.
+/// Small files through which the test and its helper processes (`strata shared-writer`) meet.
 private enum Rendezvous {
-    /// Appends one line with a single O_APPEND write, so lines of one file never interleave.
-    static func append(_ line: String, to path: String) {
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
-        guard fd >= 0 else { exit(13) }
-        defer { close(fd) }
-        let text = line + "\n"
-        let written = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
-        guard written == text.utf8.count else { exit(13) }
-    }
-
     static func lines(_ path: String) -> [[Substring]] {
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").map { $0.split(separator: " ") }
     }
 
-    /// Waits (in 5 ms naps, at most `seconds`) for a file to exist; whether it does.
-    static func wait(for path: String, seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !FileManager.default.fileExists(atPath: path) {
-            if Date() > deadline { return false }
-            usleep(5000)
-        }
-        return true
-    }
+    static func touch(_ path: String) { _ = FileManager.default.createFile(atPath: path, contents: Data("go".utf8)) }
 
     static var now: Double { Date().timeIntervalSince1970 }
 }
 
-/// The helper processes' side, run as exit tests (a child process of the test binary), through the public API.
-private enum Helper {
-    /// Opens the file, says it is ready, waits for `go`, then saves `count` rows (every 8th step a transaction
-    /// of three), appending `writer seq id time` to `acks.<writer>` after each save or commit returned.
-    /// Exits 10 when a call threw `busy`, 11 on another error.
-    static func write(path: String, dir: String, writer: Int, count: Int, timeout: Double, pause: Int) async {
-        do {
-            let db = try Database.open(
-                "sqlite:\(path)", drivers: [.sqlite], configuration: Configuration(timeout: timeout))
-            try await db.migrate(SharedRow.self)
-            Rendezvous.append("\(getpid())", to: dir + "/ready.\(writer)")
-            guard Rendezvous.wait(for: dir + "/go", seconds: 120) else { exit(12) }
-            let acks = dir + "/acks.\(writer)"
-            let start = Rendezvous.now
-            var seq = 0
-            while seq < count {
-                if seq % 8 == 4 && seq + 3 <= count {
-                    let first = seq
-                    let ids = try await db.transaction { tx in
-                        try (first..<first + 3).map { s in
-                            var row = SharedRow(writer: writer, seq: s)
-                            try row.save(tx)
-                            return row.id ?? -1
-                        }
-                    }
-                    let at = Rendezvous.now
-                    for (i, id) in ids.enumerated() {
-                        Rendezvous.append("\(writer) \(first + i) \(id) \(at)", to: acks)
-                    }
-                    seq += 3
-                } else {
-                    var row = SharedRow(writer: writer, seq: seq)
-                    try await row.save(on: db)
-                    Rendezvous.append("\(writer) \(seq) \(row.id ?? -1) \(Rendezvous.now)", to: acks)
-                    seq += 1
-                }
-                if pause > 0 { usleep(useconds_t(pause)) }
-            }
-            Rendezvous.append("\(start) \(Rendezvous.now)", to: dir + "/times.\(writer)")
-            db.close()
-        } catch StrataError.busy {
-            exit(10)
-        } catch {
-            FileHandle.standardError.write(Data("helper \(writer): \(error)\n".utf8))
-            exit(11)
-        }
+/// A helper process: `strata shared-writer`, built beside the test bundle by `swift build --build-tests`.
+private struct Helper {
+    let process = Process()
+
+    /// Starts `strata shared-writer` with `arguments`; its standard error is this process's.
+    init(_ arguments: [String]) throws {
+        let strata = try #require(SQLiteMigrationCLITests.strataExecutable(), "build the strata product too")
+        process.executableURL = strata
+        process.arguments = ["shared-writer"] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
     }
 
-    /// Saves 5 acknowledged rows, then opens a transaction, saves 3 rows (seq 100…102) and, holding the write
-    /// lock, writes its pid to `held` and sleeps until it is killed (exits 3 if it never is).
-    static func holdTransaction(path: String, dir: String, writer: Int) async {
-        do {
-            let db = try Database.open("sqlite:\(path)", drivers: [.sqlite], configuration: Configuration(timeout: 10))
-            try await db.migrate(SharedRow.self)
-            for seq in 0..<5 {
-                var row = SharedRow(writer: writer, seq: seq)
-                try await row.save(on: db)
-                Rendezvous.append("\(writer) \(seq) \(row.id ?? -1) \(Rendezvous.now)", to: dir + "/acks.\(writer)")
+    static func writer(_ scratch: borrowing Scratch, _ writer: Int, count: Int, pause: Int = 0, timeout: Double = 5)
+        throws -> Helper
+    {
+        try Helper([
+            "--path", scratch.path, "--dir", scratch.dir, "--writer", "\(writer)", "--count", "\(count)",
+            "--pause", "\(pause)", "--timeout", "\(timeout)",
+        ])
+    }
+
+    /// Waits (bounded: the process is killed past `seconds`) for the helper to end; its exit status, or the
+    /// signal that ended it as a negative number.
+    func finish(within seconds: Double = 120) async -> Int32 {
+        var deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning {
+            if Date() > deadline {
+                deadline = .distantFuture
+                kill(process.processIdentifier, SIGKILL)
+                Issue.record("helper \(process.arguments ?? []) still ran after \(seconds) s: killed")
             }
-            try await db.transaction { tx in
-                for seq in 100..<103 {
-                    var row = SharedRow(writer: writer, seq: seq)
-                    try row.save(tx)
-                }
-                Rendezvous.append("\(getpid())", to: dir + "/held")
-                for _ in 0..<600 { usleep(50_000) }  // 30 s at most
-            }
-            exit(3)
-        } catch {
-            FileHandle.standardError.write(Data("holder: \(error)\n".utf8))
-            exit(11)
+            try? await Task.sleep(for: .milliseconds(10))
         }
+        return process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
     }
 }
 
@@ -148,14 +93,19 @@ private func acknowledgements(dir: String, writer: Int) -> [(seq: Int, id: Int64
     }
 }
 
-/// Waits (bounded) for every writer's ready file, then starts them all at once.
-private func startTogether(dir: String, writers: [Int]) async throws {
+/// Waits (bounded) for `dir/name` to exist.
+private func waitFor(_ dir: String, _ name: String) async throws {
     let deadline = Date().addingTimeInterval(120)
-    while !writers.allSatisfy({ FileManager.default.fileExists(atPath: dir + "/ready.\($0)") }) {
-        guard Date() < deadline else { throw StrataError.invalidQuery("helpers never got ready") }
+    while !FileManager.default.fileExists(atPath: dir + "/" + name) {
+        guard Date() < deadline else { throw StrataError.invalidQuery("no \(name) from the helpers in 120 s") }
         try await Task.sleep(for: .milliseconds(5))
     }
-    Rendezvous.append("go", to: dir + "/go")
+}
+
+/// Waits for every writer's ready file, then starts them all at once.
+private func startTogether(dir: String, writers: [Int]) async throws {
+    for writer in writers { try await waitFor(dir, "ready.\(writer)") }
+    Rendezvous.touch(dir + "/go")
 }
 
 @Suite("SQLite multi-process")
@@ -168,17 +118,11 @@ struct SQLiteMultiProcessTests {
         let db = try Database.open("sqlite:\(path)", drivers: [.sqlite])
         defer { db.close() }
         try await db.migrate(SharedRow.self)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for writer in writers {
-                group.addTask {
-                    await #expect(processExitsWith: .success, "writer \(writer) of \(writers.count)") {
-                        [path = path as String, dir = dir as String, writer = writer as Int, count = count as Int] in
-                        await Helper.write(path: path, dir: dir, writer: writer, count: count, timeout: 5, pause: 0)
-                    }
-                }
-            }
-            try await startTogether(dir: dir, writers: writers)
-            try await group.waitForAll()
+        let helpers = try writers.map { try Helper.writer(scratch, $0, count: count) }
+        try await startTogether(dir: dir, writers: writers)
+        for (writer, helper) in zip(writers, helpers) {
+            let status = await helper.finish()
+            #expect(status == 0, "writer \(writer) of \(writers.count) exited \(status) (10: a caller saw busy)")
         }
         let rows = try await SharedRow.query(on: db).all()
         #expect(rows.count == writers.count * count, "\(writers.count) writers")
@@ -206,7 +150,7 @@ struct SQLiteMultiProcessTests {
 
     @Test("one, two and three processes write one file: every acknowledged row is there, no caller saw busy")
     func concurrentWriters() async throws {
-        let total = 240
+        let total = 1200
         var figures: [String] = []
         for n in 1...3 {
             let rate = try await writeConcurrently(writers: Array(1...n), count: total / n)
@@ -236,18 +180,11 @@ struct SQLiteMultiProcessTests {
             observer.cancel()
         }
         defer { watchdog.cancel() }
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                await #expect(processExitsWith: .success, "the committing helper") {
-                    [path = path as String, dir = dir as String, commits = commits as Int] in
-                    // Saves 150 ms apart (each 8th step a transaction of three rows).
-                    await Helper.write(path: path, dir: dir, writer: 7, count: commits, timeout: 5, pause: 150_000)
-                }
-            }
-            // Start once the observer has fetched once (so it listens) and the helper is ready.
-            try? await Task.sleep(for: .milliseconds(300))
-            do { try await startTogether(dir: dir, writers: [7]) } catch { Issue.record(error) }
-        }
+        // Saves 150 ms apart (each 8th step a transaction of three rows), started once the observer listens.
+        let helper = try Helper.writer(scratch, 7, count: commits, pause: 150_000)
+        try await Task.sleep(for: .milliseconds(300))
+        try await startTogether(dir: dir, writers: [7])
+        #expect(await helper.finish() == 0, "the committing helper")
         let seen = try await observer.value
         let acks = acknowledgements(dir: dir, writer: 7)
         #expect(acks.count == commits)
@@ -280,36 +217,20 @@ struct SQLiteMultiProcessTests {
         let impatient = try Database.open(
             "sqlite:\(path)", drivers: [.sqlite], configuration: Configuration(timeout: 0.5))
         defer { impatient.close() }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                await #expect(processExitsWith: .signal(SIGKILL), "the writer killed mid-transaction") {
-                    [path = path as String, dir = dir as String] in
-                    await Helper.holdTransaction(path: path, dir: dir, writer: 1)
-                }
-            }
-            group.addTask {
-                await #expect(processExitsWith: .success, "the surviving writer") {
-                    [path = path as String, dir = dir as String] in
-                    await Helper.write(path: path, dir: dir, writer: 2, count: 120, timeout: 10, pause: 2000)
-                }
-            }
-            try await startTogether(dir: dir, writers: [2])
-            let deadline = Date().addingTimeInterval(120)
-            while !FileManager.default.fileExists(atPath: dir + "/held") {
-                guard Date() < deadline else { throw StrataError.invalidQuery("the holder never held the lock") }
-                try await Task.sleep(for: .milliseconds(5))
-            }
-            // The holder has the write lock: a caller with a 0.5 s busy timeout waits that long, then sees busy.
-            let started = Date()
-            var row = SharedRow(writer: 3, seq: 0)
-            await #expect(throws: StrataError.busy) { try await row.save(on: impatient) }
-            let waited = Date().timeIntervalSince(started)
-            #expect(waited >= 0.45, "busy after \(waited) s, before the 0.5 s timeout")
-            #expect(row.id == nil, "a failed save leaves the model new")
-            let pid = try #require(Rendezvous.lines(dir + "/held").first.flatMap { Int32($0[0]) })
-            kill(pid, SIGKILL)
-            try await group.waitForAll()
-        }
+        let holder = try Helper(["--path", path, "--dir", dir, "--writer", "1", "--hold", "--timeout", "10"])
+        let survivor = try Helper.writer(scratch, 2, count: 120, pause: 2000, timeout: 10)
+        try await startTogether(dir: dir, writers: [1, 2])
+        try await waitFor(dir, "held")
+        // The holder has the write lock: a caller with a 0.5 s busy timeout waits that long, then sees busy.
+        let started = Date()
+        var row = SharedRow(writer: 3, seq: 0)
+        await #expect(throws: StrataError.busy) { try await row.save(on: impatient) }
+        let waited = Date().timeIntervalSince(started)
+        #expect(waited >= 0.45, "busy after \(waited) s, before the 0.5 s timeout")
+        #expect(row.id == nil, "a failed save leaves the model new")
+        kill(holder.process.processIdentifier, SIGKILL)
+        #expect(await holder.finish() == -SIGKILL, "the holder was killed mid-transaction")
+        #expect(await survivor.finish() == 0, "the surviving writer (10: it saw busy)")
         // The lock went with the process: this process writes again, within its timeout.
         var after = SharedRow(writer: 3, seq: 1)
         try await after.save(on: impatient)
@@ -319,10 +240,10 @@ struct SQLiteMultiProcessTests {
         let rows = try await SharedRow.query(on: db).all()
         let killed = rows.filter { $0.writer == 1 }.map(\.seq).sorted()
         #expect(killed == Array(0..<5), "the killed writer's acknowledged rows, and not its open transaction")
-        let survivor = Dictionary(uniqueKeysWithValues: rows.filter { $0.writer == 2 }.map { ($0.seq, $0.id) })
+        let survivorRows = Dictionary(uniqueKeysWithValues: rows.filter { $0.writer == 2 }.map { ($0.seq, $0.id) })
         let acks = acknowledgements(dir: dir, writer: 2)
         #expect(acks.count == 120, "the survivor kept writing")
-        for ack in acks { #expect(survivor[ack.seq] == ack.id, "survivor's row \(ack.seq)") }
+        for ack in acks { #expect(survivorRows[ack.seq] == ack.id, "survivor's row \(ack.seq)") }
         #expect(acknowledgements(dir: dir, writer: 1).count == 5)
     }
 
