@@ -15,10 +15,11 @@ public struct SQLiteDriver: Driver {
     /// The journal mode connections set, resolved at init: `.keep` sets none.
     public let journal: SQLiteJournalMode
     /// How often, in seconds, a database with observers reads `PRAGMA data_version` to hear other processes'
-    /// commits (``defaultObserveInterval``, at least ``minimumObserveInterval``); nil: never (only this
-    /// process's commits reach observers). The URL's `observe_interval=100ms|1s|off`.
+    /// commits (at least ``minimumObserveInterval``); nil (the default): never, only this process's commits reach
+    /// observers. The URL's `observe_interval=on|100ms|1s|off`. Off by default because `data_version` also moves
+    /// on this process's own commits, which then fetch every observed query again (not only those they touched).
     public let observeInterval: Double?
-    /// 100 ms: how often observers check for other processes' commits unless told otherwise.
+    /// 100 ms: the interval `observe_interval=on` sets.
     public static let defaultObserveInterval = 0.1
     /// 10 ms: the shortest interval; a shorter one is raised to it (or refused in a URL).
     public static let minimumObserveInterval = 0.01
@@ -30,15 +31,16 @@ public struct SQLiteDriver: Driver {
     /// - Parameters:
     ///   - journal: the journal mode to set; nil (the default) turns on WAL for a new or empty file when
     ///     migration is allowed, and keeps an existing file's mode (or any file's, with `migrate=off`).
-    ///   - observeInterval: how often, in seconds, observers check for other processes' commits (raised to
-    ///     ``minimumObserveInterval``); nil never checks. See the article "Sharing a database between processes".
+    ///   - observeInterval: how often, in seconds, observers check for other processes' commits (from
+    ///     ``minimumObserveInterval`` to an hour); nil never checks. See the article "Sharing a database between processes".
     public init(
         path: String, configuration: Configuration = Configuration(), journal: SQLiteJournalMode? = nil,
-        observeInterval: Double? = SQLiteDriver.defaultObserveInterval
+        observeInterval: Double? = nil
     ) {
         self.path = path
+        // NaN reads as the floor, and an interval stays within an hour (the listener's clock counts nanoseconds).
         self.observeInterval = observeInterval.map {
-            $0.isNaN ? Self.minimumObserveInterval : max($0, Self.minimumObserveInterval)
+            $0.isNaN ? Self.minimumObserveInterval : min(max($0, Self.minimumObserveInterval), 3600)
         }
         self.journal = journal ?? SQLiteJournalMode.default(path: path, migration: configuration.migration)
         // The busy timeout reaches SQLite as Int32 milliseconds: keep it in range (NaN and negatives wait 0).
@@ -68,7 +70,7 @@ extension DriverFactory {
     ///
     /// It serves `sqlite:relative/path.sqlite`, `sqlite:///abs/path.sqlite`, `sqlite://relative.sqlite` and
     /// `sqlite::memory:` (`sqlite3:` too). Besides Strata's `pool` and `migrate` it reads
-    /// `journal=wal|delete|keep` (see ``SQLiteJournalMode``) and `observe_interval=100ms|2s|off` (see
+    /// `journal=wal|delete|keep` (see ``SQLiteJournalMode``) and `observe_interval=on|100ms|2s|off` (see
     /// ``SQLiteDriver/observeInterval``).
     public static let sqlite = DriverFactory(
         schemes: ["sqlite", "sqlite3"], module: "StrataSQLite", parameters: ["journal", "observe_interval"],
@@ -81,7 +83,7 @@ extension DriverFactory {
             }
             journal = mode
         }
-        var interval: Double? = SQLiteDriver.defaultObserveInterval
+        var interval: Double?
         if let text = url.parameters["observe_interval"] {
             interval = try SQLiteDriver.observeInterval(text, url: url)
         }
@@ -93,10 +95,11 @@ extension DriverFactory {
 }
 
 extension SQLiteDriver {
-    /// The `observe_interval` URL parameter in seconds: `250ms`, `2s`, a bare number of milliseconds, or
-    /// `off` (nil); from 10 ms to one hour.
+    /// The `observe_interval` URL parameter in seconds: `250ms`, `2s`, a bare number of milliseconds, `on`
+    /// (``defaultObserveInterval``) or `off` (nil); from 10 ms to one hour.
     static func observeInterval(_ text: String, url: DatabaseURL) throws -> Double? {
         if text == "off" { return nil }
+        if text == "on" { return defaultObserveInterval }
         let (digits, scale) =
             text.hasSuffix("ms")
             ? (text.dropLast(2), 1) : text.hasSuffix("s") ? (text.dropLast(), 1000) : (Substring(text), 1)
@@ -104,7 +107,8 @@ extension SQLiteDriver {
             n <= 3_600_000 / scale, n * scale >= Int(minimumObserveInterval * 1000)
         else {
             throw StrataError.invalidURL(
-                url.original, reason: "observe_interval must be off or from 10ms to 3600s (e.g. 100ms), not '\(text)'")
+                url.original,
+                reason: "observe_interval must be on, off or from 10ms to 3600s (e.g. 100ms), not '\(text)'")
         }
         return Double(n * scale) / 1000
     }
