@@ -14,15 +14,34 @@ public struct SQLiteDriver: Driver {
     public let maxConnections: Int
     /// The journal mode connections set, resolved at init: `.keep` sets none.
     public let journal: SQLiteJournalMode
+    /// How often, in seconds, a database with observers reads `PRAGMA data_version` to hear other processes'
+    /// commits (at least ``minimumObserveInterval``); nil (the default): never, only this process's commits reach
+    /// observers. The URL's `observe_interval=on|100ms|1s|off`. Off by default because `data_version` also moves
+    /// on this process's own commits, which then fetch every observed query again (not only those they touched).
+    public let observeInterval: Double?
+    /// 100 ms: the interval `observe_interval=on` sets.
+    public static let defaultObserveInterval = 0.1
+    /// 10 ms: the shortest interval; a shorter one is raised to it (or refused in a URL).
+    public static let minimumObserveInterval = 0.01
     public var name: String { "sqlite" }
 
     /// Whether this is a private in-memory database (one connection, gone when it closes).
     public var isInMemory: Bool { path == ":memory:" }
 
-    /// - Parameter journal: the journal mode to set; nil (the default) turns on WAL for a new or empty file
-    ///   when migration is allowed, and keeps an existing file's mode (or any file's, with `migrate=off`).
-    public init(path: String, configuration: Configuration = Configuration(), journal: SQLiteJournalMode? = nil) {
+    /// - Parameters:
+    ///   - journal: the journal mode to set; nil (the default) turns on WAL for a new or empty file when
+    ///     migration is allowed, and keeps an existing file's mode (or any file's, with `migrate=off`).
+    ///   - observeInterval: how often, in seconds, observers check for other processes' commits (from
+    ///     ``minimumObserveInterval`` to an hour); nil never checks. See the article "Sharing a database between processes".
+    public init(
+        path: String, configuration: Configuration = Configuration(), journal: SQLiteJournalMode? = nil,
+        observeInterval: Double? = nil
+    ) {
         self.path = path
+        // NaN reads as the floor, and an interval stays within an hour (the listener's clock counts nanoseconds).
+        self.observeInterval = observeInterval.map {
+            $0.isNaN ? Self.minimumObserveInterval : min(max($0, Self.minimumObserveInterval), 3600)
+        }
         self.journal = journal ?? SQLiteJournalMode.default(path: path, migration: configuration.migration)
         // The busy timeout reaches SQLite as Int32 milliseconds: keep it in range (NaN and negatives wait 0).
         let t = configuration.timeout
@@ -34,6 +53,14 @@ public struct SQLiteDriver: Driver {
         try SQLiteConnection(path: path, timeout: timeout, journal: journal)
     }
 
+    /// Reads `PRAGMA data_version` every ``observeInterval`` on a connection and thread of its own while
+    /// anything is observed; a change means another connection committed, and SQLite does not say to which
+    /// tables, so it is reported as nil (every observer looks again). Nil for `:memory:` or with no interval.
+    public func listenForCommits(_ onChange: @escaping @Sendable (Set<String>?) -> Void) -> (any ChangeListener)? {
+        guard !isInMemory, let observeInterval else { return nil }
+        return SQLiteChangeListener(path: path, interval: observeInterval, timeout: timeout, onChange: onChange)
+    }
+
     /// The version of the linked libsqlite3, e.g. `3.40.1`.
     public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
 }
@@ -43,9 +70,10 @@ extension DriverFactory {
     ///
     /// It serves `sqlite:relative/path.sqlite`, `sqlite:///abs/path.sqlite`, `sqlite://relative.sqlite` and
     /// `sqlite::memory:` (`sqlite3:` too). Besides Strata's `pool` and `migrate` it reads
-    /// `journal=wal|delete|keep` (see ``SQLiteJournalMode``).
+    /// `journal=wal|delete|keep` (see ``SQLiteJournalMode``) and `observe_interval=on|100ms|2s|off` (see
+    /// ``SQLiteDriver/observeInterval``).
     public static let sqlite = DriverFactory(
-        schemes: ["sqlite", "sqlite3"], module: "StrataSQLite", parameters: ["journal"],
+        schemes: ["sqlite", "sqlite3"], module: "StrataSQLite", parameters: ["journal", "observe_interval"],
         urlSyntax: .path(missing: "missing SQLite file path")
     ) { url, config in
         var journal: SQLiteJournalMode?
@@ -55,9 +83,33 @@ extension DriverFactory {
             }
             journal = mode
         }
-        let driver = SQLiteDriver(path: url.path, configuration: config, journal: journal)
+        var interval: Double?
+        if let text = url.parameters["observe_interval"] {
+            interval = try SQLiteDriver.observeInterval(text, url: url)
+        }
+        let driver = SQLiteDriver(path: url.path, configuration: config, journal: journal, observeInterval: interval)
         // Open once now so a bad path fails at open time, with the driver's typed error.
         _ = try driver.connect()
         return driver
+    }
+}
+
+extension SQLiteDriver {
+    /// The `observe_interval` URL parameter in seconds: `250ms`, `2s`, a bare number of milliseconds, `on`
+    /// (``defaultObserveInterval``) or `off` (nil); from 10 ms to one hour.
+    static func observeInterval(_ text: String, url: DatabaseURL) throws -> Double? {
+        if text == "off" { return nil }
+        if text == "on" { return defaultObserveInterval }
+        let (digits, scale) =
+            text.hasSuffix("ms")
+            ? (text.dropLast(2), 1) : text.hasSuffix("s") ? (text.dropLast(), 1000) : (Substring(text), 1)
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(digits),
+            n <= 3_600_000 / scale, n * scale >= Int(minimumObserveInterval * 1000)
+        else {
+            throw StrataError.invalidURL(
+                url.original,
+                reason: "observe_interval must be on, off or from 10ms to 3600s (e.g. 100ms), not '\(text)'")
+        }
+        return Double(n * scale) / 1000
     }
 }

@@ -43,7 +43,10 @@ struct SQLiteURLTests {
     @Test(
         "a parameter the SQLite driver does not read is refused by name, before any file is made",
         arguments: [
-            ("mode=ro", "unknown parameter 'mode' for sqlite URLs (accepted: journal, migrate, pool)"),
+            (
+                "mode=ro",
+                "unknown parameter 'mode' for sqlite URLs (accepted: journal, migrate, observe_interval, pool)"
+            ),
             (
                 "Pool=2",
                 "unknown parameter 'Pool' for sqlite URLs (parameter names are case-sensitive: did you mean 'pool'?)"

@@ -121,6 +121,10 @@ public protocol Driver: Sendable {
     /// `onChange` with each changed table's name; nil when the driver cannot (the default). Commits made
     /// through this driver's own connections are not reported (the database announces those itself).
     func listenForChanges(_ onChange: @escaping @Sendable (String) -> Void) -> (any ChangeListener)?
+    /// Starts listening for commits made by other processes, calling `onChange` with the tables a commit
+    /// changed, or nil when the driver cannot tell which (SQLite's `PRAGMA data_version`): then every observer
+    /// looks again. The default forwards to ``listenForChanges(_:)``, one table at a time.
+    func listenForCommits(_ onChange: @escaping @Sendable (Set<String>?) -> Void) -> (any ChangeListener)?
 }
 
 extension Driver {
@@ -131,6 +135,14 @@ extension Driver {
     /// - Parameter onChange: unused.
     /// - Returns: nil.
     public func listenForChanges(_ onChange: @escaping @Sendable (String) -> Void) -> (any ChangeListener)? { nil }
+
+    /// What ``listenForChanges(_:)`` hears, each table on its own.
+    ///
+    /// - Parameter onChange: called with a one-table set for each changed table.
+    /// - Returns: the listener ``listenForChanges(_:)`` starts, if any.
+    public func listenForCommits(_ onChange: @escaping @Sendable (Set<String>?) -> Void) -> (any ChangeListener)? {
+        listenForChanges { table in onChange([table]) }
+    }
 }
 
 /// A driver's running subscription to other processes' commits.

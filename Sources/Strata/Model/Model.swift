@@ -79,8 +79,8 @@ public protocol Model: Sendable {
     func didDelete(_ tx: Transaction) throws
     /// Whether commits to the model's table by other processes reach this process's observers
     /// (``QueryBuilder/observe()``). On PostgreSQL, automatic migration installs a statement trigger that
-    /// sends `NOTIFY strata_changes` with the table's name; other drivers see only their own process's
-    /// commits. Default false.
+    /// sends `NOTIFY strata_changes` with the table's name. SQLite with `observe_interval` hears other processes'
+    /// commits to any table without it (`PRAGMA data_version`); the memory driver sees only its own process's. Default false.
     static var notifiesOtherProcesses: Bool { get }
 }
 

@@ -14,7 +14,7 @@ final class ChangeHub: Sendable {
 
     private struct State {
         var observers: [UInt64: Observer] = [:]
-        /// Other processes' commits, heard while anyone observes (see ``Driver/listenForChanges(_:)``).
+        /// Other processes' commits, heard while anyone observes (see ``Driver/listenForCommits(_:)``).
         var listener: (any ChangeListener)?
     }
 
@@ -38,7 +38,7 @@ final class ChangeHub: Sendable {
             return s.observers.count == 1 && s.listener == nil
         }
         count.add(1, ordering: .relaxed)
-        if first, let listener = driver?.listenForChanges({ [weak self] table in self?.committed([table]) }) {
+        if first, let listener = driver?.listenForCommits({ [weak self] tables in self?.committed(tables) }) {
             let extra = state.withLock { s -> (any ChangeListener)? in
                 guard s.listener == nil, !s.observers.isEmpty else { return listener }
                 s.listener = listener

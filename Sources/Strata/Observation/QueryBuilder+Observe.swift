@@ -19,7 +19,9 @@ extension QueryBuilder where Executor == Database {
     /// - Commits made through this ``Database`` value are seen on every driver. On PostgreSQL, commits by
     ///   other processes (or other `Database` values) to the tables of models with
     ///   ``Model/notifiesOtherProcesses`` are seen too, through `LISTEN`/`NOTIFY` on a connection of its own
-    ///   held while anything is observed; elsewhere they are not.
+    ///   held while anything is observed. On SQLite with the URL's `observe_interval`, other processes'
+    ///   commits are heard through `PRAGMA data_version`, read at that interval while anything is observed; SQLite
+    ///   does not say which tables changed, so every observed query is fetched again. On the memory driver they are not.
     /// - Each fetch leases a connection only while it runs; ending the loop (or cancelling its task)
     ///   stops the observation.
     ///
