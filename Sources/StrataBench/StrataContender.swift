@@ -1,5 +1,7 @@
 // StrataContender: the Strata side of every workload, the same code on any driver.
+import Foundation
 import Strata
+import StrataEncryption
 
 /// Runs the workloads through Strata's public API on one ``Database``.
 ///
@@ -46,6 +48,26 @@ final class StrataContender: Contender {
                     for i in records.indices { try records[i].save(tx) }
                 }
             }, digest: { Digests.written(records) })
+    }
+
+    /// `insertOneByOne` of ``BenchSecret`` (three columns sealed with AES-256-GCM) on a database over the same
+    /// driver whose configuration holds a keyring.
+    func insertEncrypted(_ count: Int) async throws -> Sample {
+        var configuration = db.configuration
+        configuration.encryption = try AESGCMKeyring([
+            AESGCMKeyring.Key(id: "bench", bytes: Data(repeating: 7, count: 32))
+        ])
+        let sealed = Database(driver: db.driver, configuration: configuration)
+        defer { sealed.close() }
+        try await sealed.migrate(BenchSecret.self)
+        try await sealed.withConnection { tx in _ = try BenchSecret.deleteAll(tx) }
+        var records = (0..<count).map { BenchSecret(RecordFactory.model($0)) }
+        return try await timedAsync(
+            {
+                try await sealed.transaction { tx in
+                    for i in records.indices { try records[i].save(tx) }
+                }
+            }, digest: { Digests.written(records.map(\.record)) })
     }
 
     func insertOneByOneAborting(_ count: Int) async throws -> Sample {
