@@ -37,7 +37,25 @@ final class StrataContender: Contender {
 
     func tableDigest() async throws -> Digest {
         let rows = try await db.transaction { tx in try BenchRecord.query(on: tx).order(\.id).all() }
+        if rows.isEmpty, let sealed = try? sealedDatabase() {
+            defer { sealed.close() }
+            // After insert-encrypted: the records it wrote, opened (no table yet: nothing was written there).
+            if let secrets = try? await sealed.transaction({ tx in try BenchSecret.query(on: tx).order(\.id).all() }),
+                !secrets.isEmpty
+            {
+                return Digests.written(secrets.map(\.record))
+            }
+        }
         return Digests.written(rows)
+    }
+
+    /// A database over the same driver whose configuration holds the keyring of `insert-encrypted`.
+    func sealedDatabase() throws -> Database {
+        var configuration = db.configuration
+        configuration.encryption = try AESGCMKeyring([
+            AESGCMKeyring.Key(id: "bench", bytes: Data(repeating: 7, count: 32))
+        ])
+        return Database(driver: db.driver, configuration: configuration)
     }
 
     func insertOneByOne(_ count: Int) async throws -> Sample {
@@ -53,11 +71,7 @@ final class StrataContender: Contender {
     /// `insertOneByOne` of ``BenchSecret`` (three columns sealed with AES-256-GCM) on a database over the same
     /// driver whose configuration holds a keyring.
     func insertEncrypted(_ count: Int) async throws -> Sample {
-        var configuration = db.configuration
-        configuration.encryption = try AESGCMKeyring([
-            AESGCMKeyring.Key(id: "bench", bytes: Data(repeating: 7, count: 32))
-        ])
-        let sealed = Database(driver: db.driver, configuration: configuration)
+        let sealed = try sealedDatabase()
         defer { sealed.close() }
         try await sealed.migrate(BenchSecret.self)
         try await sealed.withConnection { tx in _ = try BenchSecret.deleteAll(tx) }
