@@ -203,7 +203,8 @@ struct BackendRunner {
                 try await arm.before(arm.contender)
                 var sample = try await self.sample(w, arm)
                 if !w.isRead && w != .fresh {  // fresh databases digest what they read; the table is not theirs
-                    let fixture = pair.fixture(for: arm.contender)
+                    // insert-encrypted's Strata side writes its own table (bench_secret), which only it can open.
+                    let fixture = w == .insertEncrypted ? arm.contender : pair.fixture(for: arm.contender)
                     let stored = try await w == .upsert ? fixture.keyedDigest() : fixture.tableDigest()
                     if let reported = sample.checksum {
                         try ChecksumCheck.verify(
