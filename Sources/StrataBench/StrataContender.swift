@@ -13,10 +13,19 @@ final class StrataContender: Contender {
     /// Opens a fresh, empty database of this side's kind, for ``freshDatabases(_:)`` (nil: the side has none).
     let fresh: (() throws -> Database)?
 
+    /// The database `insert-encrypted` writes through: the same driver, with a keyring; one for the contender's
+    /// life, so that on `sqlite::memory:` it is the same in-memory database each time.
+    let sealed: Database
+
     init(name: String = "Strata", db: Database, fresh: (() throws -> Database)? = nil) {
         self.name = name
         self.db = db
         self.fresh = fresh
+        var configuration = db.configuration
+        configuration.encryption = try? AESGCMKeyring([
+            AESGCMKeyring.Key(id: "bench", bytes: Data(repeating: 7, count: 32))
+        ])
+        sealed = Database(driver: db.driver, configuration: configuration)
     }
 
     func reset() async throws {
@@ -37,8 +46,7 @@ final class StrataContender: Contender {
 
     func tableDigest() async throws -> Digest {
         let rows = try await db.transaction { tx in try BenchRecord.query(on: tx).order(\.id).all() }
-        if rows.isEmpty, let sealed = try? sealedDatabase() {
-            defer { sealed.close() }
+        if rows.isEmpty {
             // After insert-encrypted: the records it wrote, opened (no table yet: nothing was written there).
             if let secrets = try? await sealed.transaction({ tx in try BenchSecret.query(on: tx).order(\.id).all() }),
                 !secrets.isEmpty
@@ -47,15 +55,6 @@ final class StrataContender: Contender {
             }
         }
         return Digests.written(rows)
-    }
-
-    /// A database over the same driver whose configuration holds the keyring of `insert-encrypted`.
-    func sealedDatabase() throws -> Database {
-        var configuration = db.configuration
-        configuration.encryption = try AESGCMKeyring([
-            AESGCMKeyring.Key(id: "bench", bytes: Data(repeating: 7, count: 32))
-        ])
-        return Database(driver: db.driver, configuration: configuration)
     }
 
     func insertOneByOne(_ count: Int) async throws -> Sample {
@@ -71,8 +70,6 @@ final class StrataContender: Contender {
     /// `insertOneByOne` of ``BenchSecret`` (three columns sealed with AES-256-GCM) on a database over the same
     /// driver whose configuration holds a keyring.
     func insertEncrypted(_ count: Int) async throws -> Sample {
-        let sealed = try sealedDatabase()
-        defer { sealed.close() }
         try await sealed.migrate(BenchSecret.self)
         try await sealed.withConnection { tx in _ = try BenchSecret.deleteAll(tx) }
         var records = (0..<count).map { BenchSecret(RecordFactory.model($0)) }
