@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "StrataConformance", targets: ["StrataConformance"]),
         .library(name: "StrataServiceLifecycle", targets: ["StrataServiceLifecycle"]),
         .library(name: "StrataDifferential", targets: ["StrataDifferential"]),
+        .library(name: "StrataEncryption", targets: ["StrataEncryption"]),
         .executable(name: "strata", targets: ["strata"]),
     ],
     dependencies: [
@@ -23,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         .macro(
@@ -50,12 +52,16 @@ let package = Package(
         .target(
             name: "StrataConformance",
             dependencies: [
-                "Strata", .product(name: "Logging", package: "swift-log"),
+                "Strata", "StrataEncryption", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "conformance"
         ),
         .target(name: "StrataDifferential", dependencies: ["Strata"]),
+        // Kept apart so that the core does not depend on swift-crypto (article Encrypted columns).
+        .target(
+            name: "StrataEncryption", dependencies: ["Strata", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // Kept apart so that the core depends on swift-log and swift-metrics only (README: In a server app).
         .target(
             name: "StrataServiceLifecycle",
@@ -66,6 +72,7 @@ let package = Package(
             name: "StrataBench",
             dependencies: [
                 "Strata", "StrataSQLite", "StrataMemory", "StrataPostgres", "CSQLite", "CPostgres", "CBenchValgrind",
+                "StrataEncryption",
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
@@ -105,6 +112,12 @@ let package = Package(
             dependencies: ["StrataDifferential", "StrataSQLite", "StrataMemory", "StrataPostgres"]
         ),
         .testTarget(name: "StrataBenchTests", dependencies: ["StrataBench"]),
+        .testTarget(
+            name: "StrataEncryptionTests",
+            dependencies: [
+                "StrataEncryption", "StrataSQLite", "StrataMemory", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "StrataServiceLifecycleTests",
             dependencies: [

@@ -161,7 +161,7 @@ enum Fixtures {
         "conf_user", "conf_group", "conf_account", "conf_value", "conf_strict", "conf_evolve", "conf_point",
         "conf_haunted", "conf_case", "conf_signup", "conf_note", "conf_post", "conf_audit", "conf_stamped",
         "conf_versioned", "conf_file", "conf_label", "conf_folder", "conf_ghost", "conf_counter",
-        "conf_sale", "conf_ledger", "conf_hooked", "conf_number",
+        "conf_sale", "conf_ledger", "conf_hooked", "conf_number", "conf_secret",
         "conf_shelf_tag", "conf_book", "conf_plate", "conf_shelf", "conf_tag",
         "conf_remark", "conf_article", "conf_photo", "conf_video", "conf_rider", "conf_stable", "conf_coach",
         "strata_migrations",  // automatic migration records what it did there

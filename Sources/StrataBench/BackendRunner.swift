@@ -21,7 +21,8 @@ struct BackendRunner {
     /// The workloads in the order they run: the stream first (see ``PeakMemory``), then the writes,
     /// then the reads, which share one seeded table.
     static let order: [Workload] = [
-        .stream, .insert, .insertAborting, .bulk, .upsert, .fetch, .lookupTx, .lookupAsync, .query, .groupSum,
+        .stream, .insert, .insertAborting, .insertEncrypted, .bulk, .upsert, .fetch, .lookupTx, .lookupAsync, .query,
+        .groupSum,
         .inLookup, .copy, .copyIds, .fresh,
     ]
 
@@ -97,6 +98,8 @@ struct BackendRunner {
                 return Arm(side: side, contender: c, before: empty) {
                     try await $0.insertOneByOneAborting(sizes.insert)
                 }
+            case .insertEncrypted:
+                return Arm(side: side, contender: c, before: empty) { try await $0.insertEncrypted(sizes.insert) }
             case .bulk: return Arm(side: side, contender: c, before: empty) { try await $0.bulkInsert(sizes.bulk) }
             case .stream: return Arm(side: side, contender: c, before: nothing) { try await $0.stream(base: base()) }
             case .fetch: return Arm(side: side, contender: c, before: nothing) { try await $0.fetchAll(base: base()) }
@@ -200,7 +203,8 @@ struct BackendRunner {
                 try await arm.before(arm.contender)
                 var sample = try await self.sample(w, arm)
                 if !w.isRead && w != .fresh {  // fresh databases digest what they read; the table is not theirs
-                    let fixture = pair.fixture(for: arm.contender)
+                    // insert-encrypted's Strata side writes its own table (bench_secret), which only it can open.
+                    let fixture = w == .insertEncrypted ? arm.contender : pair.fixture(for: arm.contender)
                     let stored = try await w == .upsert ? fixture.keyedDigest() : fixture.tableDigest()
                     if let reported = sample.checksum {
                         try ChecksumCheck.verify(

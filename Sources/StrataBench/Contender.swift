@@ -21,6 +21,8 @@ protocol Contender: AnyObject {
     /// ``insertOneByOne(_:)`` in a transaction where a failed statement aborts it (Strata:
     /// `onFailedStatement: .abortTransaction`); a raw side runs its ``insertOneByOne(_:)``.
     func insertOneByOneAborting(_ count: Int) async throws -> Sample
+    /// `insertOneByOne` with three columns sealed (Strata: `@Encrypted`); a raw side inserts in clear.
+    func insertEncrypted(_ count: Int) async throws -> Sample
     /// Inserts `count` records the way Strata's `insertAll` does (same statements, same chunk size),
     /// reading back their ids.
     func bulkInsert(_ count: Int) async throws -> Sample
@@ -104,4 +106,6 @@ enum Digests {
 extension Contender {
     /// A raw C API has one kind of transaction: the plain insert.
     func insertOneByOneAborting(_ count: Int) async throws -> Sample { try await insertOneByOne(count) }
+    /// A raw C API inserts the same records in clear: the baseline encryption's cost is read against.
+    func insertEncrypted(_ count: Int) async throws -> Sample { try await insertOneByOne(count) }
 }

@@ -1,5 +1,7 @@
 // StrataContender: the Strata side of every workload, the same code on any driver.
+import Foundation
 import Strata
+import StrataEncryption
 
 /// Runs the workloads through Strata's public API on one ``Database``.
 ///
@@ -11,10 +13,19 @@ final class StrataContender: Contender {
     /// Opens a fresh, empty database of this side's kind, for ``freshDatabases(_:)`` (nil: the side has none).
     let fresh: (() throws -> Database)?
 
+    /// The database `insert-encrypted` writes through: the same driver, with a keyring; one for the contender's
+    /// life, so that on `sqlite::memory:` it is the same in-memory database each time.
+    let sealed: Database
+
     init(name: String = "Strata", db: Database, fresh: (() throws -> Database)? = nil) {
         self.name = name
         self.db = db
         self.fresh = fresh
+        var configuration = db.configuration
+        configuration.encryption = try? AESGCMKeyring([
+            AESGCMKeyring.Key(id: "bench", bytes: Data(repeating: 7, count: 32))
+        ])
+        sealed = Database(driver: db.driver, configuration: configuration)
     }
 
     func reset() async throws {
@@ -35,6 +46,14 @@ final class StrataContender: Contender {
 
     func tableDigest() async throws -> Digest {
         let rows = try await db.transaction { tx in try BenchRecord.query(on: tx).order(\.id).all() }
+        if rows.isEmpty {
+            // After insert-encrypted: the records it wrote, opened (no table yet: nothing was written there).
+            if let secrets = try? await sealed.transaction({ tx in try BenchSecret.query(on: tx).order(\.id).all() }),
+                !secrets.isEmpty
+            {
+                return Digests.written(secrets.map(\.record))
+            }
+        }
         return Digests.written(rows)
     }
 
@@ -46,6 +65,20 @@ final class StrataContender: Contender {
                     for i in records.indices { try records[i].save(tx) }
                 }
             }, digest: { Digests.written(records) })
+    }
+
+    /// `insertOneByOne` of ``BenchSecret`` (three columns sealed with AES-256-GCM) on a database over the same
+    /// driver whose configuration holds a keyring.
+    func insertEncrypted(_ count: Int) async throws -> Sample {
+        try await sealed.migrate(BenchSecret.self)
+        try await sealed.withConnection { tx in _ = try BenchSecret.deleteAll(tx) }
+        var records = (0..<count).map { BenchSecret(RecordFactory.model($0)) }
+        return try await timedAsync(
+            {
+                try await sealed.transaction { tx in
+                    for i in records.indices { try records[i].save(tx) }
+                }
+            }, digest: { Digests.written(records.map(\.record)) })
     }
 
     func insertOneByOneAborting(_ count: Int) async throws -> Sample {

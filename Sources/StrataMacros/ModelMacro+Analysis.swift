@@ -19,6 +19,8 @@ struct PersistedProperty {
     var role: String? = nil
     /// The `dateFormat:` expression of `@Column(…, dateFormat: .unixMilliseconds)`, if any.
     var dateFormat: ExprSyntax? = nil
+    /// `randomized` or `deterministic` for an `@Encrypted` property; nil otherwise.
+    var encryption: String? = nil
 }
 
 /// Everything @Model needs to know about the struct it is attached to.

@@ -41,7 +41,9 @@ extension ModelAnalysis {
         lines.append("    \(access)init(row: Strata.Row) throws {")
         for (index, property) in properties.enumerated() {
             let defaultArgument = property.defaultValue.map { ", default: \($0.trimmedDescription)" } ?? ""
-            let formatArgument = property.dateFormat.map { ", dateFormat: \($0.trimmedDescription)" } ?? ""
+            let formatArgument =
+                property.encryption.map { ", encrypted: .\($0)" }
+                ?? property.dateFormat.map { ", dateFormat: \($0.trimmedDescription)" } ?? ""
             lines.append("        self.\(property.name) = try row.decode(\(index)\(formatArgument)\(defaultArgument))")
         }
         lines.append("    }")
@@ -75,6 +77,9 @@ extension ModelAnalysis {
         }
         if let role = property.role {
             arguments += ", role: .\(role)"
+        }
+        if let mode = property.encryption {
+            return "Strata.TableColumn(\(arguments)).encrypted(.\(mode))"
         }
         if let format = property.dateFormat {
             return "Strata.TableColumn(\(arguments)).storing(dates: \(format.trimmedDescription))"

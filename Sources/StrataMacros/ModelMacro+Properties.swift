@@ -54,7 +54,8 @@ extension ModelAnalysis {
                         isTracked: !candidate.isLet && bindings.count == 1 && binding.accessorBlock == nil,
                         isLet: candidate.isLet,
                         role: role(of: candidate),
-                        dateFormat: dateFormat
+                        dateFormat: dateFormat,
+                        encryption: candidate.isID ? nil : ModelAnalysis.encryption(of: candidate.variable)
                     )
                 )
             }
@@ -149,6 +150,15 @@ extension ModelAnalysis {
             return nil
         }
         return name
+    }
+
+    /// `deterministic` for `@Encrypted(.deterministic)`, `randomized` for `@Encrypted`, nil without the attribute.
+    static func encryption(of variable: VariableDeclSyntax) -> String? {
+        guard let attribute = variable.attribute(named: "Encrypted") else { return nil }
+        guard case .argumentList(let arguments) = attribute.arguments, let first = arguments.first else {
+            return "randomized"
+        }
+        return first.expression.trimmedDescription.hasSuffix("deterministic") ? "deterministic" : "randomized"
     }
 
     /// The `dateFormat:` argument of the property's `@Column`, if any.

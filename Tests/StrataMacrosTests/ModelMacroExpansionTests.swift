@@ -163,6 +163,66 @@ final class ModelMacroExpansionTests: XCTestCase {
         )
     }
 
+    func testEncryptedColumns() {
+        assertMacroExpansion(
+            #"""
+            @Model
+            struct Patient {
+                var id: Int64?
+                @Encrypted(.deterministic) var ssn: String
+                @Encrypted var note: String? = nil
+            }
+            """#,
+            expandedSource: #"""
+                struct Patient {
+                    @Strata._ChangeTracked(0)
+                    var id: Int64?
+                    @Strata._ChangeTracked(1) var ssn: String
+                    @Strata._ChangeTracked(2) var note: String? = nil
+
+                    @Strata.PersistenceStorage var _persistence: Strata.PersistenceState? = nil
+                }
+
+                extension Patient: Strata.Model {
+                    static let schema = Strata.TableSchema(name: "patient", columns: [
+                        Strata.TableColumn(\Patient.id, "id", primaryKey: true),
+                        Strata.TableColumn(\Patient.ssn, "ssn").encrypted(.deterministic),
+                        Strata.TableColumn(\Patient.note, "note", default: nil, constant: true).encrypted(.randomized),
+                    ])
+                    static func columnName(for keyPath: PartialKeyPath<Patient>) -> String? {
+                        switch keyPath {
+                        case \Patient.id: return "id"
+                        case \Patient.ssn: return "ssn"
+                        case \Patient.note: return "note"
+                        default: return nil
+                        }
+                    }
+                    static func keyPath(forColumn column: String) -> PartialKeyPath<Patient>? {
+                        switch column {
+                        case "id": return \Patient.id
+                        case "ssn": return \Patient.ssn
+                        case "note": return \Patient.note
+                        default: return nil
+                        }
+                    }
+                    init(row: Strata.Row) throws {
+                        self.id = try row.decode(0)
+                        self.ssn = try row.decode(1, encrypted: .deterministic)
+                        self.note = try row.decode(2, encrypted: .randomized, default: nil)
+                    }
+                    var databaseValues: [Strata.DatabaseValue] {
+                        [
+                            self.id.databaseValue,
+                            self.ssn.databaseValue,
+                            self.note.databaseValue,
+                        ]
+                    }
+                }
+                """#,
+            macroSpecs: testMacros
+        )
+    }
+
     func testCustomTableNameAndLetWithoutInitializer() {
         assertMacroExpansion(
             #"""

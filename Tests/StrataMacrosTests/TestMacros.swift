@@ -14,5 +14,6 @@ let testMacros: [String: MacroSpec] = [
     "CreatedAt": MacroSpec(type: MarkerMacro.self),
     "UpdatedAt": MacroSpec(type: MarkerMacro.self),
     "Version": MacroSpec(type: MarkerMacro.self),
+    "Encrypted": MacroSpec(type: MarkerMacro.self),
     "_ChangeTracked": MacroSpec(type: ChangeTrackedMacro.self),
 ]

@@ -34,6 +34,10 @@ public struct Configuration: Sendable {
     public var replicas: [String] = []
     /// How long a replica that could not be reached is skipped before it is tried again, in seconds.
     public var replicaRetryInterval: Double = 5
+    /// What seals and opens the values of `@Encrypted` properties (StrataEncryption's `AESGCMKeyring`); nil (the
+    /// default) makes any write, read or filter of such a column throw
+    /// ``StrataError/encryptedColumn(model:column:reason:)``.
+    public var encryption: (any ColumnEncryption)?
 
     /// Options for opening a database; every one has a default, so name only those you change.
     ///

@@ -131,6 +131,10 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// and before the server answered, so it may or may not have been applied. Retrying it may apply it twice:
     /// check first (or make the write idempotent, e.g. an upsert on a natural key). The connection is discarded.
     case outcomeUnknown(String)
+    /// An encrypted column (see <doc:EncryptedColumns>) could not be written, read or queried: no keyring, a key
+    /// id the keyring does not hold, a stored value altered or sealed under another key, or an operator such a
+    /// column cannot serve (only `==` and IN on a deterministic column). Never carries the value.
+    case encryptedColumn(model: String, column: String, reason: String)
 
     /// A one-line message naming the model, table, column or parameter; it never shows a password or bound values.
     public var description: String {
@@ -205,6 +209,7 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         case .outcomeUnknown(let r):
             return "connection lost after a write was sent, before the answer: it may or may not have been applied "
                 + "(retrying may apply it twice): \(r)"
+        case .encryptedColumn(let m, let c, let r): return "encrypted column \(m).\(c): \(r)"
         }
     }
 }

@@ -58,6 +58,13 @@ public macro Version() = #externalMacro(module: "StrataMacros", type: "MarkerMac
 @attached(peer)
 public macro DeletedAt() = #externalMacro(module: "StrataMacros", type: "MarkerMacro")
 
+/// Stores the property sealed with AES-GCM under the keyring of ``Configuration/encryption``, as a blob (see
+/// <doc:EncryptedColumns>): `@Encrypted var note: String`, or `@Encrypted(.deterministic) var ssn: String` for a
+/// column that `==`, IN and a unique index can reach (weaker: equal values give equal stored bytes).
+@attached(peer)
+public macro Encrypted(_ mode: EncryptionMode = .randomized) =
+    #externalMacro(module: "StrataMacros", type: "MarkerMacro")
+
 /// Keeps the property out of the database; it needs a default value.
 @attached(peer)
 public macro Transient() = #externalMacro(module: "StrataMacros", type: "MarkerMacro")

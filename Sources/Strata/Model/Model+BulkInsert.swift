@@ -25,6 +25,7 @@ extension Model {
     ///   trigger skipped a row, and the usual constraint errors.
     public static func insertAll(_ models: inout [Self], _ tx: Transaction) throws {
         guard !models.isEmpty else { return }
+        try checkKeyring(tx)
         var validations = Validations<Self>()
         Self.validations(&validations)
         if !validations.rules.isEmpty { for m in models { try validations.run(m, tx) } }
@@ -60,7 +61,7 @@ extension Model {
             var rows: [[DatabaseValue]] = []
             rows.reserveCapacity(end - start)
             for i in start..<end {
-                var row = models[i].databaseValues
+                var row = try models[i].storedValues(tx)
                 row.remove(at: pk)
                 rows.append(row)
             }
@@ -108,7 +109,7 @@ extension Model {
         var start = 0
         while start < keyed.count {
             let end = Swift.min(start + perStatement, keyed.count)
-            let rows = keyed[start..<end].map(\.databaseValues)
+            let rows = try keyed[start..<end].map { try $0.storedValues(tx) }
             let inserted = try tx.execute(.insert(Insert(table: schema.name, columns: schema.columnNames, rows: rows)))
             guard inserted == rows.count else { throw StrataError.insertIgnored(table: schema.name) }
             start = end

@@ -26,6 +26,8 @@ extension Model {
     ///   column and the row (counted from 0) of a value its column cannot take, and the usual constraint errors.
     public static func load(_ models: [Self], _ tx: Transaction) throws {
         guard !models.isEmpty else { return }
+        try checkKeyring(tx)
+        let encryption = tx.database.configuration.encryption
         var validations = Validations<Self>()
         Self.validations(&validations)
         if !validations.rules.isEmpty { for m in models { try validations.run(m, tx) } }
@@ -47,7 +49,7 @@ extension Model {
         let ready = keyed
         let columns = dropKey ? schema.insertColumnNames : schema.columnNames
         let row: (Int) throws -> [DatabaseValue] = { i in
-            var values = ready[i].databaseValues
+            var values = try ready[i].storedValues(encryption)
             if dropKey {
                 // The key's value, not `id == nil`: comparing a generic Optional costs a metadata lookup per row.
                 guard case .null = values[pk] else {

@@ -146,13 +146,14 @@ extension Model {
         guard let pk = schema.primaryKeyIndex else {
             throw StrataError.invalidQuery("\(Self.modelName) has no primary key")
         }
+        try Self.checkKeyring(tx)
         if schema.hasColumnRoles, try writeFillingRoles(tx, pk: pk) { return }
         if id == nil, !ID.isAssignedByDatabase {
             try insertWithNewKey(tx, pk: pk)
             return
         }
         if let id {
-            let values = databaseValues
+            let values = try storedValues(tx)
             if let state = _persistence, state.isStored, !state.isChanged(pk) {
                 var changes: [Assignment] = []
                 for i in values.indices where i != pk && (state.isChanged(i) || !schema.columns[i].tracksChanges) {
@@ -174,7 +175,7 @@ extension Model {
             // No such row (or the id was reassigned): insert the row with its explicit id.
             try insertWithExplicitKey(tx, pk: pk, values: values)
         } else {
-            var row = databaseValues
+            var row = try storedValues(tx)
             row.remove(at: pk)
             var newID: ID?
             _ = try tx.execute(
@@ -208,7 +209,7 @@ extension Model {
         let inserted: Int
         do {
             inserted = try tx.execute(
-                .insert(Insert(table: schema.name, columns: schema.columnNames, rows: [databaseValues])))
+                .insert(Insert(table: schema.name, columns: schema.columnNames, rows: [try storedValues(tx)])))
         } catch {
             id = nil
             throw error
@@ -237,7 +238,7 @@ extension Model {
         }
         let read = try versionValue(column: version.name)
         try setVersion(read &+ 1, column: version.name)
-        let values = databaseValues
+        let values = try storedValues(tx)
         var changes: [Assignment] = []
         for i in values.indices
         where i != pk && (i == version.index || state.isChanged(i) || !schema.columns[i].tracksChanges) {
@@ -271,7 +272,7 @@ extension Model {
         let version = schema.column(withRole: .version)
         let carried = try version.map { try versionValue(column: $0.name) }
         if let version, let carried { try setVersion(carried &+ 1, column: version.name) }
-        let values = databaseValues
+        let values = try storedValues(tx)
         var changes: [Assignment] = []
         for i in values.indices where i != pk && i != created?.index {
             changes.append(Assignment(schema.columns[i].name, values[i]))
@@ -293,7 +294,7 @@ extension Model {
             return true
         }
         if let created { try setDate(now, column: created.name) }
-        try insertWithExplicitKey(tx, pk: pk, values: databaseValues)
+        try insertWithExplicitKey(tx, pk: pk, values: try storedValues(tx))
         _persistence.markStored()
         return true
     }
@@ -475,7 +476,7 @@ extension Model {
         var found: Self?
         _ = try tx.execute(
             template: findTemplate, binds: [id.databaseValue], statement: { findStatement(id) },
-            onRow: { found = try decodeFound($0, in: tx.undoScope) })
+            onRow: { found = try decodeFound($0, in: tx.undoScope, tx.database.configuration.encryption) })
         return found
     }
 
@@ -489,7 +490,7 @@ extension Model {
         var found: Self?
         _ = try await db.readOne(
             template: findTemplate, binds: [id.databaseValue], statement: { findStatement(id) },
-            onRow: { found = try decodeFound($0, in: nil) })
+            onRow: { found = try decodeFound($0, in: nil, db.configuration.encryption) })
         return found
     }
 
@@ -506,9 +507,11 @@ extension Model {
 
     /// The model ``find(_:_:)`` read from a row.
     @usableFromInline
-    static func decodeFound(_ reader: any RowReader, in scope: UndoScope?) throws -> Self {
-        var model = try Self(
-            row: Row(reader: reader, context: RowContext(model: Self.self, schema: schema, selected: nil)))
+    static func decodeFound(
+        _ reader: any RowReader, in scope: UndoScope?, _ encryption: (any ColumnEncryption)?
+    ) throws -> Self {
+        let context = RowContext(model: Self.self, schema: schema, selected: nil, encryption: encryption)
+        var model = try Self(row: Row(reader: reader, context: context))
         model._persistence.markRead(in: scope)
         return model
     }

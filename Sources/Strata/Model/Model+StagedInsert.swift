@@ -14,12 +14,13 @@ extension Model {
         else { return false }
         let snapshot = models
         let key = schema.columns[pk].name
+        let encryption = tx.database.configuration.encryption
         let keys = try tx.atomic { inner -> [DatabaseValue]? in
             try inner.runBulk(into: schema.name, rows: snapshot.count) {
                 try bulk.bulkInsertReturning(
                     table: schema.name, columns: schema.insertColumnNames, count: snapshot.count, returning: key
                 ) { i in
-                    var values = snapshot[i].databaseValues
+                    var values = try snapshot[i].storedValues(encryption)
                     values.remove(at: pk)
                     return values
                 }

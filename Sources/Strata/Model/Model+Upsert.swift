@@ -110,6 +110,7 @@ extension Model {
         do action: UpsertAction<Self> = .updateAll
     ) throws {
         guard !models.isEmpty else { return }
+        try checkKeyring(tx)
         let plan = try UpsertPlan<Self>(target: target, action: action)
         var validations = Validations<Self>()
         Self.validations(&validations)
@@ -267,7 +268,7 @@ struct UpsertPlan<M: Model> {
         var rows: [[DatabaseValue]] = []
         rows.reserveCapacity(range.count)
         for i in range {
-            var row = models[i].databaseValues
+            var row = try models[i].storedValues(tx)
             row.remove(at: pk)
             rows.append(row)
         }

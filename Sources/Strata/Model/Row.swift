@@ -122,10 +122,15 @@ struct RowContext {
     let modelType: any Model.Type
     /// For each model column, its index in the result, or -1; nil when the result is the whole model.
     @usableFromInline let layout: [Int]?
+    /// What opens the model's `@Encrypted` columns: the database's ``Configuration/encryption``.
+    let encryption: (any ColumnEncryption)?
 
     @usableFromInline
-    init(model: any Model.Type, schema: TableSchema, selected: [String]?) {
+    init(
+        model: any Model.Type, schema: TableSchema, selected: [String]?, encryption: (any ColumnEncryption)? = nil
+    ) {
         self.modelType = model
+        self.encryption = encryption
         if let selected, selected != schema.columnNames {
             layout = schema.columns.map { c in selected.firstIndex(of: c.name) ?? -1 }
         } else {
@@ -134,8 +139,9 @@ struct RowContext {
     }
 
     /// The columns of a model that start at `offset` in a joined row.
-    init(model: any Model.Type, columns: [TableColumn], offset: Int) {
+    init(model: any Model.Type, columns: [TableColumn], offset: Int, encryption: (any ColumnEncryption)? = nil) {
         self.modelType = model
+        self.encryption = encryption
         layout = offset == 0 ? nil : columns.indices.map { $0 + offset }
     }
 

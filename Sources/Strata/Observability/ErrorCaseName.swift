@@ -49,6 +49,7 @@ extension StrataError {
         case .lockNotAvailable: return "lockNotAvailable"
         case .statementTimeout: return "statementTimeout"
         case .outcomeUnknown: return "outcomeUnknown"
+        case .encryptedColumn: return "encryptedColumn"
         }
     }
 }

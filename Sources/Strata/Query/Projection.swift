@@ -180,10 +180,13 @@ public struct Projection<M: Model, Value: DatabaseValueConvertible>: Sendable {
         let model = M.modelName
         let name = M.columnName(for: kp) ?? "\(kp)"
         let type = M.schema.columnType(of: name)
+        let sealed = M.schema.encryptedColumn(named: name, model: model)
         return Projection<M, R>(
             key: function.rawValue + "_" + name,
             resolve: ownColumn(kp) { ref in
-                checkedAggregate(Aggregate(function, ref, distinct: distinct, type: type), model: model, column: name)
+                if let sealed { return .failure(sealed.error("an aggregate (\(function)) cannot read envelopes")) }
+                return checkedAggregate(
+                    Aggregate(function, ref, distinct: distinct, type: type), model: model, column: name)
             })
     }
 
@@ -193,10 +196,12 @@ public struct Projection<M: Model, Value: DatabaseValueConvertible>: Sendable {
         let model = A.Target.modelName
         let name = A.Target.columnName(for: kp) ?? "\(kp)"
         let type = A.Target.schema.columnType(of: name)
+        let sealed = A.Target.schema.encryptedColumn(named: name, model: model)
         return Projection<M, R>(
             key: function.rawValue + "_" + name,
             resolve: joinedColumn(association, kp) { ref in
-                checkedAggregate(Aggregate(function, ref, type: type), model: model, column: name)
+                if let sealed { return .failure(sealed.error("an aggregate (\(function)) cannot read envelopes")) }
+                return checkedAggregate(Aggregate(function, ref, type: type), model: model, column: name)
             })
     }
 }

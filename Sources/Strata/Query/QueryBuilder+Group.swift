@@ -187,7 +187,7 @@ extension QueryBuilder {
         s.having = g.having.isEmpty ? nil : HavingCondition(g.having.count == 1 ? g.having[0] : .and(g.having))
         s.distinct = g.distinct
         try checkNumberStorage(s)
-        return s
+        return try sealingEncrypted(s)
     }
 
     static func label(_ item: SelectItem) -> String {

@@ -162,8 +162,10 @@ extension QueryBuilder where Executor == Transaction {
         let left = M.schema.columns.map { ColumnRef($0.name) }
         let right = T.schema.columns.map { ColumnRef($0.name, table: alias) }
         select.selection = .refs(left + right)
-        let leftContext = RowContext(model: M.self, schema: M.schema, selected: nil)
-        let rightContext = RowContext(model: T.self, columns: T.schema.columns, offset: left.count)
+        let encryption = executor.database.configuration.encryption
+        let leftContext = RowContext(model: M.self, schema: M.schema, selected: nil, encryption: encryption)
+        let rightContext = RowContext(
+            model: T.self, columns: T.schema.columns, offset: left.count, encryption: encryption)
         let leftKey = M.schema.primaryKeyIndex ?? 0
         let rightKey = left.count + (T.schema.primaryKeyIndex ?? 0)
         var out: [(M?, T?)] = []

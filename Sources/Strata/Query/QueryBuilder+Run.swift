@@ -18,7 +18,8 @@ extension QueryBuilder where Executor == Transaction {
     @inlinable
     func fetch(_ select: Select, _ body: (consuming M) throws -> Void) throws {
         guard case .columns(let columns) = select.selection else { return }
-        let context = RowContext(model: M.self, schema: M.schema, selected: columns)
+        let context = RowContext(
+            model: M.self, schema: M.schema, selected: columns, encryption: executor.database.configuration.encryption)
         _ = try executor.execute(.select(select)) { reader in
             var model = try M(row: Row(reader: reader, context: context))
             model._persistence.markRead(in: executor.undoScope)
@@ -51,13 +52,19 @@ extension QueryBuilder where Executor == Transaction {
         var select = try selectStatement()
         select.selection = .columns([name])
         var out: [V] = []
+        let sealed = encryptedFilter.flatMap { $0.encrypted(name) }
+        let encryption = columnEncryption
         _ = try executor.execute(.select(select)) { r in
-            let v = r.value(at: 0)
+            var v = r.value(at: 0)
+            if let sealed {
+                v = try TableSchema.open(v, for: sealed, encryption)
+            }
             do {
                 out.append(try V(databaseValue: v))
             } catch let error as ValueConversionError {
                 throw StrataError.decodingFailed(
-                    model: M.modelName, column: name, value: v.summary, expected: error.expected)
+                    model: M.modelName, column: name, value: sealed == nil ? v.summary : "(encrypted)",
+                    expected: error.expected)
             }
         }
         return out
@@ -190,7 +197,7 @@ extension QueryBuilder where Executor == Transaction {
         return try executor.execute(
             .update(
                 Update(
-                    table: M.schema.name, assignments: assignments,
+                    table: M.schema.name, assignments: try sealingEncrypted(assignments),
                     filter: try writeFilter("update"))))
     }
 }

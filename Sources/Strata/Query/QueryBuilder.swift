@@ -337,7 +337,7 @@ public struct QueryBuilder<M: Model, Executor> {
         select.distinct = grouping.distinct
         select.lock = lock
         try checkNumberStorage(select)
-        return select
+        return try sealingEncrypted(select)
     }
 
     func writeFilter(_ verb: String) throws -> SQLExpression? {
@@ -350,7 +350,7 @@ public struct QueryBuilder<M: Model, Executor> {
             throw StrataError.invalidQuery("\(verb) does not take a limit or offset")
         }
         try checkNumberStorage(filter: filter)
-        return filter
+        return try sealingEncrypted(filter: filter)
     }
 }
 

@@ -31,6 +31,9 @@ public struct TableColumn: Sendable, Hashable {
     public var role: ColumnRole?
     /// The form dates are stored in, when the column declares one (see ``DateFormat``); nil for Strata's own.
     public var dateFormat: DateFormat?
+    /// How the column's values are sealed when the property is `@Encrypted` (see ``encrypted(_:)``); nil for a
+    /// column stored in clear.
+    public var encryption: EncryptionMode?
     /// A default the database computes (`CURRENT_TIMESTAMP`, `nextval(…)`), as introspection reads it from a
     /// live table (``schemaDefault`` is then nil). Models cannot declare one; a diff leaves it alone unless the
     /// model declares a constant default instead.

@@ -16,6 +16,10 @@ public struct TableSchema: Sendable, Hashable {
         @usableFromInline let insertColumnNames: [String]
         /// Whether any column has a ``ColumnRole`` (so `save` has something to fill in).
         @usableFromInline let hasRoles: Bool
+        /// The indexes of the `@Encrypted` columns (see ``TableColumn/encryption``).
+        @usableFromInline let encryptedColumns: [Int]
+        /// Whether any column is encrypted (so writes seal values and reads open them).
+        @usableFromInline let hasEncryptedColumns: Bool
 
         @usableFromInline
         init(name: String, columns: [TableColumn], indexes: [Index], foreignKeys: [ForeignKey]) {
@@ -35,6 +39,8 @@ public struct TableSchema: Sendable, Hashable {
             primaryKeyIndex = columns.firstIndex(where: \.isPrimaryKey)
             insertColumnNames = columns.filter { !$0.isPrimaryKey }.map(\.name)
             hasRoles = columns.contains { $0.role != nil }
+            encryptedColumns = columns.indices.filter { columns[$0].encryption != nil }
+            hasEncryptedColumns = !encryptedColumns.isEmpty
         }
     }
 
