@@ -79,6 +79,7 @@ public enum ConformanceSuite {
         writeIntegrityCases,
         failedStatementCases,
         numberCases,
+        pageCases,
     ].flatMap { $0 }
 
     /// The names of every case.

@@ -22,7 +22,7 @@ struct BackendRunner {
     /// then the reads, which share one seeded table.
     static let order: [Workload] = [
         .stream, .insert, .insertAborting, .bulk, .upsert, .fetch, .lookupTx, .lookupAsync, .query, .groupSum,
-        .inLookup, .copy, .copyIds, .fresh,
+        .inLookup, .pageKeyset, .copy, .copyIds, .fresh,
     ]
 
     func run() async throws -> [WorkloadResult] {
@@ -131,6 +131,10 @@ struct BackendRunner {
                 }
             case .fresh:
                 return Arm(side: side, contender: c, before: nothing) { try await $0.freshDatabases(sizes.fresh) }
+            case .pageKeyset:
+                return Arm(side: side, contender: c, before: nothing) {
+                    try await $0.pageKeyset(rows: PageKeyset.rows(tableSize: sizes.fetch), base: base())
+                }
             case .query, .sleep, .pointSelect:  // the throughput workloads never come here (see ThroughputRunner)
                 return Arm(side: side, contender: c, before: nothing) {
                     try await $0.filteredQueries(thresholds, limit: limit, base: base())

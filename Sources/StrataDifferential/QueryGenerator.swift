@@ -74,6 +74,7 @@ struct QueryGenerator {
             if rng.chance(0.3) { s.limit = rng.below(8) }
             if rng.chance(0.2) { s.offset = rng.below(6) }
         }
+        if total { keysetPage(&s, rng) }
         if rng.chance(0.2) { return aggregated(s, scope: scope, &rng) }
         if rng.chance(0.05) { risky(&s, &rng) }
         lock(&s, rng)
