@@ -7,6 +7,8 @@ import StrataPostgres
 import StrataSQLite
 import Testing
 
+@testable import StrataDifferential
+
 @Model(table: "entry") struct PageEntry {
     var id: Int64?
     var title: String
@@ -136,5 +138,32 @@ struct PageRenderTests {
         let json = try JSONEncoder().encode([cursor])
         #expect(try JSONDecoder().decode([PageCursor].self, from: json) == [cursor])
         #expect(PageCursor("") == nil && PageCursor("!!!") == nil && PageCursor("e30") == nil)
+    }
+}
+
+@Suite("Differential generator: keyset pages")
+struct KeysetGeneratorTests {
+    @Test("a share of generated reads are keyset pages, each ordered to the key with a page limit")
+    func share() {
+        var rng = SplitMix64(seed: 3)
+        let values = EdgeValues(noncharacters: true)
+        var pages = 0
+        var total = 0
+        for _ in 0..<40 {
+            let world = FuzzWorld.generate(&rng, values: values)
+            let generator = QueryGenerator(world: world, values: values)
+            for _ in 0..<50 {
+                let s = generator.select(&rng)
+                total += 1
+                guard s.tag == QueryGenerator.keysetTag else { continue }
+                pages += 1
+                #expect(s.order.last?.column == "id" && s.joins.isEmpty && s.offset == nil)
+                #expect((1...6).contains(s.limit ?? 0))
+                #expect(s.filter != nil)
+            }
+        }
+        let share = Double(pages) / Double(total)
+        #expect(share > 0.03 && share < 0.1, "keyset pages: \(pages) of \(total)")
+        print("keyset pages: \(pages) of \(total) generated reads")
     }
 }
