@@ -80,6 +80,7 @@ public enum ConformanceSuite {
         failedStatementCases,
         numberCases,
         encryptedCases,
+        pageCases,
     ].flatMap { $0 }
 
     /// The names of every case.

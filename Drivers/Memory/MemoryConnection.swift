@@ -93,6 +93,9 @@ final class MemoryConnection: DatabaseConnection {
         }
     }
 
+    /// The index or scan the store reads the SELECT's rows through (see `MemoryTable.plan(for:)`).
+    func explain(_ select: Select) throws -> [String] { try store.explain(select) }
+
     var isBroken: Bool { false }
     var isInTransaction: Bool { store.isInTransaction(connection: id) }
 }

@@ -102,6 +102,14 @@ final class MemoryStore: Sendable {
         }
     }
 
+    /// The plan of a SELECT (see `MemoryTable.plan(for:)`).
+    func explain(_ select: Select) throws(StrataError) -> [String] {
+        try state.withLock { s throws(StrataError) -> [String] in
+            guard let table = s.tables[select.table] else { throw .noSuchTable(select.table) }
+            return table.plan(for: select)
+        }
+    }
+
     /// Whether `connection` has a transaction open.
     func isInTransaction(connection: Int) -> Bool {
         state.withLock { s in s.transaction?.owner == connection }

@@ -10,6 +10,8 @@ import Strata
 public struct PostgresDialect: Dialect {
     public init() {}
     public var name: String { "postgres" }
+    /// `EXPLAIN`, each plan line read from column 0.
+    public var explainSyntax: ExplainSyntax? { ExplainSyntax(prefix: "EXPLAIN", detailColumn: 0) }
     public var maxIdentifierLength: Int? { 63 }
     public var maxBindParameters: Int { 65535 }
     public func placeholder(_ index: Int) -> String { "$\(index)" }

@@ -22,8 +22,7 @@ struct BackendRunner {
     /// then the reads, which share one seeded table.
     static let order: [Workload] = [
         .stream, .insert, .insertAborting, .insertEncrypted, .bulk, .upsert, .fetch, .lookupTx, .lookupAsync, .query,
-        .groupSum,
-        .inLookup, .copy, .copyIds, .fresh,
+        .groupSum, .inLookup, .pageKeyset, .copy, .copyIds, .fresh,
     ]
 
     func run() async throws -> [WorkloadResult] {
@@ -134,6 +133,10 @@ struct BackendRunner {
                 }
             case .fresh:
                 return Arm(side: side, contender: c, before: nothing) { try await $0.freshDatabases(sizes.fresh) }
+            case .pageKeyset:
+                return Arm(side: side, contender: c, before: nothing) {
+                    try await $0.pageKeyset(rows: PageKeyset.rows(tableSize: sizes.fetch), base: base())
+                }
             case .query, .sleep, .pointSelect:  // the throughput workloads never come here (see ThroughputRunner)
                 return Arm(side: side, contender: c, before: nothing) {
                     try await $0.filteredQueries(thresholds, limit: limit, base: base())

@@ -62,10 +62,17 @@ protocol Contender: AnyObject {
     func keyedDigest() async throws -> Digest
     /// One SELECT of the rows whose id is among `ids`, the ids bound as one array, in one read transaction.
     func inLookup(_ ids: [Int64], base: Int64) async throws -> Sample
+    /// Walks the first `rows` rows in 20-row keyset pages ordered by `(i1, id)`, in one read transaction (see
+    /// ``PageKeyset``).
+    func pageKeyset(rows: Int, base: Int64) async throws -> Sample
 }
 
 extension Contender {
     var bulkFloorName: String? { nil }
+
+    func pageKeyset(rows: Int, base: Int64) async throws -> Sample {
+        throw BenchError("\(name) has no keyset pages")
+    }
 
     func bulkInsertFloor(_ count: Int) async throws -> Sample {
         throw BenchError("\(name) has no second bulk floor")

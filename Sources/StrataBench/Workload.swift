@@ -36,6 +36,8 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     /// Memory only: what an app's test suite does most, many times over: open a fresh database, migrate four
     /// models, run ten statements, close it.
     case fresh = "fresh-db"
+    /// SQLite and memory: 20-row keyset pages ordered by `(i1, id)`, walked through 10,000 rows by their cursors.
+    case pageKeyset = "page-keyset"
 
     /// What the workload does, at full scale.
     public var summary: String {
@@ -71,6 +73,9 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
                 + "RETURNING) vs the same through libpq, and vs libpq multi-row INSERT … RETURNING"
         case .fresh:
             return "1,000 fresh databases, each opened, migrated for 4 models, given 10 one-shot statements and closed"
+        case .pageKeyset:
+            return
+                "20-row keyset pages by (i1, id) walked through 10,000 rows by their cursors, in one read transaction"
         }
     }
 
@@ -94,6 +99,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .copy: return "COPY load \(Self.count(sizes.stream))"
         case .copyIds: return "COPY staged insert \(Self.count(sizes.bulk))"
         case .fresh: return "\(Self.count(sizes.fresh)) fresh dbs: migrate 4, 10 statements"
+        case .pageKeyset: return "keyset pages of 20 over \(Self.count(PageKeyset.rows(tableSize: sizes.fetch))) rows"
         }
     }
 
@@ -108,7 +114,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     var isLarge: Bool { self == .bulk || self == .stream || self == .copy || self == .copyIds }
 
     /// Whether the workload reads the seeded table (and is warmed up first).
-    var isRead: Bool { [.fetch, .lookupTx, .lookupAsync, .query, .groupSum, .inLookup].contains(self) }
+    var isRead: Bool { [.fetch, .lookupTx, .lookupAsync, .query, .groupSum, .inLookup, .pageKeyset].contains(self) }
 
     /// Whether the workload runs on `backend`: COPY on PostgreSQL only, fresh databases on the memory driver only
     /// (against fresh `sqlite::memory:` databases).
@@ -116,6 +122,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         switch self {
         case .copy, .copyIds: return backend == .postgres
         case .fresh: return backend == .memory
+        case .pageKeyset: return backend != .postgres
         default: return true
         }
     }

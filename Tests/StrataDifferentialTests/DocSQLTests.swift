@@ -79,6 +79,8 @@ struct LoggingDriver: Driver {
 struct DocQuery: Sendable, CustomTestStringConvertible {
     let name: String
     let file: String
+    /// Rows the query needs beyond the shared seed, written before the log is read.
+    var setup: (@Sendable (Database) async throws -> Void)? = nil
     let run: @Sendable (Database) async throws -> Void
     var testDescription: String { name }
 
@@ -142,6 +144,22 @@ struct DocQuery: Sendable, CustomTestStringConvertible {
         DocQuery(name: "where exists", file: "Sources/Strata/Association/Association+Existence.swift") { db in
             _ = try await DocUser.query(on: db).whereExists(DocUser.posts, \.views > 100).all()
         },
+        DocQuery(
+            name: "keyset page", file: "Sources/Strata/Query/QueryBuilder+Page.swift",
+            setup: { db in
+                var bob = DocUser(name: "Bob", age: 30)
+                try await bob.save(on: db)
+            }
+        ) { db in
+            let first = try await DocUser.query(on: db).order(\.name).order(\.id).page(after: nil, limit: 1)
+            _ = try await DocUser.query(on: db).order(\.name).order(\.id).page(after: first.nextCursor, limit: 1)
+        },
+        DocQuery(name: "numbered page", file: "Sources/Strata/Query/QueryBuilder+Page.swift") { db in
+            _ = try await DocPost.query(on: db).where(\.views > 0).order(\.id).page(number: 1, size: 20)
+        },
+        DocQuery(name: "tagged", file: "Sources/Strata/Query/QueryTag.swift") { db in
+            _ = try await DocPost.query(on: db).tagged("feed.recent").order(\.id, .descending).limit(20).all()
+        },
         DocQuery(name: "upsert", file: "Sources/Strata/Model/Model+Upsert.swift") { db in
             var account = DocAccount(email: "ann@example.com", name: "Ann")
             try await account.upsert(on: db, onConflict: \.email, do: .update(\.name))
@@ -177,6 +195,7 @@ struct DocSQLTests {
             var post = DocPost(userID: ann.id ?? 0, title: "Hello", views: 120)
             try post.save(tx)
         }
+        try await query.setup?(db)
         _ = driver.log.take()
         try await query.run(db)
         let statements = driver.log.take()

@@ -67,6 +67,10 @@ public protocol DatabaseConnection: AnyObject {
     /// then refuses every statement after a failure itself), so a driver that protects each statement (PostgreSQL's
     /// savepoint per write) may skip that work. Default: always true; setting it does nothing.
     var protectsFailedStatements: Bool { get set }
+
+    /// The backend's plan for a SELECT, as lines of text (SQLite's `EXPLAIN QUERY PLAN`, PostgreSQL's `EXPLAIN`,
+    /// the memory driver's index or scan). Default: ``StrataError/unsupported(feature:driver:)``.
+    func explain(_ select: Select) throws -> [String]
 }
 
 extension DatabaseConnection {
@@ -80,6 +84,10 @@ extension DatabaseConnection {
     public var protectsFailedStatements: Bool {
         get { true }
         set {}
+    }
+    /// Unsupported: a driver that can show a plan says so.
+    public func explain(_ select: Select) throws -> [String] {
+        throw StrataError.unsupported(feature: "explain()", driver: "\(type(of: self))")
     }
     /// False: a driver that does not say is trusted to end its transactions.
     public var isInTransaction: Bool { false }

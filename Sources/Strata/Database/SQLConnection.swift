@@ -61,4 +61,23 @@ extension SQLConnection {
         let rendered = try SQLRenderer.renderRaw(sql, binds, dialect: dialect)
         return try run(rendered, statement: nil, onRow: onRow)
     }
+
+    /// The plan the dialect's ``Dialect/explainSyntax`` asks for: `EXPLAIN …` before the rendered SELECT, each
+    /// row's detail column as one line.
+    ///
+    /// - Parameter select: the query.
+    /// - Returns: the plan's lines.
+    /// - Throws: ``StrataError/unsupported(feature:driver:)`` when the dialect has no syntax; database errors.
+    public func explain(_ select: Select) throws -> [String] {
+        guard let syntax = dialect.explainSyntax else {
+            throw StrataError.unsupported(feature: "explain()", driver: dialect.name)
+        }
+        let rendered = try SQLRenderer.render(.select(select), dialect: dialect)
+        var lines: [String] = []
+        _ = try run(RenderedSQL(sql: syntax.prefix + " " + rendered.sql, binds: rendered.binds), statement: nil) { r in
+            guard syntax.detailColumn < r.columnCount else { return }
+            lines.append(r.string(at: syntax.detailColumn) ?? r.value(at: syntax.detailColumn).summary)
+        }
+        return lines
+    }
 }

@@ -128,6 +128,8 @@ public protocol Dialect: Sendable {
     /// Which joins the backend can write; a SELECT with another fails to render with
     /// ``StrataError/unsupported(feature:driver:)``. Default ``JoinKinds/all``.
     var joinKinds: JoinKinds { get }
+    /// How the backend shows a query's plan (``QueryBuilder/explain()-(_,_)``), or nil when it cannot. Default nil.
+    var explainSyntax: ExplainSyntax? { get }
 }
 
 /// Where a backend sorts NULL when ORDER BY names no `NULLS FIRST`/`NULLS LAST`. Strata's rule is NULLs first
@@ -247,6 +249,8 @@ extension Dialect {
     public var dropForeignKeySyntax: DropForeignKeySyntax { .dropConstraint }
     /// INNER, LEFT, RIGHT and FULL joins.
     public var joinKinds: JoinKinds { .all }
+    /// Nil: `explain()` throws ``StrataError/unsupported(feature:driver:)``.
+    public var explainSyntax: ExplainSyntax? { nil }
 
     /// Quotes an identifier, doubling the quote character at the Unicode-scalar level.
     ///

@@ -53,7 +53,12 @@ public struct SQLRenderer {
 
     private mutating func statement(_ statement: Statement) throws(StrataError) {
         switch statement {
-        case .select(let s): try select(s)
+        case .select(let s):
+            if let tag = s.tag {
+                try QueryTag.check(tag)
+                sql += "/* " + tag + " */ "
+            }
+            try select(s)
         case .insert(let i): try insert(i)
         case .update(let u):
             sql += "UPDATE " + (try q(u.table)) + " SET "

@@ -140,6 +140,7 @@ final class StatementObserver: Sendable {
             "db.operation": .string(kind.rawValue),
             "db.duration_ms": .string(threeDecimals(milliseconds)),
         ]
+        if let tag = QueryTag.leading(sql) { metadata["db.tag"] = .string(tag) }
         if logBinds {
             metadata["db.binds"] = .string(binds.map(Self.show).joined(separator: ", "))
         } else if !binds.isEmpty {

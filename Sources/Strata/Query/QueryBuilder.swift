@@ -34,6 +34,8 @@ public struct QueryBuilder<M: Model, Executor> {
     var grouping = Grouping()
     /// The row lock the query takes (see `QueryBuilder+RowLock.swift`).
     var lock: RowLock?
+    /// The query's tag, a leading SQL comment and a log field (see `tagged(_:)`).
+    var tag: String?
 
     init(executor: Executor) { self.executor = executor }
 
@@ -52,6 +54,7 @@ public struct QueryBuilder<M: Model, Executor> {
         q.deletedRows = deletedRows
         q.grouping = grouping
         q.lock = lock
+        q.tag = tag
         return q
     }
 
@@ -336,6 +339,7 @@ public struct QueryBuilder<M: Model, Executor> {
             order: order, limit: limit ?? self.limit, offset: offset)
         select.distinct = grouping.distinct
         select.lock = lock
+        select.tag = tag
         try checkNumberStorage(select)
         return try sealingEncrypted(select)
     }

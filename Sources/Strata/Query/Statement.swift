@@ -90,6 +90,8 @@ public struct Select: Sendable, Hashable {
     public var distinct = false
     /// A row lock on the rows read (`FOR UPDATE`, `FOR SHARE`), held until the transaction ends; see ``RowLock``.
     public var lock: RowLock?
+    /// A label rendered as a leading comment (`/* label */ SELECT …`) and logged as `db.tag`; see ``QueryTag``.
+    public var tag: String?
 
     /// A SELECT of `selection` from `table`, without grouping or DISTINCT (set ``groupBy``, ``having`` and
     /// ``distinct`` afterwards).

@@ -32,6 +32,7 @@ package enum StatementCheck {
 
     /// A SELECT (or a subquery): grouping, row lock, its conditions, then paging.
     static func check(_ s: Select) throws(StrataError) {
+        if let tag = s.tag { try QueryTag.check(tag) }
         try s.checkGrouping()
         if s.lock != nil { try s.checkLock() }
         switch s.selection {

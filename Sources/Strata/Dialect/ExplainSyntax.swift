@@ -1,0 +1,23 @@
+// ExplainSyntax: how a dialect asks its backend for a query's plan, and where the plan's text comes back.
+
+/// The statement that shows a query's plan: a prefix written before the SELECT, and the result column that holds
+/// each line of the plan.
+///
+/// SQLite: `EXPLAIN QUERY PLAN SELECT …`, rows of `(id, parent, notused, detail)`, the text in column 3;
+/// PostgreSQL: `EXPLAIN SELECT …`, one text column per line.
+public struct ExplainSyntax: Sendable, Hashable {
+    /// The words written before the SELECT (`EXPLAIN QUERY PLAN`).
+    public var prefix: String
+    /// The 0-based result column that holds one line of the plan.
+    public var detailColumn: Int
+
+    /// A syntax that writes `prefix` before the SELECT and reads each line from column `detailColumn`.
+    ///
+    /// - Parameters:
+    ///   - prefix: the words before the SELECT.
+    ///   - detailColumn: the result column holding each line's text.
+    public init(prefix: String, detailColumn: Int) {
+        self.prefix = prefix
+        self.detailColumn = detailColumn
+    }
+}
