@@ -204,6 +204,31 @@ extension ConformanceSuite {
             try checkEqual(db.statementCount, ran, "no refused query reached the driver")
             try checkEqual(try await ConfSecret.query(on: db).count(), 1, "nothing was deleted")
         },
+        ConformanceCase("encrypted.a-joined-models-columns-filter-by-envelope-or-refuse") { plain in
+            let db = EncryptedWorld.database(plain, try EncryptedWorld.keyring(("k1", EncryptedWorld.key1)))
+            defer { db.close() }
+            try await db.migrate(ConfSecret.self)
+            var a = ConfSecret(label: "a", note: "n", ssn: "111")
+            var b = ConfSecret(label: "b", note: "n", ssn: "222")
+            try await a.save(on: db)
+            try await b.save(on: db)
+            let joined = ConfSecret.query(on: db).join(ConfSecret.self, on: \.id, equals: \.id)
+            try checkEqual(
+                try await joined.where(ConfSecret.self, \.ssn == "222").all().map(\.label), ["b"],
+                "== on a joined deterministic column compares envelopes")
+            let ran = db.statementCount
+            try await checkThrows(
+                "== on a joined randomized column", { EncryptedWorld.isEncrypted($0, column: "note") }
+            ) {
+                try await joined.where(ConfSecret.self, \.note == "n").all()
+            }
+            try await checkThrows(
+                "ORDER BY a joined encrypted column", { EncryptedWorld.isEncrypted($0, column: "ssn") }
+            ) {
+                try await joined.order(ConfSecret.self, \.ssn).all()
+            }
+            try checkEqual(db.statementCount, ran, "no refused query reached the driver")
+        },
         ConformanceCase("encrypted.tampered-envelope-is-a-typed-error") { plain in
             let db = EncryptedWorld.database(plain, try EncryptedWorld.keyring(("k1", EncryptedWorld.key1)))
             defer { db.close() }

@@ -83,17 +83,36 @@ extension QueryBuilder {
 
     private func alias(forTable table: String) -> String? { joins.first { $0.table == table }?.alias }
 
-    private func qualified<T>(_ condition: Condition<T>, alias: String?, what: String) -> Self {
+    private func qualified<T: Model>(_ condition: Condition<T>, alias: String?, what: String) -> Self {
         var copy = self
         guard let alias else {
             copy.error = copy.error ?? .invalidQuery("\(what) is not joined; call join(…) first")
             return copy
         }
         switch condition.result {
-        case .success(let e): copy.filters.append(e.qualified(as: alias))
+        case .success(var e):
+            // The joined model's `@Encrypted` columns compare envelopes, or refuse, as the model's own do.
+            if T.schema.storage.hasEncryptedColumns {
+                let filter = EncryptedFilter(schema: T.schema, model: T.modelName, encryption: columnEncryption)
+                do {
+                    e = SQLExpression(try filter.rewrite(e.node))
+                } catch {
+                    copy.error = copy.error ?? error
+                    return copy
+                }
+            }
+            copy.filters.append(e.qualified(as: alias))
         case .failure(let e): copy.error = copy.error ?? e
         }
         return copy
+    }
+
+    /// An error when `column` of `T` is `@Encrypted`: envelopes do not sort.
+    private static func refusingEncryptedOrder<T: Model>(_ type: T.Type, _ column: String?) -> StrataError? {
+        guard let column, let encrypted = T.schema.encryptedColumn(named: column, model: T.modelName) else {
+            return nil
+        }
+        return encrypted.error("ORDER BY cannot sort envelopes")
     }
 
     /// Keeps rows whose joined association matches `condition`.
@@ -112,7 +131,12 @@ extension QueryBuilder {
         _ association: A, _ kp: KeyPath<A.Target, V>,
         _ direction: Ordering.Direction = .ascending
     ) -> Self where A.Owner == M {
-        ordering(
+        if let refused = Self.refusingEncryptedOrder(A.Target.self, A.Target.columnName(for: kp)) {
+            var copy = self
+            copy.error = copy.error ?? refused
+            return copy
+        }
+        return ordering(
             alias(forKey: association.key), A.Target.columnName(for: kp), direction, what: association.key,
             isText: A.Target.schema.isText(A.Target.columnName(for: kp)),
             isNeverNull: A.Target.schema.isNeverNull(A.Target.columnName(for: kp)))
@@ -122,7 +146,12 @@ extension QueryBuilder {
     public func order<T: Model, V>(_ type: T.Type, _ kp: KeyPath<T, V>, _ direction: Ordering.Direction = .ascending)
         -> Self
     {
-        ordering(
+        if let refused = Self.refusingEncryptedOrder(T.self, T.columnName(for: kp)) {
+            var copy = self
+            copy.error = copy.error ?? refused
+            return copy
+        }
+        return ordering(
             alias(forTable: T.schema.name), T.columnName(for: kp), direction, what: T.modelName,
             isText: T.schema.isText(T.columnName(for: kp)), isNeverNull: T.schema.isNeverNull(T.columnName(for: kp)))
     }
