@@ -128,7 +128,7 @@ public protocol Dialect: Sendable {
     /// Which joins the backend can write; a SELECT with another fails to render with
     /// ``StrataError/unsupported(feature:driver:)``. Default ``JoinKinds/all``.
     var joinKinds: JoinKinds { get }
-    /// How the backend shows a query's plan (``QueryBuilder/explain()-(_,_)``), or nil when it cannot. Default nil.
+    /// How the backend shows a query's plan (`explain()`), or nil when it cannot. Default nil.
     var explainSyntax: ExplainSyntax? { get }
 }
 

@@ -2,7 +2,7 @@
 
 /// One keyset page: the rows after a cursor, and the cursor of the next page when there is one.
 ///
-/// See ``QueryBuilder/page(after:limit:)-(_,_)``.
+/// See `page(after:limit:)`.
 public struct Page<M: Model> {
     /// The rows of the page, in the query's order; at most the limit asked for.
     public var items: [M]
@@ -12,7 +12,7 @@ public struct Page<M: Model> {
 
 /// One numbered page (an offset page) with the number of rows the whole query matches.
 ///
-/// See ``QueryBuilder/page(number:size:)-(_,_)``.
+/// See `page(number:size:)`.
 public struct NumberedPage<M: Model> {
     /// The rows of the page, in the query's order.
     public var items: [M]

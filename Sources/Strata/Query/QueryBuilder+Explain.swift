@@ -23,7 +23,7 @@ extension QueryBuilder where Executor == Transaction {
 }
 
 extension QueryBuilder where Executor == Database {
-    /// The backend's plan for the query (see the synchronous ``explain()-(_,_)``).
+    /// The backend's plan for the query (see the synchronous `explain()`).
     nonisolated(nonsending) public func explain() async throws -> String {
         try await on { try $0.explain() }
     }

@@ -141,7 +141,7 @@ extension QueryBuilder where Executor == Transaction {
 }
 
 extension QueryBuilder where Executor == Database {
-    /// One keyset page (see the synchronous ``page(after:limit:)-(_,_)``): one SELECT.
+    /// One keyset page (see the synchronous `page(after:limit:)`): one SELECT.
     ///
     /// ```swift
     /// let first = try await User.query(on: db).order(\.name).order(\.id).page(after: nil, limit: 20)
