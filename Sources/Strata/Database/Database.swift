@@ -32,6 +32,8 @@ public final class Database: Sendable {
     let replicas: ReplicaSet?
     /// The database a ``primary`` view was taken from (its statements are counted there); nil otherwise.
     let owner: Database?
+    /// ``Configuration/encryption`` behind one reference, for the rows that read encrypted columns.
+    @usableFromInline let keyring: Keyring?
 
     /// Opens a database on a driver.
     public convenience init(driver: any Driver, configuration: Configuration = Configuration()) {
@@ -52,6 +54,7 @@ public final class Database: Sendable {
             replicaSources.isEmpty
             ? nil : ReplicaSet(replicaSources, capacity: capacity, configuration: configuration, observer: observer)
         self.owner = nil
+        self.keyring = configuration.encryption.map(Keyring.init)
     }
 
     /// The ``primary`` view of `db`: its pool, observers and counters, no replicas.
@@ -63,6 +66,7 @@ public final class Database: Sendable {
         pool = db.pool
         replicas = nil
         owner = db
+        keyring = db.keyring
     }
 
     /// The logger this database logs to: ``Configuration/logger`` with `db.system` (the driver's name) in its

@@ -182,7 +182,7 @@ extension Row {
         guard let target = context.modelType.schema.encryptedColumn(column, model: model) else {
             return try decode(column)
         }
-        let value = try TableSchema.open(reader.value(at: index), for: target, context.encryption)
+        let value = try TableSchema.open(reader.value(at: index), for: target, context.keyring?.encryption)
         do {
             return try T(databaseValue: value)
         } catch {

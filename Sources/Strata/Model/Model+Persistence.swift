@@ -476,7 +476,7 @@ extension Model {
         var found: Self?
         _ = try tx.execute(
             template: findTemplate, binds: [id.databaseValue], statement: { findStatement(id) },
-            onRow: { found = try decodeFound($0, in: tx.undoScope, tx.database.configuration.encryption) })
+            onRow: { found = try decodeFound($0, in: tx.undoScope, tx.database.keyring) })
         return found
     }
 
@@ -490,7 +490,7 @@ extension Model {
         var found: Self?
         _ = try await db.readOne(
             template: findTemplate, binds: [id.databaseValue], statement: { findStatement(id) },
-            onRow: { found = try decodeFound($0, in: nil, db.configuration.encryption) })
+            onRow: { found = try decodeFound($0, in: nil, db.keyring) })
         return found
     }
 
@@ -508,9 +508,9 @@ extension Model {
     /// The model ``find(_:_:)`` read from a row.
     @usableFromInline
     static func decodeFound(
-        _ reader: any RowReader, in scope: UndoScope?, _ encryption: (any ColumnEncryption)?
+        _ reader: any RowReader, in scope: UndoScope?, _ keyring: Keyring?
     ) throws -> Self {
-        let context = RowContext(model: Self.self, schema: schema, selected: nil, encryption: encryption)
+        let context = RowContext(model: Self.self, schema: schema, selected: nil, keyring: keyring)
         var model = try Self(row: Row(reader: reader, context: context))
         model._persistence.markRead(in: scope)
         return model

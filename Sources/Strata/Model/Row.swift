@@ -122,15 +122,14 @@ struct RowContext {
     let modelType: any Model.Type
     /// For each model column, its index in the result, or -1; nil when the result is the whole model.
     @usableFromInline let layout: [Int]?
-    /// What opens the model's `@Encrypted` columns: the database's ``Configuration/encryption``.
-    let encryption: (any ColumnEncryption)?
+    /// What opens the model's `@Encrypted` columns (the database's ``Configuration/encryption``); nil when the model
+    /// has none.
+    let keyring: Keyring?
 
     @usableFromInline
-    init(
-        model: any Model.Type, schema: TableSchema, selected: [String]?, encryption: (any ColumnEncryption)? = nil
-    ) {
+    init(model: any Model.Type, schema: TableSchema, selected: [String]?, keyring: Keyring? = nil) {
         self.modelType = model
-        self.encryption = encryption
+        self.keyring = schema.storage.hasEncryptedColumns ? keyring : nil
         if let selected, selected != schema.columnNames {
             layout = schema.columns.map { c in selected.firstIndex(of: c.name) ?? -1 }
         } else {
@@ -139,9 +138,9 @@ struct RowContext {
     }
 
     /// The columns of a model that start at `offset` in a joined row.
-    init(model: any Model.Type, columns: [TableColumn], offset: Int, encryption: (any ColumnEncryption)? = nil) {
+    init(model: any Model.Type, columns: [TableColumn], offset: Int, keyring: Keyring? = nil) {
         self.modelType = model
-        self.encryption = encryption
+        self.keyring = model.schema.storage.hasEncryptedColumns ? keyring : nil
         layout = offset == 0 ? nil : columns.indices.map { $0 + offset }
     }
 

@@ -191,10 +191,9 @@ extension QueryBuilder where Executor == Transaction {
         let left = M.schema.columns.map { ColumnRef($0.name) }
         let right = T.schema.columns.map { ColumnRef($0.name, table: alias) }
         select.selection = .refs(left + right)
-        let encryption = executor.database.configuration.encryption
-        let leftContext = RowContext(model: M.self, schema: M.schema, selected: nil, encryption: encryption)
-        let rightContext = RowContext(
-            model: T.self, columns: T.schema.columns, offset: left.count, encryption: encryption)
+        let keyring = executor.database.keyring
+        let leftContext = RowContext(model: M.self, schema: M.schema, selected: nil, keyring: keyring)
+        let rightContext = RowContext(model: T.self, columns: T.schema.columns, offset: left.count, keyring: keyring)
         let leftKey = M.schema.primaryKeyIndex ?? 0
         let rightKey = left.count + (T.schema.primaryKeyIndex ?? 0)
         var out: [(M?, T?)] = []

@@ -27,8 +27,7 @@ extension QueryBuilder where Executor == Database {
     /// Runs `select` with ``Database/readOne(_:onRow:)`` and hands each decoded model to `body`.
     nonisolated(nonsending) func fetch(_ select: Select, _ body: (M) throws -> Void) async throws {
         guard case .columns(let columns) = select.selection else { return }
-        let context = RowContext(
-            model: M.self, schema: M.schema, selected: columns, encryption: executor.configuration.encryption)
+        let context = RowContext(model: M.self, schema: M.schema, selected: columns, keyring: executor.keyring)
         _ = try await executor.readOne(select) { reader in
             var model = try M(row: Row(reader: reader, context: context))
             model._persistence.markStored()

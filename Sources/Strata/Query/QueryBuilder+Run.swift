@@ -18,8 +18,7 @@ extension QueryBuilder where Executor == Transaction {
     @inlinable
     func fetch(_ select: Select, _ body: (consuming M) throws -> Void) throws {
         guard case .columns(let columns) = select.selection else { return }
-        let context = RowContext(
-            model: M.self, schema: M.schema, selected: columns, encryption: executor.database.configuration.encryption)
+        let context = RowContext(model: M.self, schema: M.schema, selected: columns, keyring: executor.database.keyring)
         _ = try executor.execute(.select(select)) { reader in
             var model = try M(row: Row(reader: reader, context: context))
             model._persistence.markRead(in: executor.undoScope)
