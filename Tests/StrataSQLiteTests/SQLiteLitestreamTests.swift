@@ -275,9 +275,7 @@ struct SQLiteLitestreamTests {
         return count
     }
 
-    @Test(
-        "a writer SIGKILLed while Litestream replicates: the restore holds every acknowledged row up to the last sync,"
-            + " on Strata's defaults and with wal_autocheckpoint=0")
+    @Test("a writer SIGKILLed while Litestream replicates: the restore holds every acknowledged row to the last sync")
     func restoreAfterKilledWriter() async throws {
         let started = Date()
         // 1: a writer closes while Litestream holds its read lock, then another is killed. 2: enough rows for the
