@@ -282,9 +282,9 @@ struct SQLiteLitestreamTests {
         // WAL to pass SQLite's 1000-page autocheckpoint several times. 3: the app's autocheckpoint off. 4: Litestream
         // dies with the writer, as when the machine is lost: the restore stops at its last sync.
         let rounds = [
-            Round(finishing: 300, killAfter: 800), Round(killAfter: 3000),
-            Round(parameters: "wal_autocheckpoint=0", killAfter: 1500),
-            Round(killAfter: 1500, killReplicator: true, pause: 500),
+            Round(finishing: 200, killAfter: 500), Round(killAfter: 2000),
+            Round(parameters: "wal_autocheckpoint=0", killAfter: 1000),
+            Round(killAfter: 1000, killReplicator: true, pause: 500),
         ]
         var total = RoundCount()
         var figures: [String] = []
