@@ -303,7 +303,11 @@ struct SQLiteLitestreamTests {
                 + "unacknowledged \(total.unacknowledged), \(Int(Date().timeIntervalSince(started))) s; "
                 + figures.joined(separator: "; "))
     }
+}
 
+/// The setting Litestream's documentation suggests for heavy write loads; needs no Litestream.
+@Suite("SQLite wal_autocheckpoint")
+struct SQLiteAutocheckpointTests {
     @Test("wal_autocheckpoint sets the connections' autocheckpoint; a bad value is an invalid URL naming it")
     func walAutocheckpointParameter() async throws {
         let file = TemporarySQLiteFile()
