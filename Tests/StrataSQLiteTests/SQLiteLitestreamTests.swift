@@ -88,6 +88,12 @@ private final class ReplicationScratch {
 
     deinit { try? FileManager.default.removeItem(atPath: dir) }
 
+    /// How many LTX files (Litestream's unit of replication) the replica holds, at every level.
+    var replicated: Int {
+        let files = FileManager.default.enumerator(atPath: replica)?.allObjects as? [String] ?? []
+        return files.filter { $0.hasSuffix(".ltx") }.count
+    }
+
     func text(_ name: String) -> String { (try? String(contentsOfFile: dir + "/" + name, encoding: .utf8)) ?? "" }
 
     /// `(seq, id)` of each row writer `writer` acknowledged.
@@ -183,6 +189,9 @@ struct SQLiteLitestreamTests {
         defer { if replicator.process.isRunning { kill(replicator.process.processIdentifier, SIGKILL) } }
         let replicating = await scratch.wait(seconds: 30) { scratch.text("ls.log").contains("replicating to") }
         try #require(replicating, "litestream did not start: \(scratch.text("ls.log"))")
+        // Its first sync (the file as migrated) comes before any writer, so a restore always has a base.
+        let based = await scratch.wait(seconds: 30) { scratch.replicated > 0 }
+        try #require(based, "litestream wrote nothing to the replica in 30 s: \(scratch.text("ls.log"))")
 
         func writer(_ n: Int, count: Int, pause: Int = 0) throws -> Child {
             var arguments = [
@@ -204,6 +213,11 @@ struct SQLiteLitestreamTests {
         #expect(await scratch.wait(seconds: 60) { !scratch.text("ready.2").isEmpty }, "writer 2 never got ready")
         _ = FileManager.default.createFile(atPath: go, contents: Data("go".utf8))
         let reached = await scratch.wait(seconds: 120) { scratch.acknowledged(2).count >= round.killAfter }
+        if round.killReplicator {
+            // Some syncs of writer 2's rows first (bounded), so the replication point is past the first commits.
+            let base = scratch.replicated
+            #expect(await scratch.wait(seconds: 30) { scratch.replicated >= base + 2 }, "no sync while writing")
+        }
         if round.killReplicator { kill(replicator.process.processIdentifier, SIGKILL) }
         kill(second.process.processIdentifier, SIGKILL)
         let status = await second.finish(within: 30)
