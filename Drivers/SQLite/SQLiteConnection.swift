@@ -33,7 +33,7 @@ public final class SQLiteConnection: SQLConnection {
     /// Whether a transaction is open (SQLite is not in autocommit mode).
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
-    init(path: String, timeout: Double, journal: SQLiteJournalMode = .wal) throws {
+    init(path: String, timeout: Double, journal: SQLiteJournalMode = .wal, walAutocheckpoint: Int? = nil) throws {
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)
@@ -54,6 +54,7 @@ public final class SQLiteConnection: SQLConnection {
         do {
             if path != ":memory:", let pragma = journal.pragma { try exec(pragma) }
             try exec("PRAGMA synchronous = NORMAL")
+            if let pages = walAutocheckpoint { sqlite3_wal_autocheckpoint(db, Int32(clamping: max(pages, 0))) }
             try exec("PRAGMA foreign_keys = ON")
         } catch {
             sqlite3_close_v2(db)

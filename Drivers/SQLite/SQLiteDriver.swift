@@ -23,6 +23,11 @@ public struct SQLiteDriver: Driver {
     public static let defaultObserveInterval = 0.1
     /// 10 ms: the shortest interval; a shorter one is raised to it (or refused in a URL).
     public static let minimumObserveInterval = 0.01
+    /// The WAL size, in pages, past which a commit checkpoints (`PRAGMA wal_autocheckpoint`); 0 turns the
+    /// connections' automatic checkpoints off, and nil (the default) keeps SQLite's 1000. The URL's
+    /// `wal_autocheckpoint=N`. A replicator such as Litestream checkpoints on its own: see the article "Sharing a
+    /// database between processes", Replicating with Litestream.
+    public let walAutocheckpoint: Int?
     public var name: String { "sqlite" }
 
     /// Whether this is a private in-memory database (one connection, gone when it closes).
@@ -33,11 +38,14 @@ public struct SQLiteDriver: Driver {
     ///     migration is allowed, and keeps an existing file's mode (or any file's, with `migrate=off`).
     ///   - observeInterval: how often, in seconds, observers check for other processes' commits (from
     ///     ``minimumObserveInterval`` to an hour); nil never checks. See the article "Sharing a database between processes".
+    ///   - walAutocheckpoint: the pages past which a commit checkpoints; 0 never does (a negative number reads as 0);
+    ///     nil keeps SQLite's default.
     public init(
         path: String, configuration: Configuration = Configuration(), journal: SQLiteJournalMode? = nil,
-        observeInterval: Double? = nil
+        observeInterval: Double? = nil, walAutocheckpoint: Int? = nil
     ) {
         self.path = path
+        self.walAutocheckpoint = walAutocheckpoint.map { min(max($0, 0), Int(Int32.max)) }
         // NaN reads as the floor, and an interval stays within an hour (the listener's clock counts nanoseconds).
         self.observeInterval = observeInterval.map {
             $0.isNaN ? Self.minimumObserveInterval : min(max($0, Self.minimumObserveInterval), 3600)
@@ -50,7 +58,7 @@ public struct SQLiteDriver: Driver {
     }
 
     public func connect() throws -> any DatabaseConnection {
-        try SQLiteConnection(path: path, timeout: timeout, journal: journal)
+        try SQLiteConnection(path: path, timeout: timeout, journal: journal, walAutocheckpoint: walAutocheckpoint)
     }
 
     /// Reads `PRAGMA data_version` every ``observeInterval`` on a connection and thread of its own while
@@ -70,10 +78,11 @@ extension DriverFactory {
     ///
     /// It serves `sqlite:relative/path.sqlite`, `sqlite:///abs/path.sqlite`, `sqlite://relative.sqlite` and
     /// `sqlite::memory:` (`sqlite3:` too). Besides Strata's `pool` and `migrate` it reads
-    /// `journal=wal|delete|keep` (see ``SQLiteJournalMode``) and `observe_interval=on|100ms|2s|off` (see
-    /// ``SQLiteDriver/observeInterval``).
+    /// `journal=wal|delete|keep` (see ``SQLiteJournalMode``), `observe_interval=on|100ms|2s|off` (see
+    /// ``SQLiteDriver/observeInterval``) and `wal_autocheckpoint=N` (see ``SQLiteDriver/walAutocheckpoint``).
     public static let sqlite = DriverFactory(
-        schemes: ["sqlite", "sqlite3"], module: "StrataSQLite", parameters: ["journal", "observe_interval"],
+        schemes: ["sqlite", "sqlite3"], module: "StrataSQLite",
+        parameters: ["journal", "observe_interval", "wal_autocheckpoint"],
         urlSyntax: .path(missing: "missing SQLite file path")
     ) { url, config in
         var journal: SQLiteJournalMode?
@@ -87,7 +96,18 @@ extension DriverFactory {
         if let text = url.parameters["observe_interval"] {
             interval = try SQLiteDriver.observeInterval(text, url: url)
         }
-        let driver = SQLiteDriver(path: url.path, configuration: config, journal: journal, observeInterval: interval)
+        var pages: Int?
+        if let text = url.parameters["wal_autocheckpoint"] {
+            guard !text.isEmpty, text.count <= 9, text.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(text)
+            else {
+                throw StrataError.invalidURL(
+                    url.original, reason: "wal_autocheckpoint must be a number of pages (0: off), not '\(text)'")
+            }
+            pages = n
+        }
+        let driver = SQLiteDriver(
+            path: url.path, configuration: config, journal: journal, observeInterval: interval,
+            walAutocheckpoint: pages)
         // Open once now so a bad path fails at open time, with the driver's typed error.
         _ = try driver.connect()
         return driver

@@ -25,7 +25,8 @@ struct SharedRow {
 /// `--count` rows (every 8th step a transaction of three), appending `writer seq id time` to `DIR/acks.W` after
 /// each save or commit returned, and `start end` to `DIR/times.W`. With `--hold`, after `go` it saves 5 rows, opens a
 /// transaction, saves 3 more (seq 100…102), appends its pid to `DIR/held` and sleeps, holding the write lock,
-/// until it is killed. Exits 10 when a call threw `busy`, 11 on another error, 12 when `go` never came.
+/// until it is killed. `--parameters` are added to the file's URL (the Litestream tests set `wal_autocheckpoint`).
+/// Exits 10 when a call threw `busy`, 11 on another error, 12 when `go` never came.
 struct SharedWriterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shared-writer", abstract: "Test helper: writes rows into a shared SQLite file.",
@@ -38,11 +39,13 @@ struct SharedWriterCommand: AsyncParsableCommand {
     @Option(help: "The busy timeout, in seconds.") var timeout = 5.0
     @Option(help: "Microseconds to sleep after each save or commit.") var pause = 0
     @Flag var hold = false
+    @Option(help: "URL parameters for the file, e.g. wal_autocheckpoint=0.") var parameters = ""
 
     func run() async throws {
         do {
             let db = try Database.open(
-                "sqlite:\(path)", drivers: [.sqlite], configuration: Configuration(timeout: timeout))
+                "sqlite:\(path)" + (parameters.isEmpty ? "" : "?" + parameters), drivers: [.sqlite],
+                configuration: Configuration(timeout: timeout))
             try await db.migrate(SharedRow.self)
             Self.append("\(getpid())", to: dir + "/ready.\(writer)")
             guard Self.wait(for: dir + "/go", seconds: 120) else { quit(12) }

@@ -45,7 +45,8 @@ struct SQLiteURLTests {
         arguments: [
             (
                 "mode=ro",
-                "unknown parameter 'mode' for sqlite URLs (accepted: journal, migrate, observe_interval, pool)"
+                "unknown parameter 'mode' for sqlite URLs (accepted: journal, migrate, observe_interval, pool, "
+                    + "wal_autocheckpoint)"
             ),
             (
                 "Pool=2",
