@@ -48,7 +48,8 @@ public struct MigrationPlan: Sendable, Hashable, CustomStringConvertible {
     /// Computes the plan: tables of `models` (and the models their associations need) that are missing, columns
     /// to add, drop, retype or change in nullability or constant default (see ``ColumnDefault``), indexes and
     /// foreign keys to add or drop. Tables no model
-    /// names are left alone unless `dropUnknownTables` (never `strata_migrations`).
+    /// names are left alone unless `dropUnknownTables` (never `strata_migrations`, nor the tables of tools that
+    /// share the file, named in ``toolTablePrefixes``).
     ///
     /// - Parameters:
     ///   - models: the models the app declares; their associations' tables are included.
@@ -108,12 +109,20 @@ public struct MigrationPlan: Sendable, Hashable, CustomStringConvertible {
         }
         if dropUnknownTables {
             let names = Set(schemas.map(\.name))
-            for t in live.tables where !names.contains(t.name) && t.name != MigrationLog.table {
+            for t in live.tables
+            where !names.contains(t.name) && t.name != MigrationLog.table
+                && !toolTablePrefixes.contains(where: t.name.hasPrefix)
+            {
                 out.append(PlannedChange(change: .dropTable(t.name), isDestructive: true))
             }
         }
         return MigrationPlan(changes: out)
     }
+
+    /// The name prefixes of tables that tools beside the app keep in its database, which `dropUnknownTables` never
+    /// plans to drop: Litestream's `_litestream_seq` and `_litestream_lock` (see Sharing a database between
+    /// processes).
+    public static let toolTablePrefixes = ["_litestream_"]
 
     /// The plan as a versioned ``Migration`` (its `up`; no `down`).
     public func migration(named name: String) -> Migration {
