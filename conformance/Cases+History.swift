@@ -50,7 +50,8 @@ extension ConformanceSuite {
             let k = a.id ?? -1
             try checkEqual(lines, ["insert:\(k):rank,title", "update:\(k):title", "delete:\(k):"], "three changes")
             let tokens = page.changes.map(\.token)
-            try check(tokens == tokens.sorted() && Set(tokens).count == 3, "one rising token per transaction: \(tokens)")
+            try check(
+                tokens == tokens.sorted() && Set(tokens).count == 3, "one rising token per transaction: \(tokens)")
             try checkEqual(page.changes.map(\.table), Array(repeating: "conf_hist_note", count: 3), "table named")
             try checkEqual(page.next.value, tokens.last ?? -1, "next is the last token")
             let again = try await db.changes(since: page.next)

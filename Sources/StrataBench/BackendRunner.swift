@@ -21,7 +21,8 @@ struct BackendRunner {
     /// The workloads in the order they run: the stream first (see ``PeakMemory``), then the writes,
     /// then the reads, which share one seeded table.
     static let order: [Workload] = [
-        .stream, .insert, .insertAborting, .insertEncrypted, .insertHistory, .bulk, .upsert, .fetch, .lookupTx, .lookupAsync, .query,
+        .stream, .insert, .insertAborting, .insertEncrypted, .insertHistory, .bulk, .upsert, .fetch, .lookupTx,
+        .lookupAsync, .query,
         .groupSum, .inLookup, .pageKeyset, .copy, .copyIds, .fresh,
     ]
 

@@ -7,7 +7,7 @@ import StrataSQLite
 import Testing
 
 // The Change history article: "Pushing and pulling: a worked example".
-@Model struct Note {
+@Model struct SyncNote {
     var id: UUID?
     var title: String
     var updatedAt = Date()
@@ -22,17 +22,17 @@ func copyChanges(from source: Database, to target: Database, since token: Histor
     while true {
         let page = try await source.changes(since: token, limit: 100)
         var seen = Set<String>()
-        for change in page.changes.reversed() where change.table == Note.schema.name {
+        for change in page.changes.reversed() where change.table == SyncNote.schema.name {
             guard seen.insert(change.key).inserted, let id = UUID(uuidString: change.key) else { continue }
-            let theirs = try await Note.find(id, on: source)  // the row as it is now, or nil: deleted
-            let ours = try await Note.find(id, on: target)
+            let theirs = try await SyncNote.find(id, on: source)  // the row as it is now, or nil: deleted
+            let ours = try await SyncNote.find(id, on: target)
             switch (theirs, ours) {
             case (nil, let ours?) where ours.updatedAt <= change.time:
                 _ = try await ours.delete(on: target)  // deleted there, not changed here since
             case (let theirs?, let ours):
                 if let ours, ours.title == theirs.title && ours.updatedAt == theirs.updatedAt { continue }
                 if let ours, ours.updatedAt >= theirs.updatedAt { continue }  // the later write wins
-                var copy = Note(id: id, title: theirs.title, updatedAt: theirs.updatedAt)
+                var copy = SyncNote(id: id, title: theirs.title, updatedAt: theirs.updatedAt)
                 try await copy.save(on: target)  // updates the row, or inserts it with its id
             default:
                 continue
@@ -46,7 +46,7 @@ func copyChanges(from source: Database, to target: Database, since token: Histor
 @Suite("The Change history article's push/pull example")
 struct ChangeHistoryArticleTests {
     static func titles(_ db: Database) async throws -> [String] {
-        try await Note.query(on: db).order(\.title).all().map(\.title)
+        try await SyncNote.query(on: db).order(\.title).all().map(\.title)
     }
 
     @Test("push, pull, a conflict kept by the later write, a delete, and no echo")
@@ -60,15 +60,15 @@ struct ChangeHistoryArticleTests {
             server.close()
             device.close()
         }
-        try await server.migrate(Note.self)
-        try await device.migrate(Note.self)
+        try await server.migrate(SyncNote.self)
+        try await device.migrate(SyncNote.self)
         var pushed: HistoryToken?
         var pulled: HistoryToken?
 
         let t0 = Date(timeIntervalSince1970: 1_700_000_000)
-        var milk = Note(title: "milk", updatedAt: t0)
+        var milk = SyncNote(title: "milk", updatedAt: t0)
         try await milk.save(on: device)
-        var bread = Note(title: "bread", updatedAt: t0)
+        var bread = SyncNote(title: "bread", updatedAt: t0)
         try await bread.save(on: server)
 
         pushed = try await copyChanges(from: device, to: server, since: pushed)
@@ -82,12 +82,12 @@ struct ChangeHistoryArticleTests {
         #expect(try await server.historyToken() == serverToken, "the server wrote nothing")
 
         // A conflict: both sides change milk; the server's change is later and wins on both.
-        guard let milkID = milk.id else { throw StrataError.notPersisted(model: "Note") }
-        var mine = try #require(try await Note.find(milkID, on: device))
+        guard let milkID = milk.id else { throw StrataError.notPersisted(model: "SyncNote") }
+        var mine = try #require(try await SyncNote.find(milkID, on: device))
         mine.title = "oat milk"
         mine.updatedAt = t0.addingTimeInterval(10)
         try await mine.save(on: device)
-        var theirs = try #require(try await Note.find(milkID, on: server))
+        var theirs = try #require(try await SyncNote.find(milkID, on: server))
         theirs.title = "whole milk"
         theirs.updatedAt = t0.addingTimeInterval(20)
         try await theirs.save(on: server)

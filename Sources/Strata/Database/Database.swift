@@ -47,7 +47,7 @@ public final class Database: Sendable {
         let observer = StatementObserver(configuration: configuration, driverName: driver.name)
         self.observer = observer
         self.changes = ChangeHub(driver: driver)
-        self.history = HistoryTables()
+        self.history = HistoryTables.shared
         let capacity = configuration.maxConnections ?? driver.maxConnections
         self.pool = ConnectionPool(
             driver: driver, capacity: capacity, timeout: configuration.poolTimeout, observer: observer)

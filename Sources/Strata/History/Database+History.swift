@@ -61,7 +61,8 @@ extension Transaction {
                     operation: HistoryChange.Operation(rawValue: r.string(at: 3) ?? "") ?? .update,
                     columns: columns.isEmpty ? [] : columns.split(separator: ",").map(String.init), time: time))
         }
-        return HistoryPage(changes: changes, next: HistoryToken(database: clock.database, value: last), hasMore: hasMore)
+        return HistoryPage(
+            changes: changes, next: HistoryToken(database: clock.database, value: last), hasMore: hasMore)
     }
 
     /// The position after the last committed transaction: ``changes(since:limit:)`` from it returns only what

@@ -1,9 +1,13 @@
 // HistoryTables: which tables of a database record their writes in the change history, and by which key.
 import Synchronization
 
-/// The history-tracked tables of one database (and its ``Database/primary`` views), filled by migration from
-/// the models that set ``Model/tracksHistory``. Costs one atomic load per write while it is empty.
+/// The history-tracked tables, filled by migration from the models that set ``Model/tracksHistory``: one set for
+/// the process, as the models' declarations are, so that every `Database` over the same storage records their
+/// writes once any of them migrated the models. Costs one atomic load per write while it is empty.
 final class HistoryTables: Sendable {
+    /// The process's set.
+    static let shared = HistoryTables()
+
     /// A tracked table's primary-key column.
     struct Entry: Sendable, Hashable {
         var key: String

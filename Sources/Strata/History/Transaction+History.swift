@@ -30,7 +30,9 @@ extension Transaction {
     func executeRecordingHistory(_ statement: Statement, key: String, onRow: (any RowReader) throws -> Void)
         throws -> Int
     {
-        guard depth > 0 else { return try savepoint { try $0.executeRecordingHistory(statement, key: key, onRow: onRow) } }
+        guard depth > 0 else {
+            return try savepoint { try $0.executeRecordingHistory(statement, key: key, onRow: onRow) }
+        }
         switch statement {
         case .insert(var insert):
             var keys: [DatabaseValue] = []
@@ -61,7 +63,8 @@ extension Transaction {
             let changed = try executeUnrecorded(statement, onRow: onRow)
             if changed > 0 {
                 try HistoryLog.record(
-                    self, table: update.table, keys: keys, operation: .update, columns: update.assignments.map(\.column))
+                    self, table: update.table, keys: keys, operation: .update, columns: update.assignments.map(\.column)
+                )
             }
             return changed
         case .delete(let delete):
@@ -92,7 +95,8 @@ extension Transaction {
             try onRow(r)
         }
         try HistoryLog.record(
-            self, table: insert.table, keys: keys, operation: HistoryChange.Operation(insert.onConflict), columns: insert.columns)
+            self, table: insert.table, keys: keys, operation: HistoryChange.Operation(insert.onConflict),
+            columns: insert.columns)
         return changed
     }
 

@@ -84,7 +84,7 @@ public protocol Model: Sendable {
     static var notifiesOtherProcesses: Bool { get }
     /// Whether every insert, update and delete of the model's rows is recorded in the database's change history
     /// (``Database/changes(since:limit:)``), in the same transaction as the write. Migration creates the history
-    /// tables and turns recording on for the database. Default false.
+    /// tables and turns recording on for the model's table, in this process, on every database. Default false.
     static var tracksHistory: Bool { get }
 }
 
