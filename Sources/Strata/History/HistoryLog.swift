@@ -36,6 +36,9 @@ enum HistoryLog {
             TableColumn(name: "database_id", type: .text, isNullable: false),
         ])
 
+    /// The template of a one-row INSERT into the history.
+    static let oneRow = StatementTemplate(HistoryLog.self, .insertRowsReturningKey(1), table: table)
+
     static let clockRow = SQLExpression.compare(.equal, .column("id"), .value(.integer(1)))
 
     /// Creates both tables and the clock's row unless they exist.
@@ -110,6 +113,14 @@ enum HistoryLog {
         let tail: [DatabaseValue] = [
             .text(operation.rawValue), .text(columns.joined(separator: ",")), .date(now),
         ]
+        if keys.count == 1 {
+            // One row, the common case (a save): a template, which a connection prepares once and reuses.
+            let row = fixed + [.text(keyText(keys[0]))] + tail
+            _ = try tx.executeUnrecorded(
+                template: oneRow, binds: row,
+                statement: { .insert(Insert(table: HistoryLog.table, columns: names, rows: [row])) }, onRow: { _ in })
+            return
+        }
         let perStatement = max(1, tx.connection.maxBindParameters / names.count)
         var start = 0
         while start < keys.count {
