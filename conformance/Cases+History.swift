@@ -216,24 +216,27 @@ extension ConformanceSuite {
             defer { many.close() }
             let holding = Signal()
             let release = DispatchSemaphore(value: 0)
+            defer { release.signal() }  // A never outwaits a failed check
             let first = Siblings.onOwnThread {
                 defer { holding.fire() }
                 try await many.transaction { tx in
                     var a = ConfHistNote(title: "A")
                     try a.save(tx)
                     holding.fire()
-                    _ = release.wait(timeout: .now() + 2)
+                    _ = release.wait(timeout: .now() + 120)
                 }
             }
             await holding.wait()
+            // Read while A is open (it waits for `release`, up to 120 s): A's change is not listed yet.
+            let early = try await many.changes(since: nil)
+            try checkEqual(early.changes.count, 0, "nothing is listed before a commit")
             let second = Siblings.onOwnThread {
                 try await many.transaction { tx in
                     var b = ConfHistNote(title: "B")
                     try b.save(tx)
                 }
             }
-            let early = try await many.changes(since: nil)
-            try checkEqual(early.changes.count, 0, "nothing is listed before a commit")
+            try await Task.sleep(nanoseconds: 50_000_000)  // B starts, and waits behind A
             release.signal()
             var seen: [HistoryChange] = []
             var token: HistoryToken? = early.next
