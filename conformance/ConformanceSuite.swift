@@ -81,6 +81,7 @@ public enum ConformanceSuite {
         numberCases,
         encryptedCases,
         pageCases,
+        historyCases,
     ].flatMap { $0 }
 
     /// The names of every case.

@@ -21,7 +21,8 @@ struct BackendRunner {
     /// The workloads in the order they run: the stream first (see ``PeakMemory``), then the writes,
     /// then the reads, which share one seeded table.
     static let order: [Workload] = [
-        .stream, .insert, .insertAborting, .insertEncrypted, .bulk, .upsert, .fetch, .lookupTx, .lookupAsync, .query,
+        .stream, .insert, .insertAborting, .insertEncrypted, .insertHistory, .bulk, .upsert, .fetch, .lookupTx,
+        .lookupAsync, .query,
         .groupSum, .inLookup, .pageKeyset, .copy, .copyIds, .fresh,
     ]
 
@@ -99,6 +100,8 @@ struct BackendRunner {
                 }
             case .insertEncrypted:
                 return Arm(side: side, contender: c, before: empty) { try await $0.insertEncrypted(sizes.insert) }
+            case .insertHistory:
+                return Arm(side: side, contender: c, before: empty) { try await $0.insertHistory(sizes.insert) }
             case .bulk: return Arm(side: side, contender: c, before: empty) { try await $0.bulkInsert(sizes.bulk) }
             case .stream: return Arm(side: side, contender: c, before: nothing) { try await $0.stream(base: base()) }
             case .fetch: return Arm(side: side, contender: c, before: nothing) { try await $0.fetchAll(base: base()) }
@@ -206,8 +209,10 @@ struct BackendRunner {
                 try await arm.before(arm.contender)
                 var sample = try await self.sample(w, arm)
                 if !w.isRead && w != .fresh {  // fresh databases digest what they read; the table is not theirs
-                    // insert-encrypted's Strata side writes its own table (bench_secret), which only it can open.
-                    let fixture = w == .insertEncrypted ? arm.contender : pair.fixture(for: arm.contender)
+                    // insert-encrypted's and insert-history's Strata sides write their own tables (bench_secret,
+                    // bench_tracked), which only they can open.
+                    let fixture =
+                        w == .insertEncrypted || w == .insertHistory ? arm.contender : pair.fixture(for: arm.contender)
                     let stored = try await w == .upsert ? fixture.keyedDigest() : fixture.tableDigest()
                     if let reported = sample.checksum {
                         try ChecksumCheck.verify(

@@ -57,3 +57,30 @@ struct BenchSecret {
         return r
     }
 }
+
+/// ``BenchRecord`` with history on: what `insert-history` writes (see ``Workload``).
+@Model(table: "bench_tracked")
+struct BenchTracked {
+    var id: Int64?
+    var i1: Int
+    var i2: Int
+    var i3: Int
+    var d1: Double
+    var d2: Double
+    var d3: Double
+    var s1: String
+    var s2: String
+    var s3: String
+    static let tracksHistory = true
+
+    init(_ r: BenchRecord) {
+        (i1, i2, i3, d1, d2, d3, s1, s2, s3) = (r.i1, r.i2, r.i3, r.d1, r.d2, r.d3, r.s1, r.s2, r.s3)
+    }
+
+    /// The record it was made from, with the id it was given.
+    var record: BenchRecord {
+        var r = BenchRecord(i1: i1, i2: i2, i3: i3, d1: d1, d2: d2, d3: d3, s1: s1, s2: s2, s3: s3)
+        r.id = id
+        return r
+    }
+}

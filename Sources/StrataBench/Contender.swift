@@ -23,6 +23,8 @@ protocol Contender: AnyObject {
     func insertOneByOneAborting(_ count: Int) async throws -> Sample
     /// `insertOneByOne` with three columns sealed (Strata: `@Encrypted`); a raw side inserts in clear.
     func insertEncrypted(_ count: Int) async throws -> Sample
+    /// `insertOneByOne` of a model that tracks history (Strata); a raw side inserts without history.
+    func insertHistory(_ count: Int) async throws -> Sample
     /// Inserts `count` records the way Strata's `insertAll` does (same statements, same chunk size),
     /// reading back their ids.
     func bulkInsert(_ count: Int) async throws -> Sample
@@ -115,4 +117,6 @@ extension Contender {
     func insertOneByOneAborting(_ count: Int) async throws -> Sample { try await insertOneByOne(count) }
     /// A raw C API inserts the same records in clear: the baseline encryption's cost is read against.
     func insertEncrypted(_ count: Int) async throws -> Sample { try await insertOneByOne(count) }
+    /// A raw C API inserts the same records without history: the baseline history's cost is read against.
+    func insertHistory(_ count: Int) async throws -> Sample { try await insertOneByOne(count) }
 }

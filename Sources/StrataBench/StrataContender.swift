@@ -53,6 +53,12 @@ final class StrataContender: Contender {
             {
                 return Digests.written(secrets.map(\.record))
             }
+            // After insert-history: the records it wrote (no table before its first run).
+            if let tracked = try? await db.transaction({ tx in try BenchTracked.query(on: tx).order(\.id).all() }),
+                !tracked.isEmpty
+            {
+                return Digests.written(tracked.map(\.record))
+            }
         }
         return Digests.written(rows)
     }
@@ -72,10 +78,27 @@ final class StrataContender: Contender {
     func insertEncrypted(_ count: Int) async throws -> Sample {
         try await sealed.migrate(BenchSecret.self)
         try await sealed.withConnection { tx in _ = try BenchSecret.deleteAll(tx) }
+        try await db.dropTables(BenchTracked.self)  // so that the digest reads this run's table
         var records = (0..<count).map { BenchSecret(RecordFactory.model($0)) }
         return try await timedAsync(
             {
                 try await sealed.transaction { tx in
+                    for i in records.indices { try records[i].save(tx) }
+                }
+            }, digest: { Digests.written(records.map(\.record)) })
+    }
+
+    /// `insertOneByOne` of ``BenchTracked``, whose writes are recorded in the change history: one more row per
+    /// write, and the clock row's update once per transaction. The table and the history are emptied first.
+    func insertHistory(_ count: Int) async throws -> Sample {
+        try await db.dropTables(BenchTracked.self)
+        try await db.migrate(BenchTracked.self)
+        try await db.pruneHistory(before: try await db.historyToken())
+        try? await sealed.withConnection { tx in _ = try BenchSecret.deleteAll(tx) }  // the digest reads this table
+        var records = (0..<count).map { BenchTracked(RecordFactory.model($0)) }
+        return try await timedAsync(
+            {
+                try await db.transaction { tx in
                     for i in records.indices { try records[i].save(tx) }
                 }
             }, digest: { Digests.written(records.map(\.record)) })

@@ -10,6 +10,9 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     /// `insert` of a model whose three text columns are `@Encrypted` (one deterministic): the cost of AES-GCM per
     /// write, beside `insert` (the raw side inserts the same records in clear).
     case insertEncrypted = "insert-encrypted"
+    /// `insert` of a model that tracks history: the cost of recording each write in the change history, beside
+    /// `insert` (the raw side inserts the same records without history).
+    case insertHistory = "insert-history"
     case bulk
     case fetch
     case lookupTx = "lookup-tx"
@@ -49,6 +52,9 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .insertEncrypted:
             return "insert 20,000 records one by one in one transaction, s1 (deterministic), s2 and s3 @Encrypted "
                 + "(AES-256-GCM); the raw side is the same as insert's, in clear"
+        case .insertHistory:
+            return "insert 20,000 records one by one in one transaction into a model with tracksHistory (one "
+                + "strata_history row per write); the raw side is the same as insert's, without history"
         case .fetch: return "fetch 100,000 rows into model values"
         case .lookupTx: return "5,000 lookups by id inside one transaction"
         case .lookupAsync: return "5,000 lookups by id as one-shot async calls"
@@ -85,6 +91,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .insert: return "insert \(Self.count(sizes.insert)) one by one"
         case .insertAborting: return "insert \(Self.count(sizes.insert)) one by one, abortTransaction"
         case .insertEncrypted: return "insert \(Self.count(sizes.insert)) one by one, 3 columns encrypted"
+        case .insertHistory: return "insert \(Self.count(sizes.insert)) one by one, history on"
         case .fetch: return "fetch \(Self.count(sizes.fetch)) rows"
         case .lookupTx: return "\(Self.count(sizes.lookups)) lookups in a tx"
         case .lookupAsync: return "\(Self.count(sizes.lookups)) one-shot async lookups"

@@ -28,6 +28,8 @@ public final class Database: Sendable {
     let changes: ChangeHub
     /// The columns storing text only, by table, for refusing queries that compare them as numbers.
     let textStoredColumns = TextStoredColumns()
+    /// The tables whose writes are recorded in the change history (see ``Model/tracksHistory``).
+    let history: HistoryTables
     /// Where reads outside transactions go (see ``read(_:)``); nil without replicas and on a ``primary`` view.
     let replicas: ReplicaSet?
     /// The database a ``primary`` view was taken from (its statements are counted there); nil otherwise.
@@ -47,6 +49,7 @@ public final class Database: Sendable {
         let observer = StatementObserver(configuration: configuration, driverName: driver.name)
         self.observer = observer
         self.changes = ChangeHub(driver: driver)
+        self.history = HistoryTables.shared
         let capacity = configuration.maxConnections ?? driver.maxConnections
         self.pool = ConnectionPool(
             driver: driver, capacity: capacity, timeout: configuration.poolTimeout, observer: observer)
@@ -63,6 +66,7 @@ public final class Database: Sendable {
         configuration = db.configuration
         observer = db.observer
         changes = db.changes
+        history = db.history
         pool = db.pool
         replicas = nil
         owner = db

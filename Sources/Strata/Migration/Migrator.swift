@@ -36,6 +36,27 @@ extension Transaction {
         if policy == .automatic {
             try installChangeNotifications(Self.followingAssociations(models).filter { $0.notifiesOtherProcesses })
         }
+        try trackHistory(Self.followingAssociations(models).filter { $0.tracksHistory }, policy: policy)
+    }
+
+    /// Creates the change history's tables (unless migration is disabled, when they must exist) and records the
+    /// writes of these models' tables from now on.
+    private func trackHistory(_ models: [any Model.Type], policy: MigrationPolicy) throws {
+        guard !models.isEmpty else { return }
+        if policy == .disabled {
+            for table in [HistoryLog.table, HistoryLog.clock] where try columns(of: table) == nil {
+                throw StrataError.schemaMismatch(table: table, missing: [])
+            }
+        } else {
+            try savepoint { try HistoryLog.ensureTables($0) }
+        }
+        for model in models {
+            guard let pk = model.schema.primaryKeyIndex else {
+                throw StrataError.invalidArgument(
+                    model.modelName, reason: "a model that tracks history needs a primary key")
+            }
+            database.history.track(model.schema.name, key: model.schema.columns[pk].name)
+        }
     }
 
     /// Makes commits to these models' tables notify other processes, where the dialect can

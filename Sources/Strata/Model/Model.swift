@@ -82,6 +82,10 @@ public protocol Model: Sendable {
     /// sends `NOTIFY strata_changes` with the table's name. SQLite with `observe_interval` hears other processes'
     /// commits to any table without it (`PRAGMA data_version`); the memory driver sees only its own process's. Default false.
     static var notifiesOtherProcesses: Bool { get }
+    /// Whether every insert, update and delete of the model's rows is recorded in the database's change history
+    /// (``Database/changes(since:limit:)``), in the same transaction as the write. Migration creates the history
+    /// tables and turns recording on for the model's table, in this process, on every database. Default false.
+    static var tracksHistory: Bool { get }
 }
 
 extension Model {
@@ -107,6 +111,9 @@ extension Model {
 
     /// False: only this process's commits reach the model's observers.
     public static var notifiesOtherProcesses: Bool { false }
+
+    /// False: the model's writes are not recorded in the change history.
+    public static var tracksHistory: Bool { false }
 
     /// The model's name for messages.
     public static var modelName: String { String(describing: Self.self) }

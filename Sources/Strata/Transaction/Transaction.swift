@@ -41,6 +41,8 @@ public final class Transaction {
     private var abortCause = ""
     /// Rows the statements run on this handle changed: tells whether a write call that threw had written any.
     private var rowsChanged = 0
+    /// The open transaction's history token and the scope that took it (see ``writeToken()``).
+    var historyTokenTaken: (token: Int64, scope: UndoScope?)?
 
     init(connection: any DatabaseConnection, database: Database, depth: Int, observer: StatementObserver? = nil) {
         self.connection = connection
@@ -61,6 +63,14 @@ public final class Transaction {
     /// ``StatementCheck``).
     @usableFromInline
     package func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void = { _ in }) throws -> Int {
+        if !database.history.isEmpty, let table = statement.writtenTable, let entry = database.history.entry(table) {
+            return try executeRecordingHistory(statement, key: entry.key, onRow: onRow)
+        }
+        return try executeUnrecorded(statement, onRow: onRow)
+    }
+
+    /// Runs one statement on the connection, recording no history (see ``execute(_:onRow:)``).
+    func executeUnrecorded(_ statement: Statement, onRow: (any RowReader) throws -> Void = { _ in }) throws -> Int {
         guard observer.isActive else {
             try checkOpen()
             if abortedDepth != nil { try checkNotAborted(statement) }
@@ -107,6 +117,18 @@ public final class Transaction {
     /// ``DatabaseConnection/execute(template:binds:statement:onRow:)``).
     @usableFromInline
     package func execute(
+        template: StatementTemplate, binds: [DatabaseValue], statement: () throws -> Statement,
+        onRow: (any RowReader) throws -> Void
+    ) throws -> Int {
+        if template.kind != .findByKey, !database.history.isEmpty, let entry = database.history.entry(template.table) {
+            return try executeRecordingHistory(
+                template: template, binds: binds, statement: statement, key: entry.key, onRow: onRow)
+        }
+        return try executeUnrecorded(template: template, binds: binds, statement: statement, onRow: onRow)
+    }
+
+    /// Runs a statement of a fixed shape, recording no history (see ``execute(template:binds:statement:onRow:)``).
+    func executeUnrecorded(
         template: StatementTemplate, binds: [DatabaseValue], statement: () throws -> Statement,
         onRow: (any RowReader) throws -> Void
     ) throws -> Int {
@@ -174,6 +196,8 @@ public final class Transaction {
     /// (and then wrote nothing).
     package func runBulk<T>(into table: String, rows: Int, _ body: () throws -> T?) throws -> T? {
         try checkOpen()
+        // A history-tracked table takes the statement path, which records each row's key.
+        if database.history.entry(table) != nil { return nil }
         if abortedDepth != nil { try checkNotAborted(nil) }
         database.statementCounter.add(1, ordering: .relaxed)
         var result: T?
@@ -258,6 +282,7 @@ public final class Transaction {
         defer {
             if depth == 0 {
                 self.isolation = nil
+                historyTokenTaken = nil
                 savepointRollbackFailed = false
                 abortedDepth = nil
                 if onFailedStatement != .undoStatement {
@@ -416,6 +441,7 @@ public final class Transaction {
         guard rawTransaction else { return }
         rawTransaction = false
         depth = 0
+        historyTokenTaken = nil
         let scope = undoScopes.removeLast()
         if committed {
             scope.committed()
