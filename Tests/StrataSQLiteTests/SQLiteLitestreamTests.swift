@@ -367,13 +367,13 @@ struct SQLiteAutocheckpointTests {
         #expect(SQLiteDriver(path: file.path, walAutocheckpoint: -5).walAutocheckpoint == 0)
     }
 
-    @Test("a plan that drops unknown tables leaves Litestream's own tables alone")
+    @Test("a plan that drops unknown tables leaves Litestream's tables and the change history's alone")
     func planKeepsLitestreamTables() async throws {
         let file = TemporarySQLiteFile()
         let db = try Database.open("sqlite:\(file.path)", drivers: [.sqlite])
         defer { db.close() }
         try await db.migrate(SharedRow.self)
-        for table in ["_litestream_seq", "_litestream_lock", "orphan"] {
+        for table in ["_litestream_seq", "_litestream_lock", "strata_history", "strata_history_clock", "orphan"] {
             _ = try await db.unsafeRawExecute("CREATE TABLE \(table) (id INTEGER PRIMARY KEY)")
         }
         let plan = try await db.transaction { tx in try tx.plan([SharedRow.self], dropUnknownTables: true) }

@@ -48,8 +48,8 @@ public struct MigrationPlan: Sendable, Hashable, CustomStringConvertible {
     /// Computes the plan: tables of `models` (and the models their associations need) that are missing, columns
     /// to add, drop, retype or change in nullability or constant default (see ``ColumnDefault``), indexes and
     /// foreign keys to add or drop. Tables no model
-    /// names are left alone unless `dropUnknownTables` (never `strata_migrations`, nor the tables of tools that
-    /// share the file, named in ``toolTablePrefixes``).
+    /// names are left alone unless `dropUnknownTables` (never Strata's own tables, `strata_migrations` and the change
+    /// history's, nor the tables of tools that share the file, named in ``toolTablePrefixes``).
     ///
     /// - Parameters:
     ///   - models: the models the app declares; their associations' tables are included.
@@ -110,7 +110,7 @@ public struct MigrationPlan: Sendable, Hashable, CustomStringConvertible {
         if dropUnknownTables {
             let names = Set(schemas.map(\.name))
             for t in live.tables
-            where !names.contains(t.name) && t.name != MigrationLog.table
+            where !names.contains(t.name) && !strataTables.contains(t.name)
                 && !toolTablePrefixes.contains(where: t.name.hasPrefix)
             {
                 out.append(PlannedChange(change: .dropTable(t.name), isDestructive: true))
@@ -123,6 +123,10 @@ public struct MigrationPlan: Sendable, Hashable, CustomStringConvertible {
     /// plans to drop: Litestream's `_litestream_seq` and `_litestream_lock` (see Sharing a database between
     /// processes).
     public static let toolTablePrefixes = ["_litestream_"]
+
+    /// Strata's own tables, which no model names and `dropUnknownTables` never drops: the migration log and the
+    /// change history's tables.
+    static let strataTables: Set<String> = [MigrationLog.table, HistoryLog.table, HistoryLog.clock]
 
     /// The plan as a versioned ``Migration`` (its `up`; no `down`).
     public func migration(named name: String) -> Migration {
