@@ -81,6 +81,7 @@ public enum ConformanceSuite {
         numberCases,
         encryptedCases,
         pageCases,
+        setOperationCases,
     ].flatMap { $0 }
 
     /// The names of every case.

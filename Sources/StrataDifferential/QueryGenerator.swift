@@ -79,6 +79,7 @@ struct QueryGenerator {
         // backends stop, or skip the failing row, at different places.
         if rng.chance(0.05) { risky(&s, &rng) } else if total { keysetPage(&s, rng) }
         lock(&s, rng)
+        setOperation(&s, rng)
         return s
     }
 
