@@ -6,15 +6,31 @@ extension StoreState {
     /// for UNION ALL), then runs `s`'s filter, order, paging and selection over the combined rows.
     mutating func compoundSelect(_ s: Select, _ c: Compound) throws(StrataError) -> Outcome {
         let columns = try columnDefinitions(of: c.first)
-        var rows = try materialized(try select(c.first))
+        for b in c.branches { try checkNames(of: b) }
+        var rows = materialized(try select(c.first))
         for op in c.rest {
-            rows = Self.combine(rows, op.kind, try materialized(try select(op.select)))
+            rows = Self.combine(rows, op.kind, materialized(try select(op.select)))
         }
         var table = MemoryTable(derived: s.table, columns: columns, rows: rows)
         var outer = s
         outer.compound = nil
         if outer.needsGrouping { return try groupedSelect(outer, main: table) }
         return try Self.select(outer, from: &table)
+    }
+
+    /// Resolves every table and column a branch names before any branch reads a row, as a SQL backend does when
+    /// it prepares the statement: a misspelt column in the last branch is `unknownColumn` even when an earlier
+    /// branch would fail on a row (found by the generator, seed 11). Joined branches resolve theirs as they run.
+    private func checkNames(of s: Select) throws(StrataError) {
+        if let inner = s.compound {
+            for b in inner.branches { try checkNames(of: b) }
+            return
+        }
+        guard s.joins.isEmpty else { return }
+        guard let table = tables[s.table] else { throw .noSuchTable(s.table) }
+        let scope = ColumnScope(table)
+        if case .columns(let names) = s.selection { _ = try scope.positions(of: names) }
+        if let f = s.filter, !f.node.hasSubquery { _ = try CompiledCondition(f.node, scope: scope) }
     }
 
     /// SQL's set operations over whole rows: `union` keeps the first of equal rows, `intersect` and `except` the
