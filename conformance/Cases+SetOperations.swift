@@ -96,6 +96,26 @@ extension ConformanceSuite {
                 try await some.union(ConfCounter.query(on: db).where(\.step == 0)).order(\.label).values(\.label),
                 ["alpha", "DELTA", "gamma"].sorted(), "without the failing expression the same UNION answers")
         },
+        ConformanceCase("setop.unknown-column-in-a-later-branch-comes-before-row-errors") { db in
+            // The generator's minimal case (seed 11): SQL backends resolve every name when they prepare, before
+            // the first branch divides by zero on a row; the memory driver resolves them first too.
+            try await Fixtures.seedUsers(db)
+            let columns = Select.Selection.columns(["id", "name"])
+            let failing = Select(
+                table: "conf_user", selection: columns,
+                filter: .compare(
+                    .greaterOrEqual, .arithmetic(.remainder, .column("id"), .value(.integer(0))), .value(.integer(0))))
+            let misspelt = Select(
+                table: "conf_user", selection: columns,
+                filter: .compare(.equal, .column("no_such_column"), .value(.integer(1))))
+            var s = Select(table: "conf_user", selection: .count)
+            s.compound = Compound(failing, [SetOperation(.except, misspelt)])
+            try await checkThrows(
+                "unknown column in branch 2", { if case .unknownColumn = $0 { true } else { false } }
+            ) {
+                try await db.withConnection { tx in try tx.execute(.select(s)) }
+            }
+        },
         ConformanceCase("setop.different-columns-are-refused-naming-the-branch") { db in
             try await Fixtures.seedUsers(db)
             let names = ConfUser.query(on: db).only(\.name)
