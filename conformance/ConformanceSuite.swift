@@ -82,6 +82,7 @@ public enum ConformanceSuite {
         encryptedCases,
         pageCases,
         historyCases,
+        setOperationCases,
     ].flatMap { $0 }
 
     /// The names of every case.

@@ -50,6 +50,22 @@ struct MemoryTable: Sendable {
         }
     }
 
+    /// A table of rows computed by a statement (a set operation's combined rows), with no keys or indexes.
+    ///
+    /// - Parameters:
+    ///   - name: the name errors give the table (the model's).
+    ///   - columns: the rows' columns, at least one.
+    ///   - rows: the rows, each with one value per column.
+    init(derived name: String, columns: [TableColumn], rows: [[DatabaseValue]]) {
+        self.name = name
+        self.columns = columns
+        positions = Dictionary(columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        primaryKey = nil
+        foreignKeys = []
+        slots = rows
+        liveCount = rows.count
+    }
+
     /// The position of a column.
     ///
     /// - Throws: ``StrataError/unknownColumn(model:column:)``.

@@ -5,6 +5,7 @@ extension StoreState {
     /// Mutating only to build an index's ordered entries on first use.
     mutating func select(_ s: Select) throws(StrataError) -> Outcome {
         let s = try resolvingSubqueries(in: s)
+        if let c = s.compound { return try compoundSelect(s, c) }
         // Read the table in place in the dictionary: copying the struct out costs a retain per field.
         guard let i = tables.index(forKey: s.table) else { throw .noSuchTable(s.table) }
         if s.needsGrouping { return try groupedSelect(s, main: tables.values[i]) }
@@ -14,7 +15,7 @@ extension StoreState {
         return try Self.finish(s, scope: scope, rows: rows, condition: condition, candidates: nil, total: nil)
     }
 
-    private static func select(_ s: Select, from table: inout MemoryTable) throws(StrataError) -> Outcome {
+    static func select(_ s: Select, from table: inout MemoryTable) throws(StrataError) -> Outcome {
         let scope = ColumnScope(table)
         // No closure over the scope here: capturing it would copy it.
         var condition: CompiledCondition?

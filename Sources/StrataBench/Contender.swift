@@ -67,6 +67,8 @@ protocol Contender: AnyObject {
     /// Walks the first `rows` rows in 20-row keyset pages ordered by `(i1, id)`, in one read transaction (see
     /// ``PageKeyset``).
     func pageKeyset(rows: Int, base: Int64) async throws -> Sample
+    /// Runs ``SetUnion/queries`` UNIONs of two overlapping i1 ranges, each read whole, in one read transaction.
+    func setUnion(base: Int64) async throws -> Sample
 }
 
 extension Contender {
@@ -74,6 +76,10 @@ extension Contender {
 
     func pageKeyset(rows: Int, base: Int64) async throws -> Sample {
         throw BenchError("\(name) has no keyset pages")
+    }
+
+    func setUnion(base: Int64) async throws -> Sample {
+        throw BenchError("\(name) has no set operations")
     }
 
     func bulkInsertFloor(_ count: Int) async throws -> Sample {

@@ -41,6 +41,8 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     case fresh = "fresh-db"
     /// SQLite and memory: 20-row keyset pages ordered by `(i1, id)`, walked through 10,000 rows by their cursors.
     case pageKeyset = "page-keyset"
+    /// SQLite and memory: UNIONs of two overlapping i1 ranges (about 750 rows each), read whole.
+    case setUnion = "set-union"
 
     /// What the workload does, at full scale.
     public var summary: String {
@@ -79,6 +81,8 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
                 + "RETURNING) vs the same through libpq, and vs libpq multi-row INSERT … RETURNING"
         case .fresh:
             return "1,000 fresh databases, each opened, migrated for 4 models, given 10 one-shot statements and closed"
+        case .setUnion:
+            return "50 UNIONs of two overlapping i1 ranges (about 750 of 100,000 rows each), in one read transaction"
         case .pageKeyset:
             return
                 "20-row keyset pages by (i1, id) walked through 10,000 rows by their cursors, in one read transaction"
@@ -106,6 +110,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .copy: return "COPY load \(Self.count(sizes.stream))"
         case .copyIds: return "COPY staged insert \(Self.count(sizes.bulk))"
         case .fresh: return "\(Self.count(sizes.fresh)) fresh dbs: migrate 4, 10 statements"
+        case .setUnion: return "\(SetUnion.queries) unions of two i1 ranges"
         case .pageKeyset: return "keyset pages of 20 over \(Self.count(PageKeyset.rows(tableSize: sizes.fetch))) rows"
         }
     }
@@ -121,7 +126,10 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     var isLarge: Bool { self == .bulk || self == .stream || self == .copy || self == .copyIds }
 
     /// Whether the workload reads the seeded table (and is warmed up first).
-    var isRead: Bool { [.fetch, .lookupTx, .lookupAsync, .query, .groupSum, .inLookup, .pageKeyset].contains(self) }
+    var isRead: Bool {
+        [.fetch, .lookupTx, .lookupAsync, .query, .groupSum, .inLookup, .pageKeyset, .setUnion]
+            .contains(self)
+    }
 
     /// Whether the workload runs on `backend`: COPY on PostgreSQL only, fresh databases on the memory driver only
     /// (against fresh `sqlite::memory:` databases).
@@ -129,7 +137,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         switch self {
         case .copy, .copyIds: return backend == .postgres
         case .fresh: return backend == .memory
-        case .pageKeyset: return backend != .postgres
+        case .pageKeyset, .setUnion: return backend != .postgres
         default: return true
         }
     }

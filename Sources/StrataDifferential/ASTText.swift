@@ -38,6 +38,10 @@ enum ASTText {
         if !s.groupBy.isEmpty { text += " /* groupBy: \(String(reflecting: s.groupBy)) */" }
         if let h = s.having { text += " /* having: \(String(reflecting: h)) */" }
         if s.distinct { text += " /* distinct */" }
+        if let c = s.compound {
+            let rest = c.rest.map { "SetOperation(.\(String(describing: $0.kind)), \(select($0.select)))" }
+            text += " /* compound: Compound(\(select(c.first)), [\(rest.joined(separator: ", "))]) */"
+        }
         return text
     }
 

@@ -77,8 +77,10 @@ struct QueryGenerator {
         if rng.chance(0.2) { return aggregated(s, scope: scope, &rng) }
         // A risky read (one that fails on some row) stays whole: a page's limit and extra terms would let the
         // backends stop, or skip the failing row, at different places.
-        if rng.chance(0.05) { risky(&s, &rng) } else if total { keysetPage(&s, rng) }
+        let isRisky = rng.chance(0.05)
+        if isRisky { risky(&s, &rng) } else if total { keysetPage(&s, rng) }
         lock(&s, rng)
+        setOperation(&s, rng, risky: isRisky)
         return s
     }
 

@@ -30,6 +30,9 @@ extension SQLRenderer {
     }
 
     static func selectBinds(_ s: Select, _ dialect: (any Dialect)?, into out: inout [DatabaseValue]) {
+        if let c = s.compound {
+            for b in c.branches { selectBinds(b, dialect, into: &out) }
+        }
         for join in s.joins { collect(join.on.node, dialect, into: &out) }
         if let f = s.filter { collect(f.node, dialect, into: &out) }
         if case .count = s.selection, s.limit == nil, s.offset == nil { return }

@@ -149,6 +149,12 @@ public struct SQLRenderer {
     }
 
     private mutating func from(_ s: Select) throws(StrataError) {
+        if let c = s.compound {
+            sql += " FROM ("
+            try compound(c.first, c.rest[...], depth: 0)
+            sql += ") AS " + (try q("strata_set"))
+            return
+        }
         sql += " FROM " + (try q(s.table))
         for join in s.joins {
             guard dialect.joinKinds.contains(JoinKinds(join.kind)) else {

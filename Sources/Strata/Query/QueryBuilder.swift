@@ -36,6 +36,8 @@ public struct QueryBuilder<M: Model, Executor> {
     var lock: RowLock?
     /// The query's tag, a leading SQL comment and a log field (see `tagged(_:)`).
     var tag: String?
+    /// The set operation whose combined rows the query reads (see `QueryBuilder+SetOperation.swift`).
+    var compound: Compound?
 
     init(executor: Executor) { self.executor = executor }
 
@@ -55,6 +57,7 @@ public struct QueryBuilder<M: Model, Executor> {
         q.grouping = grouping
         q.lock = lock
         q.tag = tag
+        q.compound = compound
         return q
     }
 
@@ -310,7 +313,8 @@ public struct QueryBuilder<M: Model, Executor> {
 
     var filter: SQLExpression? {
         var all = filters
-        if let deleted = M.schema.column(withRole: .deletedAt)?.name, deletedRows != .included {
+        // A set operation's branches skipped their soft-deleted rows already.
+        if let deleted = M.schema.column(withRole: .deletedAt)?.name, deletedRows != .included, compound == nil {
             all.append(.isNull(.column(deleted), negated: deletedRows == .only))
         }
         return all.isEmpty ? nil : .and(all)
@@ -340,6 +344,7 @@ public struct QueryBuilder<M: Model, Executor> {
         select.distinct = grouping.distinct
         select.lock = lock
         select.tag = tag
+        select.compound = compound
         try checkNumberStorage(select)
         return try sealingEncrypted(select)
     }

@@ -92,6 +92,10 @@ public struct Select: Sendable, Hashable {
     public var lock: RowLock?
     /// A label rendered as a leading comment (`/* label */ SELECT …`) and logged as `db.tag`; see ``QueryTag``.
     public var tag: String?
+    /// Set operations whose combined rows the statement reads instead of `table`'s rows (`SELECT … FROM (… UNION
+    /// …) AS "strata_set"`); `table` then only names the model. Its filter, order, limit and offset apply to the
+    /// combined rows, whose columns are the compound's first SELECT's; it takes no joins. See ``Compound``.
+    public var compound: Compound?
 
     /// A SELECT of `selection` from `table`, without grouping or DISTINCT (set ``groupBy``, ``having`` and
     /// ``distinct`` afterwards).

@@ -40,6 +40,7 @@ package enum StatementCheck {
         case .refs(let r) where r.isEmpty: throw .invalidQuery("SELECT without columns")
         default: break
         }
+        if let c = s.compound { try check(c, of: s) }
         var aliases: Set<String> = []
         for join in s.joins {
             guard join.alias != s.table else {
@@ -54,6 +55,41 @@ package enum StatementCheck {
         for o in s.order { if let e = o.expression { try check(e.node) } }
         if let l = s.limit, l < 0 { throw .invalidQuery("negative limit \(l)") }
         if let o = s.offset, o < 0 { throw .invalidQuery("negative offset \(o)") }
+    }
+
+    /// A compound the SELECT `outer` reads: the outer takes no joins nor row lock; every branch lists the first
+    /// branch's columns and has no ORDER BY, LIMIT, OFFSET or row lock; each branch is checked in full, left to right.
+    ///
+    /// - Throws: ``StrataError/invalidQuery(_:)`` naming the set operator, the branch (1 is the leftmost), the
+    ///   model's table and the fault.
+    private static func check(_ c: Compound, of outer: Select) throws(StrataError) {
+        let name = c.rest.first?.kind.rawValue ?? "set operation"
+        guard !c.rest.isEmpty else { throw .invalidQuery("a \(name) on \(outer.table) without a second SELECT") }
+        guard outer.joins.isEmpty else {
+            throw .invalidQuery("the combined rows of a \(name) on \(outer.table) take no joins; join in each branch")
+        }
+        guard outer.lock == nil else {
+            throw .invalidQuery("the combined rows of a \(name) on \(outer.table) cannot be locked")
+        }
+        guard let columns = c.columns else {
+            throw .invalidQuery("branch 1 of the \(name) on \(outer.table) must select columns")
+        }
+        for (n, b) in c.branches.enumerated() {
+            let kind = n == 0 ? name : c.rest[n - 1].kind.rawValue
+            let part = "branch \(n + 1) of the \(kind) on \(outer.table)"
+            guard case .columns(let mine) = b.selection, mine == columns else {
+                let mine: String
+                if case .columns(let m) = b.selection { mine = m.joined(separator: ", ") } else { mine = "no columns" }
+                throw .invalidQuery(
+                    "\(part) selects (\(mine)), branch 1 (\(columns.joined(separator: ", "))): "
+                        + "set operations need the same columns")
+            }
+            guard b.order.isEmpty, b.limit == nil, b.offset == nil else {
+                throw .invalidQuery("\(part) has an ORDER BY, LIMIT or OFFSET; order and limit the combined rows")
+            }
+            guard b.lock == nil else { throw .invalidQuery("\(part) takes a row lock; set operations take none") }
+            try check(b)
+        }
     }
 
     private static func check(_ n: SQLExpression.Node) throws(StrataError) {
