@@ -4,7 +4,7 @@ extension QueryBuilder {
     /// The rows of this query or `other`, each distinct row once (NULL equal to NULL): SQL's `UNION`.
     ///
     /// Both queries read the same columns (all, or the same `only(…)` list) and take no order, limit or offset:
-    /// order and page the combined rows by calling ``order(_:_:)``, ``limit(_:)`` and ``offset(_:)`` after
+    /// order and page the combined rows by calling `order(_:_:)`, ``limit(_:)`` and ``offset(_:)`` after
     /// `union`. A `where` after it filters the combined rows. Without an order the rows come in no set order.
     ///
     /// ```swift
