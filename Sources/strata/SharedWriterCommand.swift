@@ -101,7 +101,9 @@ struct SharedWriterCommand: AsyncParsableCommand {
                 try row.save(tx)
             }
             Self.append("\(getpid())", to: dir + "/held")
-            for _ in 0..<600 { usleep(50_000) }  // 30 s at most
+            // 300 s at most: the test kills it long before, unless a whole test run starves the test's tasks
+            // (a CI run saw 43 s); then the holder must still hold, not commit.
+            for _ in 0..<6000 { usleep(50_000) }
         }
         quit(3)
     }

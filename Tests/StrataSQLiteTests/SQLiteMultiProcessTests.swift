@@ -205,9 +205,9 @@ struct SQLiteMultiProcessTests {
             "SQLiteMultiProcessTests observation latency over \(latencies.count) commits: median "
                 + "\(Int(median * 1000)) ms, max \(Int(worst * 1000)) ms (interval 100 ms)")
         // Alone, the median is about half the interval and the worst under 150 ms; a whole `swift test` run on 2
-        // cores starves the cooperative pool for seconds (median 4.9 s seen), so the bound is what no starvation
-        // reaches while a lost notification (never fetched again) fails it.
-        #expect(worst <= 20, "worst latency \(worst) s")
+        // cores starves the cooperative pool for seconds (median 4.9 s, worst 43 s seen), so the bound is what no
+        // starvation reached; a lost notification (never fetched again) fails above, as a row never observed.
+        #expect(worst <= 90, "worst latency \(worst) s")
     }
 
     @Test("a writer SIGKILLed mid-transaction: busy after the timeout, then nothing acknowledged is lost")
@@ -220,8 +220,9 @@ struct SQLiteMultiProcessTests {
         let impatient = try Database.open(
             "sqlite:\(path)", drivers: [.sqlite], configuration: Configuration(timeout: 0.5))
         defer { impatient.close() }
-        let holder = try Helper(["--path", path, "--dir", dir, "--writer", "1", "--hold", "--timeout", "10"])
-        let survivor = try Helper.writer(scratch, 2, count: 120, pause: 2000, timeout: 10)
+        let holder = try Helper(["--path", path, "--dir", dir, "--writer", "1", "--hold", "--timeout", "300"])
+        // A busy timeout past any stall of this process (a CI run saw 43 s) before it kills the holder.
+        let survivor = try Helper.writer(scratch, 2, count: 120, pause: 2000, timeout: 300)
         try await startTogether(dir: dir, writers: [1, 2])
         try await waitFor(dir, "held")
         // The holder has the write lock: a caller with a 0.5 s busy timeout waits that long, then sees busy.
