@@ -231,13 +231,14 @@ extension ConformanceSuite {
             let early = try await many.changes(since: nil)
             try checkEqual(early.changes.count, 0, "nothing is listed before a commit")
             let second = Siblings.onOwnThread {
+                // A commits 50 ms after B starts (B waits behind it meanwhile), timed by a Dispatch timer rather
+                // than by this case's task, which a whole test run can hold back past B's busy timeout.
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { release.signal() }
                 try await many.transaction { tx in
                     var b = ConfHistNote(title: "B")
                     try b.save(tx)
                 }
             }
-            try await Task.sleep(nanoseconds: 50_000_000)  // B starts, and waits behind A
-            release.signal()
             var seen: [HistoryChange] = []
             var token: HistoryToken? = early.next
             for _ in 0..<400 where seen.count < 2 {
