@@ -84,22 +84,7 @@ extension StoreState {
             guard let p = outcome.projection else { return row }
             return p.map { row[$0] }
         }
-        switch outcome.rows {
-        case .list(let rows): return rows.map(project)
-        case .values(let values): return values.map { [$0] }
-        case .picked(let rows, let positions): return positions.map { project(rows[$0]) }
-        case .scan(let rows, let skip, let take):
-            var out: [[DatabaseValue]] = []
-            var skipped = 0
-            for row in rows where !row.isEmpty {
-                if out.count >= take { break }
-                if skipped < skip {
-                    skipped += 1
-                    continue
-                }
-                out.append(project(row))
-            }
-            return out
-        }
+        if case .values(let values) = outcome.rows { return values.map { [$0] } }
+        return outcome.rows.map(project)
     }
 }

@@ -74,23 +74,8 @@ extension StoreState {
     private mutating func firstColumn(of s: Select) throws(StrataError) -> [DatabaseValue] {
         let outcome = try select(s)
         let p = outcome.projection?.first ?? 0
-        switch outcome.rows {
-        case .list(let rows): return rows.map { $0[p] }
-        case .values(let values): return values
-        case .picked(let rows, let positions): return positions.map { rows[$0][p] }
-        case .scan(let rows, let skip, let take):
-            var out: [DatabaseValue] = []
-            var skipped = 0
-            for row in rows where !row.isEmpty {
-                if out.count >= take { break }
-                if skipped < skip {
-                    skipped += 1
-                    continue
-                }
-                out.append(row[p])
-            }
-            return out
-        }
+        if case .values(let values) = outcome.rows { return values }
+        return outcome.rows.map { $0[p] }
     }
 }
 

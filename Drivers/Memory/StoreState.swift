@@ -24,6 +24,27 @@ enum ResultRows {
     /// The non-empty rows of `rows` in order, after skipping `skip` of them, at most `take`: a scan
     /// that keeps nothing per row, so a cursor over a big table streams in constant memory.
     case scan(_ rows: [[DatabaseValue]], skip: Int, take: Int)
+
+    /// Each stored row, in order, mapped by `transform`; `.values` rows are one-column rows of their value.
+    func map<T>(_ transform: ([DatabaseValue]) -> T) -> [T] {
+        switch self {
+        case .list(let rows): return rows.map(transform)
+        case .values(let values): return values.map { transform([$0]) }
+        case .picked(let rows, let positions): return positions.map { transform(rows[$0]) }
+        case .scan(let rows, let skip, let take):
+            var out: [T] = []
+            var skipped = 0
+            for row in rows where !row.isEmpty {
+                if out.count >= take { break }
+                if skipped < skip {
+                    skipped += 1
+                    continue
+                }
+                out.append(transform(row))
+            }
+            return out
+        }
+    }
 }
 
 /// The state behind a store's mutex. A value type: all of it changes only under the lock.
