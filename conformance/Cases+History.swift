@@ -223,7 +223,9 @@ extension ConformanceSuite {
                     var a = ConfHistNote(title: "A")
                     try a.save(tx)
                     holding.fire()
-                    _ = release.wait(timeout: .now() + 120)
+                    // B's thread signals just before B begins; A commits 50 ms later, timed on this thread (no
+                    // queue or task of a busy test run can hold it back past B's busy timeout).
+                    if release.wait(timeout: .now() + 120) == .success { Thread.sleep(forTimeInterval: 0.05) }
                 }
             }
             await holding.wait()
@@ -231,9 +233,8 @@ extension ConformanceSuite {
             let early = try await many.changes(since: nil)
             try checkEqual(early.changes.count, 0, "nothing is listed before a commit")
             let second = Siblings.onOwnThread {
-                // A commits 50 ms after B starts (B waits behind it meanwhile), timed by a Dispatch timer rather
-                // than by this case's task, which a whole test run can hold back past B's busy timeout.
-                DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { release.signal() }
+                // A commits 50 ms after B starts (B waits behind it meanwhile).
+                release.signal()
                 try await many.transaction { tx in
                     var b = ConfHistNote(title: "B")
                     try b.save(tx)

@@ -153,9 +153,9 @@ private struct UnsafeResult<T>: @unchecked Sendable {
     let value: T
 }
 
-/// Runs a fuzz engine on a thread of its own, surviving the PostgreSQL server-control tests of this same process:
-/// they restart the server or close every connection (two of them, once each). A run they cut short (a backend
-/// reports `connectionLost`) is repeated whole on fresh connections, at most twice, each time after waiting (at most
+/// Runs a fuzz engine on a thread of its own. A run cut short by a lost connection (the server-control tests of
+/// this process stop servers of their own and close only their own database's connections, but a lost connection
+/// is not a divergence) is repeated whole on fresh connections, at most twice, each time after waiting (at most
 /// 30 s) for the server to accept connections again. Divergences of the last run are what the caller reports.
 private func runSurvivingRestarts(
     _ make: () throws -> DifferentialEngine
@@ -163,7 +163,7 @@ private func runSurvivingRestarts(
     var engine = try make()
     var report = await onOwnThread { [engine] in engine.run() }
     for _ in 0..<2 where report.divergences.contains(where: { engine.describe($0).contains("connectionLost") }) {
-        print("differential: a connection was lost (a server-restart test ran meanwhile); running the seed again")
+        print("differential: a connection was lost; running the seed again")
         let deadline = Date().addingTimeInterval(30)
         while true {
             do {

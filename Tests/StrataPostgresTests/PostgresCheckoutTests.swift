@@ -75,19 +75,18 @@ extension PostgresServerTests {
 
         @Test(
             "16 parallel calls right after a restart all succeed: the 8 idle connections are replaced at checkout",
-            .enabled(
-                if: ServerAccess.controlsServer,
-                "restarts the server: needs pg_ctlcluster on a pg_virtualenv cluster, STRATA_POSTGRES_CTL, or STRATA_SERVER_CONTROL=1"
-            ),
+            .enabled(if: StandbyCluster.enabled, "makes a server of its own: needs initdb and pg_ctl, run as root"),
             .timeLimit(.minutes(3)))
         func restartThenParallelCalls() async throws {
-            let admin = try PostgresTestServer.open()
-            defer { admin.close() }
-            let control = try #require(
-                try await ServerControl.find(admin),
-                "no way to restart the server: set STRATA_POSTGRES_CTL or run under pg_virtualenv")
+            // A server of its own: stopping the one every other test of the run uses would fail them.
+            try await StandbyCluster.with(standby: false, port: StandbyCluster.checkoutPort) { cluster in
+                try await Self.restartThenParallelCalls(cluster)
+            }
+        }
+
+        static func restartThenParallelCalls(_ cluster: StandbyCluster) async throws {
             let db = try Database.open(
-                PostgresTestServer.url("pool=8"), drivers: [.postgres], configuration: Configuration(timeout: 2))
+                cluster.primaryURL + "?pool=8", drivers: [.postgres], configuration: Configuration(timeout: 2))
             defer { db.close() }
             // Open all 8 connections: each transaction holds its connection until all 8 hold one (at most 20 s),
             // so a busy machine cannot run the calls one after another on a single connection.
@@ -95,8 +94,8 @@ extension PostgresServerTests {
             let pids = Set(before.compactMap { try? $0.get() })
             #expect(pids.count == 8, "all 8 pooled connections opened: \(before)")
 
-            try await control.run("stop -m fast")
-            try await control.run("start")
+            try await cluster.stopPrimary()
+            try await cluster.startPrimary()
             let after = await Self.parallel(db, 16)
             let failures = after.compactMap { if case .failure(let e) = $0 { e } else { nil } }
             #expect(failures.isEmpty, "\(failures.count) of 16 calls failed after the restart: \(failures)")

@@ -1,56 +1,9 @@
-// PostgresRestartTests: the server stops and starts in the middle of a run of queries; the same Database recovers.
+// PostgresRestartTests: a server stops and starts in the middle of a run of queries; the same Database recovers.
 import Foundation
 import Strata
 import StrataPostgres
 import Synchronization
 import Testing
-
-/// Stops and starts the server under test: `STRATA_POSTGRES_CTL` (a command taking `stop` or `start`
-/// as its last argument), or `pg_ctlcluster <version> <cluster>` for a Debian cluster such as the one
-/// `pg_virtualenv` makes (found from the server's `config_file`).
-struct ServerControl {
-    let command: String
-
-    static func find(_ db: Database) async throws -> ServerControl? {
-        if let custom = PostgresTestServer.environment["STRATA_POSTGRES_CTL"], !custom.isEmpty {
-            return ServerControl(command: custom)
-        }
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pg_ctlcluster"),
-            case .text(let path)? = try await db.unsafeRawExecute("SHOW config_file").first?.first
-        else { return nil }
-        // …/<version>/<cluster>/postgresql.conf
-        let parts = path.split(separator: "/")
-        guard parts.count >= 3, parts[parts.count - 1] == "postgresql.conf" else { return nil }
-        return ServerControl(command: "/usr/bin/pg_ctlcluster \(parts[parts.count - 3]) \(parts[parts.count - 2])")
-    }
-
-    /// Runs `command action` on its own thread (posix_spawn and waitpid) and waits without blocking a task.
-    func run(_ action: String) async throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "strata-pgctl-\(UUID().uuidString).log"
-        ).path
-        defer { try? FileManager.default.removeItem(atPath: output) }
-        let argv = ["/bin/sh", "-c", "\(command) \(action) > '\(output)' 2>&1"]
-        let status: Int32 = await withCheckedContinuation { c in
-            Thread.detachNewThread {
-                let args: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-                defer { for a in args { free(a) } }
-                var pid: pid_t = 0
-                guard posix_spawn(&pid, "/bin/sh", nil, nil, args, environ) == 0 else {
-                    c.resume(returning: -1)
-                    return
-                }
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-                c.resume(returning: status)
-            }
-        }
-        guard status == 0 else {
-            let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-            throw StrataError.database(code: Int(status), message: "'\(command) \(action)' failed: \(text)")
-        }
-    }
-}
 
 /// What one query of the run ended with, and how long it took.
 enum QueryOutcome: Sendable {
@@ -95,21 +48,18 @@ extension PostgresServerTests {
 
         @Test(
             "stop and start the server mid-run: typed errors while it is away, then queries succeed again",
-            .enabled(
-                if: ServerAccess.controlsServer,
-                "restarts the server: needs pg_ctlcluster on a pg_virtualenv cluster, STRATA_POSTGRES_CTL, or STRATA_SERVER_CONTROL=1"),
-            .timeLimit(.minutes(2)))
+            .enabled(if: StandbyCluster.enabled, "makes a server of its own: needs initdb and pg_ctl, run as root"),
+            .timeLimit(.minutes(3)))
         func restart() async throws {
-            let admin = try PostgresTestServer.open()
-            defer { admin.close() }
-            let control = try #require(
-                try await ServerControl.find(admin),
-                "no way to restart the server: set STRATA_POSTGRES_CTL or run under pg_virtualenv")
-            let schema = try await PostgresTestServer.freshSchema("strata_restart")
-            schema.close()
+            // A server of its own: stopping the one every other test of the run uses would fail them.
+            try await StandbyCluster.with(standby: false, port: StandbyCluster.restartPort) { cluster in
+                try await Self.restart(cluster)
+            }
+        }
+
+        static func restart(_ cluster: StandbyCluster) async throws {
             let db = try Database.open(
-                PostgresTestServer.url("search_path=strata_restart", "pool=2"), drivers: [.postgres],
-                configuration: Configuration(timeout: Self.timeout))
+                cluster.primaryURL + "?pool=2", drivers: [.postgres], configuration: Configuration(timeout: Self.timeout))
             defer { db.close() }
             try await db.migrate(PGItem.self)
             var item = PGItem(name: "before")
@@ -124,9 +74,9 @@ extension PostgresServerTests {
             }
             try await Task.sleep(for: .milliseconds(300))
             let beforeStop = log.outcomes.count
-            try await control.run("stop -m fast")
+            try await cluster.stopPrimary()
             try await Task.sleep(for: .seconds(1))
-            try await control.run("start")
+            try await cluster.startPrimary()
             let afterStart = log.outcomes.count
             let deadline = ContinuousClock.now + .seconds(30)
             while ContinuousClock.now < deadline {
@@ -169,7 +119,6 @@ extension PostgresServerTests {
             var after = PGItem(name: "after")
             try await after.save(on: db)
             #expect(try await PGItem.query(on: db).order(\.name).all().map(\.name) == ["after", "before"])
-            try await PostgresTestServer.dropSchema("strata_restart")
         }
     }
 }

@@ -2,10 +2,11 @@
 import Foundation
 import Testing
 
-/// What the server-control tests (restart, SIGSTOP, PgBouncer) may do here.
+/// What the server-control tests (SIGSTOP, PgBouncer) may do here. (The restart tests stop and start servers of
+/// their own: ``StandbyCluster``.)
 ///
 /// They run when the server is a throwaway cluster on this machine (`pg_virtualenv` sets `PG_CLUSTER_CONF_ROOT`;
-/// `STRATA_POSTGRES_CTL` names another way to stop and start it) or when `STRATA_SERVER_CONTROL=1` (our
+/// `STRATA_POSTGRES_CTL` says the server is local) or when `STRATA_SERVER_CONTROL=1` (our
 /// `.ci/run`), which also turns a missing tool into a failure. Elsewhere (a server reached only through `PG*`
 /// variables, like the users' workflow's service container) they are skipped with their reason: never a pass.
 enum ServerAccess {
@@ -14,7 +15,7 @@ enum ServerAccess {
     /// `STRATA_SERVER_CONTROL=1`: the tools must be there, and a test that finds them missing fails.
     static let required = environment["STRATA_SERVER_CONTROL"] == "1"
 
-    /// Whether the tests may stop, restart and signal the server.
+    /// Whether the tests may signal the server's backends and front it with PgBouncer.
     static let controlsServer: Bool =
         required || !(environment["PG_CLUSTER_CONF_ROOT"] ?? "").isEmpty
         || !(environment["STRATA_POSTGRES_CTL"] ?? "").isEmpty

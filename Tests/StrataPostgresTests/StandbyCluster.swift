@@ -8,25 +8,34 @@ import Strata
 
 /// A PostgreSQL 15 primary on 127.0.0.1:`primaryPort` and a hot standby of it on `standbyPort`, made in a
 /// temporary directory by the test itself (as the `postgres` user, through `runuser`), stopped and removed by
-/// ``stop()``. The ports: `STRATA_STANDBY_PORT` (the primary's; 5473 by default) and the next two.
+/// ``stop()``. The ports: `STRATA_STANDBY_PORT` (the primary's; 5473 by default) and the next two; the restart
+/// tests make a lone primary of their own on the two after those (``restartPort`` and ``checkoutPort``), so that
+/// stopping it never takes the server of the other tests away.
 final class StandbyCluster: Sendable {
     static let bin = "/usr/lib/postgresql/15/bin"
     static let primaryPort = Int(ProcessInfo.processInfo.environment["STRATA_STANDBY_PORT"] ?? "") ?? 5473
     static let standbyPort = primaryPort + 1
     /// A port nothing listens on (a replica that refuses connections).
     static let deadPort = primaryPort + 2
+    /// The lone primary of the server-restart test.
+    static let restartPort = primaryPort + 3
+    /// The lone primary of the restart-then-checkout test.
+    static let checkoutPort = primaryPort + 4
     /// The longest any tool (initdb, pg_ctl, pg_basebackup) may run, and any wait for a server, in seconds.
     static let toolTimeout: Double = 60
 
     let root: String
     let hasStandby: Bool
-    var primaryURL: String { "postgres://postgres@127.0.0.1:\(Self.primaryPort)/postgres" }
-    var standbyURL: String { "postgres://postgres@127.0.0.1:\(Self.standbyPort)/postgres" }
-    var standbyHost: String { "127.0.0.1:\(Self.standbyPort)" }
+    /// This cluster's primary port (its standby's is the next).
+    let port: Int
+    var primaryURL: String { "postgres://postgres@127.0.0.1:\(port)/postgres" }
+    var standbyURL: String { "postgres://postgres@127.0.0.1:\(port + 1)/postgres" }
+    var standbyHost: String { "127.0.0.1:\(port + 1)" }
 
-    private init(root: String, hasStandby: Bool) {
+    private init(root: String, hasStandby: Bool, port: Int) {
         self.root = root
         self.hasStandby = hasStandby
+        self.port = port
     }
 
     /// Why the clusters cannot be made here (not root, no `postgres` user, or no `runuser`, `initdb`,
@@ -59,12 +68,14 @@ final class StandbyCluster: Sendable {
         return ServerAccess.required
     }()
 
-    /// Runs `body` with a new primary (and, with `standby`, a streaming hot standby of it), then stops both and
-    /// removes their directory, whether `body` returns or throws.
+    /// Runs `body` with a new primary on `port` (and, with `standby`, a streaming hot standby of it on the next),
+    /// then stops both and removes their directory, whether `body` returns or throws.
     ///
     /// The tools run on a thread of their own (see ``offPool(_:)``), never on the cooperative pool.
-    static func with<T>(standby: Bool = true, _ body: (StandbyCluster) async throws -> T) async throws -> T {
-        let cluster = try await offPool { try start(standby: standby) }
+    static func with<T>(
+        standby: Bool = true, port: Int = primaryPort, _ body: (StandbyCluster) async throws -> T
+    ) async throws -> T {
+        let cluster = try await offPool { try start(standby: standby, port: port) }
         do {
             let result = try await body(cluster)
             try await offPool { cluster.stop() }
@@ -86,18 +97,18 @@ final class StandbyCluster: Sendable {
 
     /// Makes and starts a primary and, with `standby`, a streaming hot standby of it; waits (bounded) until both
     /// accept connections and the standby streams. On any failure what was started is stopped and removed.
-    private static func start(standby: Bool) throws -> StandbyCluster {
+    private static func start(standby: Bool, port: Int) throws -> StandbyCluster {
         if let missing {
             throw StrataError.unsupported(feature: "a primary and a standby (\(missing))", driver: "postgres")
         }
         removeAbandoned()
-        for port in [primaryPort, standbyPort, deadPort] where LoopbackPort.answers(port) {
+        for taken in standby ? [port, port + 1] : [port] where LoopbackPort.answers(taken) {
             throw StrataError.connectionFailed(
-                "127.0.0.1:\(port) is taken; set STRATA_STANDBY_PORT to a free port (it and the next two are used)")
+                "127.0.0.1:\(taken) is taken; set STRATA_STANDBY_PORT to a free port (it and the next four are used)")
         }
         let root = NSTemporaryDirectory() + "strata-standby-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        let cluster = StandbyCluster(root: root, hasStandby: standby)
+        let cluster = StandbyCluster(root: root, hasStandby: standby, port: port)
         do {
             // Whose clusters these are: removeAbandoned() stops them once this process is gone.
             try "\(getpid())\n".write(toFile: "\(root)/owner.pid", atomically: true, encoding: .utf8)
@@ -107,19 +118,19 @@ final class StandbyCluster: Sendable {
                 "--no-sync",
             ])
             try cluster.configure(
-                "\(root)/primary", port: primaryPort, extra: ["wal_level = replica", "max_wal_senders = 4"])
+                "\(root)/primary", port: port, extra: ["wal_level = replica", "max_wal_senders = 4"])
             try cluster.asPostgres([
                 "pg_ctl", "-D", "\(root)/primary", "-l", "\(root)/primary.log", "-w", "-t", "30", "start",
             ])
-            try cluster.waitUntilAccepting(port: primaryPort)
+            try cluster.waitUntilAccepting(port: port)
             if standby {
                 try cluster.asPostgres([
-                    "pg_basebackup", "-R", "-D", "\(root)/standby", "-h", "127.0.0.1", "-p", "\(primaryPort)",
+                    "pg_basebackup", "-R", "-D", "\(root)/standby", "-h", "127.0.0.1", "-p", "\(port)",
                     "-U", "postgres", "-X", "stream", "-c", "fast", "--no-sync",
                 ])
-                try cluster.configure("\(root)/standby", port: standbyPort, extra: [])
+                try cluster.configure("\(root)/standby", port: port + 1, extra: [])
                 try cluster.launchStandby()
-                try cluster.waitUntilAccepting(port: standbyPort)
+                try cluster.waitUntilAccepting(port: port + 1)
                 try cluster.waitUntilStreaming()
             }
         } catch {
@@ -139,6 +150,23 @@ final class StandbyCluster: Sendable {
     func stopStandby() async throws {
         try await Self.offPool {
             try self.asPostgres(["pg_ctl", "-D", "\(self.root)/standby", "-m", "fast", "-w", "-t", "30", "stop"])
+        }
+    }
+
+    /// Stops the primary (fast shutdown: its connections are cut, its port refuses).
+    func stopPrimary() async throws {
+        try await Self.offPool {
+            try self.asPostgres(["pg_ctl", "-D", "\(self.root)/primary", "-m", "fast", "-w", "-t", "30", "stop"])
+        }
+    }
+
+    /// Starts the primary again after ``stopPrimary()`` and waits (bounded) until it accepts connections.
+    func startPrimary() async throws {
+        try await Self.offPool {
+            try self.asPostgres([
+                "pg_ctl", "-D", "\(self.root)/primary", "-l", "\(self.root)/primary.log", "-w", "-t", "30", "start",
+            ])
+            try self.waitUntilAccepting(port: self.port)
         }
     }
 
@@ -234,7 +262,7 @@ final class StandbyCluster: Sendable {
             guard let text = try? String(contentsOfFile: root + "/owner.pid", encoding: .utf8),
                 let owner = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), !isRunning(owner)
             else { continue }
-            StandbyCluster(root: root, hasStandby: true).stop()
+            StandbyCluster(root: root, hasStandby: true, port: primaryPort).stop()
         }
     }
 
