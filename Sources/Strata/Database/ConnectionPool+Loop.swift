@@ -58,11 +58,16 @@ extension ConnectionPool {
                 }
                 noteWait(until: .now, queued: false)
                 if isAlone && !loop.takesLoneCalls && InlineCalls.enter() {
-                    defer {
-                        InlineCalls.leave()
-                        release(idle)
+                    let changed: Int
+                    do {
+                        defer {
+                            InlineCalls.leave()
+                            release(idle)
+                        }
+                        changed = try alone(idle)
                     }
-                    return try alone(idle)
+                    if InlineCalls.yieldDue() { await Task.yield() }
+                    return changed
                 }
                 lease = idle
             case .connect(let isAlone):
@@ -74,11 +79,16 @@ extension ConnectionPool {
                 }
                 noteWait(until: .now, queued: false)
                 if isAlone && !loop.takesLoneCalls && InlineCalls.enter() {
-                    defer {
-                        InlineCalls.leave()
-                        release(lease)
+                    let changed: Int
+                    do {
+                        defer {
+                            InlineCalls.leave()
+                            release(lease)
+                        }
+                        changed = try alone(lease)
                     }
-                    return try alone(lease)
+                    if InlineCalls.yieldDue() { await Task.yield() }
+                    return changed
                 }
             case .wait:
                 let statement = try prepared ?? prepare()

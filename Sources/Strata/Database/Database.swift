@@ -183,6 +183,10 @@ public final class Database: Sendable {
     ///   hold every cooperative thread, however many databases wait at once (a SQLite busy wait on a lock another
     ///   process holds, say).
     ///
+    /// A body that ran on the caller's thread on a free connection made the call suspend nowhere; every 64th such
+    /// call across the process yields (`Task.yield()`) once its connection is back, so that a loop of calls never
+    /// holds a cooperative thread for as long as it loops.
+    ///
     /// On a connection's thread the body sees no task: `Task.isCancelled` is false and task-local
     /// values are their defaults. A cancelled task's body runs to its end (the connection is never left
     /// halfway); cancellation is noticed while waiting for a connection.
@@ -209,8 +213,15 @@ public final class Database: Sendable {
             // Alone: on the caller's thread, unless as many lone bodies as may block cooperative threads already run
             // on them, across every database (InlineCalls).
             if alone && InlineCalls.enter() {
-                defer { InlineCalls.leave() }
-                return try run(body, on: lease, observer: observer)
+                let result: T
+                do {
+                    defer { InlineCalls.leave() }
+                    result = try run(body, on: lease, observer: observer)
+                }
+                pool.release(lease)
+                givenBack = true
+                if InlineCalls.yieldDue() { await Task.yield() }
+                return result
             }
             return try await lease.thread.run {
                 // Given back on the connection's thread as the body ends, not when this task next gets a cooperative
@@ -222,7 +233,12 @@ public final class Database: Sendable {
                 return try run(body, on: lease, observer: observer)
             }
         }
-        return try run(body, on: lease, observer: observer)
+        let result = try run(body, on: lease, observer: observer)
+        pool.release(lease)
+        givenBack = true
+        // The body ran on this thread and nothing suspended: every so often, let the other tasks run (InlineCalls).
+        if InlineCalls.yieldDue() { await Task.yield() }
+        return result
     }
 
     /// Runs `body` on a leased connection, on the current thread.

@@ -1,4 +1,4 @@
-// InlineCalls: how many lone calls run their bodies on cooperative threads at once, across the process.
+// InlineCalls: how many lone calls run their bodies on cooperative threads at once, and when such calls yield.
 import Foundation
 import Synchronization
 
@@ -29,4 +29,19 @@ package enum InlineCalls {
 
     /// Gives back a slot ``enter()`` took.
     static func leave() { running.subtract(1, ordering: .releasing) }
+
+    /// How many calls that ran on the caller's thread, without suspending, come between two yields.
+    package static let yieldInterval: UInt = 64
+    private static let unsuspended = Atomic<UInt>(0)
+
+    /// Counts a call whose body ran on the caller's thread and returns true for every ``yieldInterval``-th one, across
+    /// the process: that caller then yields (`Task.yield()`) once its connection is back in the pool.
+    ///
+    /// Such a call does not suspend (a free connection is taken without a wait, the body runs on the caller's thread),
+    /// so a loop of them would hold its cooperative thread for as long as it loops: with one such loop per core
+    /// (16 request handlers saving in a loop on the memory driver, say), no other task of the process would run
+    /// again until they stop. A yield every 64 calls costs about one thread hop per 64 calls.
+    static func yieldDue() -> Bool {
+        unsuspended.wrappingAdd(1, ordering: .relaxed).newValue % yieldInterval == 0
+    }
 }
