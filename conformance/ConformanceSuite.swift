@@ -83,6 +83,8 @@ public enum ConformanceSuite {
         pageCases,
         historyCases,
         setOperationCases,
+        commonTableCases,
+        recursiveCommonTableCases,
     ].flatMap { $0 }
 
     /// The names of every case.

@@ -5,6 +5,7 @@ extension StoreState {
     /// Mutating only to build an index's ordered entries on first use.
     mutating func select(_ s: Select) throws(StrataError) -> Outcome {
         let s = try resolvingSubqueries(in: s)
+        if let w = s.commonTable { return try commonTableSelect(s, w) }
         if let c = s.compound { return try compoundSelect(s, c) }
         // Read the table in place in the dictionary: copying the struct out costs a retain per field.
         guard let i = tables.index(forKey: s.table) else { throw .noSuchTable(s.table) }

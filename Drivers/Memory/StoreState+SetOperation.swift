@@ -55,14 +55,16 @@ extension StoreState {
         }
     }
 
-    /// The selected columns' definitions of a branch that lists columns: its table's, or those of the rows its
-    /// own compound combines.
-    private func columnDefinitions(of s: Select) throws(StrataError) -> [TableColumn] {
+    /// The selected columns' definitions of a branch (or a named SELECT) that lists columns: its table's, or those
+    /// of the rows its own compound combines or its own named SELECT returns.
+    func columnDefinitions(of s: Select) throws(StrataError) -> [TableColumn] {
         guard case .columns(let names) = s.selection else {
             throw .invalidQuery("branch 1 of a set operation on \(s.table) must select columns")
         }
         let all: [TableColumn]
-        if let inner = s.compound {
+        if let w = s.commonTable {
+            all = try columnDefinitions(of: w.select)
+        } else if let inner = s.compound {
             all = try columnDefinitions(of: inner.first)
         } else {
             guard let table = tables[s.table] else { throw .noSuchTable(s.table) }

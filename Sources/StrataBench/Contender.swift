@@ -69,6 +69,9 @@ protocol Contender: AnyObject {
     func pageKeyset(rows: Int, base: Int64) async throws -> Sample
     /// Runs ``SetUnion/queries`` UNIONs of two overlapping i1 ranges, each read whole, in one read transaction.
     func setUnion(base: Int64) async throws -> Sample
+    /// Runs ``CTEDescendants/walks`` recursive walks down i1 = i2 chains, each row with its depth, in one read
+    /// transaction.
+    func cteDescendants(base: Int64) async throws -> Sample
 }
 
 extension Contender {
@@ -80,6 +83,10 @@ extension Contender {
 
     func setUnion(base: Int64) async throws -> Sample {
         throw BenchError("\(name) has no set operations")
+    }
+
+    func cteDescendants(base: Int64) async throws -> Sample {
+        throw BenchError("\(name) has no recursive walks")
     }
 
     func bulkInsertFloor(_ count: Int) async throws -> Sample {

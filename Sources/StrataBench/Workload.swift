@@ -43,6 +43,8 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     case pageKeyset = "page-keyset"
     /// SQLite and memory: UNIONs of two overlapping i1 ranges (about 750 rows each), read whole.
     case setUnion = "set-union"
+    /// SQLite and memory: recursive walks (WITH RECURSIVE) 20 levels down chains of rows linked by i1 = i2.
+    case cteDescendants = "cte-descendants"
 
     /// What the workload does, at full scale.
     public var summary: String {
@@ -81,6 +83,9 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
                 + "RETURNING) vs the same through libpq, and vs libpq multi-row INSERT … RETURNING"
         case .fresh:
             return "1,000 fresh databases, each opened, migrated for 4 models, given 10 one-shot statements and closed"
+        case .cteDescendants:
+            return "50 recursive walks, each 20 levels down a chain of rows linked by i1 = the last row's i2 (i1 "
+                + "indexed), each row read with its depth, in one read transaction"
         case .setUnion:
             return "50 UNIONs of two overlapping i1 ranges (about 750 of 100,000 rows each), in one read transaction"
         case .pageKeyset:
@@ -111,6 +116,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .copyIds: return "COPY staged insert \(Self.count(sizes.bulk))"
         case .fresh: return "\(Self.count(sizes.fresh)) fresh dbs: migrate 4, 10 statements"
         case .setUnion: return "\(SetUnion.queries) unions of two i1 ranges"
+        case .cteDescendants: return "\(CTEDescendants.walks) recursive walks of \(CTEDescendants.levels) levels"
         case .pageKeyset: return "keyset pages of 20 over \(Self.count(PageKeyset.rows(tableSize: sizes.fetch))) rows"
         }
     }
@@ -127,7 +133,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
 
     /// Whether the workload reads the seeded table (and is warmed up first).
     var isRead: Bool {
-        [.fetch, .lookupTx, .lookupAsync, .query, .groupSum, .inLookup, .pageKeyset, .setUnion]
+        [.fetch, .lookupTx, .lookupAsync, .query, .groupSum, .inLookup, .pageKeyset, .setUnion, .cteDescendants]
             .contains(self)
     }
 
@@ -137,7 +143,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         switch self {
         case .copy, .copyIds: return backend == .postgres
         case .fresh: return backend == .memory
-        case .pageKeyset, .setUnion: return backend != .postgres
+        case .pageKeyset, .setUnion, .cteDescendants: return backend != .postgres
         default: return true
         }
     }

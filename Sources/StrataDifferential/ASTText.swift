@@ -42,6 +42,7 @@ enum ASTText {
             let rest = c.rest.map { "SetOperation(.\(String(describing: $0.kind)), \(select($0.select)))" }
             text += " /* compound: Compound(\(select(c.first)), [\(rest.joined(separator: ", "))]) */"
         }
+        if let w = s.commonTable { text += " /* commonTable: CommonTable(\(quoted(w.name)), \(select(w.select))) */" }
         return text
     }
 

@@ -118,6 +118,7 @@ struct Features {
         if let f = s.filter { walk(f.node) }
         s.joins.forEach { walk($0.on.node) }
         s.compound?.branches.forEach(nested)  // a set operation's branches, each over its own table
+        if let w = s.commonTable { nested(w.select) }  // a named query, over its own table
         func havingSums(_ n: HavingCondition.Node) -> [Aggregate] {
             switch n {
             case .compare(_, .aggregate(let a), _), .isNull(.aggregate(let a), _): return [a]

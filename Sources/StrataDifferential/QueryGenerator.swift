@@ -81,6 +81,7 @@ struct QueryGenerator {
         if isRisky { risky(&s, &rng) } else if total { keysetPage(&s, rng) }
         lock(&s, rng)
         setOperation(&s, rng, risky: isRisky)
+        commonTable(&s, rng, risky: isRisky)
         return s
     }
 

@@ -30,6 +30,10 @@ extension SQLRenderer {
     }
 
     static func selectBinds(_ s: Select, _ dialect: (any Dialect)?, into out: inout [DatabaseValue]) {
+        if let w = s.commonTable {
+            selectBinds(w.select, dialect, into: &out)
+            if let step = w.boundedStep { selectBinds(step, dialect, into: &out) }
+        }
         if let c = s.compound {
             for b in c.branches { selectBinds(b, dialect, into: &out) }
         }

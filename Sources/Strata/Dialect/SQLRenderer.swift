@@ -17,6 +17,8 @@ public struct SQLRenderer {
     var mainTable: String?
     /// Whether an arithmetic expression is being rendered (its operands are not wrapped for NaN again).
     var insideArithmetic = false
+    /// SQL the next SELECT writes after its columns (a recursive walk's depth), then forgets.
+    var extraItem: String?
 
     init(dialect: any Dialect) { self.dialect = dialect }
 
@@ -106,11 +108,14 @@ public struct SQLRenderer {
     // MARK: SELECT
 
     mutating func select(_ s: Select) throws(StrataError) {
+        let extra = extraItem
+        extraItem = nil
         let outer = (qualifier, aliases, mainTable)  // a subquery's SELECT restores its outer query's scope
         qualifier = s.joins.isEmpty ? nil : s.table
         aliases = Set(s.joins.map(\.alias))
         mainTable = s.table
         defer { (qualifier, aliases, mainTable) = outer }
+        if let w = s.commonTable { try with(w) }
         let select = s.distinct ? "SELECT DISTINCT " : "SELECT "
         let collated = Self.distinctTextOrder(s, dialect: dialect)
         switch s.selection {
@@ -119,6 +124,7 @@ public struct SQLRenderer {
                 select
                 + (try columns.map { c throws(StrataError) in try selected(c, table: nil, collated: collated) }
                     .joined(separator: ", "))
+            if let extra { sql += ", " + extra }
             try from(s)
             try selectTail(s)
         case .refs(let refs):
@@ -155,7 +161,11 @@ public struct SQLRenderer {
             sql += ") AS " + (try q("strata_set"))
             return
         }
-        sql += " FROM " + (try q(s.table))
+        if let w = s.commonTable {
+            sql += " FROM " + (try q(w.name)) + " AS " + (try q(s.table))
+        } else {
+            sql += " FROM " + (try q(s.table))
+        }
         for join in s.joins {
             guard dialect.joinKinds.contains(JoinKinds(join.kind)) else {
                 throw .unsupported(feature: join.kind.rawValue + " JOIN", driver: dialect.name)

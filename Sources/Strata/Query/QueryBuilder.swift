@@ -38,6 +38,8 @@ public struct QueryBuilder<M: Model, Executor> {
     var tag: String?
     /// The set operation whose combined rows the query reads (see `QueryBuilder+SetOperation.swift`).
     var compound: Compound?
+    /// The named query whose rows the query reads (see `QueryBuilder+CommonTable.swift`).
+    var commonTable: CommonTable?
 
     init(executor: Executor) { self.executor = executor }
 
@@ -58,6 +60,7 @@ public struct QueryBuilder<M: Model, Executor> {
         q.lock = lock
         q.tag = tag
         q.compound = compound
+        q.commonTable = commonTable
         return q
     }
 
@@ -313,8 +316,10 @@ public struct QueryBuilder<M: Model, Executor> {
 
     var filter: SQLExpression? {
         var all = filters
-        // A set operation's branches skipped their soft-deleted rows already.
-        if let deleted = M.schema.column(withRole: .deletedAt)?.name, deletedRows != .included, compound == nil {
+        // A set operation's branches, and a named query, skipped their soft-deleted rows already.
+        if let deleted = M.schema.column(withRole: .deletedAt)?.name, deletedRows != .included, compound == nil,
+            commonTable == nil
+        {
             all.append(.isNull(.column(deleted), negated: deletedRows == .only))
         }
         return all.isEmpty ? nil : .and(all)
@@ -345,6 +350,7 @@ public struct QueryBuilder<M: Model, Executor> {
         select.lock = lock
         select.tag = tag
         select.compound = compound
+        select.commonTable = commonTable
         try checkNumberStorage(select)
         return try sealingEncrypted(select)
     }

@@ -96,6 +96,9 @@ public struct Select: Sendable, Hashable {
     /// …) AS "strata_set"`); `table` then only names the model. Its filter, order, limit and offset apply to the
     /// combined rows, whose columns are the compound's first SELECT's; it takes no joins. See ``Compound``.
     public var compound: Compound?
+    /// A named SELECT whose rows the statement reads under `table`'s name instead of the table's rows (`WITH
+    /// "name" AS (…) SELECT … FROM "name" AS "table"`); `table` then only names the model. See ``CommonTable``.
+    public var commonTable: CommonTable?
 
     /// A SELECT of `selection` from `table`, without grouping or DISTINCT (set ``groupBy``, ``having`` and
     /// ``distinct`` afterwards).

@@ -85,6 +85,8 @@ enum ValueCheck {
         case .delete(let d):
             if let f = d.filter { try check(f.node, table: d.table, column: nil) }
         case .select(let s):
+            if let w = s.commonTable { try check(.select(w.select)) }
+            if let step = s.commonTable?.step { try check(.select(step)) }
             for b in s.compound?.branches ?? [] { try check(.select(b)) }
             for join in s.joins { try check(join.on.node, table: s.table, column: nil) }
             if let f = s.filter { try check(f.node, table: s.table, column: nil) }
