@@ -180,16 +180,21 @@ struct OpeningTests {
 
     @Test("fromEnvironment reads DATABASE_URL and falls back to an embedded database")
     func fromEnvironment() throws {
-        // Only this test touches DATABASE_URL.
-        let saved = ProcessInfo.processInfo.environment["DATABASE_URL"]
-        defer {
-            if let saved { setenv("DATABASE_URL", saved, 1) } else { unsetenv("DATABASE_URL") }
+        // Environments of the test's own, not setenv: changing the process's races with every thread that reads it
+        // (a test starting a Process crashed so, copying the environment while it changed).
+        #expect(
+            try Database.fromEnvironment(drivers: [.sqlite], fallback: "sqlite::memory:", environment: [:]).driverName
+                == "sqlite")
+        #expect(
+            try Database.fromEnvironment(
+                drivers: [.sqlite], fallback: "sqlite::memory:", environment: ["DATABASE_URL": ""]
+            ).driverName == "sqlite")
+        #expect(
+            try Database.fromEnvironment(
+                drivers: [.sqlite], fallback: "mysql://nope", environment: ["DATABASE_URL": "sqlite::memory:"]
+            ).driverName == "sqlite")
+        #expect(throws: StrataError.unknownScheme("oracle")) {
+            try Database.fromEnvironment(drivers: [.sqlite], environment: ["DATABASE_URL": "oracle://x"])
         }
-        unsetenv("DATABASE_URL")
-        #expect(try Database.fromEnvironment(drivers: [.sqlite], fallback: "sqlite::memory:").driverName == "sqlite")
-        setenv("DATABASE_URL", "sqlite::memory:", 1)
-        #expect(try Database.fromEnvironment(drivers: [.sqlite], fallback: "mysql://nope").driverName == "sqlite")
-        setenv("DATABASE_URL", "oracle://x", 1)
-        #expect(throws: StrataError.unknownScheme("oracle")) { try Database.fromEnvironment(drivers: [.sqlite]) }
     }
 }

@@ -157,12 +157,16 @@ public final class Database: Sendable {
         }
     }
 
-    /// Opens the database named by the `DATABASE_URL` environment variable, or `fallback` when unset.
+    /// Opens the database named by the `DATABASE_URL` environment variable, or `fallback` when unset or empty.
+    ///
+    /// `environment` is the process's by default; pass another (a test's, a configuration file's) rather than
+    /// changing the process's with `setenv`, which races with every thread that reads it (starting a `Process`).
     public static func fromEnvironment(
         drivers: [DriverFactory]? = nil, fallback: String = "sqlite:strata.sqlite",
-        configuration: Configuration = Configuration()
+        configuration: Configuration = Configuration(),
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> Database {
-        let env = ProcessInfo.processInfo.environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        let env = environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         return try open(env ?? fallback, drivers: drivers, configuration: configuration)
     }
 
