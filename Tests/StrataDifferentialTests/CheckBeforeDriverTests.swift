@@ -111,6 +111,10 @@ struct CheckBeforeDriverTests {
                 .invalidQuery("cannot add a PRIMARY KEY column")
             ),
             (
+                .delete(Delete(table: "reach", filter: .isNull(.column("name", table: "j1")))),
+                .invalidQuery("column j1.name of a joined table outside a join")
+            ),
+            (
                 .createIndex(table: "reach", Index(columns: [])),
                 .invalidQuery("index reach_idx has no columns")
             ),

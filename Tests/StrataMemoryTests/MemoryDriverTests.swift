@@ -722,8 +722,7 @@ struct MemoryDriverTests {
             try StatementCheck.check(.select(Select(table: "usr", selection: .columns(["name"]), joins: [join])))
         }
         expectError(.invalidQuery("column g.title of a joined table outside a join")) {
-            try run(
-                c,
+            try StatementCheck.check(
                 .delete(
                     Delete(table: "usr", filter: .compare(.equal, .column("title", table: "g"), .value(.text("A"))))))
         }

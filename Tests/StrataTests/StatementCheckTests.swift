@@ -135,4 +135,53 @@ struct StatementCheckTests {
             try Self.check(.delete(Delete(table: "t", filter: .and([.coalesce([]), dangling]))))
         }
     }
+
+    @Test("a qualified column names the main table or a join in scope; a join's ON sees the joins up to its own")
+    func scopes() {
+        let j1 = Join(
+            .inner, table: "u", alias: "j1", on: .compare(.equal, .column("id"), .column("t_id", table: "j1")))
+        #expect(throws: StrataError.invalidQuery("no joined table named j2")) {
+            try Self.check(
+                .select(
+                    Select(
+                        table: "t", selection: .refs([ColumnRef("a"), ColumnRef("b", table: "j2")]), joins: [j1])))
+        }
+        #expect(throws: StrataError.invalidQuery("column j1.b of a joined table outside a join")) {
+            try Self.check(.select(Select(table: "t", selection: .columns(["a"]), filter: .column("b", table: "j1"))))
+        }
+        #expect(throws: StrataError.invalidQuery("column t.b of a joined table outside a join")) {
+            try Self.check(
+                .update(Update(table: "t", assignments: [Assignment("a", .null)], filter: .column("b", table: "t"))))
+        }
+        let ahead = Join(
+            .inner, table: "u", alias: "j0", on: .compare(.equal, .column("id"), .column("x", table: "j1")))
+        #expect(throws: StrataError.invalidQuery("no joined table named j1")) {
+            try Self.check(.select(Select(table: "t", selection: .columns(["a"]), joins: [ahead, j1])))
+        }
+        let inner = Select(table: "u", selection: .columns(["id"]), filter: .column("b", table: "j1"))
+        #expect(throws: StrataError.invalidQuery("column j1.b of a joined table outside a join")) {
+            let f = SQLExpression.inSubquery(.column("id", table: "j1"), inner)
+            try Self.check(.select(Select(table: "t", selection: .columns(["a"]), joins: [j1], filter: f)))
+        }
+        var ordered = Select(table: "t", selection: .columns(["a"]), joins: [j1])
+        ordered.order = [Ordering("name", table: "j1"), Ordering("name", table: "t")]
+        ordered.groupBy = [ColumnRef("a", table: "t"), ColumnRef("b", table: "j1")]
+        #expect(throws: Never.self) { try Self.check(.select(ordered)) }
+        ordered.order.append(Ordering("name", table: "j3"))
+        #expect(throws: StrataError.invalidQuery("no joined table named j3")) { try Self.check(.select(ordered)) }
+    }
+
+    @Test("the scope of qualified columns is checked after every other rule")
+    func scopeLast() {
+        let outside = SQLExpression.column("b", table: "j1")
+        #expect(throws: StrataError.invalidQuery("negative limit -1")) {
+            try Self.check(.select(Select(table: "t", selection: .columns(["a"]), filter: outside, limit: -1)))
+        }
+        #expect(throws: StrataError.invalidQuery("UPDATE without any column to set")) {
+            try Self.check(.update(Update(table: "t", assignments: [], filter: outside)))
+        }
+        #expect(throws: StrataError.invalidQuery("column j1.b of a joined table outside a join")) {
+            try Self.check(.delete(Delete(table: "t", filter: outside)))
+        }
+    }
 }

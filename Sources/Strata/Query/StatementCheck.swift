@@ -8,7 +8,7 @@ import Foundation
 /// row lock no backend answers alike (``Select/checkGrouping()``, ``Select/checkLock()``); an INSERT whose rows do
 /// not fit its columns or whose upsert clause has no target or sets nothing, a table with a column named twice,
 /// two primary keys or a key that is not an integer, a UUID or text, a primary key added to a table, an index
-/// without columns (`+Writes`).
+/// without columns (`+Writes`); last, a column qualified with a table that is not in scope (`+Scope`).
 ///
 /// Every statement a ``Transaction`` runs passes here, so a statement with two faults fails with the same error on
 /// every driver, and no driver (nor the renderer) repeats these rules. A SELECT is checked in the order it is
@@ -19,6 +19,12 @@ package enum StatementCheck {
     ///
     /// - Throws: ``StrataError/invalidQuery(_:)`` naming the fault.
     package static func check(_ statement: Statement) throws(StrataError) {
+        try checkShape(statement)
+        try checkScopes(statement)
+    }
+
+    /// Every rule but the scope of qualified columns, which comes last (`+Scope`).
+    private static func checkShape(_ statement: Statement) throws(StrataError) {
         switch statement {
         case .select(let s): try check(s)
         case .update(let u):
