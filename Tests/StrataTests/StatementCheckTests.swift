@@ -163,9 +163,9 @@ struct StatementCheckTests {
             let f = SQLExpression.inSubquery(.column("id", table: "j1"), inner)
             try Self.check(.select(Select(table: "t", selection: .columns(["a"]), joins: [j1], filter: f)))
         }
-        var ordered = Select(table: "t", selection: .columns(["a"]), joins: [j1])
+        let refs = [ColumnRef("a", table: "t"), ColumnRef("name", table: "j1")]
+        var ordered = Select(table: "t", selection: .refs(refs), joins: [j1])
         ordered.order = [Ordering("name", table: "j1"), Ordering("name", table: "t")]
-        ordered.groupBy = [ColumnRef("a", table: "t"), ColumnRef("b", table: "j1")]
         #expect(throws: Never.self) { try Self.check(.select(ordered)) }
         ordered.order.append(Ordering("name", table: "j3"))
         #expect(throws: StrataError.invalidQuery("no joined table named j3")) { try Self.check(.select(ordered)) }
