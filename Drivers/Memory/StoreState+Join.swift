@@ -8,7 +8,7 @@ extension StoreState {
     /// Order, which SQL leaves open without ORDER BY: left rows in order, each followed by its
     /// matches in insertion order; a RIGHT or FULL join then adds the unmatched right rows.
     func joinedRows(_ s: Select, main: MemoryTable) throws(StrataError) -> (ColumnScope, [[DatabaseValue]]) {
-        var scope = ColumnScope(main, joins: true)
+        var scope = ColumnScope(main)
         var rows = main.slots.filter { !$0.isEmpty }
         for join in s.joins {
             let right = try table(join.table)

@@ -7,17 +7,9 @@ extension StoreState {
     mutating func createTable(_ schema: TableSchema) throws(StrataError) {
         try Self.checkIdentifier(schema.name)
         if tables[schema.name] != nil { return }
-        var seen: Set<String> = []
         for c in schema.columns {
             try Self.checkIdentifier(c.name)
-            guard seen.insert(c.name).inserted else { throw .invalidQuery("duplicate column name: \(c.name)") }
-            if c.isPrimaryKey && ![.integer, .uuid, .text].contains(c.type) {
-                throw .invalidQuery("primary key \(c.name) must be an integer, a UUID or text")
-            }
             if let d = c.schemaDefault, !c.isPrimaryKey { _ = try c.storedValue(d, table: schema.name) }
-        }
-        guard schema.columns.filter(\.isPrimaryKey).count <= 1 else {
-            throw .invalidQuery("table \(schema.name) has more than one primary key")
         }
         let table = try MemoryTable(schema: schema)
         journal.append(.table(name: schema.name, previous: nil))
@@ -35,7 +27,6 @@ extension StoreState {
         if table.positions[column.name] != nil {
             throw .database(code: 1, message: "duplicate column name: \(column.name)")
         }
-        if column.isPrimaryKey { throw .invalidQuery("cannot add a PRIMARY KEY column") }
         var added = column
         if let backfill = column.backfill { added.schemaDefault = backfill }
         var fill = DatabaseValue.null
@@ -59,7 +50,6 @@ extension StoreState {
         try Self.checkIdentifier(indexName)
         var table = try table(name)
         if tables.values.contains(where: { $0.hasIndex(named: indexName) }) { return }
-        guard !index.columns.isEmpty else { throw .invalidQuery("index \(indexName) has no columns") }
         let before = table
         try table.addIndex(name: indexName, columns: index.columns, unique: index.isUnique)
         journal.append(.table(name: name, previous: before))

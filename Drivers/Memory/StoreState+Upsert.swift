@@ -15,7 +15,6 @@ extension StoreState {
         var replaced: [[DatabaseValue]] = []
         let referenced = !references(to: i.table).isEmpty
         let outcome = try changing(i.table) { table, journal throws(StrataError) in
-            guard !i.rows.isEmpty else { throw .invalidQuery("INSERT without rows") }
             let plan = try InsertPlan(i.columns, table: table)
             let targetIndex = try Self.uniqueIndex(covering: onConflict.target, in: table)
             var setPositions: [Int] = []
@@ -29,9 +28,6 @@ extension StoreState {
             var returnedValues: [DatabaseValue] = []
             var changes = 0
             for values in i.rows {
-                guard values.count == i.columns.count else {
-                    throw .invalidQuery("INSERT row has \(values.count) values for \(i.columns.count) columns")
-                }
                 var row: [DatabaseValue] = []
                 row.reserveCapacity(table.columns.count)
                 for p in 0..<table.columns.count {

@@ -16,12 +16,13 @@ extension StoreState {
     ///
     /// Omitted columns take their schema default, or NULL; an omitted (or NULL) integer primary key
     /// takes the next id: one past the largest id ever inserted, so ids are never reused.
+    /// The rows fit the columns (the core's `StatementCheck`, run again here only because the indexing below relies
+    /// on it when a caller hands the connection a statement directly).
     mutating func insert(_ i: Insert) throws(StrataError) -> Outcome {
+        try StatementCheck.check(.insert(i))
         if let onConflict = i.onConflict { return try upsert(i, onConflict) }
         var inserted: [[DatabaseValue]] = []
         let outcome = try changing(i.table) { table, journal throws(StrataError) in
-            guard !i.rows.isEmpty else { throw .invalidQuery("INSERT without rows") }
-            if i.columns.isEmpty && i.rows.count != 1 { throw .invalidQuery("multi-row INSERT without columns") }
             let width = table.columns.count
             let plan: InsertPlan
             if let cached = table.insertPlan, cached.columns == i.columns {
@@ -41,9 +42,6 @@ extension StoreState {
             var counterJournaled = false
             var appendJournaled = false
             for values in i.rows {
-                guard values.count == i.columns.count else {
-                    throw .invalidQuery("INSERT row has \(values.count) values for \(i.columns.count) columns")
-                }
                 var row: [DatabaseValue] = []
                 row.reserveCapacity(width)
                 for p in 0..<width {

@@ -567,8 +567,8 @@ struct MemoryDriverTests {
         try run(c, .dropTable("item"))
         #expect(try c.columns(of: "item") == nil)
         expectError(.invalidQuery("primary key id must be an integer, a UUID or text")) {
-            try run(
-                c,
+            // The core's check, which every Transaction runs before the statement reaches this driver.
+            try StatementCheck.check(
                 .createTable(
                     TableSchema(
                         name: "bad",
@@ -722,8 +722,7 @@ struct MemoryDriverTests {
             try StatementCheck.check(.select(Select(table: "usr", selection: .columns(["name"]), joins: [join])))
         }
         expectError(.invalidQuery("column g.title of a joined table outside a join")) {
-            try run(
-                c,
+            try StatementCheck.check(
                 .delete(
                     Delete(table: "usr", filter: .compare(.equal, .column("title", table: "g"), .value(.text("A"))))))
         }

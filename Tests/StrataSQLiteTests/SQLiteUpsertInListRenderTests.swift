@@ -34,14 +34,14 @@ struct SQLiteUpsertInListRenderTests {
         )
     }
 
-    @Test("an upsert without target or without anything to set is refused")
+    @Test("an upsert without target or without anything to set is refused by the core, before any driver")
     func upsertRefused() {
         for onConflict in [
             OnConflict(target: [], action: .nothing),
             OnConflict(target: ["a"], action: .update(set: [], increment: [])),
         ] {
             let insert = Insert(table: "t", columns: ["a"], rows: [[.integer(1)]], onConflict: onConflict)
-            #expect(throws: StrataError.self) { try SQLRenderer.render(.insert(insert), dialect: dialect) }
+            #expect(throws: StrataError.self) { try StatementCheck.check(.insert(insert)) }
         }
     }
 

@@ -40,10 +40,12 @@ struct RendererMalformedInputTests {
         #expect(r.sql == "(a = $1) AND b IN ($2,$3)")
     }
 
-    @Test("an INSERT without columns whose row has values is refused, not rendered as DEFAULT VALUES")
+    @Test("an INSERT without columns whose row has values is refused by the core, not rendered as DEFAULT VALUES")
     func insertWithoutColumnsButValues() {
         let insert = Statement.insert(Insert(table: "t", columns: [], rows: [[.integer(1)]]))
-        #expect(throws: StrataError.self) { try SQLRenderer.render(insert, dialect: DollarDialect()) }
+        #expect(throws: StrataError.invalidQuery("INSERT row has 1 values for 0 columns")) {
+            try StatementCheck.check(insert)
+        }
         let empty = Statement.insert(Insert(table: "t", columns: [], rows: [[]]))
         #expect((try? SQLRenderer.render(empty, dialect: DollarDialect()).sql) == "INSERT INTO \"t\" DEFAULT VALUES")
     }

@@ -64,6 +64,9 @@ extension Transaction {
                 throw StrataError.missingReferencedTable(
                     table: schema.name, column: fk.column, references: fk.referencedTable)
             }
+            // The statements the editor will run, refused as `execute` would refuse them (see `StatementCheck`).
+            try StatementCheck.check(.createTable(schema))
+            for index in schema.indexes { try StatementCheck.check(.createIndex(table: schema.name, index)) }
             try editor.apply(change, live: live)
         case .dropTable(let name):
             _ = try table(name)

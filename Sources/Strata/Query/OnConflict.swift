@@ -40,12 +40,12 @@ public struct OnConflict: Sendable, Hashable {
     /// The clause's SQL, after the VALUES, in the dialect's ``UpsertSyntax``: ` ON CONFLICT ("a", "b") DO …` or
     /// ` ON DUPLICATE KEY UPDATE …`. It binds nothing.
     ///
-    /// - Throws: ``StrataError/invalidQuery(_:)`` for an empty target or an update that sets nothing;
-    ///   ``StrataError/unsupported(feature:driver:)`` for ``UpsertSyntax/none``; what `quote` throws.
+    /// An empty target or an update that sets nothing was refused before any driver (`StatementCheck`).
+    ///
+    /// - Throws: ``StrataError/unsupported(feature:driver:)`` for ``UpsertSyntax/none``; what `quote` throws.
     func sql(
         table: String, syntax: UpsertSyntax, driver: String, quote: (String) throws(StrataError) -> String
     ) throws(StrataError) -> String {
-        guard !target.isEmpty else { throw .invalidQuery("ON CONFLICT without target columns on \(table)") }
         var out: String
         var sets: [String] = []
         switch syntax {
@@ -58,15 +58,12 @@ public struct OnConflict: Sendable, Hashable {
             out += " DO UPDATE SET "
         case .onDuplicateKeyUpdate:
             out = " ON DUPLICATE KEY UPDATE "
-            if case .nothing = action {
-                let column = try quote(target[0])
+            if case .nothing = action, let first = target.first {
+                let column = try quote(first)
                 return out + column + " = " + column  // keeps the stored row as it is
             }
         }
         guard case .update(let set, let increment) = action else { return out }
-        guard !set.isEmpty || !increment.isEmpty else {
-            throw .invalidQuery("ON CONFLICT DO UPDATE on \(table) sets no column")
-        }
         for c in set {
             let column = try quote(c)
             sets.append(column + " = " + (syntax == .onConflict ? "excluded." + column : "VALUES(" + column + ")"))

@@ -5,7 +5,10 @@ import Foundation
 /// columns, a join alias that is the main table's name or another join's, an UPDATE that sets nothing, a negative
 /// LIMIT or OFFSET, a LIKE pattern ending in a lone escape (raw conditions' included, where the core can read
 /// them), a subquery used as a value that does not select exactly one column, an empty COALESCE, a grouping or a
-/// row lock no backend answers alike (``Select/checkGrouping()``, ``Select/checkLock()``).
+/// row lock no backend answers alike (``Select/checkGrouping()``, ``Select/checkLock()``); an INSERT whose rows do
+/// not fit its columns or whose upsert clause has no target or sets nothing, a table with a column named twice,
+/// two primary keys or a key that is not an integer, a UUID or text, a primary key added to a table, an index
+/// without columns (`+Writes`); last, a column qualified with a table that is not in scope (`+Scope`).
 ///
 /// Every statement a ``Transaction`` runs passes here, so a statement with two faults fails with the same error on
 /// every driver, and no driver (nor the renderer) repeats these rules. A SELECT is checked in the order it is
@@ -16,6 +19,12 @@ package enum StatementCheck {
     ///
     /// - Throws: ``StrataError/invalidQuery(_:)`` naming the fault.
     package static func check(_ statement: Statement) throws(StrataError) {
+        try checkShape(statement)
+        try checkScopes(statement)
+    }
+
+    /// Every rule but the scope of qualified columns, which comes last (`+Scope`).
+    private static func checkShape(_ statement: Statement) throws(StrataError) {
         switch statement {
         case .select(let s): try check(s)
         case .update(let u):
@@ -24,8 +33,14 @@ package enum StatementCheck {
             if let f = u.filter { try check(f.node) }
         case .delete(let d):
             if let f = d.filter { try check(f.node) }
-        case .insert, .createTable, .addColumn, .createIndex, .dropTable, .begin, .commit, .rollback, .savepoint,
-            .releaseSavepoint, .rollbackToSavepoint, .beginIsolated:
+        case .insert(let i): try check(i)
+        case .createTable(let t): try check(t)
+        case .addColumn(_, let c):
+            // An existing table has its key (SQLite cannot add one; PostgreSQL would add a second).
+            if c.isPrimaryKey { throw .invalidQuery("cannot add a PRIMARY KEY column") }
+        case .createIndex(let table, let index): try check(index, table: table)
+        case .dropTable, .begin, .commit, .rollback, .savepoint, .releaseSavepoint, .rollbackToSavepoint,
+            .beginIsolated:
             return
         }
     }

@@ -1,0 +1,57 @@
+// StatementCheck+Writes: the shape of an INSERT, its upsert clause and a table's DDL, refused once before any driver.
+
+extension StatementCheck {
+    /// An INSERT: at least one row; without columns, exactly one empty row (`DEFAULT VALUES`); with columns, one
+    /// value per column in every row, the first row that differs named; an upsert clause with a target and, when it
+    /// updates, at least one column to set.
+    ///
+    /// - Throws: ``StrataError/invalidQuery(_:)`` naming the fault (and the table, for the upsert clause).
+    static func check(_ i: Insert) throws(StrataError) {
+        guard !i.rows.isEmpty else { throw .invalidQuery("INSERT without rows") }
+        if i.columns.isEmpty {
+            guard i.rows.count == 1 else { throw .invalidQuery("multi-row INSERT without columns") }
+            guard i.rows[0].isEmpty else {
+                throw .invalidQuery("INSERT row has \(i.rows[0].count) values for 0 columns")
+            }
+        } else if let row = i.rows.first(where: { $0.count != i.columns.count }) {
+            throw .invalidQuery("INSERT row has \(row.count) values for \(i.columns.count) columns")
+        }
+        guard let c = i.onConflict else { return }
+        guard !c.target.isEmpty else { throw .invalidQuery("ON CONFLICT without target columns on \(i.table)") }
+        if case .update(let set, let increment) = c.action, set.isEmpty && increment.isEmpty {
+            throw .invalidQuery("ON CONFLICT DO UPDATE on \(i.table) sets no column")
+        }
+    }
+
+    /// A CREATE TABLE: each column named once, at most one primary key, each an integer, a UUID or text. Its
+    /// indexes are statements of their own (`createIndex`), checked when they run.
+    ///
+    /// - Throws: ``StrataError/invalidQuery(_:)`` naming the column or the table.
+    static func check(_ t: TableSchema) throws(StrataError) {
+        var seen: Set<String> = []
+        for c in t.columns {
+            guard seen.insert(c.name).inserted else { throw .invalidQuery("duplicate column name: \(c.name)") }
+            try checkKey(c)
+        }
+        guard t.columns.filter(\.isPrimaryKey).count <= 1 else {
+            throw .invalidQuery("table \(t.name) has more than one primary key")
+        }
+    }
+
+    /// A CREATE INDEX names at least one column.
+    ///
+    /// - Throws: ``StrataError/invalidQuery(_:)`` naming the index.
+    static func check(_ index: Index, table: String) throws(StrataError) {
+        guard !index.columns.isEmpty else {
+            throw .invalidQuery("index \(index.resolvedName(table: table)) has no columns")
+        }
+    }
+
+    /// A primary key is an integer (generated), a UUID or text (assigned by Strata or the app).
+    ///
+    /// - Throws: ``StrataError/invalidQuery(_:)`` naming the column.
+    static func checkKey(_ c: TableColumn) throws(StrataError) {
+        guard c.isPrimaryKey, ![.integer, .uuid, .text].contains(c.type) else { return }
+        throw .invalidQuery("primary key \(c.name) must be an integer, a UUID or text")
+    }
+}
