@@ -57,7 +57,7 @@ let package = Package(
             ],
             path: "conformance"
         ),
-        .target(name: "StrataDifferential", dependencies: ["Strata"]),
+        .target(name: "StrataDifferential", dependencies: ["Strata", "StrataEncryption"]),
         // Kept apart so that the core does not depend on swift-crypto (article Encrypted columns).
         .target(
             name: "StrataEncryption", dependencies: ["Strata", .product(name: "Crypto", package: "swift-crypto")]

@@ -1,6 +1,8 @@
-// WriteModels: the two models the write-program tester drives: every lifecycle feature, callbacks that can throw.
+// WriteModels: the models the write-program tester drives: every lifecycle feature, callbacks that can throw, and a
+// history-tracked model with encrypted columns.
 import Foundation
 import Strata
+import StrataEncryption
 import Synchronization
 
 /// A fault a callback of ``WPAccount`` injects: `willSave` refuses a balance of 13, `didSave` (after the write,
@@ -46,4 +48,25 @@ public struct WPEntry {
     public var accountID: Int64
     public var amount: Int64
     public static var foreignKeys: [ForeignKey] { [.from(\WPEntry.accountID, to: WPAccount.self)] }
+}
+
+/// A note whose writes the change history records, with a deterministic encrypted tag (equality filters reach it)
+/// and a randomized encrypted secret. Its key is set by the program, so the history's keys are the same text on
+/// every backend.
+@Model(table: "wp_note")
+public struct WPNote {
+    public var id: String?
+    public var n: Int64
+    @Encrypted(.deterministic) public var tag: String
+    @Encrypted public var secret: String?
+    public static let tracksHistory = true
+
+    /// The keyring every write-program database seals with: two fixed test keys (a rotation: the last seals, an
+    /// equality filter searches under both). Test keys, not secrets.
+    static func keyring() throws -> any ColumnEncryption {
+        try AESGCMKeyring([
+            AESGCMKeyring.Key(id: "wp-old", bytes: Data(repeating: 0x5a, count: 32)),
+            AESGCMKeyring.Key(id: "wp-new", bytes: Data((0..<32).map { UInt8($0) })),
+        ])
+    }
 }

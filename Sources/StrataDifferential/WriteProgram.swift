@@ -1,4 +1,5 @@
-// WriteProgram: a seeded program of writes, failures and rollbacks over WPAccount and WPEntry, and its Swift text.
+// WriteProgram: a seeded program of writes, failures and rollbacks over WPAccount, WPEntry and the history-tracked,
+// encrypted WPNote, with reads and prunes of the change history, and its Swift text.
 
 /// One step of a write program. Steps name the models the program holds by their position (handles); a step
 /// whose handle does not exist (yet) does nothing, on every backend and in the reference alike.
@@ -62,6 +63,55 @@ public indirect enum WriteStep: Sendable, Equatable {
     /// A transaction begun with `onFailedStatement: .abortTransaction` (top level only): the first failed
     /// statement aborts it (or the savepoint it ran in); later statements are refused, and it rolls back.
     case abortingTransaction([WriteStep], end: TransactionEnd)
+    /// A note saved with the key `key`: its row's every column updated when it exists, else inserted.
+    case noteSave(key: String, n: Int64, tag: String, secret: String?)
+    /// The note with the key `key` read (when it exists), `n += by` and its tag set to `retag` when given, saved:
+    /// an update of the assigned columns.
+    case noteEdit(key: String, by: Int64, retag: String?)
+    /// The note with the key `key` read (when it exists) and deleted.
+    case noteDelete(key: String)
+    /// `insertAll` (or `load`) of new notes: all or nothing (a repeated or existing key is `unique`).
+    case noteInsertAll(keys: [String], tag: String, load: Bool)
+    /// `update` of the notes whose deterministic encrypted tag equals `tag`: `n` set to `n`, or the tag to `retag`.
+    case noteUpdateWhere(tag: String, n: Int64, retag: String?)
+    /// `delete` of the notes whose tag equals `tag`.
+    case noteDeleteWhere(tag: String)
+    /// The notes whose tag equals `tag` (an equality filter on a deterministic encrypted column): their keys and
+    /// decrypted secrets.
+    case noteFind(tag: String)
+    /// `changes(since:limit:)` from the last token read, page after page of at most `limit` transactions until no
+    /// more: every page's transactions (table, key, operation, columns; tokens compared by order). Top level only.
+    case readHistory(limit: Int)
+    /// `pruneHistory(before:)` the token of the `keep`-th last transaction read (0: the last one), then the whole
+    /// history kept read from the start. Top level only.
+    case pruneHistory(keep: Int)
+
+    /// Whether the step (or one nested in it) writes or reads the history-tracked, encrypted note, or the history.
+    public var touchesHistory: Bool {
+        switch self {
+        case .noteSave, .noteEdit, .noteDelete, .noteInsertAll, .noteUpdateWhere, .noteDeleteWhere, .noteFind,
+            .readHistory, .pruneHistory:
+            return true
+        default: return nested?.contains { $0.touchesHistory } ?? false
+        }
+    }
+
+    /// How many steps `program` holds (nested ones and the transactions around them included), and how many of
+    /// them write or read the note or the history.
+    public static func census(_ program: [WriteStep]) -> (steps: Int, history: Int) {
+        var steps = 0
+        var history = 0
+        func visit(_ step: WriteStep) {
+            steps += 1
+            if let nested = step.nested {
+                nested.forEach(visit)
+            } else if step.touchesHistory {
+                history += 1
+            }
+        }
+        program.forEach(visit)
+        return (steps, history)
+    }
 
     /// How a generated transaction ends.
     public enum TransactionEnd: Sendable, Equatable {
@@ -152,6 +202,36 @@ public indirect enum WriteStep: Sendable, Equatable {
                 + (steps.isEmpty ? "" : "\n") + pad
                 + "    terminateBackend(tx); _ = try WPAccount.query(on: tx).count()\n"
                 + pad + "}"
+        default: return pad + noteSwift
+        }
+    }
+
+    /// A note or history step as Swift (one line).
+    private var noteSwift: String {
+        func quoted(_ s: String?) -> String { s.map { "\"\($0)\"" } ?? "nil" }
+        switch self {
+        case .noteSave(let k, let n, let tag, let secret):
+            return "var note = WPNote(id: \"\(k)\", n: \(n), tag: \"\(tag)\", secret: \(quoted(secret))); "
+                + "try note.save(tx)"
+        case .noteEdit(let k, let by, let retag):
+            return "if var note = try WPNote.find(\"\(k)\", tx) { note.n += \(by)"
+                + (retag.map { "; note.tag = \"\($0)\"" } ?? "") + "; try note.save(tx) }"
+        case .noteDelete(let k): return "_ = try WPNote.find(\"\(k)\", tx)?.delete(tx)"
+        case .noteInsertAll(let keys, let tag, let load):
+            let notes = keys.map { "WPNote(id: \"\($0)\", n: 0, tag: \"\(tag)\", secret: \"s-\($0)\")" }
+            return load
+                ? "try WPNote.load(\(notes), tx)" : "var notes = \(notes); try WPNote.insertAll(&notes, tx)"
+        case .noteUpdateWhere(let tag, let n, let retag):
+            let set = retag.map { "set(\\.tag, to: \"\($0)\")" } ?? "set(\\.n, to: \(n))"
+            return "try WPNote.query(on: tx).where(\\.tag == \"\(tag)\").\(set).update()"
+        case .noteDeleteWhere(let tag): return "try WPNote.query(on: tx).where(\\.tag == \"\(tag)\").delete()"
+        case .noteFind(let tag): return "found = try WPNote.query(on: tx).where(\\.tag == \"\(tag)\").all()"
+        case .readHistory(let limit):
+            return "repeat { page = try tx.changes(since: page?.next, limit: \(limit)) } while page.hasMore"
+        case .pruneHistory(let keep):
+            return "try tx.pruneHistory(before: tokensRead[tokensRead.count - \(keep + 1)]); "
+                + "all = try tx.changes(since: nil)"
+        default: return "// \(self)"
         }
     }
 
@@ -191,7 +271,39 @@ public struct WriteProgramGenerator {
     public mutating func program(length: Int, _ rng: inout SplitMix64) -> [WriteStep] {
         handles = 0
         bulk = 0
-        return (0..<length).map { _ in step(depth: 0, &rng) }
+        // It ends reading the history, so every program's committed changes are compared at least once.
+        return (0..<length).map { _ in step(depth: 0, &rng) } + [.readHistory(limit: 1 + rng.below(4))]
+    }
+
+    static let noteKeys = ["n0", "n1", "n2", "n3", "n4"]
+    static let tags = ["red", "blue", "green"]
+    /// The share of steps (at every depth) that write or read the note or the history.
+    static let noteShare = 0.15
+
+    /// A step on the history-tracked, encrypted note, or (at the top level) a read or prune of the history.
+    mutating func noteStep(depth: Int, _ rng: inout SplitMix64) -> WriteStep {
+        let key = rng.pick(Self.noteKeys)
+        switch rng.below(100) {
+        case 0..<22:
+            return .noteSave(
+                key: key, n: Int64(rng.below(50)), tag: rng.pick(Self.tags),
+                secret: rng.chance(0.2) ? nil : "s\(rng.below(100))")
+        case 22..<40:
+            return .noteEdit(key: key, by: Int64(1 + rng.below(9)), retag: rng.chance(0.3) ? rng.pick(Self.tags) : nil)
+        case 40..<48: return .noteDelete(key: key)
+        case 48..<58:
+            let keys = (0..<(1 + rng.below(3))).map { _ in rng.pick(Self.noteKeys) }
+            return .noteInsertAll(keys: keys, tag: rng.pick(Self.tags), load: rng.chance(0.3))
+        case 58..<68:
+            return .noteUpdateWhere(
+                tag: rng.pick(Self.tags), n: Int64(rng.below(50)), retag: rng.chance(0.3) ? rng.pick(Self.tags) : nil)
+        case 68..<74: return .noteDeleteWhere(tag: rng.pick(Self.tags))
+        case 74..<82: return .noteFind(tag: rng.pick(Self.tags))
+        default:
+            guard depth == 0 else { return .noteEdit(key: key, by: Int64(1 + rng.below(9)), retag: nil) }
+            if rng.chance(0.35) { return .pruneHistory(keep: rng.below(4)) }
+            return .readHistory(limit: 1 + rng.below(4))
+        }
     }
 
     private func balance(_ rng: inout SplitMix64) -> Int64 {
@@ -209,6 +321,7 @@ public struct WriteProgramGenerator {
     private func handle(_ rng: inout SplitMix64) -> Int { rng.below(Swift.max(1, handles + 1)) }
 
     mutating func step(depth: Int, _ rng: inout SplitMix64) -> WriteStep {
+        if rng.chance(Self.noteShare) { return noteStep(depth: depth, &rng) }
         let roll = rng.below(100)
         switch roll {
         case 0..<14:

@@ -4,6 +4,8 @@
 public enum WriteOutcome: Sendable, Equatable, CustomStringConvertible {
     case ok, skipped, unique, stale, callback, notPersisted, foreignKey, aborted
     case misuse, serialization, cancelled, connectionLost, busy, invalid
+    /// What a read step read: notes found, history pages.
+    case found(String)
     case other(String)
 
     public var description: String {
@@ -22,6 +24,7 @@ public enum WriteOutcome: Sendable, Equatable, CustomStringConvertible {
         case .connectionLost: return "connectionLost"
         case .busy: return "busy"
         case .invalid: return "invalid"
+        case .found(let s): return s
         case .other(let s): return s
         }
     }
@@ -45,10 +48,24 @@ public struct WriteSnapshot: Equatable, CustomStringConvertible {
     var entries: [String]
     /// `code balance vN id|nil` for each handle.
     var handles: [String]
+    /// `key n tag secret|nil` for each note (decrypted), sorted by key.
+    var notes: [String]
 
     public var description: String {
-        "rows \(rows)\n  entries \(entries)\n  handles \(handles)"
+        "rows \(rows)\n  entries \(entries)\n  handles \(handles)\n  notes \(notes)"
     }
+
+    /// A note as snapshots and ``WriteStep/noteFind(tag:)`` show it.
+    static func note(key: String, n: Int64, tag: String, secret: String?) -> String {
+        "\(key) \(n) \(tag) \(secret ?? "nil")"
+    }
+}
+
+/// A stored note as the reference holds it.
+struct RefNote: Equatable {
+    var n: Int64
+    var tag: String
+    var secret: String?
 }
 
 /// A model the program holds, as the reference sees it: what it shows, and what `save` knows of it.
@@ -85,6 +102,16 @@ struct WriteReference {
     var aborting = false
     /// Whether a failure aborted the innermost open scope: its statements are refused until it ends.
     var aborted = false
+    /// The notes, by key.
+    var notes: [String: RefNote] = [:]
+    /// The history's transactions committed since the program began, in commit order.
+    var committed: [[HistoryLine]] = []
+    /// The changes of the open transaction (its savepoints' included while they may still commit).
+    var pendingChanges: [HistoryLine] = []
+    /// How many of `committed` the program has read (``WriteStep/readHistory(limit:)``).
+    var readCount = 0
+    /// How many of `committed` a prune deleted (the oldest ones).
+    var prunedBelow = 0
 
     func isUndone(_ scope: Int) -> Bool {
         var s: Int? = scope
@@ -131,6 +158,8 @@ struct WriteReference {
             guard h < handles.count, let id = handles[h].id, !insertUndone(handles[h]), !readUndone(handles[h])
             else { return true }
             return rows[id] == nil
+        case .pruneHistory(let keep):
+            return keep >= readCount  // no token read that far back
         default: return false
         }
     }
@@ -298,6 +327,9 @@ struct WriteReference {
             return [.cancelled]
         case .connectionLost(let steps):
             return scoped(steps, rollback: true) + [.connectionLost]
+        case .noteSave, .noteEdit, .noteDelete, .noteInsertAll, .noteUpdateWhere, .noteDeleteWhere, .noteFind,
+            .readHistory, .pruneHistory:
+            return applyNote(step)
         case .busySave(let i, let by):
             // The save's own checks first (stale, willSave), then a write that waits for the lock: busy.
             var h = handles[i]
@@ -318,6 +350,7 @@ struct WriteReference {
         if let outer = open.last { parent[scope] = outer }
         open.append(scope)
         let saved = (rows, entries, nextID)
+        let savedNotes = (notes, pendingChanges.count)
         var outcomes: [WriteOutcome] = []
         for s in steps { outcomes += apply(s) }
         open.removeLast()
@@ -334,10 +367,80 @@ struct WriteReference {
             status[scope] = 1
             // nextID stays: PostgreSQL's sequences never give an id back (the reference's ids are its own anyway).
             (rows, entries) = (saved.0, saved.1)
+            notes = savedNotes.0
+            pendingChanges.removeSubrange(savedNotes.1...)
         } else if open.isEmpty {
             status[scope] = 2
         }
+        if open.isEmpty {
+            if !pendingChanges.isEmpty { committed.append(pendingChanges) }
+            pendingChanges = []
+        }
         return outcomes
+    }
+
+    /// Records the changes of one statement: a transaction of their own outside any, else part of the open one.
+    private mutating func record(_ lines: [HistoryLine]) {
+        guard !lines.isEmpty else { return }
+        if open.isEmpty { committed.append(lines) } else { pendingChanges += lines }
+    }
+
+    /// The note's columns: what an insert sets.
+    static let noteColumns = ["id", "n", "tag", "secret"]
+
+    /// A step on the note or the history.
+    private mutating func applyNote(_ step: WriteStep) -> [WriteOutcome] {
+        switch step {
+        case .noteSave(let key, let n, let tag, let secret):
+            // An unread model with a key: every column updated where the row exists, else an insert with the key.
+            let exists = notes[key] != nil
+            notes[key] = RefNote(n: n, tag: tag, secret: secret)
+            record([
+                HistoryLine(
+                    key: key, operation: exists ? "update" : "insert",
+                    columns: exists ? ["n", "tag", "secret"] : Self.noteColumns)
+            ])
+        case .noteEdit(let key, let by, let retag):
+            guard var note = notes[key] else { return [.ok] }
+            note.n &+= by
+            if let retag { note.tag = retag }
+            notes[key] = note
+            record([HistoryLine(key: key, operation: "update", columns: retag == nil ? ["n"] : ["n", "tag"])])
+        case .noteDelete(let key):
+            guard notes[key] != nil else { return [.ok] }
+            notes[key] = nil
+            record([HistoryLine(key: key, operation: "delete", columns: [])])
+        case .noteInsertAll(let keys, let tag, _):
+            if Set(keys).count < keys.count || keys.contains(where: { notes[$0] != nil }) { return [.unique] }
+            for key in keys { notes[key] = RefNote(n: 0, tag: tag, secret: "s-\(key)") }
+            record(keys.map { HistoryLine(key: $0, operation: "insert", columns: Self.noteColumns) })
+        case .noteUpdateWhere(let tag, let n, let retag):
+            let keys = notes.filter { $0.value.tag == tag }.keys.sorted()
+            for key in keys {
+                if let retag { notes[key]?.tag = retag } else { notes[key]?.n = n }
+            }
+            record(keys.map { HistoryLine(key: $0, operation: "update", columns: [retag == nil ? "n" : "tag"]) })
+        case .noteDeleteWhere(let tag):
+            let keys = notes.filter { $0.value.tag == tag }.keys.sorted()
+            for key in keys { notes[key] = nil }
+            record(keys.map { HistoryLine(key: $0, operation: "delete", columns: []) })
+        case .noteFind(let tag):
+            let found = notes.filter { $0.value.tag == tag }.sorted { $0.key < $1.key }
+            let shown = found.map { WriteSnapshot.note(key: $0.key, n: $0.value.n, tag: tag, secret: $0.value.secret) }
+            return [.found(shown.joined(separator: ", "))]
+        case .readHistory(let limit):
+            let unread = Array(committed[readCount...])
+            readCount = committed.count
+            return [.found(HistoryText.pages(unread, limit: limit))]
+        case .pruneHistory(let keep):
+            let cut = readCount - 1 - keep
+            let deleted = cut > prunedBelow ? committed[prunedBelow..<cut].reduce(0) { $0 + $1.count } : 0
+            prunedBelow = max(prunedBelow, cut)
+            let kept = HistoryText.pages(Array(committed[prunedBelow...]), limit: 1000)
+            return [.found("pruned \(deleted); kept " + kept)]
+        default: return [.other("not a note step")]
+        }
+        return [.ok]
     }
 
     /// `save` of a handle: the pipeline's rules, the model untouched when it throws.
@@ -438,6 +541,9 @@ struct WriteReference {
         WriteSnapshot(
             rows: rows.values.map { "\($0.code) \($0.balance) v\($0.version)\($0.deleted ? " deleted" : "")" }.sorted(),
             entries: entries.map { "\(rows[$0.account]?.code ?? "?"):\($0.amount)" }.sorted(),
-            handles: handles.map { "\($0.code) \($0.balance) v\($0.version) \($0.id == nil ? "nil" : "id")" })
+            handles: handles.map { "\($0.code) \($0.balance) v\($0.version) \($0.id == nil ? "nil" : "id")" },
+            notes: notes.sorted { $0.key < $1.key }.map {
+                WriteSnapshot.note(key: $0.key, n: $0.value.n, tag: $0.value.tag, secret: $0.value.secret)
+            })
     }
 }

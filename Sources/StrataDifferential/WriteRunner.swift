@@ -15,6 +15,9 @@ final class WriteBackend {
     var handles: [WPAccount] = []
     /// Outcomes of nested steps whose enclosing call then threw (a raw transaction's, a retried one's).
     private var pending: [WriteOutcome] = []
+    /// The token the program read the history up to, and the token of each transaction it read, in order.
+    private var historyRead: HistoryToken?
+    private var tokensRead: [HistoryToken] = []
 
     init(url: String, drivers: [DriverFactory]) throws {
         var configuration = Configuration()
@@ -22,10 +25,15 @@ final class WriteBackend {
         // A short lock wait, for busySave (PostgreSQL: lock_timeout; SQLite: the busy timeout); it also bounds a
         // connect, which loopback does in milliseconds.
         configuration.timeout = 0.5
+        configuration.encryption = try WPNote.keyring()
         db = try Database.open(url, drivers: drivers, configuration: configuration)
         name = "\(db.driverName) (\(URLText.redacted(url)))"
         let sharedFile = db.driverName == "sqlite" && !url.contains(":memory:")
-        sibling = db.driverName == "postgres" || sharedFile ? try Database.open(url, drivers: drivers) : nil
+        var siblingConfiguration = Configuration()
+        siblingConfiguration.encryption = configuration.encryption
+        sibling =
+            db.driverName == "postgres" || sharedFile
+            ? try Database.open(url, drivers: drivers, configuration: siblingConfiguration) : nil
     }
 
     /// Whether `got` differs from `expected` only where SQLite takes the write lock: a save's transaction begins
@@ -37,13 +45,16 @@ final class WriteBackend {
         return got == [.busy] && expected == [.callback]
     }
 
-    /// Empty tables for a new program.
+    /// Empty tables for a new program, and a new history.
     func reset() throws {
         handles = []
+        historyRead = nil
+        tokensRead = []
         try db.writeSync { tx in
-            _ = try tx.execute(.dropTable(WPEntry.schema.name))
-            _ = try tx.execute(.dropTable(WPAccount.schema.name))
-            try tx.migrate([WPAccount.self, WPEntry.self])
+            let history = ["strata_history", "strata_history_clock"]
+            let tables = [WPEntry.schema.name, WPAccount.schema.name, WPNote.schema.name] + history
+            for table in tables { _ = try tx.execute(.dropTable(table)) }
+            try tx.migrate([WPAccount.self, WPEntry.self, WPNote.self])
         }
     }
 
@@ -253,7 +264,86 @@ final class WriteBackend {
                 outcomes.append(Self.outcome(error))
             }
             return outcomes
+        default:
+            do {
+                return try applyNote(step, tx)
+            } catch {
+                return [Self.outcome(error)]
+            }
         }
+    }
+
+    /// A step on the note or the history.
+    private func applyNote(_ step: WriteStep, _ tx: Transaction) throws -> [WriteOutcome] {
+        switch step {
+        case .noteSave(let key, let n, let tag, let secret):
+            var note = WPNote(id: key, n: n, tag: tag, secret: secret)
+            try note.save(tx)
+        case .noteEdit(let key, let by, let retag):
+            guard var note = try WPNote.find(key, tx) else { return [.ok] }
+            note.n &+= by
+            if let retag { note.tag = retag }
+            try note.save(tx)
+        case .noteDelete(let key):
+            _ = try WPNote.find(key, tx)?.delete(tx)
+        case .noteInsertAll(let keys, let tag, let load):
+            var notes = keys.map { WPNote(id: $0, n: 0, tag: tag, secret: "s-\($0)") }
+            if load { try WPNote.load(notes, tx) } else { try WPNote.insertAll(&notes, tx) }
+        case .noteUpdateWhere(let tag, let n, let retag):
+            let matching = WPNote.query(on: tx).where(\.tag == tag)
+            if let retag {
+                _ = try matching.set(\.tag, to: retag).update()
+            } else {
+                _ = try matching.set(\.n, to: n).update()
+            }
+        case .noteDeleteWhere(let tag):
+            _ = try WPNote.query(on: tx).where(\.tag == tag).delete()
+        case .noteFind(let tag):
+            let found = try WPNote.query(on: tx).where(\.tag == tag).all().sorted { ($0.id ?? "") < ($1.id ?? "") }
+            return [.found(found.map(Self.noteText).joined(separator: ", "))]
+        case .readHistory(let limit):
+            let (text, next) = try readHistory(tx, since: historyRead, limit: limit, keeping: true)
+            historyRead = next
+            return [.found(text)]
+        case .pruneHistory(let keep):
+            let deleted = try tx.pruneHistory(before: tokensRead[tokensRead.count - 1 - keep])
+            let (kept, _) = try readHistory(tx, since: nil, limit: 1000, keeping: false)
+            return [.found("pruned \(deleted); kept " + kept)]
+        default:
+            return [.other("\(step) is not a note step")]
+        }
+        return [.ok]
+    }
+
+    /// The pages of the history after `since`, `limit` transactions each, asked from each page's `next` until no
+    /// more follow; with `keeping`, the tokens of the transactions read are kept for prunes.
+    private func readHistory(_ tx: Transaction, since: HistoryToken?, limit: Int, keeping: Bool) throws -> (
+        String, HistoryToken?
+    ) {
+        var pages: [String] = []
+        var since = since
+        var last = since?.value
+        for _ in 0..<10_000 {
+            let page = try tx.changes(since: since, limit: limit)
+            let (transactions, problem) = HistoryText.transactions(page, after: last)
+            pages.append(HistoryText.page(transactions, hasMore: page.hasMore) + (problem.map { " (\($0))" } ?? ""))
+            if transactions.count > limit { pages.append("(\(transactions.count) transactions, limit \(limit))") }
+            if keeping {
+                var seen: Int64?
+                for change in page.changes where change.token != seen {
+                    seen = change.token
+                    tokensRead.append(HistoryToken(database: page.next.database, value: change.token))
+                }
+            }
+            if let t = page.changes.last?.token { last = t }
+            since = page.next
+            if !page.hasMore { break }
+        }
+        return (pages.joined(separator: " "), since)
+    }
+
+    static func noteText(_ note: WPNote) -> String {
+        WriteSnapshot.note(key: note.id ?? "nil", n: note.n, tag: note.tag, secret: note.secret)
     }
 
     /// `model.save(on: db)` from a task cancelled at once, while this program holds the only connection.
@@ -304,7 +394,8 @@ final class WriteBackend {
                 rows: accounts.map { "\($0.code) \($0.balance) v\($0.version)\($0.deletedAt == nil ? "" : " deleted")" }
                     .sorted(),
                 entries: try WPEntry.query(on: tx).all().map { "\(codes[$0.accountID] ?? "?"):\($0.amount)" }.sorted(),
-                handles: handles.map { "\($0.code) \($0.balance) v\($0.version) \($0.id == nil ? "nil" : "id")" })
+                handles: handles.map { "\($0.code) \($0.balance) v\($0.version) \($0.id == nil ? "nil" : "id")" },
+                notes: try WPNote.query(on: tx).all().map(Self.noteText).sorted())
         }
     }
 }

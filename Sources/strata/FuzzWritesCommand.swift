@@ -12,10 +12,12 @@ struct FuzzWritesCommand: ParsableCommand {
         discussion: """
             Each program (saves of new, fetched and decoded models, deletes, bulk updates and deletes, insertAll,
             upsert, transactions with nested savepoints that commit, roll back or fail, callbacks that throw before
-            and after the write, a foreign key) runs on every database; after each step every table and every model
+            and after the write, a foreign key, writes of a history-tracked model with encrypted columns, reads and
+            prunes of its change history) runs on every database; after each step every table and every model
             the program holds must equal what the reference model in plain Swift says, and each step must end
-            with the same outcome. Exits non-zero on the first disagreement, printing the shortest failing program.
-            The tables are named wp_account and wp_entry.
+            with the same outcome (the history's pages and the rows an encrypted equality filter finds included).
+            Exits non-zero on the first disagreement, printing the shortest failing program. The tables are named
+            wp_account, wp_entry, wp_note, strata_history and strata_history_clock (dropped at each program).
             """
     )
 
@@ -59,10 +61,13 @@ struct FuzzWritesCommand: ParsableCommand {
         let started = Date()
         var rng = SplitMix64(seed: seed)
         var generator = WriteProgramGenerator()
+        var census = (steps: 0, history: 0)
         for n in 0..<programs {
             var programRNG = rng.fork()
             let length = range.lowerBound + programRNG.below(range.count)
             let program = generator.program(length: length, &programRNG)
+            let counted = WriteStep.census(program)
+            census = (census.steps + counted.steps, census.history + counted.history)
             if let failure = try runner.check(program) {
                 print("program \(n) disagrees; shrinking…")
                 let shrunk = try runner.shrink(failure)
@@ -75,7 +80,9 @@ struct FuzzWritesCommand: ParsableCommand {
         }
         print(
             String(
-                format: "%d programs, %d steps, 0 divergences in %.1f s", programs, runner.steps,
-                Date().timeIntervalSince(started)))
+                format: "%d programs, %d steps, 0 divergences in %.1f s; %.1f%% of the steps generated (nested ones "
+                    + "included) write or read the history-tracked, encrypted note or the history",
+                programs, runner.steps, Date().timeIntervalSince(started),
+                census.steps == 0 ? 0 : 100 * Double(census.history) / Double(census.steps)))
     }
 }

@@ -72,6 +72,67 @@ struct WriteProgramTests {
         #expect(failure == nil, "\(failure ?? "")")
     }
 
+    @Test("history and encrypted-column steps end as the reference says on memory and SQLite")
+    func historySteps() async throws {
+        let failure = await onOwnThread { () -> String? in
+            do {
+                let runner = try WriteRunner(urls: ["memory:", "sqlite::memory:"], drivers: [.memory, .sqlite])
+                let programs: [[WriteStep]] = [
+                    // One transaction per autocommit write, pages of 1, a prune of all but the last read.
+                    [
+                        .noteSave(key: "n0", n: 1, tag: "red", secret: "s"),
+                        .noteSave(key: "n0", n: 2, tag: "blue", secret: nil),
+                        .noteEdit(key: "n0", by: 3, retag: "red"),
+                        .noteInsertAll(keys: ["n1", "n2"], tag: "red", load: false),
+                        .readHistory(limit: 1),
+                        .noteFind(tag: "red"),
+                        .noteUpdateWhere(tag: "red", n: 9, retag: nil),
+                        .noteDeleteWhere(tag: "red"),
+                        .readHistory(limit: 2),
+                        .pruneHistory(keep: 1),
+                        .readHistory(limit: 3),
+                    ],
+                    // Rolled back, failed and committed transactions: only the committed one, whole.
+                    [
+                        .transaction([.noteSave(key: "n0", n: 1, tag: "red", secret: "s")], end: .rollback),
+                        .transaction(
+                            [
+                                .noteSave(key: "n1", n: 1, tag: "red", secret: "s"),
+                                .savepoint([.noteDelete(key: "n1")], rollback: true),
+                                .noteInsertAll(keys: ["n1", "n2"], tag: "blue", load: true),
+                                .noteUpdateWhere(tag: "red", n: 0, retag: "green"),
+                            ], end: .commit),
+                        .transaction([.noteDelete(key: "n1")], end: .fail),
+                        .noteFind(tag: "green"),
+                        .readHistory(limit: 4),
+                    ],
+                ]
+                for (n, program) in programs.enumerated() {
+                    if let f = try runner.check(program) { return "program \(n): \(f)" }
+                }
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(failure == nil, "\(failure ?? "")")
+    }
+
+    @Test("the generator gives history and encrypted columns a share of the steps, and ends reading the history")
+    func historyShare() {
+        var rng = SplitMix64(seed: 7)
+        var generator = WriteProgramGenerator()
+        var total = (steps: 0, history: 0)
+        for _ in 0..<200 {
+            let program = generator.program(length: 40, &rng)
+            #expect(program.last.map { if case .readHistory = $0 { true } else { false } } == true)
+            let counted = WriteStep.census(program)
+            total = (total.steps + counted.steps, total.history + counted.history)
+        }
+        let share = Double(total.history) / Double(total.steps)
+        #expect(share > 0.1 && share < 0.3, "share \(share)")
+    }
+
     @Test("a program prints as Swift, nested scopes indented")
     func swiftText() {
         let step = WriteStep.transaction(
