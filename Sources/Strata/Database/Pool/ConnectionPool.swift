@@ -33,35 +33,33 @@ final class Lease: @unchecked Sendable {
 
 /// A fixed-capacity pool. Waiting for a connection suspends the task; it never blocks a thread.
 ///
+/// A thin shell around a ``PoolStateMachine``: each event runs under a mutex and returns an action, which the pool
+/// carries out after the lock (resuming waiters, opening and closing connections, logging and measuring).
+///
 /// A wait ends with a connection, with ``StrataError/poolTimeout(seconds:)`` after the configured
 /// time, or with `CancellationError` when the waiting task is cancelled; either way the task leaves
 /// the queue and no connection is lost.
 final class ConnectionPool: Sendable {
-    private struct Waiter {
-        let id: UInt64
-        let continuation: Handoff
-        /// When the wait ends with ``StrataError/poolTimeout(seconds:)`` (see ``sweep()``); nil: never.
-        var deadline: ContinuousClock.Instant?
-    }
+    typealias Machine = PoolStateMachine<Lease, ContinuousClock.Instant>
 
+    /// The pool's bookkeeping, and where each queued waiter is resumed.
     private struct State {
-        var idle: [Lease] = []
-        /// Connections open or being opened.
-        var open = 0
-        /// Connections leased to tasks (or being opened for one).
-        var inUse = 0
-        var waiters: [Waiter] = []
-        var nextWaiter: UInt64 = 0
-        var closed = false
-        /// When the earliest sweep for timed-out waiters is due; nil when none is scheduled.
-        var sweepAt: ContinuousClock.Instant?
+        var machine: Machine
+        /// What each waiter queued in `machine` is resumed with, by id.
+        var handoffs: [Machine.WaiterID: Handoff] = [:]
+
+        /// Takes the handoff of a waiter the machine took out of its queue.
+        mutating func take(_ id: Machine.WaiterID?) -> Handoff? {
+            guard let id else { return nil }
+            return handoffs.removeValue(forKey: id)
+        }
     }
 
     let driver: any Driver
     let capacity: Int
     /// How long `acquire` waits for a connection, in seconds.
     let timeout: Double
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     /// Where connection events and waits are logged and measured.
     private let observer: StatementObserver?
     /// Whether leases are timed (a metrics backend, or a logger at `.info` or below).
@@ -74,12 +72,39 @@ final class ConnectionPool: Sendable {
         self.capacity = max(1, capacity)
         self.timeout = timeout.isNaN ? 0 : max(0, timeout)
         self.observer = observer
+        state = Mutex(State(machine: Machine(capacity: capacity)))
         watched = observer.map { $0.metrics != nil || $0.logger.logLevel <= .info } ?? false
         statementLoop =
             self.capacity > 1 ? (driver as? any StatementLoopDriver)?.makeStatementLoop(capacity: self.capacity) : nil
     }
 
-    enum Step { case use(Lease, alone: Bool), connect(alone: Bool), wait, closed }
+    /// What a caller asking for a connection does next (see ``checkout()``).
+    enum Checkout {
+        /// Use this lease; `alone`: no other call holds a connection of this pool.
+        case use(Lease, alone: Bool)
+        /// Open a connection (``connect(alone:)`` or ``connectBlocking()``) in the slot reserved for it.
+        case open(alone: Bool)
+        /// Queue for a connection (``queue(until:retry:_:)``), then ask again.
+        case wait
+    }
+
+    /// The first step of every acquire (async, blocking, statement loop): an idle connection that is still usable,
+    /// or a slot to open one, or a wait. An idle connection the server closed is dropped here and its slot reused.
+    ///
+    /// - Throws: ``StrataError/connectionFailed(_:)`` once the database is closed.
+    func checkout() throws -> Checkout {
+        while true {
+            switch state.withLock({ $0.machine.lease() }) {
+            case .use(let lease, let alone):
+                if lease.connection.isUsable { return .use(lease, alone: alone) }
+                state.withLock { $0.machine.discardedAtCheckout() }
+                observer?.logger.notice("dropped an idle connection the server closed; opening a new one")
+            case .open(let alone): return .open(alone: alone)
+            case .wait: return .wait
+            case .closed: throw StrataError.connectionFailed("the database is closed")
+            }
+        }
+    }
 
     /// A connection for the calling task, and whether it is the only one in use (no other task holds a
     /// connection of this pool, so running on the caller's thread delays no other call).
@@ -120,50 +145,15 @@ final class ConnectionPool: Sendable {
     nonisolated(nonsending) private func acquireLease(queued: inout Bool) async throws -> (lease: Lease, alone: Bool) {
         var deadline: ContinuousClock.Instant?
         while true {
-            switch nextStep() {
-            case .use(let lease, let alone):
-                if lease.connection.isUsable { return (lease, alone) }
-                discardDead(lease)
-            case .closed: throw StrataError.connectionFailed("the database is closed")
-            case .connect(let alone):
-                do {
-                    return (try await connect(alone: alone), alone)
-                } catch {
-                    connectFailed()
-                    throw error
-                }
+            switch try checkout() {
+            case .use(let lease, let alone): return (lease, alone)
+            case .open(let alone): return (try await connect(alone: alone), alone)
             case .wait:
                 queued = true
                 let until = deadline ?? timeout.deadline
                 deadline = until
-                if let handed = try await wait(until: until) { return (handed, false) }
+                if let handed = try await queue(until: until, retry: nil, { .task($0) }) { return (handed, false) }
             }
-        }
-    }
-
-    /// Gives back the slot of a connection that could not be opened, and lets a waiter try in its place.
-    func connectFailed() {
-        state.withLock { s in
-            s.open -= 1
-            s.inUse -= 1
-        }
-        wakeOne(with: nil)
-    }
-
-    /// Takes an idle lease, or a slot to open one, or says to wait.
-    func nextStep() -> Step {
-        state.withLock { s in
-            if s.closed { return .closed }
-            if let lease = s.idle.popLast() {
-                s.inUse += 1
-                return .use(lease, alone: s.inUse == 1)
-            }
-            if s.open < capacity {
-                s.open += 1
-                s.inUse += 1
-                return .connect(alone: s.inUse == 1)
-            }
-            return .wait
         }
     }
 
@@ -176,31 +166,17 @@ final class ConnectionPool: Sendable {
     func acquireBlocking() throws -> Lease {
         let deadline = timeout < 1e9 ? Date(timeIntervalSinceNow: timeout) : Date.distantFuture
         while true {
-            switch nextStep() {
-            case .use(let lease, _):
-                if lease.connection.isUsable { return lease }
-                discardDead(lease)
-            case .closed: throw StrataError.connectionFailed("the database is closed")
-            case .connect:
-                do {
-                    let lease = Lease(try driver.connect())
-                    logOpened()
-                    return lease
-                } catch {
-                    state.withLock { s in
-                        s.open -= 1
-                        s.inUse -= 1
-                    }
-                    wakeOne(with: nil)
-                    throw error
-                }
+            switch try checkout() {
+            case .use(let lease, _): return lease
+            case .open: return try connectBlocking()
             case .wait:
                 let handoff = BlockingHandoff()
-                let id: UInt64? = state.withLock { s in
-                    if s.closed || !s.idle.isEmpty || s.open < capacity { return nil }
-                    s.nextWaiter &+= 1
-                    s.waiters.append(Waiter(id: s.nextWaiter, continuation: .thread(handoff)))
-                    return s.nextWaiter
+                // Queued with no deadline of its own: the thread's wait below ends at the pool's timeout.
+                let id: Machine.WaiterID? = state.withLock { s in
+                    let id = s.machine.makeWaiterID()
+                    guard case .queued = s.machine.enqueue(id, want: .connection, deadline: nil) else { return nil }
+                    s.handoffs[id] = .thread(handoff)
+                    return id
                 }
                 guard let id else { continue }
                 if !handoff.wait(until: deadline) { leave(id, throwing: StrataError.poolTimeout(seconds: timeout)) }
@@ -209,21 +185,45 @@ final class ConnectionPool: Sendable {
         }
     }
 
-    /// Opens a connection: on the caller's thread when it is alone, else on the connection's own thread
-    /// (connecting is a network round trip or more on a server).
+    /// Opens a connection in the slot ``checkout()`` reserved: on the caller's thread when it is alone, else on the
+    /// connection's own thread (connecting is a network round trip or more on a server). A failure frees the slot
+    /// for the next waiter.
     nonisolated(nonsending) func connect(alone: Bool) async throws -> Lease {
         do {
             let lease = try await openLease(alone: alone)
-            logOpened()
+            opened()
             return lease
         } catch {
+            openFailed()
             observer?.logger.notice("could not open a connection", metadata: ["db.error": .string("\(error)")])
             throw error
         }
     }
 
-    private func logOpened() {
-        observer?.logger.info("opened a connection", metadata: ["db.pool.open": .stringConvertible(openCount)])
+    /// ``connect(alone:)`` on the calling thread, for ``acquireBlocking()``.
+    private func connectBlocking() throws -> Lease {
+        do {
+            let lease = Lease(try driver.connect())
+            opened()
+            return lease
+        } catch {
+            openFailed()
+            throw error
+        }
+    }
+
+    private func opened() {
+        let open = state.withLock { s in
+            s.machine.connectionOpened()
+            return s.machine.openCount
+        }
+        observer?.logger.info("opened a connection", metadata: ["db.pool.open": .stringConvertible(open)])
+    }
+
+    /// Gives back the slot of a connection that could not be opened, and lets a waiter try in its place.
+    private func openFailed() {
+        let waiter = state.withLock { s in s.take(s.machine.connectionOpenFailed()) }
+        waiter?.resume(returning: nil)
     }
 
     nonisolated(nonsending) private func openLease(alone: Bool) async throws -> Lease {
@@ -238,36 +238,28 @@ final class ConnectionPool: Sendable {
         }
     }
 
-    /// Queues the task until a lease is handed to it (nil: try again, a slot may be free), the deadline
-    /// passes, or the task is cancelled.
-    nonisolated(nonsending) private func wait(until deadline: ContinuousClock.Instant?) async throws -> Lease? {
-        try await queue(until: deadline, retry: nil) { .task($0) }
-    }
-
     /// Queues the task as `handoff` until a lease is handed to it, the deadline passes, or the task is cancelled;
     /// returns `retry` straight away when a connection freed up meanwhile.
     nonisolated(nonsending) func queue<R: Sendable>(
         until deadline: ContinuousClock.Instant?, retry: R,
         _ handoff: (UnsafeContinuation<R, any Error>) -> Handoff
     ) async throws -> R {
-        let id = state.withLock { s in
-            s.nextWaiter &+= 1
-            return s.nextWaiter
-        }
+        let id = state.withLock { $0.machine.makeWaiterID() }
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (c: UnsafeContinuation<R, any Error>) in
-                let queued = state.withLock { s -> (sweep: ContinuousClock.Instant?, queued: Bool) in
-                    if s.closed || !s.idle.isEmpty || s.open < capacity { return (nil, false) }
-                    s.waiters.append(Waiter(id: id, continuation: handoff(c), deadline: deadline))
-                    guard let deadline, s.sweepAt.map({ deadline < $0 }) ?? true else { return (nil, true) }
-                    s.sweepAt = deadline
-                    return (deadline, true)
+                let handoff = handoff(c)
+                let want: Machine.Want
+                if case .statement = handoff { want = .statement } else { want = .connection }
+                let action = state.withLock { s in
+                    let action = s.machine.enqueue(id, want: want, deadline: deadline)
+                    if case .queued = action { s.handoffs[id] = handoff }
+                    return action
                 }
-                guard queued.queued else {
+                guard case .queued(let sweepAt) = action else {
                     c.resume(returning: retry)
                     return
                 }
-                if let at = queued.sweep { scheduleSweep(at: at) }
+                if let sweepAt { scheduleSweep(at: sweepAt) }
                 if Task.isCancelled {
                     // Cancelled before the handler below could find the waiter in the queue.
                     leave(id, throwing: CancellationError())
@@ -286,18 +278,12 @@ final class ConnectionPool: Sendable {
     /// reports).
     private func sweep() {
         let now = ContinuousClock.now
-        var expired: [Waiter] = []
-        let next: ContinuousClock.Instant? = state.withLock { s in
-            s.waiters.removeAll { w in
-                guard let d = w.deadline, d <= now else { return false }
-                expired.append(w)
-                return true
-            }
-            s.sweepAt = s.waiters.lazy.compactMap(\.deadline).min()
-            return s.sweepAt
+        let (expired, next) = state.withLock { s in
+            let due = s.machine.timeoutsDue(now)
+            return (due.expired.compactMap { s.take($0) }, due.nextSweep)
         }
         if let next { scheduleSweep(at: next) }
-        for w in expired { w.continuation.resume(throwing: StrataError.poolTimeout(seconds: timeout)) }
+        for handoff in expired { handoff.resume(throwing: StrataError.poolTimeout(seconds: timeout)) }
     }
 
     private func scheduleSweep(at deadline: ContinuousClock.Instant) {
@@ -310,112 +296,72 @@ final class ConnectionPool: Sendable {
     /// connection for anything else keeps its turn): a loop sends it on a connection it already holds, behind the
     /// statements in flight there (pipelining), instead of waiting for a connection of its own to free up.
     func takeQueuedStatement() -> QueuedStatement? {
-        state.withLock { s in
-            guard case .statement(let queued)? = s.waiters.first?.continuation else { return nil }
-            s.waiters.removeFirst()
-            return queued
-        }
+        let handoff = state.withLock { s in s.take(s.machine.takeStatement()) }
+        guard case .statement(let queued)? = handoff else { return nil }
+        return queued
     }
 
     /// Takes a waiter out of the queue with an error, unless a lease was handed to it first.
-    private func leave(_ id: UInt64, throwing error: any Error) {
-        let waiter: Waiter? = state.withLock { s in
-            guard let i = s.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-            return s.waiters.remove(at: i)
-        }
-        guard let waiter else { return }
-        waiter.continuation.resume(throwing: error)
+    private func leave(_ id: Machine.WaiterID, throwing error: any Error) {
+        let handoff = state.withLock { s in s.machine.cancel(id) ? s.take(id) : nil }
+        handoff?.resume(throwing: error)
     }
 
-    /// Drops an idle connection found dead at checkout (``DatabaseConnection/isUsable``), freeing its slot for
-    /// the caller, who then takes another idle one or opens a new one.
-    func discardDead(_ lease: Lease) {
-        state.withLock { s in
-            s.open -= 1
-            s.inUse -= 1
-        }
-        observer?.logger.notice("dropped an idle connection the server closed; opening a new one")
-    }
-
-    /// Returns a lease; a broken connection is dropped so the next acquire opens a fresh one.
+    /// Returns a lease: to the next waiter, or idle; a broken connection (or one its holder marked ``Lease/discard``)
+    /// is dropped so the next acquire opens a fresh one.
     func release(_ lease: Lease) {
-        if lease.connection.isBroken || lease.discard {
-            state.withLock { s in
-                s.open -= 1
-                s.inUse -= 1
+        let discard = lease.connection.isBroken || lease.discard
+        let (action, waiter) = state.withLock { s -> (Machine.ReleaseAction, Handoff?) in
+            let action = s.machine.release(lease, discard: discard)
+            switch action {
+            case .handOver(let id): return (action, s.take(id))
+            case .close(let retry): return (action, s.take(retry))
+            case .keptIdle: return (action, nil)
             }
-            observer?.logger.notice("dropped a broken connection; the next call opens a new one")
+        }
+        switch action {
+        case .handOver: waiter?.resume(returning: lease)
+        case .keptIdle: observer?.metrics?.inUse.record(inUseCount)
+        case .close:
+            if discard { observer?.logger.notice("dropped a broken connection; the next call opens a new one") }
             observer?.metrics?.inUse.record(inUseCount)
-            wakeOne(with: nil)
-            return
+            waiter?.resume(returning: nil)
         }
-        let waiter: Waiter? = state.withLock { s in
-            if !s.waiters.isEmpty { return s.waiters.removeFirst() }  // handed over: still in use
-            s.inUse -= 1
-            if s.closed {
-                s.open -= 1
-            } else {
-                s.idle.append(lease)
-            }
-            return nil
-        }
-        guard let waiter else {
-            observer?.metrics?.inUse.record(inUseCount)
-            return
-        }
-        waiter.continuation.resume(returning: lease)
-    }
-
-    private func wakeOne(with lease: Lease?) {
-        let waiter = state.withLock { s in s.waiters.isEmpty ? nil : s.waiters.removeFirst() }
-        guard let waiter else { return }
-        waiter.continuation.resume(returning: lease)
     }
 
     /// Refuses new leases and closes idle connections, as ``close()`` does, but leaves the calls queued for a
     /// connection in the queue: releases hand them connections as usual, so that the calls in flight end (see
     /// ``Database/close(gracePeriod:)``). A queued call woken without a connection (one was found broken) is refused.
     func beginDraining() {
-        let idle = state.withLock { s in
-            s.closed = true
-            s.open -= s.idle.count
-            defer { s.idle.removeAll() }
-            return s.idle
-        }
+        let idle = state.withLock { $0.machine.beginDraining() }
         _ = idle  // the leases (and their threads) end here, outside the lock
     }
 
     /// Whether the pool refuses new leases (it is closed or draining).
-    var isClosed: Bool { state.withLock { $0.closed } }
+    var isClosed: Bool { state.withLock { $0.machine.isClosed } }
 
     /// Whether no call holds a connection of this pool or waits for one.
-    var isDrained: Bool { state.withLock { $0.inUse == 0 && $0.waiters.isEmpty } }
+    var isDrained: Bool { state.withLock { $0.machine.isDrained } }
 
-    /// Closes idle connections and refuses new leases; leases in use close when released.
+    /// Closes idle connections and refuses new leases; leases in use close when released. Queued calls are woken
+    /// without a connection, and find the pool closed.
     func close() {
         let (waiters, idle) = state.withLock { s in
-            s.closed = true
-            s.open -= s.idle.count
-            defer {
-                s.idle.removeAll()
-                s.waiters.removeAll()
-            }
-            return (s.waiters, s.idle)
+            let action = s.machine.close()
+            return (action.waiters.compactMap { s.take($0) }, action.idle)
         }
         observer?.logger.info("closed the pool", metadata: ["db.pool.closed_idle": .stringConvertible(idle.count)])
         statementLoop?.stop()
         _ = idle  // the leases (and their threads) end here, outside the lock
-        for w in waiters {
-            w.continuation.resume(returning: nil)
-        }
+        for waiter in waiters { waiter.resume(returning: nil) }
     }
 
     /// Connections open now (idle or in use), for tests that count leases.
-    var openCount: Int { state.withLock { $0.open } }
+    var openCount: Int { state.withLock { $0.machine.openCount } }
     /// Connections leased to tasks now.
-    var inUseCount: Int { state.withLock { $0.inUse } }
+    var inUseCount: Int { state.withLock { $0.machine.inUseCount } }
     /// Tasks queued for a connection now.
-    var waitingCount: Int { state.withLock { $0.waiters.count } }
+    var waitingCount: Int { state.withLock { $0.machine.waitingCount } }
 }
 
 extension Double {

@@ -49,13 +49,8 @@ extension ConnectionPool {
         var deadline: ContinuousClock.Instant?
         while true {
             let lease: Lease
-            switch nextStep() {
-            case .closed: throw StrataError.connectionFailed("the database is closed")
+            switch try checkout() {
             case .use(let idle, let isAlone):
-                guard idle.connection.isUsable else {
-                    discardDead(idle)
-                    continue
-                }
                 noteWait(until: .now, queued: false)
                 if isAlone && !loop.takesLoneCalls && InlineCalls.enter() {
                     let changed: Int
@@ -70,13 +65,8 @@ extension ConnectionPool {
                     return changed
                 }
                 lease = idle
-            case .connect(let isAlone):
-                do {
-                    lease = try await connect(alone: isAlone)
-                } catch {
-                    connectFailed()
-                    throw error
-                }
+            case .open(let isAlone):
+                lease = try await connect(alone: isAlone)
                 noteWait(until: .now, queued: false)
                 if isAlone && !loop.takesLoneCalls && InlineCalls.enter() {
                     let changed: Int
@@ -171,8 +161,8 @@ package final class LoopLease: @unchecked Sendable {
     /// The connection the loop sends statements on.
     package var connection: any DatabaseConnection { lease.connection }
 
-    /// The next statement waiting in the pool's queue, taken out of it, for the loop to send on this connection
-    /// behind the ones in flight; nil when the queue's head is not a statement.
+    /// The next statement waiting in the pool's queue, taken out of it (``PoolStateMachine/takeStatement()``), for the
+    /// loop to send on this connection behind the ones in flight; nil when the queue's head is not a statement.
     package func next() -> (statement: any LoopStatement, reply: LoopReply)? {
         guard let queued = pool.takeQueuedStatement() else { return nil }
         return (queued.statement, queued.reply)
