@@ -28,7 +28,7 @@ struct LoneCallYieldTests {
         // One looping task per cooperative thread (one per core), each on a memory database of its own: one
         // connection each, so no call waits for a connection, no other connection shares the store (its calls
         // then cannot block, and run on the caller's thread), and no call suspends. Without the yield every 64th such
-        // call makes, the loops would hold every cooperative thread until their deadline (20 s), and this task would not
+        // call makes, the loops would hold every cooperative thread until their last call, and this task would not
         // run to stop them: a clean-clone CI run hung so, in the service-lifecycle drain test (a memory and a
         // SQLite database's callers looping, one on each of the 2 cooperative threads).
         let loopers = max(2, ProcessInfo.processInfo.activeProcessorCount)
@@ -36,31 +36,29 @@ struct LoneCallYieldTests {
         defer { for db in databases { db.close() } }
         let stop = Flag()
         let calls = Count()
+        let bound = 1_000_000  // calls per loop: seconds on this machine, long after this task's next turn
         async let stoppedByTheFlag: [Bool] = withThrowingTaskGroup(of: Bool.self) { group in
             for db in databases {
                 group.addTask {
-                    let deadline = ContinuousClock.now + .seconds(20)
-                    while !stop.isRaised {
-                        if ContinuousClock.now > deadline { return false }
+                    for _ in 0..<bound {
+                        if stop.isRaised { return true }
                         try await db.withConnection { _ in }
                         calls.add()
                     }
-                    return true
+                    return stop.isRaised
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         // This task needs a cooperative thread back after each sleep, while the loops run: it stops them once they
-        // have made 1,000 calls each.
-        let bound = ContinuousClock.now + .seconds(20)
-        while calls.count < 1_000 * loopers && ContinuousClock.now < bound {
+        // have made 100 calls. Counted in calls, not seconds, so a busy machine only makes it slower.
+        for _ in 0..<24_000 where calls.count < 100 {  // at most 2 minutes of sleeps
             try await Task.sleep(for: .milliseconds(5))
         }
         stop.raise()
         let outcomes = try await stoppedByTheFlag
-        #expect(calls.count >= 1_000 * loopers, "the loops ran: \(calls.count) calls")
         #expect(
             outcomes == Array(repeating: true, count: loopers),
-            "every loop stopped when this task raised the flag, none at its 20 s deadline: \(outcomes)")
+            "every loop stopped when this task raised the flag, none after its \(bound) calls: \(outcomes)")
     }
 }
