@@ -14,11 +14,14 @@ import Foundation
 /// every driver, and no driver (nor the renderer) repeats these rules. A SELECT is checked in the order it is
 /// written: grouping, row lock, its columns and join aliases, its conditions (joins, WHERE, ORDER BY terms, each
 /// subquery in full where it appears), then LIMIT and OFFSET.
-package enum StatementCheck {
+///
+/// ``SQLRenderer`` renders what passed here: code that renders a statement itself, outside a ``Transaction`` (a
+/// tool, a fuzzer), calls ``check(_:)`` first.
+public enum StatementCheck {
     /// Checks one statement.
     ///
     /// - Throws: ``StrataError/invalidQuery(_:)`` naming the fault.
-    package static func check(_ statement: Statement) throws(StrataError) {
+    public static func check(_ statement: Statement) throws(StrataError) {
         try checkShape(statement)
         try checkScopes(statement)
     }

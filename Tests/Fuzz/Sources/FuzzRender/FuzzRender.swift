@@ -21,6 +21,13 @@ private let knownWords: Set<String> = [
 public func fuzzRender(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var generator = StatementGenerator(FuzzInput(data, size))
     let statement = generator.statement()
+    // The renderer's input is what the core's check lets through (every Transaction runs it before any driver).
+    do {
+        try StatementCheck.check(statement)
+    } catch {
+        _ = error.description
+        return 0
+    }
     for dialect in [SQLiteDialect() as any Dialect, PostgresDialect()] {
         let rendered: RenderedSQL
         do {
