@@ -222,9 +222,8 @@ public final class Database: Sendable {
                     defer { InlineCalls.leave() }
                     result = try run(body, on: lease, observer: observer)
                 }
-                pool.release(lease)
                 givenBack = true
-                if InlineCalls.yieldDue() { await Task.yield() }
+                await pool.releaseInline(lease)
                 return result
             }
             return try await lease.thread.run {
@@ -238,10 +237,8 @@ public final class Database: Sendable {
             }
         }
         let result = try run(body, on: lease, observer: observer)
-        pool.release(lease)
         givenBack = true
-        // The body ran on this thread and nothing suspended: every so often, let the other tasks run (InlineCalls).
-        if InlineCalls.yieldDue() { await Task.yield() }
+        await pool.releaseInline(lease)
         return result
     }
 

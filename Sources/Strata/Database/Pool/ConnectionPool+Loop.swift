@@ -1,6 +1,20 @@
 // ConnectionPool+Loop: single reads handed to the pool's statement loop with the next free connection.
 
 extension ConnectionPool {
+    /// Runs a lone statement on the caller's thread (``InlineCalls/enter()`` said it may) and gives `lease` back.
+    nonisolated(nonsending) private func runInline(_ lease: Lease, _ alone: (Lease) throws -> Int) async throws -> Int {
+        let changed: Int
+        do {
+            defer { InlineCalls.leave() }
+            changed = try alone(lease)
+        } catch {
+            release(lease)
+            throw error
+        }
+        await releaseInline(lease)
+        return changed
+    }
+
     /// Runs one read on the pool's ``StatementLoop``, or on the caller's thread when it is the only call in flight.
     ///
     /// A free connection goes to the loop with the statement at once; otherwise the statement queues as a waiter
@@ -52,34 +66,12 @@ extension ConnectionPool {
             switch try checkout() {
             case .use(let idle, let isAlone):
                 noteWait(until: .now, queued: false)
-                if isAlone && !loop.takesLoneCalls && InlineCalls.enter() {
-                    let changed: Int
-                    do {
-                        defer {
-                            InlineCalls.leave()
-                            release(idle)
-                        }
-                        changed = try alone(idle)
-                    }
-                    if InlineCalls.yieldDue() { await Task.yield() }
-                    return changed
-                }
+                if isAlone && !loop.takesLoneCalls && InlineCalls.enter() { return try await runInline(idle, alone) }
                 lease = idle
             case .open(let isAlone):
                 lease = try await connect(alone: isAlone)
                 noteWait(until: .now, queued: false)
-                if isAlone && !loop.takesLoneCalls && InlineCalls.enter() {
-                    let changed: Int
-                    do {
-                        defer {
-                            InlineCalls.leave()
-                            release(lease)
-                        }
-                        changed = try alone(lease)
-                    }
-                    if InlineCalls.yieldDue() { await Task.yield() }
-                    return changed
-                }
+                if isAlone && !loop.takesLoneCalls && InlineCalls.enter() { return try await runInline(lease, alone) }
             case .wait:
                 let statement = try prepared ?? prepare()
                 prepared = statement

@@ -45,3 +45,12 @@ package enum InlineCalls {
         unsuspended.wrappingAdd(1, ordering: .relaxed).newValue % yieldInterval == 0
     }
 }
+
+extension ConnectionPool {
+    /// Gives back `lease` after a body that ran on the caller's thread, and every so often lets the other tasks run:
+    /// such a call did not suspend (``InlineCalls/yieldDue()``).
+    nonisolated(nonsending) func releaseInline(_ lease: Lease) async {
+        release(lease)
+        if InlineCalls.yieldDue() { await Task.yield() }
+    }
+}
