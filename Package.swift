@@ -111,7 +111,7 @@ let package = Package(
             name: "StrataDifferentialTests",
             dependencies: ["StrataDifferential", "StrataSQLite", "StrataMemory", "StrataPostgres"]
         ),
-        .testTarget(name: "StrataBenchTests", dependencies: ["StrataBench"]),
+        .testTarget(name: "StrataBenchTests", dependencies: ["StrataBench", "Strata", "StrataPostgres"]),
         .testTarget(
             name: "StrataEncryptionTests",
             dependencies: [

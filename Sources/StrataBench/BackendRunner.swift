@@ -143,7 +143,8 @@ struct BackendRunner {
                 return Arm(side: side, contender: c, before: nothing) { try await $0.setUnion(base: base()) }
             case .cteDescendants:
                 return Arm(side: side, contender: c, before: nothing) { try await $0.cteDescendants(base: base()) }
-            case .query, .sleep, .pointSelect:  // the throughput workloads never come here (see ThroughputRunner)
+            // The filtered queries; the throughput workloads never come here (see ThroughputRunner).
+            case .query, .sleep, .pointSelect, .serverMix:
                 return Arm(side: side, contender: c, before: nothing) {
                     try await $0.filteredQueries(thresholds, limit: limit, base: base())
                 }

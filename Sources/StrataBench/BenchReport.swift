@@ -100,6 +100,8 @@ public struct BackendReport: Sendable, Codable {
     public var throughput: [ThroughputResult]? = nil
     /// Why the throughput workloads did not run (no pgbench), when they were asked for.
     public var throughputSkipped: String? = nil
+    /// PostgreSQL only: the server mix against libpq from 8 threads (``Workload/serverMix``).
+    public var serverMix: ServerMixResult? = nil
 }
 
 /// A whole benchmark run.

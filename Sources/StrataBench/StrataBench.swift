@@ -70,6 +70,7 @@ public enum StrataBench {
                     let runner = ThroughputRunner(
                         options: options, pgbench: Pgbench(path: path, url: options.postgresURL), log: log)
                     backendReport.throughput = try await runner.run(throughput)
+                    if throughput.contains(.serverMix) { backendReport.serverMix = try await runner.serverMix() }
                 } else {
                     backendReport.throughputSkipped = "pgbench not found (install postgresql-15)"
                     log("  \(throughput.map(\.rawValue).joined(separator: ", ")): skipped: pgbench not found")
@@ -83,6 +84,10 @@ public enum StrataBench {
             if let t = backendReport.throughput, !t.isEmpty {
                 log("")
                 log(TextTable.renderThroughput(t))
+            }
+            if let mix = backendReport.serverMix {
+                log("")
+                log(TextTable.renderServerMix(mix))
             }
         }
         if options.observed {
@@ -153,6 +158,7 @@ public enum StrataBench {
         report.backends.filter { $0.skipped == nil }.map { b in
             var tables = b.results.isEmpty ? [] : [TextTable.markdown(b)]
             if let t = b.throughput, !t.isEmpty { tables.append(TextTable.markdownThroughput(t)) }
+            if let mix = b.serverMix { tables.append(TextTable.markdownServerMix(mix)) }
             return "**\(b.title)** vs \(b.baselineName)\n\n" + tables.joined(separator: "\n\n")
         }.joined(separator: "\n\n")
     }

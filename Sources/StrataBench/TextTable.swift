@@ -59,6 +59,46 @@ enum TextTable {
         return align(rows)
     }
 
+    /// The server mix: one row per side, then the ratio.
+    static func renderServerMix(_ r: ServerMixResult) -> String {
+        var rows = [
+            [
+                r.label, "req/s", "client µs/req", "server µs/req", "switches/req", "task late p99 ms",
+                "thread late p99 ms", "threads",
+            ]
+        ]
+        for (name, side) in [("Strata", r.strata), ("libpq, 8 threads", r.raw)] {
+            rows.append([
+                name, Format.fixed(side.requestsPerSecond, 0), Format.fixed(side.clientMicroseconds, 1),
+                side.serverMicroseconds.map { Format.fixed($0, 1) } ?? "?", Format.fixed(side.contextSwitches, 2),
+                Format.fixed(side.taskLagP99, 2), Format.fixed(side.threadLagP99, 2),
+                side.peakThreads.map(String.init) ?? "?",
+            ])
+        }
+        let met = r.ratio >= r.minRatio ? "met" : "NOT met"
+        return align(rows)
+            + "\nStrata over libpq: \(Format.ratio(r.ratio)) (target ≥ \(Format.ratio(r.minRatio)): \(met));"
+            + " \(r.writesChecked) updates checked against the balances"
+    }
+
+    /// The server mix in Markdown.
+    static func markdownServerMix(_ r: ServerMixResult) -> String {
+        var lines = [
+            "| \(r.label) | req/s | client µs/req | server µs/req | switches/req | task late p99 ms | thread late p99 ms"
+                + " | threads |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        for (name, side) in [("Strata", r.strata), ("libpq, 8 threads", r.raw)] {
+            lines.append(
+                "| \(name) | \(Format.fixed(side.requestsPerSecond, 0)) | \(Format.fixed(side.clientMicroseconds, 1)) | "
+                    + "\(side.serverMicroseconds.map { Format.fixed($0, 1) } ?? "?") | "
+                    + "\(Format.fixed(side.contextSwitches, 2)) | \(Format.fixed(side.taskLagP99, 2)) | "
+                    + "\(Format.fixed(side.threadLagP99, 2)) | \(side.peakThreads.map(String.init) ?? "?") |")
+        }
+        lines.append("| Strata over libpq | \(Format.ratio(r.ratio)) (≥ \(Format.ratio(r.minRatio))) | | | | | | |")
+        return lines.joined(separator: "\n")
+    }
+
     private static func align(_ rows: [[String]]) -> String {
         let columns = rows.map(\.count).max() ?? 0
         let widths = (0..<columns).map { c in rows.map { c < $0.count ? $0[c].count : 0 }.max() ?? 0 }

@@ -23,6 +23,10 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     /// PostgreSQL only: point lookups in `pgbench_accounts` from 64 tasks through 8 connections, against
     /// `pgbench -S -M prepared`.
     case pointSelect = "pg-select"
+    /// PostgreSQL only: a server's mix from 64 tasks through 8 connections (6 point reads, 2 pages of 20 rows and 2
+    /// read-and-update transactions in 10 requests), against the same statements through libpq from 8 threads; with
+    /// the process's threads and how late a bystander task and a bystander thread wake meanwhile.
+    case serverMix = "pg-server"
     /// `group by s2` with `count(*)` and `sum(i1)` over the seeded table (1,000 groups), in a read transaction.
     case groupSum = "group-sum"
     /// Upsert of 20,000 records on a unique key: half update stored rows, half insert.
@@ -71,6 +75,9 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
                 "SELECT pg_sleep(0.001) from 64 tasks through pool=8, vs pgbench -n -f sleep.sql -c 8 -j 2 (statements/s)"
         case .pointSelect:
             return "pgbench_accounts lookups by aid from 64 tasks through pool=8, vs pgbench -S -c 8 -j 2 -M prepared"
+        case .serverMix:
+            return "a server's mix (60% lookups by aid, 20% 20-row pages, 20% read-for-update-and-update transactions) "
+                + "on pgbench_accounts from 64 tasks through pool=8, vs the same statements through libpq from 8 threads"
         case .groupSum: return "group 100,000 rows by s2 (1,000 groups): count(*) and sum(i1), ordered by s2"
         case .upsert:
             return "upsert 20,000 records on a unique key (10,000 stored are updated, 10,000 inserted), ids read back"
@@ -109,6 +116,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .stream: return "stream \(Self.count(sizes.stream)) rows"
         case .sleep: return "1 ms statement, 64 tasks, pool=8"
         case .pointSelect: return "point lookups, 64 tasks, pool=8"
+        case .serverMix: return "server mix, 64 tasks, pool=8"
         case .groupSum: return "group-by-sum over \(Self.count(sizes.fetch)) rows"
         case .upsert: return "upsert \(Self.count(sizes.upsert))"
         case .inLookup: return "IN of \(Self.count(sizes.inList)) ids"
@@ -141,15 +149,16 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     /// (against fresh `sqlite::memory:` databases).
     func runs(on backend: Backend) -> Bool {
         switch self {
-        case .copy, .copyIds: return backend == .postgres
+        case .copy, .copyIds, .serverMix: return backend == .postgres
         case .fresh: return backend == .memory
         case .pageKeyset, .setUnion, .cteDescendants: return backend != .postgres
         default: return true
         }
     }
 
-    /// Whether the workload measures statements per second against pgbench (PostgreSQL only).
-    public var isThroughput: Bool { self == .sleep || self == .pointSelect }
+    /// Whether the workload measures statements (or requests) per second from 64 tasks (PostgreSQL only): against
+    /// pgbench, or (``serverMix``) against libpq from 8 threads.
+    public var isThroughput: Bool { self == .sleep || self == .pointSelect || self == .serverMix }
 }
 
 /// The counts behind the workloads, divided by `--scale` (never below 1).
