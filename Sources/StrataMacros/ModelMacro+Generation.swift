@@ -11,23 +11,8 @@ extension ModelAnalysis {
         }
         lines.append("    ])")
 
-        lines.append("    \(access)static func columnName(for keyPath: PartialKeyPath<\(type)>) -> String? {")
-        lines.append("        switch keyPath {")
-        for property in properties {
-            lines.append("        case \\\(type).\(property.name): return \"\(property.column)\"")
-        }
-        lines.append("        default: return nil")
-        lines.append("        }")
-        lines.append("    }")
-
-        lines.append("    \(access)static func keyPath(forColumn column: String) -> PartialKeyPath<\(type)>? {")
-        lines.append("        switch column {")
-        for property in properties {
-            lines.append("        case \"\(property.column)\": return \\\(type).\(property.name)")
-        }
-        lines.append("        default: return nil")
-        lines.append("        }")
-        lines.append("    }")
+        // columnName(for:) and keyPath(forColumn:) come from Strata.Model's defaults, which read the schema's key
+        // paths: two switches per model cost more to compile than the lookups cost to run.
 
         if !associations.isEmpty {
             let list = associations.map { "\(type).\($0)" }.joined(separator: ", ")

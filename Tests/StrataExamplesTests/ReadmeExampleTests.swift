@@ -44,13 +44,6 @@ struct Note: Model {
             TableColumn(\Note.id, "id", primaryKey: true),
             TableColumn(\Note.body, "body"),
         ])
-    static func columnName(for keyPath: PartialKeyPath<Note>) -> String? {
-        switch keyPath {
-        case \Note.id: "id"
-        case \Note.body: "body"
-        default: nil
-        }
-    }
     init(id: Int64? = nil, body: String) {
         self.id = id
         self.body = body

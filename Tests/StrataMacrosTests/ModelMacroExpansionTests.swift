@@ -53,30 +53,6 @@ final class ModelMacroExpansionTests: XCTestCase {
                         Strata.TableColumn(\User.tags, "tags", default: [], constant: true),
                         Strata.TableColumn(\User.groupID, "group_id"),
                     ])
-                    static func columnName(for keyPath: PartialKeyPath<User>) -> String? {
-                        switch keyPath {
-                        case \User.id: return "id"
-                        case \User.name: return "name"
-                        case \User.email: return "mail"
-                        case \User.active: return "active"
-                        case \User.joinedAt: return "joined_at"
-                        case \User.tags: return "tags"
-                        case \User.groupID: return "group_id"
-                        default: return nil
-                        }
-                    }
-                    static func keyPath(forColumn column: String) -> PartialKeyPath<User>? {
-                        switch column {
-                        case "id": return \User.id
-                        case "name": return \User.name
-                        case "mail": return \User.email
-                        case "active": return \User.active
-                        case "joined_at": return \User.joinedAt
-                        case "tags": return \User.tags
-                        case "group_id": return \User.groupID
-                        default: return nil
-                        }
-                    }
                     init(row: Strata.Row) throws {
                         self.id = try row.decode(0)
                         self.name = try row.decode(1)
@@ -129,22 +105,6 @@ final class ModelMacroExpansionTests: XCTestCase {
                         Strata.TableColumn(\Invoice.issued, "InvoiceDate").storing(dates: .sqlDateTime),
                         Strata.TableColumn(\Invoice.paidAt, "paid_at", default: nil, constant: true).storing(dates: .unixMilliseconds),
                     ])
-                    static func columnName(for keyPath: PartialKeyPath<Invoice>) -> String? {
-                        switch keyPath {
-                        case \Invoice.id: return "id"
-                        case \Invoice.issued: return "InvoiceDate"
-                        case \Invoice.paidAt: return "paid_at"
-                        default: return nil
-                        }
-                    }
-                    static func keyPath(forColumn column: String) -> PartialKeyPath<Invoice>? {
-                        switch column {
-                        case "id": return \Invoice.id
-                        case "InvoiceDate": return \Invoice.issued
-                        case "paid_at": return \Invoice.paidAt
-                        default: return nil
-                        }
-                    }
                     init(row: Strata.Row) throws {
                         self.id = try row.decode(0)
                         self.issued = try row.decode(1, dateFormat: .sqlDateTime)
@@ -189,22 +149,6 @@ final class ModelMacroExpansionTests: XCTestCase {
                         Strata.TableColumn(\Patient.ssn, "ssn").encrypted(.deterministic),
                         Strata.TableColumn(\Patient.note, "note", default: nil, constant: true).encrypted(.randomized),
                     ])
-                    static func columnName(for keyPath: PartialKeyPath<Patient>) -> String? {
-                        switch keyPath {
-                        case \Patient.id: return "id"
-                        case \Patient.ssn: return "ssn"
-                        case \Patient.note: return "note"
-                        default: return nil
-                        }
-                    }
-                    static func keyPath(forColumn column: String) -> PartialKeyPath<Patient>? {
-                        switch column {
-                        case "id": return \Patient.id
-                        case "ssn": return \Patient.ssn
-                        case "note": return \Patient.note
-                        default: return nil
-                        }
-                    }
                     init(row: Strata.Row) throws {
                         self.id = try row.decode(0)
                         self.ssn = try row.decode(1, encrypted: .deterministic)
@@ -246,20 +190,6 @@ final class ModelMacroExpansionTests: XCTestCase {
                         Strata.TableColumn(\Person.id, "id", primaryKey: true),
                         Strata.TableColumn(\Person.createdAt, "created_at"),
                     ])
-                    static func columnName(for keyPath: PartialKeyPath<Person>) -> String? {
-                        switch keyPath {
-                        case \Person.id: return "id"
-                        case \Person.createdAt: return "created_at"
-                        default: return nil
-                        }
-                    }
-                    static func keyPath(forColumn column: String) -> PartialKeyPath<Person>? {
-                        switch column {
-                        case "id": return \Person.id
-                        case "created_at": return \Person.createdAt
-                        default: return nil
-                        }
-                    }
                     init(row: Strata.Row) throws {
                         self.id = try row.decode(0)
                         self.createdAt = try row.decode(1)
@@ -300,20 +230,6 @@ final class ModelMacroExpansionTests: XCTestCase {
                         Strata.TableColumn(\HTTPLog.id, "id", primaryKey: true),
                         Strata.TableColumn(\HTTPLog.statusCode, "status_code"),
                     ])
-                    public static func columnName(for keyPath: PartialKeyPath<HTTPLog>) -> String? {
-                        switch keyPath {
-                        case \HTTPLog.id: return "id"
-                        case \HTTPLog.statusCode: return "status_code"
-                        default: return nil
-                        }
-                    }
-                    public static func keyPath(forColumn column: String) -> PartialKeyPath<HTTPLog>? {
-                        switch column {
-                        case "id": return \HTTPLog.id
-                        case "status_code": return \HTTPLog.statusCode
-                        default: return nil
-                        }
-                    }
                     public init(row: Strata.Row) throws {
                         self.id = try row.decode(0)
                         self.statusCode = try row.decode(1)
@@ -351,18 +267,6 @@ final class ModelMacroExpansionTests: XCTestCase {
                     package static let schema = Strata.TableSchema(name: "tag", columns: [
                         Strata.TableColumn(\Tag.id, "id", primaryKey: true),
                     ])
-                    package static func columnName(for keyPath: PartialKeyPath<Tag>) -> String? {
-                        switch keyPath {
-                        case \Tag.id: return "id"
-                        default: return nil
-                        }
-                    }
-                    package static func keyPath(forColumn column: String) -> PartialKeyPath<Tag>? {
-                        switch column {
-                        case "id": return \Tag.id
-                        default: return nil
-                        }
-                    }
                     package init(row: Strata.Row) throws {
                         self.id = try row.decode(0)
                     }
@@ -422,24 +326,6 @@ final class ModelMacroExpansionTests: XCTestCase {
                         Strata.TableColumn(\Point.y, "y", tracked: false),
                         Strata.TableColumn(\Point.label, "label", default: "origin", constant: true, tracked: false),
                     ])
-                    static func columnName(for keyPath: PartialKeyPath<Point>) -> String? {
-                        switch keyPath {
-                        case \Point.id: return "id"
-                        case \Point.x: return "x"
-                        case \Point.y: return "y"
-                        case \Point.label: return "label"
-                        default: return nil
-                        }
-                    }
-                    static func keyPath(forColumn column: String) -> PartialKeyPath<Point>? {
-                        switch column {
-                        case "id": return \Point.id
-                        case "x": return \Point.x
-                        case "y": return \Point.y
-                        case "label": return \Point.label
-                        default: return nil
-                        }
-                    }
                     init(row: Strata.Row) throws {
                         self.id = try row.decode(0)
                         self.x = try row.decode(1)
@@ -512,34 +398,6 @@ final class ModelMacroExpansionTests: XCTestCase {
                         Strata.TableColumn(\Settings.kind, "kind", default: .basic, constant: false),
                         Strata.TableColumn(\Settings.sizes, "sizes", default: [1, count], constant: false),
                     ])
-                    static func columnName(for keyPath: PartialKeyPath<Settings>) -> String? {
-                        switch keyPath {
-                        case \Settings.id: return "id"
-                        case \Settings.level: return "level"
-                        case \Settings.ratio: return "ratio"
-                        case \Settings.note: return "note"
-                        case \Settings.limits: return "limits"
-                        case \Settings.empty: return "empty"
-                        case \Settings.greeting: return "greeting"
-                        case \Settings.kind: return "kind"
-                        case \Settings.sizes: return "sizes"
-                        default: return nil
-                        }
-                    }
-                    static func keyPath(forColumn column: String) -> PartialKeyPath<Settings>? {
-                        switch column {
-                        case "id": return \Settings.id
-                        case "level": return \Settings.level
-                        case "ratio": return \Settings.ratio
-                        case "note": return \Settings.note
-                        case "limits": return \Settings.limits
-                        case "empty": return \Settings.empty
-                        case "greeting": return \Settings.greeting
-                        case "kind": return \Settings.kind
-                        case "sizes": return \Settings.sizes
-                        default: return nil
-                        }
-                    }
                     init(row: Strata.Row) throws {
                         self.id = try row.decode(0)
                         self.level = try row.decode(1, default: -1)
@@ -601,22 +459,6 @@ final class ModelMacroExpansionTests: XCTestCase {
                         Strata.TableColumn(\Entry.body, "body_text"),
                         Strata.TableColumn(\Entry.`default`, "default"),
                     ])
-                    static func columnName(for keyPath: PartialKeyPath<Entry>) -> String? {
-                        switch keyPath {
-                        case \Entry.id: return "id"
-                        case \Entry.body: return "body_text"
-                        case \Entry.`default`: return "default"
-                        default: return nil
-                        }
-                    }
-                    static func keyPath(forColumn column: String) -> PartialKeyPath<Entry>? {
-                        switch column {
-                        case "id": return \Entry.id
-                        case "body_text": return \Entry.body
-                        case "default": return \Entry.`default`
-                        default: return nil
-                        }
-                    }
                     init(row: Strata.Row) throws {
                         self.id = try row.decode(0)
                         self.body = try row.decode(1)
@@ -679,18 +521,6 @@ final class ModelMacroAssociationTests: XCTestCase {
                     static let schema = Strata.TableSchema(name: "group", columns: [
                         Strata.TableColumn(\\Group.id, "id", primaryKey: true),
                     ])
-                    static func columnName(for keyPath: PartialKeyPath<Group>) -> String? {
-                        switch keyPath {
-                        case \\Group.id: return "id"
-                        default: return nil
-                        }
-                    }
-                    static func keyPath(forColumn column: String) -> PartialKeyPath<Group>? {
-                        switch column {
-                        case "id": return \\Group.id
-                        default: return nil
-                        }
-                    }
                     static var associations: [any Strata.ModelAssociation<Group>] { [Group.users, Group.owner] }
                     init(row: Strata.Row) throws {
                         self.id = try row.decode(0)

@@ -27,18 +27,6 @@ final class ModelMacroLifecycleTests: XCTestCase {
                     static let schema = Strata.TableSchema(name: "post", columns: [
                         Strata.TableColumn(\Post.id, "id", primaryKey: true),
                     ])
-                    static func columnName(for keyPath: PartialKeyPath<Post>) -> String? {
-                        switch keyPath {
-                        case \Post.id: return "id"
-                        default: return nil
-                        }
-                    }
-                    static func keyPath(forColumn column: String) -> PartialKeyPath<Post>? {
-                        switch column {
-                        case "id": return \Post.id
-                        default: return nil
-                        }
-                    }
                     static var hasLifecycleCallbacks: Bool { true }
                     init(row: Strata.Row) throws {
                         self.id = try row.decode(0)
@@ -78,18 +66,6 @@ final class ModelMacroLifecycleTests: XCTestCase {
                     static let schema = Strata.TableSchema(name: "post", columns: [
                         Strata.TableColumn(\Post.id, "id", primaryKey: true),
                     ])
-                    static func columnName(for keyPath: PartialKeyPath<Post>) -> String? {
-                        switch keyPath {
-                        case \Post.id: return "id"
-                        default: return nil
-                        }
-                    }
-                    static func keyPath(forColumn column: String) -> PartialKeyPath<Post>? {
-                        switch column {
-                        case "id": return \Post.id
-                        default: return nil
-                        }
-                    }
                     init(row: Strata.Row) throws {
                         self.id = try row.decode(0)
                     }
@@ -133,24 +109,6 @@ final class ModelMacroLifecycleTests: XCTestCase {
                         Strata.TableColumn(\Doc.updatedAt, "updated_at", role: .updatedAt),
                         Strata.TableColumn(\Doc.version, "version", default: 0, constant: true, role: .version),
                     ])
-                    static func columnName(for keyPath: PartialKeyPath<Doc>) -> String? {
-                        switch keyPath {
-                        case \Doc.id: return "id"
-                        case \Doc.createdAt: return "created_at"
-                        case \Doc.updatedAt: return "updated_at"
-                        case \Doc.version: return "version"
-                        default: return nil
-                        }
-                    }
-                    static func keyPath(forColumn column: String) -> PartialKeyPath<Doc>? {
-                        switch column {
-                        case "id": return \Doc.id
-                        case "created_at": return \Doc.createdAt
-                        case "updated_at": return \Doc.updatedAt
-                        case "version": return \Doc.version
-                        default: return nil
-                        }
-                    }
                     init(row: Strata.Row) throws {
                         self.id = try row.decode(0)
                         self.createdAt = try row.decode(1, default: Date())

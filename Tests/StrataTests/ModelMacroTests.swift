@@ -42,6 +42,40 @@ struct ModelMacroTests {
         #expect(Person.columnName(for: \Person.fullName) == "full_name")
         #expect(Person.columnName(for: \Person.cache) == nil)
         #expect(Person.columnName(for: \Person.shout) == nil)
+        #expect(Person.keyPath(forColumn: "mail") == \Person.email)
+        #expect(Person.keyPath(forColumn: "full_name") == \Person.fullName)
+        #expect(Person.keyPath(forColumn: "cache") == nil)
+        #expect(Person.schema.columns[0].keyPath == \Person.id)
+    }
+
+    /// A hand-written model: its columns made from key paths are all `columnName(for:)` needs.
+    struct Sketch: Model {
+        var id: Int64?
+        var title: String
+        var draft = ""
+        static let schema = TableSchema(
+            name: "sketch",
+            columns: [
+                TableColumn(\Sketch.id, "id", primaryKey: true), TableColumn(\Sketch.title, "heading"),
+                TableColumn(name: "draft", type: .text, isNullable: false),
+            ])
+        init(row: Row) throws {
+            id = try row.decode(0)
+            title = try row.decode(1)
+            draft = try row.decode(2)
+        }
+        var databaseValues: [DatabaseValue] { [id.databaseValue, title.databaseValue, draft.databaseValue] }
+    }
+
+    @Test("a hand-written model's columns made from key paths map them both ways; one made by name maps none")
+    func handWrittenKeyPaths() {
+        #expect(Sketch.columnName(for: \Sketch.title) == "heading")
+        #expect(Sketch.columnName(for: \Sketch.id) == "id")
+        #expect(Sketch.columnName(for: \Sketch.draft) == nil)
+        #expect(Sketch.keyPath(forColumn: "heading") == \Sketch.title)
+        #expect(Sketch.keyPath(forColumn: "draft") == nil)
+        // Key paths are not part of a column's equality: a schema read from a database equals the model's.
+        #expect(TableColumn(\Sketch.title, "heading") == TableColumn(name: "heading", type: .text, isNullable: false))
     }
 
     @Test("values are encoded in column order, and the memberwise init still works")

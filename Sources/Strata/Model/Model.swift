@@ -2,14 +2,15 @@
 
 /// A value stored as one row of a table.
 ///
-/// `@Model` writes the conformance; a hand-written one needs ``schema``, ``columnName(for:)``,
-/// ``init(row:)``, ``databaseValues`` and `var id: Int64?` (or `UUID?`, `String?`: see ``PrimaryKey``).
+/// `@Model` writes the conformance; a hand-written one needs ``schema`` (with columns made from key paths, so
+/// ``columnName(for:)`` finds them), ``init(row:)``, ``databaseValues`` and `var id: Int64?` (or `UUID?`, `String?`:
+/// see ``PrimaryKey``).
 public protocol Model: Sendable {
     /// The primary key's type: `Int64` (assigned by the database, the default), `UUID` or `String`.
     associatedtype ID: PrimaryKey = Int64
     /// The table, with columns in the order ``init(row:)`` reads and ``databaseValues`` writes them.
     static var schema: TableSchema { get }
-    /// The column a key path maps to, or nil for a property that is not stored.
+    /// The column a key path maps to, or nil for a property that is not stored; by default, read from ``schema``.
     static func columnName(for keyPath: PartialKeyPath<Self>) -> String?
     /// Decodes a row; column `n` of ``schema`` is read with `row.decode(n)`.
     init(row: Row) throws
@@ -22,7 +23,7 @@ public protocol Model: Sendable {
     var _persistence: PersistenceState? { get set }
     /// Declares the model's validations; the default has none.
     static func validations(_ v: inout Validations<Self>)
-    /// The stored property a column maps to, or nil (`@Model` writes it; used to set foreign keys).
+    /// The stored property a column maps to, or nil; by default, read from ``schema`` (used to set foreign keys).
     static func keyPath(forColumn column: String) -> PartialKeyPath<Self>?
     /// The model's associations, so deleting it can apply their delete rules (`@Model` lists the
     /// `static let` declared with `hasMany`, `hasOne` or `belongsTo`).
@@ -100,11 +101,24 @@ extension Model {
     /// - Parameter v: the list to fill, left empty.
     public static func validations(_ v: inout Validations<Self>) {}
 
-    /// Nil: a hand-written model maps no column back to a key path.
+    /// The name of the ``schema`` column made from `keyPath` (``TableColumn/init(_:_:primaryKey:tracked:role:)``
+    /// and its siblings keep it), or nil.
+    ///
+    /// - Parameter keyPath: a property of the model.
+    /// - Returns: the column's name, or nil for a property that is not stored.
+    public static func columnName(for keyPath: PartialKeyPath<Self>) -> String? {
+        let schema = self.schema
+        return schema.index(of: keyPath).map { schema.columns[$0].name }
+    }
+
+    /// The key path of the ``schema`` column named `column`, when the column was made from one; else nil.
     ///
     /// - Parameter column: a column name.
-    /// - Returns: nil.
-    public static func keyPath(forColumn column: String) -> PartialKeyPath<Self>? { nil }
+    /// - Returns: the property, or nil.
+    public static func keyPath(forColumn column: String) -> PartialKeyPath<Self>? {
+        let schema = self.schema
+        return schema.index(of: column).flatMap { schema.columns[$0].keyPath as? PartialKeyPath<Self> }
+    }
 
     /// No associations.
     public static var associations: [any ModelAssociation<Self>] { [] }

@@ -38,6 +38,10 @@ public struct TableColumn: Sendable, Hashable {
     /// live table (``schemaDefault`` is then nil). Models cannot declare one; a diff leaves it alone unless the
     /// model declares a constant default instead.
     public var defaultExpression: String?
+    /// The model property the column maps, when the column was made from its key path; not part of the column's
+    /// `==` or hash. ``Model/columnName(for:)`` and ``Model/keyPath(forColumn:)`` read it by default.
+    public var keyPath: AnyKeyPath? { property.keyPath }
+    var property = PropertyKeyPath(keyPath: nil)
 
     /// A column described by its parts.
     ///
@@ -68,6 +72,7 @@ public struct TableColumn: Sendable, Hashable {
         self.init(name: name, type: V.columnType, isNullable: V.isNullable, isPrimaryKey: primaryKey)
         tracksChanges = tracked
         self.role = role
+        property = PropertyKeyPath(keyPath: keyPath)
     }
 
     /// A column whose property has a default value.
@@ -89,5 +94,16 @@ public struct TableColumn: Sendable, Hashable {
             schemaDefault: constant && !value.isNull ? value : nil, backfill: value.isNull ? nil : value)
         tracksChanges = tracked
         self.role = role
+        property = PropertyKeyPath(keyPath: keyPath)
     }
+}
+
+/// A column's key path, kept beside it and left out of its `==` and hash (a schema read from a database has none).
+///
+/// `@unchecked Sendable`: a key path to a stored property is an immutable value once made.
+struct PropertyKeyPath: @unchecked Sendable, Hashable {
+    let keyPath: AnyKeyPath?
+
+    static func == (lhs: Self, rhs: Self) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }
