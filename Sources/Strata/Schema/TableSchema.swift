@@ -20,8 +20,6 @@ public struct TableSchema: Sendable, Hashable {
         @usableFromInline let encryptedColumns: [Int]
         /// Whether any column is encrypted (so writes seal values and reads open them).
         @usableFromInline let hasEncryptedColumns: Bool
-        /// The position of each column made from a key path, by that key path (``TableColumn/keyPath``).
-        let keyPathPositions: KeyPathPositions
 
         @usableFromInline
         init(name: String, columns: [TableColumn], indexes: [Index], foreignKeys: [ForeignKey]) {
@@ -43,11 +41,6 @@ public struct TableSchema: Sendable, Hashable {
             hasRoles = columns.contains { $0.role != nil }
             encryptedColumns = columns.indices.filter { columns[$0].encryption != nil }
             hasEncryptedColumns = !encryptedColumns.isEmpty
-            var positions: [AnyKeyPath: Int] = [:]
-            for (i, column) in columns.enumerated() {
-                if let keyPath = column.keyPath, positions[keyPath] == nil { positions[keyPath] = i }
-            }
-            keyPathPositions = KeyPathPositions(positions: positions)
         }
     }
 
@@ -106,7 +99,15 @@ public struct TableSchema: Sendable, Hashable {
     public func index(of column: String) -> Int? { columns.firstIndex { $0.name == column } }
 
     /// The position of the column made from `keyPath` (see ``TableColumn/keyPath``), if any.
-    public func index(of keyPath: AnyKeyPath) -> Int? { storage.keyPathPositions.positions[keyPath] }
+    ///
+    /// A scan, not a dictionary: hashing a key path costs more than comparing a model's few, and `==` on key paths
+    /// of different value types only compares their types.
+    public func index(of keyPath: AnyKeyPath) -> Int? {
+        let columns = storage.columns
+        for i in columns.indices where columns[i].property.keyPath === keyPath { return i }
+        for i in columns.indices where columns[i].property.keyPath == keyPath { return i }
+        return nil
+    }
 
     /// Whether two schemas have the same name, columns, indexes and foreign keys.
     ///
@@ -181,11 +182,4 @@ public struct Index: Sendable, Hashable {
     public func resolvedName(table: String) -> String {
         name ?? ([table] + columns + [isUnique ? "key" : "idx"]).joined(separator: "_")
     }
-}
-
-/// Column positions by key path.
-///
-/// `@unchecked Sendable`: made once with the schema and never changed; key paths to stored properties are immutable.
-struct KeyPathPositions: @unchecked Sendable {
-    let positions: [AnyKeyPath: Int]
 }
