@@ -129,10 +129,11 @@ struct WindowRenderTests {
             table: "post", selection: .items([.column(ColumnRef("id")), .window(w)]),
             joins: [Join(.inner, table: "user", alias: "u", on: .constant(true))])
         try StatementCheck.check(.select(s))
+        let sql = try SQLRenderer.render(.select(s), dialect: SQLiteDialect()).sql
         #expect(
-            try SQLRenderer.render(.select(s), dialect: SQLiteDialect()).sql
+            sql
                 == "SELECT \"post\".\"id\", ROW_NUMBER() OVER (PARTITION BY \"u\".\"user_id\" ORDER BY \"post\".\"id\""
-                + " ASC) FROM \"post\" INNER JOIN \"user\" AS \"u\" ON 1")
+                + " ASC) FROM \"post\" INNER JOIN \"user\" AS \"u\" ON TRUE")
     }
 
     static func message(_ s: Select) -> String? {

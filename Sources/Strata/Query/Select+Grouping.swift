@@ -51,6 +51,7 @@ extension Select {
                 }
             case .window(let w):
                 // A window in HAVING, or over groups, needs the groups' aggregates nested in it: refused alike.
+                guard isAggregated else { break }
                 throw .invalidQuery(
                     "\(w.summary) in a grouped or aggregate select: a window cannot nest an aggregate nor filter "
                         + "groups; read the groups through a WITH query")
