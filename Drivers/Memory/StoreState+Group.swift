@@ -56,11 +56,23 @@ extension StoreState {
             for w in s.windows where windows[w] == nil {
                 windows[w] = try WindowValues.compute(w, matched: matched, rows: rows, scope: scope, table: s.table)
             }
+            // Expression terms of the ORDER BY (`upper(title)`), computed for each matched row.
+            var computed: [Int: ComputedValue] = [:]
+            for (k, o) in s.order.enumerated() {
+                if let e = o.expression { computed[k] = try ComputedValue(e.node, scope: scope) }
+            }
             for i in matched {
                 var row: [DatabaseValue] = []
-                for item in items + orderItems {
+                for item in items {
                     if case .window(let w) = item {
                         row.append(windows[w]?[i] ?? .null)
+                    } else {
+                        row.append(try evaluator.value(item, [i]))
+                    }
+                }
+                for (k, item) in orderItems.enumerated() {
+                    if let value = computed[k] {
+                        row.append(try value.value(rows[i]))
                     } else {
                         row.append(try evaluator.value(item, [i]))
                     }
