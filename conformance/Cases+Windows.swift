@@ -51,6 +51,14 @@ extension ConformanceSuite {
                 rows, [Numbered(id: 1, byQuantity: 2), Numbered(id: 2, byQuantity: 4), Numbered(id: 3, byQuantity: 1)],
                 "numbers over the filtered rows, then the first three by id")
         },
+        ConformanceCase("window.rows-ordered-by-an-expression") { db in
+            try await seedSales(db)
+            let rows = try await ConfSale.query(on: db).order(\.quantity * 2, .descending).select(
+                .column(\.id), .rowNumber(over: .order(\.id)))
+            // Quantities by id: 3, 5, 2, 4, 1, 7, 6; the numbers follow the ids, the rows the doubled quantity.
+            try checkEqual(rows.map(\.0), [6, 7, 2, 4, 1, 3, 5].map { Int64?($0) }, "ordered by quantity * 2")
+            try checkEqual(rows.map(\.1), [6, 7, 2, 4, 1, 3, 5], "each numbered by its id")
+        },
         ConformanceCase("window.lag-and-lead-within-partitions-with-bound-defaults") { db in
             try await seedSales(db)
             let byRegion = WindowDefinition<ConfSale>.partition(by: \.region).order(\.id)
