@@ -85,6 +85,7 @@ public enum ConformanceSuite {
         setOperationCases,
         commonTableCases,
         recursiveCommonTableCases,
+        windowCases,
     ].flatMap { $0 }
 
     /// The names of every case.

@@ -5,7 +5,7 @@ extension StoreState {
     /// Runs the named SELECT of `w` (a recursive one to its fixpoint), then `s`'s filter, grouping, order, paging
     /// and selection over its rows, read under `s`'s table name.
     mutating func commonTableSelect(_ s: Select, _ w: CommonTable) throws(StrataError) -> Outcome {
-        var columns = try columnDefinitions(of: w.select)
+        var columns = try namedColumns(w)
         let rows: [[DatabaseValue]]
         if let r = w.recursion, let step = w.boundedStep {
             columns.append(TableColumn(name: r.depthColumn, type: .integer, isNullable: false))
@@ -18,6 +18,24 @@ extension StoreState {
         outer.commonTable = nil
         if outer.needsGrouping { return try groupedSelect(outer, main: table) }
         return try Self.select(outer, from: &table)
+    }
+
+    /// The named rows' columns: the named SELECT's, and, with a window column, the window's value last (an integer,
+    /// or the type of the column LAG or LEAD reads).
+    private func namedColumns(_ w: CommonTable) throws(StrataError) -> [TableColumn] {
+        guard let windowColumn = w.windowColumn, let names = w.columns, case .items(let items) = w.select.selection,
+            case .window(let window)? = items.last
+        else { return try columnDefinitions(of: w.select) }
+        var plain = w.select
+        plain.selection = .columns(Array(names.dropLast()))
+        var out = try columnDefinitions(of: plain)
+        var type = ColumnType.integer
+        if let c = window.argument {
+            plain.selection = .columns([c.name])
+            type = try columnDefinitions(of: plain)[0].type
+        }
+        out.append(TableColumn(name: windowColumn, type: type, isNullable: true))
+        return out
     }
 
     /// A recursive walk, level by level as SQLite and PostgreSQL run one: the base case's rows at depth 0, then the

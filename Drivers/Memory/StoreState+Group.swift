@@ -51,9 +51,32 @@ extension StoreState {
                 out.append(row)
             }
         } else {
+            // Each window's values first: a window reads every matched row of its partition.
+            var windows: [WindowFunction: [Int: DatabaseValue]] = [:]
+            for w in s.windows where windows[w] == nil {
+                windows[w] = try WindowValues.compute(w, matched: matched, rows: rows, scope: scope, table: s.table)
+            }
+            // Expression terms of the ORDER BY (`upper(title)`), computed for each matched row.
+            var computed: [Int: ComputedValue] = [:]
+            for (k, o) in s.order.enumerated() {
+                if let e = o.expression { computed[k] = try ComputedValue(e.node, scope: scope) }
+            }
             for i in matched {
                 var row: [DatabaseValue] = []
-                for item in items + orderItems { row.append(try evaluator.value(item, [i])) }
+                for item in items {
+                    if case .window(let w) = item {
+                        row.append(windows[w]?[i] ?? .null)
+                    } else {
+                        row.append(try evaluator.value(item, [i]))
+                    }
+                }
+                for (k, item) in orderItems.enumerated() {
+                    if let value = computed[k] {
+                        row.append(try value.value(rows[i]))
+                    } else {
+                        row.append(try evaluator.value(item, [i]))
+                    }
+                }
                 out.append(row)
             }
         }
@@ -108,6 +131,8 @@ struct GroupEvaluator {
             return rows[first][try scope.position(of: c.name, in: c.table)]
         case .aggregate(let a):
             return try aggregate(a, group)
+        case .window(let w):
+            throw .invalidQuery("\(w.summary) is computed per row, not per group")
         }
     }
 

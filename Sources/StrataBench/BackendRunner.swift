@@ -22,7 +22,8 @@ struct BackendRunner {
     /// then the reads, which share one seeded table.
     static let order: [Workload] = [
         .stream, .insert, .insertAborting, .insertEncrypted, .insertHistory, .bulk, .upsert, .fetch, .lookupTx,
-        .lookupAsync, .query, .groupSum, .inLookup, .pageKeyset, .setUnion, .cteDescendants, .copy, .copyIds, .fresh,
+        .lookupAsync, .query, .groupSum, .inLookup, .pageKeyset, .setUnion, .cteDescendants, .windowRank, .copy,
+        .copyIds, .fresh,
     ]
 
     func run() async throws -> [WorkloadResult] {
@@ -143,6 +144,8 @@ struct BackendRunner {
                 return Arm(side: side, contender: c, before: nothing) { try await $0.setUnion(base: base()) }
             case .cteDescendants:
                 return Arm(side: side, contender: c, before: nothing) { try await $0.cteDescendants(base: base()) }
+            case .windowRank:
+                return Arm(side: side, contender: c, before: nothing) { try await $0.windowRank(base: base()) }
             // The filtered queries; the throughput workloads never come here (see ThroughputRunner).
             case .query, .sleep, .pointSelect, .serverMix:
                 return Arm(side: side, contender: c, before: nothing) {

@@ -72,6 +72,9 @@ protocol Contender: AnyObject {
     /// Runs ``CTEDescendants/walks`` recursive walks down i1 = i2 chains, each row with its depth, in one read
     /// transaction.
     func cteDescendants(base: Int64) async throws -> Sample
+    /// Runs ``WindowRank/queries`` queries of a rank within each partition of an i1 range's rows, in one read
+    /// transaction.
+    func windowRank(base: Int64) async throws -> Sample
 }
 
 extension Contender {
@@ -87,6 +90,10 @@ extension Contender {
 
     func cteDescendants(base: Int64) async throws -> Sample {
         throw BenchError("\(name) has no recursive walks")
+    }
+
+    func windowRank(base: Int64) async throws -> Sample {
+        throw BenchError("\(name) has no window functions")
     }
 
     func bulkInsertFloor(_ count: Int) async throws -> Sample {

@@ -14,7 +14,8 @@ public struct Target: Sendable, Codable, Hashable {
         case (.sqlite, .fetch): return Target(maxRatio: 1.25)
         case (.sqlite, .lookupTx): return Target(maxRatio: 1.3)
         case (.sqlite, .lookupAsync): return Target(maxRatio: 2.0)
-        case (.sqlite, .query), (.sqlite, .pageKeyset), (.sqlite, .setUnion), (.sqlite, .cteDescendants):
+        case (.sqlite, .query), (.sqlite, .pageKeyset), (.sqlite, .setUnion), (.sqlite, .cteDescendants),
+            (.sqlite, .windowRank):
             return Target(maxRatio: 1.2)
         case (.sqlite, .groupSum), (.postgres, .groupSum): return Target(maxRatio: 1.2)
         case (.postgres, .insert), (.postgres, .insertAborting), (.sqlite, .insertAborting):

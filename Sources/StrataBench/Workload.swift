@@ -49,6 +49,8 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     case setUnion = "set-union"
     /// SQLite and memory: recursive walks (WITH RECURSIVE) 20 levels down chains of rows linked by i1 = i2.
     case cteDescendants = "cte-descendants"
+    /// SQLite and memory: a rank within each of 7 partitions of an i1 range's rows (about 750), as typed tuples.
+    case windowRank = "window-rank"
 
     /// What the workload does, at full scale.
     public var summary: String {
@@ -93,6 +95,9 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .cteDescendants:
             return "50 recursive walks, each 20 levels down a chain of rows linked by i1 = the last row's i2 (i1 "
                 + "indexed), each row read with its depth, in one read transaction"
+        case .windowRank:
+            return "50 queries of the RANK of each row of an i1 range (about 750 of 100,000 rows) within its s3 "
+                + "partition (7) by i3 descending, read as (id, rank) tuples, in one read transaction"
         case .setUnion:
             return "50 UNIONs of two overlapping i1 ranges (about 750 of 100,000 rows each), in one read transaction"
         case .pageKeyset:
@@ -125,6 +130,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .fresh: return "\(Self.count(sizes.fresh)) fresh dbs: migrate 4, 10 statements"
         case .setUnion: return "\(SetUnion.queries) unions of two i1 ranges"
         case .cteDescendants: return "\(CTEDescendants.walks) recursive walks of \(CTEDescendants.levels) levels"
+        case .windowRank: return "\(WindowRank.queries) ranked i1 ranges"
         case .pageKeyset: return "keyset pages of 20 over \(Self.count(PageKeyset.rows(tableSize: sizes.fetch))) rows"
         }
     }
@@ -141,8 +147,10 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
 
     /// Whether the workload reads the seeded table (and is warmed up first).
     var isRead: Bool {
-        [.fetch, .lookupTx, .lookupAsync, .query, .groupSum, .inLookup, .pageKeyset, .setUnion, .cteDescendants]
-            .contains(self)
+        [
+            .fetch, .lookupTx, .lookupAsync, .query, .groupSum, .inLookup, .pageKeyset, .setUnion, .cteDescendants,
+            .windowRank,
+        ].contains(self)
     }
 
     /// Whether the workload runs on `backend`: COPY on PostgreSQL only, fresh databases on the memory driver only
@@ -151,7 +159,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         switch self {
         case .copy, .copyIds, .serverMix: return backend == .postgres
         case .fresh: return backend == .memory
-        case .pageKeyset, .setUnion, .cteDescendants: return backend != .postgres
+        case .pageKeyset, .setUnion, .cteDescendants, .windowRank: return backend != .postgres
         default: return true
         }
     }

@@ -69,6 +69,7 @@ public final class DifferentialEngine {
                 }
                 let select = generator.select(&batchRNG)
                 report.queries += 1
+                if select.generatedWindow != nil { report.windowQueries += 1 }
                 for (check, details) in failures(of: select, in: world) {
                     let d = Divergence(
                         check: check, seed: options.seed, batch: batch, query: q, world: world, select: select,
@@ -321,12 +322,17 @@ public struct FuzzReport: Sendable {
     public var divergences: [Divergence] = []
     /// Known divergences seen, by name (see ``KnownDivergence``).
     public var known: [String: Int] = [:]
+    /// Generated reads that selected a window function (see `QueryGenerator.windowShare`).
+    public var windowQueries = 0
     var shrunk = 0
 
     init(backends: [String]) { self.backends = backends }
 
     /// The last line a run prints: `N queries, D divergences`.
     public var summary: String { "\(queries) queries, \(divergences.count) divergences" }
+
+    /// The share of generated queries that exercised each construct: `window functions: 35 of 500 queries`.
+    public var shares: String { "window functions: \(windowQueries) of \(queries) queries" }
 
     /// The known divergences seen, one line each, or nil when there were none.
     public var knownSummary: String? {

@@ -94,6 +94,9 @@ extension FuzzWorld {
                 case .avg: return .double
                 case .sum, .min, .max: return a.type ?? .integer
                 }
+            case .window(let w):
+                guard let c = w.argument else { return .integer }
+                return resultTypes(Select(table: s.table, selection: .refs([c]), joins: s.joins))[0]
             }
         }
     }

@@ -82,6 +82,7 @@ struct QueryGenerator {
         lock(&s, rng)
         setOperation(&s, rng, risky: isRisky)
         commonTable(&s, rng, risky: isRisky)
+        window(&s, rng)
         return s
     }
 

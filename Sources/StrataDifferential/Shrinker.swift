@@ -319,6 +319,10 @@ extension DifferentialEngine {
         case .items(let items):
             for case .column(let c) in items { out.insert(name(c.name, c.table)) }
             for case .aggregate(let a) in items { if let c = a.column { out.insert(name(c.name, c.table)) } }
+            for case .window(let w) in items {
+                w.partition.forEach { out.insert(name($0.name, $0.table)) }
+                w.order.forEach { out.insert(name($0.column, $0.table)) }
+            }
         }
         s.groupBy.forEach { out.insert(name($0.name, $0.table)) }
         for case .aggregate(let a) in s.having?.items ?? [] {

@@ -58,6 +58,7 @@ struct FuzzCommand: ParsableCommand {
         let report = engine.run()
         print(String(format: "%d statements in %.1f s", report.statements, Date().timeIntervalSince(started)))
         if let known = report.knownSummary { print(known) }
+        print(report.shares)
         print(report.summary)
         if !report.divergences.isEmpty {
             print("reproduce with: " + reproduction)

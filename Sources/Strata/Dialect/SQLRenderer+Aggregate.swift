@@ -3,17 +3,23 @@
 import Foundation
 
 extension SQLRenderer {
-    mutating func selectItems(_ items: [SelectItem], collated: Set<ColumnRef> = []) throws(StrataError) {
+    mutating func selectItems(_ items: [SelectItem], of s: Select, collated: Set<ColumnRef> = []) throws(StrataError) {
         for (n, item) in items.enumerated() {
             if n > 0 { sql += ", " }
-            try selectItem(item, collated: collated)
+            try selectItem(item, of: s, collated: collated)
         }
     }
 
-    private mutating func selectItem(_ item: SelectItem, collated: Set<ColumnRef> = []) throws(StrataError) {
+    /// One item; a window function needs the SELECT it belongs to (`of`), whose joins decide its NULLS clauses.
+    private mutating func selectItem(_ item: SelectItem, of s: Select? = nil, collated: Set<ColumnRef> = [])
+        throws(StrataError)
+    {
         switch item {
         case .column(let c): sql += try selected(c.name, table: c.table, collated: collated)
         case .aggregate(let a): try aggregate(a)
+        case .window(let w):
+            guard let s else { throw .invalidQuery("\(w.summary) outside a SELECT's list") }
+            try window(w, in: s)
         }
     }
 

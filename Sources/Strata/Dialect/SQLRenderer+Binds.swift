@@ -34,6 +34,9 @@ extension SQLRenderer {
             selectBinds(w.select, dialect, into: &out)
             if let step = w.boundedStep { selectBinds(step, dialect, into: &out) }
         }
+        for w in s.windows where !w.defaultValue.isNull && (w.function == .lag || w.function == .lead) {
+            out.append(w.defaultValue)  // a LAG or LEAD default, bound in the SELECT's list
+        }
         if let c = s.compound {
             for b in c.branches { selectBinds(b, dialect, into: &out) }
         }

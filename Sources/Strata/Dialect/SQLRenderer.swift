@@ -144,7 +144,7 @@ public struct SQLRenderer {
             }
         case .items(let items):
             sql += select
-            try selectItems(items, collated: collated)
+            try selectItems(items, of: s, collated: collated)
             try from(s)
             try selectTail(s)
         }
@@ -184,21 +184,7 @@ public struct SQLRenderer {
         try groupTail(s)
         if !s.order.isEmpty {
             sql += " ORDER BY "
-            for (n, o) in s.order.enumerated() {
-                if n > 0 { sql += ", " }
-                let clause = Self.needsNullsClause(o, in: s, dialect: dialect)
-                if clause && dialect.nullsClause == .sortKey {
-                    // NULLs first ascending, last descending: a key that sorts them there, before the term.
-                    sql += "CASE WHEN "
-                    try orderTerm(o)
-                    sql += o.direction == .ascending ? " IS NULL THEN 0 ELSE 1 END, " : " IS NULL THEN 1 ELSE 0 END, "
-                }
-                try orderTerm(o)
-                sql += o.direction == .ascending ? " ASC" : " DESC"
-                if clause && dialect.nullsClause == .keywords {
-                    sql += o.direction == .ascending ? " NULLS FIRST" : " NULLS LAST"
-                }
-            }
+            try orderTerms(s.order, in: s)
         }
         if let limit = s.limit {
             sql += " LIMIT "
@@ -213,6 +199,25 @@ public struct SQLRenderer {
         if let offset = s.offset {
             sql += " OFFSET "
             bind(.integer(Int64(offset)))
+        }
+    }
+
+    /// The terms of an ORDER BY (of `s`, or of a window of its items), NULLs first ascending and last descending.
+    mutating func orderTerms(_ order: [Ordering], in s: Select) throws(StrataError) {
+        for (n, o) in order.enumerated() {
+            if n > 0 { sql += ", " }
+            let clause = Self.needsNullsClause(o, in: s, dialect: dialect)
+            if clause && dialect.nullsClause == .sortKey {
+                // NULLs first ascending, last descending: a key that sorts them there, before the term.
+                sql += "CASE WHEN "
+                try orderTerm(o)
+                sql += o.direction == .ascending ? " IS NULL THEN 0 ELSE 1 END, " : " IS NULL THEN 1 ELSE 0 END, "
+            }
+            try orderTerm(o)
+            sql += o.direction == .ascending ? " ASC" : " DESC"
+            if clause && dialect.nullsClause == .keywords {
+                sql += o.direction == .ascending ? " NULLS FIRST" : " NULLS LAST"
+            }
         }
     }
 

@@ -97,6 +97,14 @@ struct EncryptedFilter {
                     if c.table == nil, let column = encrypted(c.name) {
                         throw column.error("select(…) does not open envelopes; read models or values(…)")
                     }
+                case .window(let w):
+                    var read = w.partition + w.order.map { ColumnRef($0.column, table: $0.table) }
+                    if let argument = w.argument { read.append(argument) }
+                    if let c = read.first(where: { $0.table == nil && encrypted($0.name) != nil }),
+                        let column = encrypted(c.name)
+                    {
+                        throw column.error("a window (\(w.function.rawValue)) cannot read, partition or sort envelopes")
+                    }
                 }
             }
         }

@@ -95,12 +95,14 @@ public struct Aggregate: Sendable, Hashable {
     }
 }
 
-/// One item of a SELECT's list: a column (grouped, or of every row) or an aggregate.
+/// One item of a SELECT's list: a column (grouped, or of every row), an aggregate, or a window function.
 public enum SelectItem: Sendable, Hashable {
     /// A column's value: a grouped column, or a column of every row when nothing is aggregated.
     case column(ColumnRef)
     /// An aggregate call's value for each group (or the whole result).
     case aggregate(Aggregate)
+    /// A window function's value for each row of a SELECT that is not grouped (see ``WindowFunction``).
+    case window(WindowFunction)
 }
 
 /// A HAVING condition: comparisons of aggregates (or grouped columns) with bound values, joined by AND, OR, NOT.

@@ -10,6 +10,10 @@
 /// then, again and again, the rows the ``step`` finds from the rows found last (it reads them by joining the name),
 /// each one level deeper, until it finds none or reaches ``Recursion/maxDepth``. The named rows then have one more
 /// column, ``Recursion/depthColumn``.
+///
+/// With a ``windowColumn``, the named SELECT lists columns of its table then one window function, whose value the
+/// named rows hold under that name (`WITH "name" ("c1", …, "strata_rank") AS (SELECT "c1", …, ROW_NUMBER() OVER
+/// (…) FROM …)`): the outer SELECT filters by it, which a window in its own WHERE could not.
 public struct CommonTable: Sendable, Hashable {
     /// The name the rows go by (`WITH "name"`): not the outer model's table, nor a table the named SELECT reads.
     public var name: String
@@ -17,6 +21,9 @@ public struct CommonTable: Sendable, Hashable {
     private var body: [Select]
     /// How the rows recurse, or nil for a plain named SELECT.
     public var recursion: Recursion?
+    /// The name of the named rows' last column, the value of the named SELECT's last item, a window function; nil
+    /// when the named SELECT lists columns only.
+    public var windowColumn: String?
 
     /// The named SELECT (the base case of a recursive one): it lists columns and takes no row lock.
     public var select: Select {
@@ -53,6 +60,17 @@ public struct CommonTable: Sendable, Hashable {
     /// The columns of the named rows (a recursive walk's with its depth column last), or nil when the named
     /// SELECT does not list columns.
     public var columns: [String]? {
+        if let windowColumn {
+            guard recursion == nil, case .items(let items) = select.selection, case .window? = items.last else {
+                return nil
+            }
+            var names: [String] = []
+            for item in items.dropLast() {
+                guard case .column(let c) = item, c.table == nil else { return nil }
+                names.append(c.name)
+            }
+            return names + [windowColumn]
+        }
         guard case .columns(let c) = select.selection else { return nil }
         guard let r = recursion else { return c }
         return c + [r.depthColumn]

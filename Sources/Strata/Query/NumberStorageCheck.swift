@@ -107,6 +107,7 @@ struct NumberUses {
                 case .aggregate(let a): aggregate(a, resolve)
                 case .column(let ref):
                     if let table = resolve(ref) { add(table, ref.name, "compares it with a number in HAVING") }
+                case .window: break  // refused in HAVING by the core's check
                 }
             }
         }

@@ -139,6 +139,9 @@ extension QueryBuilder {
             ordering.isText = item.isText
             copy.order.append(ordering)
             return copy
+        case .success(.window(let w)):
+            return failing(
+                .invalidQuery("ORDER BY \(w.summary) of \(M.modelName): read the window through a WITH query"))
         case .failure(let e): return failing(e)
         }
     }
@@ -194,6 +197,7 @@ extension QueryBuilder {
         switch item {
         case .column(let c): return c.table.map { $0 + "." + c.name } ?? c.name
         case .aggregate(let a): return a.summary
+        case .window(let w): return w.summary
         }
     }
 }

@@ -49,6 +49,12 @@ extension Select {
                 if isAggregated && !grouped.contains(normalized(c)) {
                     throw .invalidQuery("column \(c.name) is neither grouped nor aggregated")
                 }
+            case .window(let w):
+                // A window in HAVING, or over groups, needs the groups' aggregates nested in it: refused alike.
+                guard isAggregated else { break }
+                throw .invalidQuery(
+                    "\(w.summary) in a grouped or aggregate select: a window cannot nest an aggregate nor filter "
+                        + "groups; read the groups through a WITH query")
             }
         }
         for o in order {
@@ -76,6 +82,7 @@ extension Select {
         case .aggregate(var a):
             a.column = a.column.map(normalized)
             return .aggregate(a)
+        case .window: return item
         }
     }
 }

@@ -70,6 +70,10 @@ extension StatementCheck {
         switch item {
         case .column(let r): try scope.check(r.table, r.name)
         case .aggregate(let a): if let c = a.column { try scope.check(c.table, c.name) }
+        case .window(let w):
+            if let c = w.argument { try scope.check(c.table, c.name) }
+            for c in w.partition { try scope.check(c.table, c.name) }
+            for o in w.order { try scope.check(o.table, o.column) }
         }
     }
 

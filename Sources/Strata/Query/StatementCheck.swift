@@ -52,6 +52,7 @@ public enum StatementCheck {
     static func check(_ s: Select) throws(StrataError) {
         if let tag = s.tag { try QueryTag.check(tag) }
         try s.checkGrouping()
+        try s.checkWindows()
         if s.lock != nil { try s.checkLock() }
         switch s.selection {
         case .columns(let c) where c.isEmpty: throw .invalidQuery("SELECT without columns")
@@ -131,7 +132,15 @@ public enum StatementCheck {
         guard outer.compound == nil else { throw .invalidQuery("\(part) cannot be read by a set operation") }
         guard outer.joins.isEmpty else { throw .invalidQuery("the rows of \(part) take no joins") }
         guard outer.lock == nil else { throw .invalidQuery("the rows of \(part) cannot be locked") }
-        guard let columns = w.columns else { throw .invalidQuery("\(part) must select columns") }
+        guard let columns = w.columns else {
+            throw .invalidQuery(
+                w.windowColumn == nil
+                    ? "\(part) must select columns"
+                    : "\(part) must select columns of its table, then one window function, and not recurse")
+        }
+        if let wc = w.windowColumn, columns.dropLast().contains(wc) {
+            throw .invalidQuery("the window column \(wc) of \(part) is one of its columns; name it apart")
+        }
         guard w.select.lock == nil else { throw .invalidQuery("\(part) takes a row lock; WITH queries take none") }
         if w.recursion != nil { try checkRecursion(w, part: part) }
         if case .columns(let wanted) = outer.selection, let missing = wanted.first(where: { !columns.contains($0) }) {
@@ -229,6 +238,7 @@ public enum StatementCheck {
                 switch item {
                 case .column(let r): return (r.table.map { $0 + "." } ?? "") + r.name
                 case .aggregate(let a): return a.summary
+                case .window(let w): return w.summary
                 }
             }
         case .count: return

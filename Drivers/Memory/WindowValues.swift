@@ -1,0 +1,50 @@
+// WindowValues: each row's value of a window function (ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD), in memory.
+import Strata
+
+/// Splits the rows a SELECT matched into a window's partitions, sorts each by the window's order (NULLs first
+/// ascending, last descending, ties in scan order, as ``RowSort`` sorts ORDER BY), and numbers them or reads the
+/// argument of the row `offset` places before or after.
+enum WindowValues {
+    /// The value of `w` for each row index in `matched`.
+    static func compute(_ w: WindowFunction, matched: [Int], rows: [[DatabaseValue]], scope: ColumnScope, table: String)
+        throws(StrataError) -> [Int: DatabaseValue]
+    {
+        let partitions = try GroupEvaluator(scope: scope, rows: rows, table: table).groups(matched, by: w.partition)
+        var terms: [RowSort.Term] = []
+        for o in w.order {
+            terms.append((try scope.position(of: o.column, in: o.table), o.direction == .descending))
+        }
+        let argument = try w.argument.map { c throws(StrataError) in try scope.position(of: c.name, in: c.table) }
+        var out: [Int: DatabaseValue] = [:]
+        out.reserveCapacity(matched.count)
+        for partition in partitions {
+            let sorted = RowSort.sort(partition, of: rows, by: terms, keeping: nil)
+            var rank = 1
+            var dense = 1
+            for (n, i) in sorted.enumerated() {
+                if n > 0 && !peers(rows[sorted[n - 1]], rows[i], terms) {
+                    rank = n + 1
+                    dense += 1
+                }
+                switch w.function {
+                case .rowNumber: out[i] = .integer(Int64(n + 1))
+                case .rank: out[i] = .integer(Int64(rank))
+                case .denseRank: out[i] = .integer(Int64(dense))
+                case .lag, .lead:
+                    let j = w.function == .lag ? n - w.offset : n + w.offset
+                    guard let argument, sorted.indices.contains(j) else {
+                        out[i] = w.defaultValue
+                        continue
+                    }
+                    out[i] = rows[sorted[j]][argument]
+                }
+            }
+        }
+        return out
+    }
+
+    /// Whether two rows are equal on every order term (NULL equal to NULL), so rank them alike.
+    private static func peers(_ a: [DatabaseValue], _ b: [DatabaseValue], _ terms: [RowSort.Term]) -> Bool {
+        terms.allSatisfy { ValueOrder.compare(a[$0.column], b[$0.column]) == 0 }
+    }
+}

@@ -1,0 +1,37 @@
+// SQLRenderer+Window: a window function of a SELECT's list, `ROW_NUMBER() OVER (PARTITION BY … ORDER BY …)`.
+
+extension SQLRenderer {
+    /// `RANK() OVER (PARTITION BY "user_id" ORDER BY "views" DESC NULLS LAST, "id" ASC)`, `LAG("views", 1, ?) OVER
+    /// (…)`: the window's order terms are written as the SELECT's own ORDER BY (NULLs first ascending, last
+    /// descending; text by code point). Ranking and offset functions have no frame: they read the partition's
+    /// order, never a frame, on every backend, so none is written.
+    mutating func window(_ w: WindowFunction, in s: Select) throws(StrataError) {
+        switch w.function {
+        case .rowNumber: sql += "ROW_NUMBER()"
+        case .rank: sql += "RANK()"
+        case .denseRank: sql += "DENSE_RANK()"
+        case .lag, .lead:
+            guard let c = w.argument else { throw .invalidQuery("\(w.summary) needs a column") }
+            // The offset is an Int of the AST, written as digits (PostgreSQL's LAG takes an integer, not the
+            // bigint a bound Int64 would be); the default is bound.
+            sql += (w.function == .lag ? "LAG(" : "LEAD(") + (try column(c.name, table: c.table)) + ", \(w.offset)"
+            if !w.defaultValue.isNull {
+                sql += ", "
+                bind(w.defaultValue)
+            }
+            sql += ")"
+        }
+        sql += " OVER ("
+        if !w.partition.isEmpty {
+            sql += "PARTITION BY "
+            sql += try w.partition.map { c throws(StrataError) in try column(c.name, table: c.table) }
+                .joined(separator: ", ")
+        }
+        if !w.order.isEmpty {
+            if !w.partition.isEmpty { sql += " " }
+            sql += "ORDER BY "
+            try orderTerms(w.order, in: s)
+        }
+        sql += ")"
+    }
+}
