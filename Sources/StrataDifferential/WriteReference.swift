@@ -446,8 +446,9 @@ struct WriteReference {
             let keys = notes.filter { $0.value.tag == tag }.keys.sorted()
             for key in keys {
                 if let retag {
+                    let sealer = newestKey
                     notes[key]?.tag = retag
-                    notes[key]?.tagKey = newestKey
+                    notes[key]?.tagKey = sealer
                 } else {
                     notes[key]?.n = n
                 }

@@ -30,7 +30,7 @@ enum EncryptedPlaintext {
         func tagged(_ tag: UInt8, _ v: UInt64) -> Data {
             var out = Data(count: 9)
             out[0] = tag
-            withUnsafeBytes(of: v.bigEndian) { b in out.withUnsafeMutableBytes { $0[1...].copyMemory(from: b) } }
+            out.withUnsafeMutableBytes { $0.storeBytes(of: v.bigEndian, toByteOffset: 1, as: UInt64.self) }
             return out
         }
         func tagged(_ tag: UInt8, _ text: String) -> Data {
