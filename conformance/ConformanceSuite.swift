@@ -69,7 +69,7 @@ public enum ConformanceSuite {
         observationCases,
         aggregateCases,
         expressionCases,
-        upsertCases, inListCases, rawCases,
+        upsertCases, upsertOwnKeyCases, inListCases, rawCases,
         existingCases,
         versionedCases, alterCases, introspectCases,
         migrationDefaultCases,

@@ -21,9 +21,9 @@ struct BackendRunner {
     /// The workloads in the order they run: the stream first (see ``PeakMemory``), then the writes,
     /// then the reads, which share one seeded table.
     static let order: [Workload] = [
-        .stream, .insert, .insertAborting, .insertEncrypted, .insertHistory, .bulk, .upsert, .fetch, .lookupTx,
-        .lookupAsync, .query, .groupSum, .inLookup, .pageKeyset, .setUnion, .cteDescendants, .windowRank, .copy,
-        .copyIds, .fresh,
+        .stream, .insert, .insertAborting, .insertEncrypted, .insertHistory, .bulk, .upsert, .fetch, .fetchEncrypted,
+        .lookupTx, .lookupAsync, .query, .groupSum, .inLookup, .pageKeyset, .setUnion, .cteDescendants, .windowRank,
+        .copy, .copyIds, .fresh,
     ]
 
     func run() async throws -> [WorkloadResult] {
@@ -105,6 +105,10 @@ struct BackendRunner {
             case .bulk: return Arm(side: side, contender: c, before: empty) { try await $0.bulkInsert(sizes.bulk) }
             case .stream: return Arm(side: side, contender: c, before: nothing) { try await $0.stream(base: base()) }
             case .fetch: return Arm(side: side, contender: c, before: nothing) { try await $0.fetchAll(base: base()) }
+            case .fetchEncrypted:
+                return Arm(side: side, contender: c, before: { try await $0.prepareEncrypted(sizes.fetch) }) {
+                    try await $0.fetchEncrypted(base: base())
+                }
             case .lookupTx:
                 return Arm(side: side, contender: c, before: nothing) {
                     try await $0.lookupsInTransaction(ids.map { base() + $0 }, base: base())

@@ -39,6 +39,10 @@ protocol Contender: AnyObject {
     func stagedInsert(_ count: Int) async throws -> Sample
     /// Reads every row into an array of records.
     func fetchAll(base: Int64) async throws -> Sample
+    /// Makes sure the table `fetch-encrypted` reads holds the `count` seeded records (untimed).
+    func prepareEncrypted(_ count: Int) async throws
+    /// `fetchAll` of records stored with three columns sealed (Strata), or in clear (a raw C API).
+    func fetchEncrypted(base: Int64) async throws -> Sample
     /// Looks up each id in turn, all inside one read transaction.
     func lookupsInTransaction(_ ids: [Int64], base: Int64) async throws -> Sample
     /// Looks up each id in turn, each lookup its own call (Strata: an async one-shot call; raw: autocommit).
@@ -137,6 +141,10 @@ extension Contender {
     func insertOneByOneAborting(_ count: Int) async throws -> Sample { try await insertOneByOne(count) }
     /// A raw C API inserts the same records in clear: the baseline encryption's cost is read against.
     func insertEncrypted(_ count: Int) async throws -> Sample { try await insertOneByOne(count) }
+    /// A raw C API reads the seeded records in clear: the baseline opening's cost is read against.
+    func prepareEncrypted(_ count: Int) async throws {}
+    /// A raw C API reads the seeded records in clear (``fetchAll(base:)``).
+    func fetchEncrypted(base: Int64) async throws -> Sample { try await fetchAll(base: base) }
     /// A raw C API inserts the same records without history: the baseline history's cost is read against.
     func insertHistory(_ count: Int) async throws -> Sample { try await insertOneByOne(count) }
 }

@@ -16,6 +16,8 @@ final class StrataContender: Contender {
     /// The database `insert-encrypted` writes through: the same driver, with a keyring; one for the contender's
     /// life, so that on `sqlite::memory:` it is the same in-memory database each time.
     let sealed: Database
+    /// The first id of the records `fetch-encrypted` reads, and how many (``prepareEncrypted(_:)``).
+    private var secrets: (base: Int64, count: Int)?
 
     init(name: String = "Strata", db: Database, fresh: (() throws -> Database)? = nil) {
         self.name = name
@@ -126,6 +128,35 @@ final class StrataContender: Contender {
     func load(_ count: Int) async throws -> Sample {
         let records = (0..<count).map(RecordFactory.model)
         return try await timedAsync({ try await BenchRecord.load(records, on: db) }, digest: { _ in nil })
+    }
+
+    /// Seeds `bench_secret` with the records `seed` writes (sealed), unless it holds them already.
+    func prepareEncrypted(_ count: Int) async throws {
+        try await sealed.migrate(BenchSecret.self)
+        if let secrets, secrets.count == count,
+            try await sealed.withConnection({ tx in try BenchSecret.query(on: tx).count() }) == count
+        {
+            return
+        }
+        try await sealed.withConnection { tx in _ = try BenchSecret.deleteAll(tx) }
+        let first = try await sealed.transaction { tx in
+            var first: Int64 = 0
+            for k in 0..<count {
+                var r = BenchSecret(RecordFactory.model(k))
+                try r.save(tx)
+                if k == 0, let id = r.id { first = id }
+            }
+            return first
+        }
+        secrets = (first, count)
+    }
+
+    /// `fetchAll` of ``BenchSecret``: every row's three sealed columns opened.
+    func fetchEncrypted(base: Int64) async throws -> Sample {
+        let base = secrets?.base ?? 0
+        return try await timedAsync(
+            { try await sealed.transaction { tx in try BenchSecret.query(on: tx).all() } },
+            digest: { Digests.of($0.map(\.record), base: base) })
     }
 
     func fetchAll(base: Int64) async throws -> Sample {

@@ -15,6 +15,9 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     case insertHistory = "insert-history"
     case bulk
     case fetch
+    /// `fetch` of the same records from a model whose three text columns are `@Encrypted`: the cost of opening
+    /// AES-GCM envelopes per row, beside `fetch` (the raw side reads the records in clear).
+    case fetchEncrypted = "fetch-encrypted"
     case lookupTx = "lookup-tx"
     case lookupAsync = "lookup-async"
     case query
@@ -66,6 +69,9 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
             return "insert 20,000 records one by one in one transaction into a model with tracksHistory (one "
                 + "strata_history row per write); the raw side is the same as insert's, without history"
         case .fetch: return "fetch 100,000 rows into model values"
+        case .fetchEncrypted:
+            return "fetch 100,000 rows into model values, s1 (deterministic), s2 and s3 @Encrypted (AES-256-GCM) "
+                + "opened; the raw side is the same as fetch's, in clear"
         case .lookupTx: return "5,000 lookups by id inside one transaction"
         case .lookupAsync: return "5,000 lookups by id as one-shot async calls"
         case .query:
@@ -114,6 +120,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .insertEncrypted: return "insert \(Self.count(sizes.insert)) one by one, 3 columns encrypted"
         case .insertHistory: return "insert \(Self.count(sizes.insert)) one by one, history on"
         case .fetch: return "fetch \(Self.count(sizes.fetch)) rows"
+        case .fetchEncrypted: return "fetch \(Self.count(sizes.fetch)) rows, 3 columns encrypted"
         case .lookupTx: return "\(Self.count(sizes.lookups)) lookups in a tx"
         case .lookupAsync: return "\(Self.count(sizes.lookups)) one-shot async lookups"
         case .query: return "\(Self.count(sizes.queries)) filtered queries"
@@ -148,8 +155,8 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     /// Whether the workload reads the seeded table (and is warmed up first).
     var isRead: Bool {
         [
-            .fetch, .lookupTx, .lookupAsync, .query, .groupSum, .inLookup, .pageKeyset, .setUnion, .cteDescendants,
-            .windowRank,
+            .fetch, .fetchEncrypted, .lookupTx, .lookupAsync, .query, .groupSum, .inLookup, .pageKeyset, .setUnion,
+            .cteDescendants, .windowRank,
         ].contains(self)
     }
 

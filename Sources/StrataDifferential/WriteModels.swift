@@ -62,11 +62,64 @@ public struct WPNote {
     public static let tracksHistory = true
 
     /// The keyring every write-program database seals with: two fixed test keys (a rotation: the last seals, an
-    /// equality filter searches under both). Test keys, not secrets.
-    static func keyring() throws -> any ColumnEncryption {
-        try AESGCMKeyring([
-            AESGCMKeyring.Key(id: "wp-old", bytes: Data(repeating: 0x5a, count: 32)),
-            AESGCMKeyring.Key(id: "wp-new", bytes: Data((0..<32).map { UInt8($0) })),
-        ])
+    /// equality filter searches under both), and one more for each ``WriteStep/rotateKey`` the program ran,
+    /// `wp-rot1`, `wp-rot2`…, the newest last. Test keys, not secrets.
+    static func keyring(rotations: Int = 0) throws -> any ColumnEncryption {
+        try AESGCMKeyring(
+            [
+                AESGCMKeyring.Key(id: "wp-old", bytes: Data(repeating: 0x5a, count: 32)),
+                AESGCMKeyring.Key(id: "wp-new", bytes: Data((0..<32).map { UInt8($0) })),
+            ]
+                + (0..<rotations).map { r in
+                    try AESGCMKeyring.Key(id: newestKey(rotations: r + 1), bytes: Data(repeating: UInt8(r), count: 32))
+                })
+    }
+
+    /// The id of the key that seals after `rotations` rotations.
+    static func newestKey(rotations: Int) -> String { rotations == 0 ? "wp-new" : "wp-rot\(rotations)" }
+}
+
+/// ``WPNote``'s table read without opening its envelopes: which key sealed each value (the envelope's header names
+/// it: a version byte, the id's length, the id).
+@Model(table: "wp_note")
+struct WPNoteSealed {
+    var id: String?
+    var n: Int64
+    var tag: Data
+    var secret: Data?
+
+    /// The id of the key that sealed `envelope`.
+    static func keyID(_ envelope: Data?) -> String {
+        guard let envelope else { return "nil" }
+        let bytes = [UInt8](envelope)
+        guard bytes.count >= 2, bytes.count >= 2 + Int(bytes[1]) else { return "?" }
+        return String(decoding: bytes[2..<(2 + Int(bytes[1]))], as: UTF8.self)
+    }
+
+    /// `key tagKey secretKey`, as ``WriteSnapshot/sealed`` shows it.
+    var text: String { "\(id ?? "nil") \(Self.keyID(tag)) \(Self.keyID(secret))" }
+}
+
+/// A keyring whose keys can be replaced while databases use it: key rotation for a private in-memory SQLite
+/// database, which cannot be reopened (``WriteStep/rotateKey``).
+final class WPRotatingKeyring: ColumnEncryption {
+    private let current: Mutex<any ColumnEncryption>
+
+    init(_ keyring: any ColumnEncryption) { current = Mutex(keyring) }
+
+    func replace(with keyring: any ColumnEncryption) { current.withLock { $0 = keyring } }
+
+    private var keyring: any ColumnEncryption { current.withLock { $0 } }
+
+    func seal(_ plaintext: Data, for column: EncryptedColumn) throws(StrataError) -> Data {
+        try keyring.seal(plaintext, for: column)
+    }
+
+    func open(_ envelope: Data, for column: EncryptedColumn) throws(StrataError) -> Data {
+        try keyring.open(envelope, for: column)
+    }
+
+    func equalityEnvelopes(_ plaintext: Data, for column: EncryptedColumn) throws(StrataError) -> [Data] {
+        try keyring.equalityEnvelopes(plaintext, for: column)
     }
 }

@@ -65,6 +65,9 @@ public indirect enum WriteStep: Sendable, Equatable {
     case abortingTransaction([WriteStep], end: TransactionEnd)
     /// A note saved with the key `key`: its row's every column updated when it exists, else inserted.
     case noteSave(key: String, n: Int64, tag: String, secret: String?)
+    /// A note upserted on its key (`onConflict: \.id`): its row's every column updated when it exists (or kept,
+    /// `keep`: `DO NOTHING`), else inserted.
+    case noteUpsert(key: String, n: Int64, tag: String, secret: String?, keep: Bool)
     /// The note with the key `key` read (when it exists), `n += by` and its tag set to `retag` when given, saved:
     /// an update of the assigned columns.
     case noteEdit(key: String, by: Int64, retag: String?)
@@ -85,12 +88,16 @@ public indirect enum WriteStep: Sendable, Equatable {
     /// `pruneHistory(before:)` the token of the `keep`-th last transaction read (0: the last one), then the whole
     /// history kept read from the start. Top level only.
     case pruneHistory(keep: Int)
+    /// Every backend's database reopened over the same data with a keyring that holds one more key, the newest:
+    /// later writes seal under it, older envelopes still open, and equality filters find values sealed under any
+    /// key. Top level only.
+    case rotateKey
 
     /// Whether the step (or one nested in it) writes or reads the history-tracked, encrypted note, or the history.
     public var touchesHistory: Bool {
         switch self {
-        case .noteSave, .noteEdit, .noteDelete, .noteInsertAll, .noteUpdateWhere, .noteDeleteWhere, .noteFind,
-            .readHistory, .pruneHistory:
+        case .noteSave, .noteUpsert, .noteEdit, .noteDelete, .noteInsertAll, .noteUpdateWhere, .noteDeleteWhere,
+            .noteFind, .readHistory, .pruneHistory, .rotateKey:
             return true
         default: return nested?.contains { $0.touchesHistory } ?? false
         }
@@ -213,6 +220,9 @@ public indirect enum WriteStep: Sendable, Equatable {
         case .noteSave(let k, let n, let tag, let secret):
             return "var note = WPNote(id: \"\(k)\", n: \(n), tag: \"\(tag)\", secret: \(quoted(secret))); "
                 + "try note.save(tx)"
+        case .noteUpsert(let k, let n, let tag, let secret, let keep):
+            return "var note = WPNote(id: \"\(k)\", n: \(n), tag: \"\(tag)\", secret: \(quoted(secret))); "
+                + "try note.upsert(tx, onConflict: \\.id\(keep ? ", do: .nothing" : ""))"
         case .noteEdit(let k, let by, let retag):
             return "if var note = try WPNote.find(\"\(k)\", tx) { note.n += \(by)"
                 + (retag.map { "; note.tag = \"\($0)\"" } ?? "") + "; try note.save(tx) }"
@@ -231,6 +241,9 @@ public indirect enum WriteStep: Sendable, Equatable {
         case .pruneHistory(let keep):
             return "try tx.pruneHistory(before: tokensRead[tokensRead.count - \(keep + 1)]); "
                 + "all = try tx.changes(since: nil)"
+        case .rotateKey:
+            return "keys.append(AESGCMKeyring.Key(id: \"wp-rot…\", …)); db = Database(driver: db.driver, "
+                + "configuration: withKeyring(keys))"
         default: return "// \(self)"
         }
     }
@@ -285,9 +298,11 @@ public struct WriteProgramGenerator {
         let key = rng.pick(Self.noteKeys)
         switch rng.below(100) {
         case 0..<22:
-            return .noteSave(
-                key: key, n: Int64(rng.below(50)), tag: rng.pick(Self.tags),
-                secret: rng.chance(0.2) ? nil : "s\(rng.below(100))")
+            let (n, tag, secret) = (
+                Int64(rng.below(50)), rng.pick(Self.tags), rng.chance(0.2) ? nil : "s\(rng.below(100))"
+            )
+            if rng.chance(0.3) { return .noteUpsert(key: key, n: n, tag: tag, secret: secret, keep: rng.chance(0.3)) }
+            return .noteSave(key: key, n: n, tag: tag, secret: secret)
         case 22..<40:
             return .noteEdit(key: key, by: Int64(1 + rng.below(9)), retag: rng.chance(0.3) ? rng.pick(Self.tags) : nil)
         case 40..<48: return .noteDelete(key: key)
@@ -301,6 +316,7 @@ public struct WriteProgramGenerator {
         case 74..<82: return .noteFind(tag: rng.pick(Self.tags))
         default:
             guard depth == 0 else { return .noteEdit(key: key, by: Int64(1 + rng.below(9)), retag: nil) }
+            if rng.chance(0.15) { return .rotateKey }
             if rng.chance(0.35) { return .pruneHistory(keep: rng.below(4)) }
             return .readHistory(limit: 1 + rng.below(4))
         }
@@ -395,8 +411,11 @@ public struct WriteProgramGenerator {
 
     /// A step inside a transaction that a failed statement aborts: the kinds whose statements the reference
     /// follows one by one (a unique violation, a refused delete and a callback after the write abort it; a stale
-    /// save and a callback before the write do not), and savepoints of them.
+    /// save and a callback before the write do not), note steps, and savepoints of them.
     mutating func abortingStep(depth: Int, _ rng: inout SplitMix64) -> WriteStep {
+        // Note steps too (nested: no history reads): an insertAll of a stored key fails and aborts it, and nothing
+        // of an aborted transaction reaches the history.
+        if rng.chance(Self.noteShare) { return noteStep(depth: depth, &rng) }
         switch rng.below(100) {
         case 0..<22:
             handles += 1

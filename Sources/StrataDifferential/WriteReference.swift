@@ -50,9 +50,11 @@ public struct WriteSnapshot: Equatable, CustomStringConvertible {
     var handles: [String]
     /// `key n tag secret|nil` for each note (decrypted), sorted by key.
     var notes: [String]
+    /// `key tagKey secretKey|nil` for each note: the id of the key that sealed each stored envelope.
+    var sealed: [String]
 
     public var description: String {
-        "rows \(rows)\n  entries \(entries)\n  handles \(handles)\n  notes \(notes)"
+        "rows \(rows)\n  entries \(entries)\n  handles \(handles)\n  notes \(notes)\n  sealed \(sealed)"
     }
 
     /// A note as snapshots and ``WriteStep/noteFind(tag:)`` show it.
@@ -66,6 +68,16 @@ struct RefNote: Equatable {
     var n: Int64
     var tag: String
     var secret: String?
+    /// The id of the key that sealed the stored tag, and the secret (nil when it is NULL).
+    var tagKey: String
+    var secretKey: String?
+
+    /// A note whose every column was written now, under `key`.
+    init(n: Int64, tag: String, secret: String?, key: String) {
+        (self.n, self.tag, self.secret) = (n, tag, secret)
+        tagKey = key
+        secretKey = secret == nil ? nil : key
+    }
 }
 
 /// A model the program holds, as the reference sees it: what it shows, and what `save` knows of it.
@@ -112,6 +124,9 @@ struct WriteReference {
     var readCount = 0
     /// How many of `committed` a prune deleted (the oldest ones).
     var prunedBelow = 0
+    /// How many ``WriteStep/rotateKey`` steps ran: the newest key is ``WPNote/newestKey(rotations:)``.
+    var rotations = 0
+    var newestKey: String { WPNote.newestKey(rotations: rotations) }
 
     func isUndone(_ scope: Int) -> Bool {
         var s: Int? = scope
@@ -327,9 +342,13 @@ struct WriteReference {
             return [.cancelled]
         case .connectionLost(let steps):
             return scoped(steps, rollback: true) + [.connectionLost]
-        case .noteSave, .noteEdit, .noteDelete, .noteInsertAll, .noteUpdateWhere, .noteDeleteWhere, .noteFind,
-            .readHistory, .pruneHistory:
+        case .noteSave, .noteUpsert, .noteEdit, .noteDelete, .noteInsertAll, .noteUpdateWhere, .noteDeleteWhere,
+            .noteFind, .readHistory, .pruneHistory:
+            if aborted { return [.misuse] }  // every note step runs a statement first
             return applyNote(step)
+        case .rotateKey:
+            rotations += 1
+            return [.ok]
         case .busySave(let i, let by):
             // The save's own checks first (stale, willSave), then a write that waits for the lock: busy.
             var h = handles[i]
@@ -394,16 +413,22 @@ struct WriteReference {
         case .noteSave(let key, let n, let tag, let secret):
             // An unread model with a key: every column updated where the row exists, else an insert with the key.
             let exists = notes[key] != nil
-            notes[key] = RefNote(n: n, tag: tag, secret: secret)
+            notes[key] = RefNote(n: n, tag: tag, secret: secret, key: newestKey)
             record([
                 HistoryLine(
                     key: key, operation: exists ? "update" : "insert",
                     columns: exists ? ["n", "tag", "secret"] : Self.noteColumns)
             ])
+        case .noteUpsert(let key, let n, let tag, let secret, let keep):
+            // DO NOTHING keeps a stored row (and returns, so records, inserted rows only); DO UPDATE writes every
+            // column but the key, and is recorded as an upsert (inserted or updated).
+            if keep, notes[key] != nil { return [.ok] }
+            notes[key] = RefNote(n: n, tag: tag, secret: secret, key: newestKey)
+            record([HistoryLine(key: key, operation: keep ? "insert" : "upsert", columns: Self.noteColumns)])
         case .noteEdit(let key, let by, let retag):
             guard var note = notes[key] else { return [.ok] }
             note.n &+= by
-            if let retag { note.tag = retag }
+            if let retag { (note.tag, note.tagKey) = (retag, newestKey) }
             notes[key] = note
             record([HistoryLine(key: key, operation: "update", columns: retag == nil ? ["n"] : ["n", "tag"])])
         case .noteDelete(let key):
@@ -411,13 +436,22 @@ struct WriteReference {
             notes[key] = nil
             record([HistoryLine(key: key, operation: "delete", columns: [])])
         case .noteInsertAll(let keys, let tag, _):
-            if Set(keys).count < keys.count || keys.contains(where: { notes[$0] != nil }) { return [.unique] }
-            for key in keys { notes[key] = RefNote(n: 0, tag: tag, secret: "s-\(key)") }
+            if Set(keys).count < keys.count || keys.contains(where: { notes[$0] != nil }) {
+                if aborting { aborted = true }  // a failed statement
+                return [.unique]
+            }
+            for key in keys { notes[key] = RefNote(n: 0, tag: tag, secret: "s-\(key)", key: newestKey) }
             record(keys.map { HistoryLine(key: $0, operation: "insert", columns: Self.noteColumns) })
         case .noteUpdateWhere(let tag, let n, let retag):
             let keys = notes.filter { $0.value.tag == tag }.keys.sorted()
             for key in keys {
-                if let retag { notes[key]?.tag = retag } else { notes[key]?.n = n }
+                if let retag {
+                    let sealer = newestKey
+                    notes[key]?.tag = retag
+                    notes[key]?.tagKey = sealer
+                } else {
+                    notes[key]?.n = n
+                }
             }
             record(keys.map { HistoryLine(key: $0, operation: "update", columns: [retag == nil ? "n" : "tag"]) })
         case .noteDeleteWhere(let tag):
@@ -544,6 +578,9 @@ struct WriteReference {
             handles: handles.map { "\($0.code) \($0.balance) v\($0.version) \($0.id == nil ? "nil" : "id")" },
             notes: notes.sorted { $0.key < $1.key }.map {
                 WriteSnapshot.note(key: $0.key, n: $0.value.n, tag: $0.value.tag, secret: $0.value.secret)
+            },
+            sealed: notes.sorted { $0.key < $1.key }.map {
+                "\($0.key) \($0.value.tagKey) \($0.value.secretKey ?? "nil")"
             })
     }
 }

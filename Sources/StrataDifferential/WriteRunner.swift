@@ -7,7 +7,15 @@ import Synchronization
 /// A write program's run on one backend: its database and the models the program holds there.
 final class WriteBackend {
     let name: String
-    let db: Database
+    /// The program's database; a ``WriteStep/rotateKey`` replaces it with one over the same driver (the same data)
+    /// whose keyring holds one more key.
+    private(set) var db: Database
+    private var configuration: Configuration
+    /// How many keys the program added to the keyring.
+    private var rotations = 0
+    /// For a private in-memory SQLite database, which lives only as long as its one connection and so cannot be
+    /// reopened: the keyring its configuration holds, given its newer keys in place.
+    private let inPlace: WPRotatingKeyring?
     /// On PostgreSQL and a SQLite file, a second database over the same data: it holds the write lock
     /// (``WriteStep/busySave(handle:by:)``) and, on PostgreSQL, terminates the program's backend
     /// (``WriteStep/connectionLost(_:)``). Nil where neither can be done for real (an in-memory database).
@@ -25,7 +33,12 @@ final class WriteBackend {
         // A short lock wait, for busySave (PostgreSQL: lock_timeout; SQLite: the busy timeout); it also bounds a
         // connect, which loopback does in milliseconds.
         configuration.timeout = 0.5
-        configuration.encryption = try WPNote.keyring()
+        let privateMemory = url.hasPrefix("sqlite") && url.contains(":memory:")
+        let keyring = try WPNote.keyring()
+        let inPlace = privateMemory ? WPRotatingKeyring(keyring) : nil
+        self.inPlace = inPlace
+        configuration.encryption = inPlace.map { $0 as any ColumnEncryption } ?? keyring
+        self.configuration = configuration
         db = try Database.open(url, drivers: drivers, configuration: configuration)
         name = "\(db.driverName) (\(URLText.redacted(url)))"
         let sharedFile = db.driverName == "sqlite" && !url.contains(":memory:")
@@ -45,8 +58,23 @@ final class WriteBackend {
         return got == [.busy] && expected == [.callback]
     }
 
+    /// The database reopened over the same driver (the same data) with a keyring of `rotations` added keys, the old
+    /// one closed; a private in-memory SQLite database's keyring is given them in place.
+    func rekey(rotations: Int) throws {
+        self.rotations = rotations
+        if let inPlace {
+            inPlace.replace(with: try WPNote.keyring(rotations: rotations))
+            return
+        }
+        configuration.encryption = try WPNote.keyring(rotations: rotations)
+        let old = db
+        db = Database(driver: old.driver, configuration: configuration)
+        old.close()
+    }
+
     /// Empty tables for a new program, and a new history.
     func reset() throws {
+        if rotations > 0 { try rekey(rotations: 0) }
         handles = []
         historyRead = nil
         tokensRead = []
@@ -71,6 +99,11 @@ final class WriteBackend {
                     if attempt <= failures { throw StrataError.serializationFailure }
                 }
                 return pending
+            }
+            if case .rotateKey = step {
+                if skip(step) { return [.skipped] }
+                try rekey(rotations: rotations + 1)
+                return [.ok]
             }
             if case .abortingTransaction(let steps, let end) = step {
                 if skip(step) { return [.skipped] }
@@ -279,6 +312,9 @@ final class WriteBackend {
         case .noteSave(let key, let n, let tag, let secret):
             var note = WPNote(id: key, n: n, tag: tag, secret: secret)
             try note.save(tx)
+        case .noteUpsert(let key, let n, let tag, let secret, let keep):
+            var note = WPNote(id: key, n: n, tag: tag, secret: secret)
+            try note.upsert(tx, onConflict: \.id, do: keep ? .nothing : .updateAll)
         case .noteEdit(let key, let by, let retag):
             guard var note = try WPNote.find(key, tx) else { return [.ok] }
             note.n &+= by
@@ -395,7 +431,8 @@ final class WriteBackend {
                     .sorted(),
                 entries: try WPEntry.query(on: tx).all().map { "\(codes[$0.accountID] ?? "?"):\($0.amount)" }.sorted(),
                 handles: handles.map { "\($0.code) \($0.balance) v\($0.version) \($0.id == nil ? "nil" : "id")" },
-                notes: try WPNote.query(on: tx).all().map(Self.noteText).sorted())
+                notes: try WPNote.query(on: tx).all().map(Self.noteText).sorted(),
+                sealed: try WPNoteSealed.query(on: tx).all().map(\.text).sorted())
         }
     }
 }

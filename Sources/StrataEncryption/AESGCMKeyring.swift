@@ -27,7 +27,11 @@ public struct AESGCMKeyring: ColumnEncryption {
         /// The id written into each envelope (1 to 255 UTF-8 bytes); not secret.
         public let id: String
         let sealing: SymmetricKey
-        let nonces: SymmetricKey
+        /// HMAC-SHA256 keyed with the nonce key, its inner and outer pads hashed once: each deterministic nonce
+        /// copies it (the hash states are copied on write) instead of setting the key up again.
+        let nonces: HMAC<SHA256>
+        /// The envelope's header under this key: the version byte, the id's length and its UTF-8 bytes.
+        let header: Data
 
         /// A key from its 32 bytes.
         ///
@@ -45,8 +49,12 @@ public struct AESGCMKeyring: ColumnEncryption {
             let master = SymmetricKey(data: bytes)
             sealing = HKDF<SHA256>.deriveKey(
                 inputKeyMaterial: master, info: Data("strata column seal".utf8), outputByteCount: 32)
-            nonces = HKDF<SHA256>.deriveKey(
-                inputKeyMaterial: master, info: Data("strata column nonce".utf8), outputByteCount: 32)
+            nonces = HMAC(
+                key: HKDF<SHA256>.deriveKey(
+                    inputKeyMaterial: master, info: Data("strata column nonce".utf8), outputByteCount: 32))
+            var header = Data([AESGCMKeyring.version, UInt8(id.utf8.count)])
+            header.append(contentsOf: Array(id.utf8))
+            self.header = header
         }
 
         /// A key from its 32 bytes in base64 (as an environment variable or a secret store holds it).
@@ -68,7 +76,6 @@ public struct AESGCMKeyring: ColumnEncryption {
 
     /// The keys, oldest first; the last one seals.
     public let keys: [Key]
-    private let byID: [String: Int]
 
     /// A keyring whose last key seals new values and whose every key opens the values it sealed.
     ///
@@ -82,13 +89,14 @@ public struct AESGCMKeyring: ColumnEncryption {
             }
         }
         self.keys = keys
-        self.byID = byID
     }
 
     /// The id of the key that seals new values.
     public var currentKeyID: String { keys[keys.count - 1].id }
 
     static let version: UInt8 = 1
+    /// The byte between the column's identity and the plaintext in a deterministic nonce's message.
+    static let separator = Data([0])
 
     public func seal(_ plaintext: Data, for column: EncryptedColumn) throws(StrataError) -> Data {
         try seal(plaintext, for: column, with: keys[keys.count - 1])
@@ -101,45 +109,60 @@ public struct AESGCMKeyring: ColumnEncryption {
     }
 
     public func open(_ envelope: Data, for column: EncryptedColumn) throws(StrataError) -> Data {
-        let bytes = [UInt8](envelope)
-        guard bytes.count >= 2, bytes[0] == Self.version else {
+        let start = envelope.startIndex
+        guard envelope.count >= 2, envelope[start] == Self.version else {
             throw column.error("the stored value is no version-\(Self.version) envelope")
         }
-        let idLength = Int(bytes[1])
-        let headerLength = 2 + idLength
-        guard bytes.count >= headerLength + 12 + 16,
-            let id = String(bytes: bytes[2..<headerLength], encoding: .utf8)
-        else { throw column.error("the stored envelope is truncated") }
-        guard let index = byID[id] else { throw column.error("the keyring holds no key '\(id)'") }
-        let header = Data(bytes[0..<headerLength])
+        let headerEnd = start + 2 + Int(envelope[start + 1])
+        guard envelope.count >= headerEnd - start + 12 + 16 else {
+            throw column.error("the stored envelope is truncated")
+        }
+        let header = envelope[start..<headerEnd]
+        // The newest key first: what most envelopes name.
+        guard let key = keys.last(where: { $0.header.elementsEqual(header) }) else {
+            let id = String(decoding: header.dropFirst(2), as: UTF8.self)
+            throw column.error("the keyring holds no key '\(id)'")
+        }
         do {
-            let box = try AES.GCM.SealedBox(combined: Data(bytes[headerLength...]))
-            return try AES.GCM.open(box, using: keys[index].sealing, authenticating: header + column.authenticatedData)
+            let box = try AES.GCM.SealedBox(combined: envelope[headerEnd...])
+            return try AES.GCM.open(box, using: key.sealing, authenticating: Self.join(header, column))
         } catch {
             throw column.error(
-                "the envelope does not open under key '\(id)': altered, sealed with another key, or for another column"
-            )
+                "the envelope does not open under key '\(key.id)': altered, sealed with another key, or for another "
+                    + "column")
         }
     }
 
+    /// The authenticated data of an envelope: its header, then the column's identity.
+    private static func join(_ header: Data, _ column: EncryptedColumn) -> Data {
+        var out = Data(capacity: header.count + column.authenticatedData.count)
+        out.append(header)
+        out.append(column.authenticatedData)
+        return out
+    }
+
     private func seal(_ plaintext: Data, for column: EncryptedColumn, with key: Key) throws(StrataError) -> Data {
-        var header = Data([Self.version, UInt8(key.id.utf8.count)])
-        header.append(contentsOf: Array(key.id.utf8))
         do {
             let nonce: AES.GCM.Nonce
             switch column.mode {
             case .randomized: nonce = AES.GCM.Nonce()
             case .deterministic:
-                var message = column.authenticatedData
-                message.append(0)
-                message.append(plaintext)
-                let mac = HMAC<SHA256>.authenticationCode(for: message, using: key.nonces)
-                nonce = try AES.GCM.Nonce(data: Data(mac).prefix(12))
+                // HMAC(nonce key, authenticated data ‖ 0 ‖ plaintext), its first 12 bytes.
+                var mac = key.nonces
+                mac.update(data: column.authenticatedData)
+                mac.update(data: Self.separator)
+                mac.update(data: plaintext)
+                nonce = try mac.finalize().withUnsafeBytes { b in
+                    try AES.GCM.Nonce(data: UnsafeRawBufferPointer(rebasing: b.prefix(12)))
+                }
             }
             let box = try AES.GCM.seal(
-                plaintext, using: key.sealing, nonce: nonce, authenticating: header + column.authenticatedData)
+                plaintext, using: key.sealing, nonce: nonce, authenticating: Self.join(key.header, column))
             guard let combined = box.combined else { throw column.error("AES-GCM gave no combined box") }
-            return header + combined
+            var envelope = Data(capacity: key.header.count + combined.count)
+            envelope.append(key.header)
+            envelope.append(combined)
+            return envelope
         } catch let error as StrataError {
             throw error
         } catch {

@@ -12,9 +12,10 @@ struct FuzzWritesCommand: ParsableCommand {
         discussion: """
             Each program (saves of new, fetched and decoded models, deletes, bulk updates and deletes, insertAll,
             upsert, transactions with nested savepoints that commit, roll back or fail, callbacks that throw before
-            and after the write, a foreign key, writes of a history-tracked model with encrypted columns, reads and
-            prunes of its change history) runs on every database; after each step every table and every model
-            the program holds must equal what the reference model in plain Swift says, and each step must end
+            and after the write, a foreign key, writes and upserts of a history-tracked model with encrypted
+            columns, in aborting transactions too, key rotations, reads and prunes of its change history) runs on
+            every database; after each step every table, every model the program holds and the key that sealed
+            each stored envelope must equal what the reference model in plain Swift says, and each step must end
             with the same outcome (the history's pages and the rows an encrypted equality filter finds included).
             Exits non-zero on the first disagreement, printing the shortest failing program. The tables are named
             wp_account, wp_entry, wp_note, strata_history and strata_history_clock (dropped at each program).

@@ -72,7 +72,8 @@ struct WriteProgramTests {
         #expect(failure == nil, "\(failure ?? "")")
     }
 
-    @Test("history and encrypted-column steps end as the reference says on memory and SQLite")
+    @Test(
+        "history, encrypted-column, key-rotation and note-upsert steps end as the reference says on memory and SQLite")
     func historySteps() async throws {
         let failure = await onOwnThread { () -> String? in
             do {
@@ -104,6 +105,47 @@ struct WriteProgramTests {
                             ], end: .commit),
                         .transaction([.noteDelete(key: "n1")], end: .fail),
                         .noteFind(tag: "green"),
+                        .readHistory(limit: 4),
+                    ],
+                    // Key rotations between writes: later writes seal under the newest key (the snapshot shows
+                    // each envelope's key), older envelopes open, equality finds values sealed under either key;
+                    // upserts on the note's own key update, keep or insert.
+                    [
+                        .noteSave(key: "n0", n: 1, tag: "red", secret: "s"),
+                        .rotateKey,
+                        .noteSave(key: "n1", n: 2, tag: "red", secret: nil),
+                        .noteFind(tag: "red"),
+                        .noteEdit(key: "n0", by: 1, retag: nil),
+                        .noteUpdateWhere(tag: "red", n: 5, retag: nil),
+                        .rotateKey,
+                        .noteEdit(key: "n0", by: 1, retag: "red"),
+                        .noteUpsert(key: "n1", n: 3, tag: "blue", secret: "t", keep: false),
+                        .noteUpsert(key: "n2", n: 4, tag: "red", secret: nil, keep: true),
+                        .noteUpsert(key: "n0", n: 9, tag: "green", secret: nil, keep: true),
+                        .transaction(
+                            [.noteUpsert(key: "n3", n: 1, tag: "red", secret: "x", keep: false)], end: .rollback),
+                        .noteFind(tag: "red"),
+                        .noteDeleteWhere(tag: "red"),
+                        .readHistory(limit: 2),
+                    ],
+                    // Note steps in transactions a failed statement aborts: an insertAll of a stored key aborts the
+                    // transaction (or the savepoint it ran in); nothing of an aborted transaction is recorded.
+                    [
+                        .noteSave(key: "n0", n: 1, tag: "red", secret: "s"),
+                        .abortingTransaction(
+                            [
+                                .noteSave(key: "n1", n: 1, tag: "blue", secret: nil),
+                                .noteInsertAll(keys: ["n0"], tag: "red", load: false),
+                                .noteFind(tag: "red"),
+                                .noteUpsert(key: "n2", n: 1, tag: "red", secret: nil, keep: false),
+                            ], end: .commit),
+                        .abortingTransaction(
+                            [
+                                .noteUpsert(key: "n3", n: 1, tag: "red", secret: "y", keep: false),
+                                .savepoint([.noteInsertAll(keys: ["n3"], tag: "red", load: true)], rollback: false),
+                                .noteEdit(key: "n3", by: 1, retag: nil),
+                            ], end: .commit),
+                        .noteFind(tag: "red"),
                         .readHistory(limit: 4),
                     ],
                 ]

@@ -16,11 +16,14 @@ public struct EncryptedColumn: Sendable, Hashable {
     /// The model's name, for errors.
     public var model: String
     /// The table's name.
-    public var table: String
+    public var table: String { didSet { authenticatedData = Self.authenticatedData(table, column) } }
     /// The column's name.
-    public var column: String
+    public var column: String { didSet { authenticatedData = Self.authenticatedData(table, column) } }
     /// How the column is sealed.
     public var mode: EncryptionMode
+    /// The bytes bound as authenticated data: `strata:table.column`, so a value moved elsewhere fails to open. Built
+    /// once per column (a schema keeps its columns' values: see `TableSchema.sealedColumns(of:)`), not per value.
+    public private(set) var authenticatedData: Data
 
     /// A column of `table` sealed in `mode`.
     public init(model: String, table: String, column: String, mode: EncryptionMode) {
@@ -28,10 +31,12 @@ public struct EncryptedColumn: Sendable, Hashable {
         self.table = table
         self.column = column
         self.mode = mode
+        authenticatedData = Self.authenticatedData(table, column)
     }
 
-    /// The bytes bound as authenticated data: `table.column`, so a value moved elsewhere fails to open.
-    public var authenticatedData: Data { Data("strata:\(table).\(column)".utf8) }
+    private static func authenticatedData(_ table: String, _ column: String) -> Data {
+        Data("strata:\(table).\(column)".utf8)
+    }
 
     /// The error for this column, with `reason` (which never holds the value).
     public func error(_ reason: String) -> StrataError {

@@ -18,60 +18,69 @@ extension TableColumn {
     }
 }
 
+/// The encrypted columns' identities of one model, cached in its schema (see `TableSchema.sealedColumns(of:)`).
+struct SealedColumns: Sendable {
+    let model: ObjectIdentifier
+    let columns: [EncryptedColumn?]
+}
+
 /// The plaintext bytes of a value: a tag byte, then the value in a fixed form, the same whatever the driver.
 enum EncryptedPlaintext {
     static func encode(_ value: DatabaseValue) -> Data {
-        var out = Data()
-        func int(_ v: UInt64) { withUnsafeBytes(of: v.bigEndian) { out.append(contentsOf: $0) } }
+        func tagged(_ tag: UInt8, _ v: UInt64) -> Data {
+            var out = Data(count: 9)
+            out[0] = tag
+            out.withUnsafeMutableBytes { $0.storeBytes(of: v.bigEndian, toByteOffset: 1, as: UInt64.self) }
+            return out
+        }
+        func tagged(_ tag: UInt8, _ text: String) -> Data {
+            var text = text
+            return text.withUTF8 { utf8 in
+                var out = Data(capacity: 1 + utf8.count)
+                out.append(tag)
+                out.append(utf8)
+                return out
+            }
+        }
         switch value {
-        case .null: out.append(0)
-        case .bool(let b):
-            out.append(1)
-            out.append(b ? 1 : 0)
-        case .integer(let i):
-            out.append(2)
-            int(UInt64(bitPattern: i))
-        case .double(let d):
-            out.append(3)
-            int(d.bitPattern)
-        case .text(let s):
-            out.append(4)
-            out.append(contentsOf: Array(s.utf8))
+        case .null: return Data([0])
+        case .bool(let b): return Data([1, b ? 1 : 0])
+        case .integer(let i): return tagged(2, UInt64(bitPattern: i))
+        case .double(let d): return tagged(3, d.bitPattern)
+        case .text(let s): return tagged(4, s)
         case .blob(let d):
+            var out = Data(capacity: 1 + d.count)
             out.append(5)
             out.append(d)
-        case .date(let d):
-            out.append(6)
-            int(DatabaseValue.roundedToMicroseconds(d).timeIntervalSince1970.bitPattern)
-        case .decimal(let d):
-            out.append(7)
-            out.append(contentsOf: Array("\(d)".utf8))
+            return out
+        case .date(let d): return tagged(6, DatabaseValue.roundedToMicroseconds(d).timeIntervalSince1970.bitPattern)
+        case .decimal(let d): return tagged(7, "\(d)")
         case .uuid(let u):
+            var out = Data(capacity: 17)
             out.append(8)
             withUnsafeBytes(of: u.uuid) { out.append(contentsOf: $0) }
-        case .json(let s):
-            out.append(9)
-            out.append(contentsOf: Array(s.utf8))
+            return out
+        case .json(let s): return tagged(9, s)
         }
-        return out
     }
 
     static func decode(_ data: Data) -> DatabaseValue? {
         guard let tag = data.first else { return nil }
-        let body = Data(data.dropFirst())
+        let body = data.dropFirst()  // no copy: a slice of `data`
         func int() -> UInt64? {
             guard body.count == 8 else { return nil }
             return body.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         }
+        func text() -> String? { String(validating: body, as: UTF8.self) }
         switch tag {
         case 0: return .null
         case 1: return body.count == 1 ? .bool(body[body.startIndex] != 0) : nil
         case 2: return int().map { .integer(Int64(bitPattern: $0)) }
         case 3: return int().map { .double(Double(bitPattern: $0)) }
-        case 4: return String(bytes: body, encoding: .utf8).map(DatabaseValue.text)
-        case 5: return .blob(body)
+        case 4: return text().map(DatabaseValue.text)
+        case 5: return .blob(Data(body))
         case 6: return int().map { .date(Date(timeIntervalSince1970: Double(bitPattern: $0))) }
-        case 7: return String(bytes: body, encoding: .utf8).flatMap(DecimalText.parse).map(DatabaseValue.decimal)
+        case 7: return text().flatMap(DecimalText.parse).map(DatabaseValue.decimal)
         case 8:
             guard body.count == 16 else { return nil }
             let b = Array(body)
@@ -81,7 +90,7 @@ enum EncryptedPlaintext {
                         b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
                         b[15]
                     )))
-        case 9: return String(bytes: body, encoding: .utf8).map(DatabaseValue.json)
+        case 9: return text().map(DatabaseValue.json)
         default: return nil
         }
     }
@@ -101,14 +110,26 @@ extension TableSchema {
         return encryptedColumn(i, model: model)
     }
 
+    /// The identity of each column as `model` seals it, by column index (nil: not encrypted): built once per
+    /// schema and model (the model's name and each column's authenticated data), not once per value.
+    func sealedColumns(of model: any Model.Type) -> [EncryptedColumn?] {
+        let id = ObjectIdentifier(model)
+        if let cached = storage.sealedColumns.withLock({ $0 }), cached.model == id { return cached.columns }
+        let name = model.modelName
+        let columns = self.columns.indices.map { encryptedColumn($0, model: name) }
+        storage.sealedColumns.withLock { $0 = SealedColumns(model: id, columns: columns) }
+        return columns
+    }
+
     /// `values` (a model's ``Model/databaseValues``) with each encrypted column's value sealed; NULL stays NULL.
     @usableFromInline
-    func sealing(_ values: [DatabaseValue], model: String, _ encryption: (any ColumnEncryption)?) throws(StrataError)
-        -> [DatabaseValue]
+    func sealing(_ values: [DatabaseValue], model: any Model.Type, _ encryption: (any ColumnEncryption)?)
+        throws(StrataError) -> [DatabaseValue]
     {
         var out = values
-        for i in storage.encryptedColumns where i < out.count {
-            guard let column = encryptedColumn(i, model: model) else { continue }
+        let sealed = sealedColumns(of: model)
+        for i in storage.encryptedColumns where i < out.count && i < sealed.count {
+            guard let column = sealed[i] else { continue }
             out[i] = try Self.seal(out[i], for: column, encryption)
         }
         return out
@@ -116,8 +137,9 @@ extension TableSchema {
 
     /// Throws when this schema has encrypted columns and there is no keyring to seal them with.
     @usableFromInline
-    func checkKeyring(model: String, _ encryption: (any ColumnEncryption)?) throws(StrataError) {
-        guard encryption == nil, let i = storage.encryptedColumns.first, let column = encryptedColumn(i, model: model)
+    func checkKeyring(model: any Model.Type, _ encryption: (any ColumnEncryption)?) throws(StrataError) {
+        guard encryption == nil, let i = storage.encryptedColumns.first,
+            let column = encryptedColumn(i, model: model.modelName)
         else { return }
         throw column.error(Self.noKeyring)
     }
@@ -157,7 +179,7 @@ extension Model {
     func storedValues(_ encryption: (any ColumnEncryption)?) throws(StrataError) -> [DatabaseValue] {
         let schema = Self.schema
         guard schema.storage.hasEncryptedColumns else { return databaseValues }
-        return try schema.sealing(databaseValues, model: Self.modelName, encryption)
+        return try schema.sealing(databaseValues, model: Self.self, encryption)
     }
 
     /// Throws ``StrataError/encryptedColumn(model:column:reason:)`` when the model has encrypted columns and the
@@ -166,7 +188,7 @@ extension Model {
     static func checkKeyring(_ tx: Transaction) throws(StrataError) {
         let schema = Self.schema
         guard schema.storage.hasEncryptedColumns else { return }
-        try schema.checkKeyring(model: modelName, tx.database.configuration.encryption)
+        try schema.checkKeyring(model: Self.self, tx.database.configuration.encryption)
     }
 }
 
@@ -178,16 +200,14 @@ extension Row {
     ///   ``StrataError/decodingFailed(model:column:value:expected:)`` when the value inside does not fit `T`.
     public func decode<T: DatabaseValueConvertible>(_ column: Int, encrypted: EncryptionMode) throws(StrataError) -> T {
         guard let index = context.resultIndex(column) else { return try decode(column) }
-        let model = String(describing: context.modelType)
-        guard let target = context.modelType.schema.encryptedColumn(column, model: model) else {
-            return try decode(column)
-        }
+        let sealed = context.modelType.schema.sealedColumns(of: context.modelType)
+        guard column < sealed.count, let target = sealed[column] else { return try decode(column) }
         let value = try TableSchema.open(reader.value(at: index), for: target, context.keyring?.encryption)
         do {
             return try T(databaseValue: value)
         } catch {
             throw StrataError.decodingFailed(
-                model: model, column: target.column, value: "(encrypted)", expected: error.expected)
+                model: target.model, column: target.column, value: "(encrypted)", expected: error.expected)
         }
     }
 

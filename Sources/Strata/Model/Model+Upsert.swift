@@ -48,8 +48,13 @@ extension Model {
     /// ```
     ///
     /// Rules, the same on every driver:
-    /// - the model must be new (its id nil); the target must be a declared unique index, or the call throws
-    ///   ``StrataError/invalidQuery(_:)`` naming the model and the columns before any SQL is sent;
+    /// - the target must be a declared unique index, or the call throws ``StrataError/invalidQuery(_:)`` naming
+    ///   the model and the columns before any SQL is sent;
+    /// - a key the database assigns (`Int64`): the model must be new (its id nil); the INSERT leaves the key out;
+    /// - a key the app gives (`String`, `UUID`): the INSERT writes it (a nil `UUID` is generated, a nil `String` is
+    ///   ``StrataError/invalidValue(table:column:reason:)``), and the key itself may be the target
+    ///   (`onConflict: \.id`, as Rails' and GRDB's `upsert` do); an update never rewrites a stored row's key, so on
+    ///   another target the model takes the stored row's key;
     /// - validations run, but for those that read the database (uniqueness: the conflict is how the upsert
     ///   handles it); lifecycle callbacks do not run (the database, not the model, decides between insert and
     ///   update), as for ``insertAll(_:_:)``;
@@ -120,13 +125,18 @@ extension Model {
                 if !failures.isEmpty { throw StrataError.validationFailed(failures) }
             }
         }
-        if models.contains(where: { $0.id != nil }) {
-            throw StrataError.invalidQuery("upsert of \(modelName) takes new models only; save models that have an id")
-        }
         var copy = models
+        if ID.isAssignedByDatabase {
+            if models.contains(where: { $0.id != nil }) {
+                throw StrataError.invalidQuery(
+                    "upsert of \(modelName) takes new models only; save models that have an id")
+            }
+        } else {
+            try plan.assignKeys(&copy)
+        }
         try plan.stampRoles(&copy)
         if case .update = plan.onConflict.action { try plan.refuseRepeatedKeys(copy) }
-        let width = schema.insertColumnNames.count
+        let width = plan.columns.count
         let perStatement = Swift.max(1, tx.connection.maxBindParameters / Swift.max(1, width))
         let writeAll = { (tx: Transaction) throws in
             var start = 0
@@ -143,7 +153,7 @@ extension Model {
             try writeAll(tx)
         }
         if let scope = tx.undoScope {
-            for i in copy.indices { copy[i]._persistence.recordInsert(scope, assignedKey: true) }
+            for i in copy.indices { copy[i]._persistence.recordInsert(scope, assignedKey: models[i].id == nil) }
         }
         models = copy
     }
@@ -167,30 +177,34 @@ struct UpsertPlan<M: Model> {
     /// The positions of the target columns in the model's schema.
     let targetPositions: [Int]
     let pk: Int
+    /// The columns the INSERT writes: all but the key when the database assigns it, else all (the key included).
+    let columns: [String]
 
     /// - Throws: ``StrataError/unknownColumn(model:column:)``, ``StrataError/invalidQuery(_:)`` for a target that
-    ///   is not exactly the columns of a unique index the model declares.
+    ///   is not exactly the columns of a unique index the model declares (or, for a key the app gives, the key).
     init(target keyPaths: [PartialKeyPath<M>], action: UpsertAction<M>) throws(StrataError) {
         let schema = M.schema
         guard let pk = schema.primaryKeyIndex else { throw .invalidQuery("\(M.modelName) has no primary key") }
-        guard M.ID.isAssignedByDatabase else {
-            // A UUID or String key is the model's own: the key names the row already, and `save` writes it.
-            throw .invalidQuery("upsert of \(M.modelName) needs a key the database assigns (Int64), not \(M.ID.self)")
-        }
         self.pk = pk
+        // A UUID or String key is the model's own: the INSERT writes it, and it may be the conflict target.
+        let ownKey = !M.ID.isAssignedByDatabase
+        columns = ownKey ? schema.columnNames : schema.insertColumnNames
         var target: [String] = []
         for kp in keyPaths { target.append(try M.column(kp)) }
         let described = "\(M.modelName)(\(target.joined(separator: ", ")))"
         guard !target.isEmpty, Set(target).count == target.count else {
             throw .invalidQuery("upsert on \(described): name each conflict column once")
         }
+        let onKey = target == [schema.columns[pk].name]
         guard
-            M.indexes.contains(where: {
-                $0.isUnique && Set($0.columns) == Set(target) && $0.columns.count == target.count
-            })
+            (ownKey && onKey)
+                || M.indexes.contains(where: {
+                    $0.isUnique && Set($0.columns) == Set(target) && $0.columns.count == target.count
+                })
         else {
             throw .invalidQuery(
-                "upsert on \(described): the conflict target must be a unique index declared in \(M.modelName).indexes")
+                "upsert on \(described): the conflict target must be a unique index declared in \(M.modelName).indexes"
+                    + (ownKey ? " or the primary key" : ""))
         }
         targetPositions = target.compactMap { schema.index(of: $0) }
         let kind: UpsertAction<M>.Kind
@@ -217,6 +231,21 @@ struct UpsertPlan<M: Model> {
         onConflict = OnConflict(
             target: target,
             action: set.isEmpty && increment.isEmpty ? .nothing : .update(set: set, increment: increment))
+    }
+
+    /// Gives each model whose key the app assigns and that has none a generated one (a `UUID`); a `String` key
+    /// must be set.
+    ///
+    /// - Throws: ``StrataError/invalidValue(table:column:reason:)`` for a nil key that cannot be generated.
+    func assignKeys(_ models: inout [M]) throws(StrataError) {
+        for i in models.indices where models[i].id == nil {
+            guard let key = M.ID.generated() else {
+                throw .invalidValue(
+                    table: M.schema.name, column: M.schema.columns[pk].name,
+                    reason: "\(M.modelName)'s \(M.ID.self) key is nil: set it before upsert")
+            }
+            models[i].id = key
+        }
     }
 
     /// Stamps `@CreatedAt` and `@UpdatedAt` on every model with one instant.
@@ -267,21 +296,23 @@ struct UpsertPlan<M: Model> {
         let schema = M.schema
         var rows: [[DatabaseValue]] = []
         rows.reserveCapacity(range.count)
+        let ownKey = !M.ID.isAssignedByDatabase
         for i in range {
             var row = try models[i].storedValues(tx)
-            row.remove(at: pk)
+            if !ownKey { row.remove(at: pk) }
             rows.append(row)
         }
         let insert = Statement.insert(
             Insert(
-                table: schema.name, columns: schema.insertColumnNames, rows: rows, returning: schema.columns[pk].name,
+                table: schema.name, columns: columns, rows: rows, returning: schema.columns[pk].name,
                 onConflict: onConflict))
         var ids: [M.ID] = []
         ids.reserveCapacity(range.count)
         let collect: (any RowReader) throws -> Void = { r in
             if let v = try? M.ID(databaseValue: r.value(at: 0)) { ids.append(v) }
         }
-        if full {
+        // Only full chunks of a database-assigned key are templated (the template's columns leave the key out).
+        if full && !ownKey {
             _ = try tx.execute(
                 template: StatementTemplate(
                     M.self, .upsertRowsReturningKey(range.count, onConflict), table: M.schema.name),

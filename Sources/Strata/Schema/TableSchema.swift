@@ -1,4 +1,5 @@
 // TableSchema: a model's table, columns (in decode order) and indexes.
+import Synchronization
 
 /// The table a model maps to. The `@Model` macro writes the columns; indexes and foreign keys come
 /// from the model's `indexes` and `foreignKeys` when it is migrated.
@@ -20,6 +21,8 @@ public struct TableSchema: Sendable, Hashable {
         @usableFromInline let encryptedColumns: [Int]
         /// Whether any column is encrypted (so writes seal values and reads open them).
         @usableFromInline let hasEncryptedColumns: Bool
+        /// The encrypted columns' identities for the model that last asked (see `TableSchema.sealedColumns(of:)`).
+        let sealedColumns = Mutex<SealedColumns?>(nil)
 
         @usableFromInline
         init(name: String, columns: [TableColumn], indexes: [Index], foreignKeys: [ForeignKey]) {
