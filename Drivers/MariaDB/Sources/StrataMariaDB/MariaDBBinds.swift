@@ -38,7 +38,7 @@ final class MariaDBBinds {
     }
 
     /// Binds the values to `stmt`; nonzero when libmariadb refuses them.
-    func bind(to stmt: OpaquePointer) -> Int32 {
+    func bind(to stmt: StatementHandle) -> Int32 {
         Int32(mysql_stmt_bind_param(stmt, binds))
     }
 

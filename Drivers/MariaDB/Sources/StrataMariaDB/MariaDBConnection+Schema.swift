@@ -2,15 +2,6 @@
 import Strata
 
 extension MariaDBConnection {
-    /// Rows of a query with text binds, each as its values.
-    private func rows(_ sql: String, _ binds: [DatabaseValue]) throws -> [[DatabaseValue]] {
-        var out: [[DatabaseValue]] = []
-        _ = try run(RenderedSQL(sql: sql, binds: binds), statement: nil) { r in
-            out.append((0..<r.columnCount).map { r.value(at: $0) })
-        }
-        return out
-    }
-
     /// The columns of `table` in the current database, in order.
     public func liveColumns(of table: String) throws -> [LiveColumn]? {
         let sql = """

@@ -3,27 +3,33 @@ import CMariaDB
 import Foundation
 import Strata
 
+/// A libmariadb prepared statement.
+typealias StatementHandle = UnsafeMutablePointer<MYSQL_STMT>
+
 /// A connection to a MariaDB database. Used by one task at a time (the pool sees to it).
 public final class MariaDBConnection: SQLConnection {
     let handle: UnsafeMutablePointer<MYSQL>
     public let dialect: any Dialect = MariaDBDialect()
     public private(set) var isBroken = false
     /// Prepared statements by SQL text; at most ``cacheLimit``.
-    private var cache: [String: OpaquePointer] = [:]
+    private var cache: [String: StatementHandle] = [:]
     /// Statements whose results are being read (a statement run from inside another's row callback must not reuse
     /// or close them).
-    private var inUse: Set<OpaquePointer> = []
+    private var inUse: Set<StatementHandle> = []
     private static let cacheLimit = 256
+    /// Seconds a statement waits for a lock (the session's `innodb_lock_wait_timeout`).
+    let lockWaitSeconds: Int
 
     /// libmariadb's global state is set up once, before any thread makes a handle (`mysql_init` alone is not
-    /// thread-safe the first time).
-    private static let libraryReady: Bool = mysql_library_init(0, nil, nil) == 0
+    /// thread-safe the first time); `mysql_server_init` is what the `mysql_library_init` macro calls.
+    private static let libraryReady: Bool = mysql_server_init(0, nil, nil) == 0
 
     init(options: MariaDBConnectionOptions) throws {
         guard Self.libraryReady, let h = mysql_init(nil) else {
             throw StrataError.connectionFailed("cannot initialise libmariadb")
         }
         handle = h
+        lockWaitSeconds = options.timeoutSeconds
         var seconds = UInt32(options.timeoutSeconds)
         mysql_options(h, MYSQL_OPT_CONNECT_TIMEOUT, &seconds)
         mysql_options(h, MYSQL_SET_CHARSET_NAME, "utf8mb4")
@@ -38,7 +44,7 @@ public final class MariaDBConnection: SQLConnection {
         else {
             let code = Int(mysql_errno(h))
             let message = String(cString: mysql_error(h))
-            mysql_close(h)
+            // deinit closes the handle: every stored property is set, so a throw from here on runs it.
             if code == 1045 || code == 1044 { throw StrataError.authenticationFailed("\(options): \(message)") }
             throw StrataError.connectionFailed("cannot connect to \(options): \(message)")
         }
@@ -49,7 +55,6 @@ public final class MariaDBConnection: SQLConnection {
                     + "NO_ZERO_DATE,NO_ZERO_IN_DATE,NO_AUTO_VALUE_ON_ZERO', "
                     + "innodb_lock_wait_timeout = \(options.timeoutSeconds)")
         } catch {
-            mysql_close(h)
             throw StrataError.connectionFailed("cannot configure the MariaDB session on \(options): \(error)")
         }
     }
@@ -61,9 +66,7 @@ public final class MariaDBConnection: SQLConnection {
 
     /// Whether a transaction is open (the server's status flag after the last statement).
     public var isInTransaction: Bool {
-        var status: UInt32 = 0
-        guard mariadb_get_infov(handle, MARIADB_CONNECTION_SERVER_STATUS, &status) == 0 else { return false }
-        return status & UInt32(SERVER_STATUS_IN_TRANS.rawValue) != 0
+        handle.pointee.server_status & UInt32(SERVER_STATUS_IN_TRANS) != 0
     }
 
     /// Runs SQL without binds over the text protocol, discarding any result (session set-up, statements the
@@ -84,7 +87,7 @@ public final class MariaDBConnection: SQLConnection {
         return MariaDBErrors.map(code, message: String(cString: mysql_error(handle)), table: table, on: self)
     }
 
-    func failure(of stmt: OpaquePointer, table: String?) -> StrataError {
+    func failure(of stmt: StatementHandle, table: String?) -> StrataError {
         let code = Int(mysql_stmt_errno(stmt))
         if MariaDBErrors.losesConnection(code) { isBroken = true }
         return MariaDBErrors.map(code, message: String(cString: mysql_stmt_error(stmt)), table: table, on: self)
@@ -92,7 +95,7 @@ public final class MariaDBConnection: SQLConnection {
 
     /// The cached prepared statement for `sql`, or a fresh one the caller closes (`owned`) when the cached one is
     /// in use or the statement is not worth caching.
-    private func prepared(_ sql: String, cacheable: Bool, table: String?) throws -> (OpaquePointer, owned: Bool) {
+    private func prepared(_ sql: String, cacheable: Bool, table: String?) throws -> (StatementHandle, owned: Bool) {
         if let stmt = cache[sql], !inUse.contains(stmt) { return (stmt, false) }
         guard let stmt = mysql_stmt_init(handle) else { throw failure(table: table) }
         if mysql_stmt_prepare(stmt, sql, UInt(sql.utf8.count)) != 0 {
@@ -116,8 +119,9 @@ public final class MariaDBConnection: SQLConnection {
     public func run(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void) throws -> Int
     {
         let table = statement?.tableName
+        if case .insert(let insert)? = statement { try checkUpsertTarget(insert) }
         let cacheable = statement.map(Self.isCacheable) ?? !rendered.binds.isEmpty
-        let stmt: OpaquePointer
+        let stmt: StatementHandle
         let owned: Bool
         do {
             (stmt, owned) = try prepared(rendered.sql, cacheable: cacheable, table: table)

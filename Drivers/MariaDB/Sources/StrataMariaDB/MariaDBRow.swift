@@ -18,7 +18,7 @@ final class MariaDBRow: RowReader {
         case blob
     }
 
-    private let stmt: OpaquePointer
+    private let stmt: StatementHandle
     private let binds: UnsafeMutablePointer<MYSQL_BIND>
     private let kinds: [Kind]
     private let isNull: UnsafeMutablePointer<my_bool>
@@ -28,7 +28,7 @@ final class MariaDBRow: RowReader {
     let columnCount: Int
 
     /// Binds a buffer for every column of `stmt`'s stored result, sized by the result's longest value.
-    init(_ stmt: OpaquePointer) throws {
+    init(_ stmt: StatementHandle) throws {
         self.stmt = stmt
         let count = Int(mysql_stmt_field_count(stmt))
         columnCount = count

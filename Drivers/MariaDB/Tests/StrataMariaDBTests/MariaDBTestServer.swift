@@ -28,8 +28,8 @@ enum MariaDBTestServer {
             .deletingLastPathComponent().appendingPathComponent("Scripts/throwaway-server.sh").path
         let dir = NSTemporaryDirectory() + "strata-mariadb-\(port)-\(getpid())"
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [script, dir, String(port), String(getpid())]
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["bash", script, dir, String(port), String(getpid())]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
