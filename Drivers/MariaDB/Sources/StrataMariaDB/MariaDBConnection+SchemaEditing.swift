@@ -178,7 +178,8 @@ extension MariaDBConnection: SchemaEditing {
     /// Waits for any other connection's migration step on this database: a named lock, held until the step ends
     /// (``didEndMigrationStep()``), at most the lock-wait timeout.
     public func lockForMigration() throws {
-        let got = try rows("SELECT GET_LOCK(CONCAT('strata_migrate.', DATABASE()), ?)", [.integer(Int64(lockWaitSeconds))])
+        let got = try rows(
+            "SELECT GET_LOCK(CONCAT('strata_migrate.', DATABASE()), ?)", [.integer(Int64(lockWaitSeconds))])
         guard got.first?.first == .integer(1) else { throw StrataError.busy }
     }
 

@@ -32,6 +32,11 @@ public final class MariaDBConnection: SQLConnection {
         lockWaitSeconds = options.timeoutSeconds
         var seconds = UInt32(options.timeoutSeconds)
         mysql_options(h, MYSQL_OPT_CONNECT_TIMEOUT, &seconds)
+        // A reply that never comes (a prepared SELECT with LIMIT 0 was seen to leave libmariadb waiting for rows
+        // the server never sends) fails the call, and the connection, instead of hanging it.
+        var readSeconds = UInt32(options.readTimeoutSeconds)
+        mysql_options(h, MYSQL_OPT_READ_TIMEOUT, &readSeconds)
+        mysql_options(h, MYSQL_OPT_WRITE_TIMEOUT, &readSeconds)
         mysql_options(h, MYSQL_SET_CHARSET_NAME, "utf8mb4")
         let socket = options.host.hasPrefix("/") ? options.host : nil
         let host = socket == nil ? options.host : "localhost"
@@ -52,8 +57,10 @@ public final class MariaDBConnection: SQLConnection {
             try exec(
                 "SET NAMES utf8mb4 COLLATE utf8mb4_nopad_bin, time_zone = '+00:00', "
                     + "sql_mode = 'STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION,"
-                    + "NO_ZERO_DATE,NO_ZERO_IN_DATE,NO_AUTO_VALUE_ON_ZERO', "
-                    + "innodb_lock_wait_timeout = \(options.timeoutSeconds)")
+                    + "NO_ZERO_DATE,NO_ZERO_IN_DATE,NO_AUTO_VALUE_ON_ZERO,"
+                    + "ANSI_QUOTES,PIPES_AS_CONCAT,NO_BACKSLASH_ESCAPES,SIMULTANEOUS_ASSIGNMENT', "
+                    + "innodb_lock_wait_timeout = \(options.timeoutSeconds), lock_wait_timeout = \(options.timeoutSeconds)"
+            )
         } catch {
             throw StrataError.connectionFailed("cannot configure the MariaDB session on \(options): \(error)")
         }

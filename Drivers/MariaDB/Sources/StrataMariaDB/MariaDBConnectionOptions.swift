@@ -15,6 +15,9 @@ public struct MariaDBConnectionOptions: Sendable, Hashable, CustomStringConverti
     /// Seconds to wait for a connection, for each read and write on it, and for a row lock (then
     /// ``StrataError/busy``); at least 1.
     public var timeoutSeconds: Int
+    /// Seconds to wait for any one reply of the server (libmariadb retries a read three times, so a call fails
+    /// after about three times this): twice ``timeoutSeconds``, at least 10.
+    public var readTimeoutSeconds: Int { max(10, 2 * timeoutSeconds) }
 
     /// Options given part by part.
     ///

@@ -7,7 +7,10 @@ import Strata
 /// and, unlike `utf8mb4_bin` (a PAD SPACE collation), `'a' = 'a '` is false, as on SQLite and PostgreSQL. Booleans
 /// are `TINYINT(1)` with a CHECK keeping them 0 or 1, dates `DATETIME(6)` in UTC (the session's time zone is
 /// `+00:00`), decimals `DECIMAL(65,30)`, UUIDs `CHAR(36)` text, JSON `LONGTEXT` checked by `JSON_VALID`. Ids are
-/// `BIGINT AUTO_INCREMENT`. DDL is not transactional: each statement commits (``transactionalDDL`` is false).
+/// `BIGINT AUTO_INCREMENT`. Each session runs in standard SQL's spelling (`ANSI_QUOTES`, `PIPES_AS_CONCAT`,
+/// `NO_BACKSLASH_ESCAPES`: string literals double `'` only, and a LIKE names its escape with `ESCAPE '\'`) and with
+/// `SIMULTANEOUS_ASSIGNMENT` (an UPDATE's right-hand sides read the old row). DDL is not transactional: each
+/// statement commits (``transactionalDDL`` is false).
 public struct MariaDBDialect: Dialect {
     public init() {}
     public var name: String { "mariadb" }
@@ -36,10 +39,7 @@ public struct MariaDBDialect: Dialect {
     public var returning: ReturningClauses { [.insert, .delete] }
     /// `ON DUPLICATE KEY UPDATE`: no conflict target is written.
     public var upsertSyntax: UpsertSyntax { .onDuplicateKeyUpdate }
-    /// The default SQL mode reads `\` as the LIKE escape and as an escape in string literals.
-    public var likeEscape: LikeEscapeSyntax { .backslashByDefault }
-    public var backslashEscapesInStrings: Bool { true }
-    /// `||` is a logical OR in MariaDB's default SQL mode.
+    /// `CONCAT(a, b)`: the session sets `PIPES_AS_CONCAT` (for raw SQL), but a server's default mode reads `||` as OR.
     public var concatSyntax: ConcatSyntax { .function }
     /// Each DDL statement commits the open transaction; a rollback does not undo it.
     public var transactionalDDL: Bool { false }

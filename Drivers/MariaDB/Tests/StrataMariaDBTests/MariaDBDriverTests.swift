@@ -83,3 +83,18 @@ struct MariaDBDriverTests {
         try await MariaDBTestServer.dropDatabase("strata_values")
     }
 }
+
+@Suite("MariaDB driver: prepared statements")
+struct MariaDBPreparedTests {
+    @Test("a prepared SELECT with LIMIT 0 answers no rows, and the connection stays usable")
+    func limitZero() async throws {
+        let db = try await MariaDBTestServer.freshDatabase("strata_limit_zero")
+        defer { db.close() }
+        _ = try await db.unsafeRawExecute("CREATE TABLE t (a BIGINT)")
+        _ = try await db.unsafeRawExecute("INSERT INTO t VALUES (?), (?)", [Int64(1), Int64(2)])
+        let start = Date()
+        #expect(try await db.unsafeRawExecute("SELECT a FROM t LIMIT ?", [Int64(0)]).isEmpty)
+        #expect(Date().timeIntervalSince(start) < 5)
+        #expect(try await db.unsafeRawExecute("SELECT a FROM t ORDER BY a LIMIT ?", [Int64(1)]) == [[.integer(1)]])
+    }
+}
