@@ -1,0 +1,32 @@
+// swift-tools-version: 6.1
+// StrataMariaDB: a MariaDB 10.11 driver for Strata over libmariadb. It is its own package and depends on Strata by
+// path, so it can use only Strata's public API: the compiler proves the driver boundary is open.
+import PackageDescription
+
+let package = Package(
+    name: "StrataMariaDB",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "StrataMariaDB", targets: ["StrataMariaDB"])
+    ],
+    dependencies: [
+        .package(name: "Strata", path: "../..")
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMariaDB", pkgConfig: "libmariadb", providers: [.apt(["libmariadb-dev"]), .brew(["mariadb"])]
+        ),
+        .target(
+            name: "StrataMariaDB",
+            dependencies: ["CMariaDB", .product(name: "Strata", package: "Strata")]
+        ),
+        .testTarget(
+            name: "StrataMariaDBTests",
+            dependencies: [
+                "StrataMariaDB", .product(name: "Strata", package: "Strata"),
+                .product(name: "StrataConformance", package: "Strata"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,189 @@
+// MariaDBConnection+SchemaEditing: introspection through information_schema, running the core's DDL, the migration lock.
+import Foundation
+import Strata
+
+extension MariaDBConnection: SchemaEditing {
+    /// Runs SQL with `?` binds and returns its rows.
+    func rows(_ sql: String, _ binds: [DatabaseValue] = []) throws -> [[DatabaseValue]] {
+        var out: [[DatabaseValue]] = []
+        _ = try run(RenderedSQL(sql: sql, binds: binds), statement: nil) { r in
+            out.append((0..<r.columnCount).map { r.value(at: $0) })
+        }
+        return out
+    }
+
+    private static let columnsSQL = """
+        SELECT c.TABLE_NAME, c.COLUMN_NAME, c.COLUMN_TYPE, c.IS_NULLABLE, c.COLUMN_DEFAULT, c.COLUMN_KEY
+        FROM information_schema.COLUMNS c JOIN information_schema.TABLES t
+          ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME AND t.TABLE_TYPE = 'BASE TABLE'
+        WHERE c.TABLE_SCHEMA = DATABASE() ORDER BY c.TABLE_NAME, c.ORDINAL_POSITION
+        """
+
+    private static let indexesSQL = """
+        SELECT TABLE_NAME, INDEX_NAME, NON_UNIQUE, COLUMN_NAME FROM information_schema.STATISTICS
+        WHERE TABLE_SCHEMA = DATABASE() AND INDEX_NAME <> 'PRIMARY' ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX
+        """
+
+    private static let keysSQL = """
+        SELECT k.TABLE_NAME, k.COLUMN_NAME, k.REFERENCED_TABLE_NAME, k.REFERENCED_COLUMN_NAME, r.DELETE_RULE,
+               k.CONSTRAINT_NAME
+        FROM information_schema.KEY_COLUMN_USAGE k JOIN information_schema.REFERENTIAL_CONSTRAINTS r
+          ON r.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA AND r.CONSTRAINT_NAME = k.CONSTRAINT_NAME
+         AND r.TABLE_NAME = k.TABLE_NAME
+        WHERE k.TABLE_SCHEMA = DATABASE() AND k.ORDINAL_POSITION = 1 ORDER BY k.TABLE_NAME, k.CONSTRAINT_NAME
+        """
+
+    private static let checksSQL = """
+        SELECT TABLE_NAME, CHECK_CLAUSE FROM information_schema.CHECK_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE()
+        """
+
+    public func introspect() throws -> DatabaseSchema {
+        var jsonColumns = Set<String>()  // `table NUL column` of LONGTEXT columns checked by JSON_VALID
+        for r in try rows(Self.checksSQL) {
+            guard case .text(let table) = r[0], case .text(let clause) = r[1] else { continue }
+            let lower = clause.lowercased()
+            guard lower.hasPrefix("json_valid(`"), let end = lower.lastIndex(of: "`") else { continue }
+            let start = lower.index(lower.startIndex, offsetBy: "json_valid(`".count)
+            if start < end { jsonColumns.insert(table + "\0" + String(clause[start..<end])) }
+        }
+        var order: [String] = []
+        var columns: [String: [TableColumn]] = [:]
+        for r in try rows(Self.columnsSQL) {
+            guard case .text(let table) = r[0], case .text(let name) = r[1], case .text(let declared) = r[2] else {
+                continue
+            }
+            if columns[table] == nil { order.append(table) }
+            var type = Self.columnType(declared)
+            if type == .text, jsonColumns.contains(table + "\0" + name) { type = .json }
+            var parsed: (value: DatabaseValue?, expression: String?) = (nil, nil)
+            if case .text(let d) = r[4] { parsed = Self.parseDefault(d, type: type) }
+            var described = TableColumn(
+                name: name, type: type, isNullable: r[3] == .text("YES"), isPrimaryKey: r[5] == .text("PRI"),
+                schemaDefault: parsed.value)
+            described.defaultExpression = parsed.expression
+            columns[table, default: []].append(described)
+        }
+        var keys: [String: [ForeignKey]] = [:]
+        var keyIndexes = Set<String>()  // `table NUL index` of the indexes MariaDB made for a foreign key
+        for r in try rows(Self.keysSQL) {
+            guard case .text(let table) = r[0], case .text(let column) = r[1], case .text(let parent) = r[2],
+                case .text(let referenced) = r[3]
+            else { continue }
+            let actions: [String: ForeignKey.Action] = [
+                "RESTRICT": .restrict, "CASCADE": .cascade, "SET NULL": .setNull,
+            ]
+            var action = ForeignKey.Action.noAction
+            if case .text(let a) = r[4] { action = actions[a] ?? .noAction }
+            keys[table, default: []].append(
+                ForeignKey(column: column, references: parent, column: referenced, onDelete: action))
+            keyIndexes.insert(table + "\0" + column)
+            if case .text(let constraint) = r[5] { keyIndexes.insert(table + "\0" + constraint) }
+        }
+        var indexes: [String: [Index]] = [:]
+        for r in try rows(Self.indexesSQL) {
+            guard case .text(let table) = r[0], case .text(let name) = r[1], case .text(let column) = r[3] else {
+                continue
+            }
+            if let i = indexes[table]?.lastIndex(where: { $0.name == name }) {
+                indexes[table]?[i].columns.append(column)
+            } else {
+                indexes[table, default: []].append(Index(columns: [column], unique: r[2] == .integer(0), name: name))
+            }
+        }
+        // The index MariaDB adds by itself under a foreign key (named after its column or constraint) is no index
+        // of the model's.
+        for (table, list) in indexes {
+            indexes[table] = list.filter { index in
+                !(index.columns.count == 1 && !index.isUnique && keyIndexes.contains(table + "\0" + (index.name ?? "")))
+            }
+        }
+        return DatabaseSchema(
+            tables: order.map {
+                TableSchema(
+                    name: $0, columns: columns[$0] ?? [], indexes: indexes[$0] ?? [], foreignKeys: keys[$0] ?? [])
+            })
+    }
+
+    /// The Strata type of a `COLUMN_TYPE`.
+    static func columnType(_ declared: String) -> ColumnType {
+        let t = declared.lowercased()
+        if t.hasPrefix("tinyint(1)") { return .bool }
+        if t.hasPrefix("bigint") || t.hasPrefix("int") || t.hasPrefix("smallint") || t.hasPrefix("mediumint")
+            || t.hasPrefix("tinyint")
+        {
+            return .integer
+        }
+        if t.hasPrefix("double") || t.hasPrefix("float") { return .double }
+        if t.hasPrefix("decimal") { return .decimal }
+        if t.hasPrefix("datetime") || t.hasPrefix("timestamp") || t == "date" { return .date }
+        if t.hasPrefix("char(36)") { return .uuid }
+        if t.hasSuffix("blob") || t.hasPrefix("varbinary") || t.hasPrefix("binary") { return .blob }
+        return .text
+    }
+
+    /// A `COLUMN_DEFAULT` as MariaDB 10.2+ shows it: `NULL`, a quoted literal (`'a''b'`), a number, or an
+    /// expression (`current_timestamp(6)`), spelled by ``ColumnDefault/expression(_:)``.
+    static func parseDefault(_ text: String, type: ColumnType) -> (value: DatabaseValue?, expression: String?) {
+        if text == "NULL" { return (nil, nil) }
+        if text.hasPrefix("'") && text.hasSuffix("'") && text.count >= 2 {
+            var literal = ""
+            var chars = Array(text.dropFirst().dropLast())[...]
+            while let c = chars.popFirst() {
+                if c == "'" || c == "\\", let next = chars.popFirst() {
+                    switch (c, next) {
+                    case ("\\", "n"): literal.append("\n")
+                    case ("\\", "t"): literal.append("\t")
+                    case ("\\", "r"): literal.append("\r")
+                    case ("\\", "0"): literal.append("\0")
+                    default: literal.append(next)
+                    }
+                } else {
+                    literal.append(c)
+                }
+            }
+            switch type {
+            case .integer: return (Int64(literal).map(DatabaseValue.integer) ?? .text(literal), nil)
+            case .double: return (Double(literal).map(DatabaseValue.double) ?? .text(literal), nil)
+            case .decimal: return (DecimalText.parse(literal).map(DatabaseValue.decimal) ?? .text(literal), nil)
+            default: return (.text(literal), nil)
+            }
+        }
+        switch type {
+        case .bool where text == "0" || text == "1": return (.bool(text == "1"), nil)
+        case .decimal: if let d = DecimalText.parse(text) { return (.decimal(d), nil) }
+        case .double: if let d = Double(text) { return (.double(d), nil) }
+        default: break
+        }
+        if let i = Int64(text) { return (.integer(i), nil) }
+        if let d = Double(text) { return (.double(d), nil) }
+        return (nil, ColumnDefault.expression(text))
+    }
+
+    public func apply(_ change: SchemaChange, live: DatabaseSchema) throws {
+        if case .dropForeignKey(let name, let column) = change {
+            // The constraint's own name, which a table Strata did not create may not share.
+            for r in try rows(Self.keysSQL) where r[0] == .text(name) && r[1] == .text(column) {
+                if case .text(let constraint) = r[5] {
+                    _ = try rows(SQLRenderer.dropForeignKey(constraint, table: name, dialect: dialect))
+                }
+            }
+            return
+        }
+        guard let statements = try SQLRenderer.statements(for: change, dialect: dialect) else {
+            throw StrataError.unsupported(feature: "\(change)", driver: "mariadb")
+        }
+        for sql in statements { _ = try rows(sql) }
+    }
+
+    /// Waits for any other connection's migration step on this database: a named lock, held until the step ends
+    /// (``didEndMigrationStep()``), at most the lock-wait timeout.
+    public func lockForMigration() throws {
+        let got = try rows(
+            "SELECT GET_LOCK(CONCAT('strata_migrate.', DATABASE()), ?)", [.integer(Int64(lockWaitSeconds))])
+        guard got.first?.first == .integer(1) else { throw StrataError.busy }
+    }
+
+    public func didEndMigrationStep() {
+        _ = try? rows("SELECT RELEASE_LOCK(CONCAT('strata_migrate.', DATABASE()))")
+    }
+}

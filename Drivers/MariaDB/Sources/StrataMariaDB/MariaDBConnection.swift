@@ -1,0 +1,187 @@
+// MariaDBConnection: one libmariadb handle with a prepared-statement cache; runs rendered SQL over the binary protocol.
+import CMariaDB
+import Foundation
+import Strata
+
+/// A libmariadb prepared statement.
+typealias StatementHandle = UnsafeMutablePointer<MYSQL_STMT>
+
+/// A connection to a MariaDB database. Used by one task at a time (the pool sees to it).
+public final class MariaDBConnection: SQLConnection {
+    let handle: UnsafeMutablePointer<MYSQL>
+    public let dialect: any Dialect = MariaDBDialect()
+    public private(set) var isBroken = false
+    /// Prepared statements by SQL text; at most ``cacheLimit``.
+    private var cache: [String: StatementHandle] = [:]
+    /// Statements whose results are being read (a statement run from inside another's row callback must not reuse
+    /// or close them).
+    private var inUse: Set<StatementHandle> = []
+    private static let cacheLimit = 256
+    /// Seconds a statement waits for a lock (the session's `innodb_lock_wait_timeout`).
+    let lockWaitSeconds: Int
+
+    /// libmariadb's global state is set up once, before any thread makes a handle (`mysql_init` alone is not
+    /// thread-safe the first time); `mysql_server_init` is what the `mysql_library_init` macro calls.
+    private static let libraryReady: Bool = mysql_server_init(0, nil, nil) == 0
+
+    init(options: MariaDBConnectionOptions) throws {
+        guard Self.libraryReady, let h = mysql_init(nil) else {
+            throw StrataError.connectionFailed("cannot initialise libmariadb")
+        }
+        handle = h
+        lockWaitSeconds = options.timeoutSeconds
+        var seconds = UInt32(options.timeoutSeconds)
+        mysql_options(h, MYSQL_OPT_CONNECT_TIMEOUT, &seconds)
+        // A reply that never comes (a prepared SELECT with LIMIT 0 was seen to leave libmariadb waiting for rows
+        // the server never sends) fails the call, and the connection, instead of hanging it.
+        var readSeconds = UInt32(options.readTimeoutSeconds)
+        mysql_options(h, MYSQL_OPT_READ_TIMEOUT, &readSeconds)
+        mysql_options(h, MYSQL_OPT_WRITE_TIMEOUT, &readSeconds)
+        mysql_options(h, MYSQL_SET_CHARSET_NAME, "utf8mb4")
+        let socket = options.host.hasPrefix("/") ? options.host : nil
+        let host = socket == nil ? options.host : "localhost"
+        // CLIENT_FOUND_ROWS: an UPDATE reports the rows it matched, as SQLite and PostgreSQL do, not only the ones
+        // whose values changed.
+        let flags = UInt(CLIENT_FOUND_ROWS)
+        guard
+            mysql_real_connect(
+                h, host, options.user, options.password, options.database, UInt32(options.port), socket, flags) != nil
+        else {
+            let code = Int(mysql_errno(h))
+            let message = String(cString: mysql_error(h))
+            // deinit closes the handle: every stored property is set, so a throw from here on runs it.
+            if code == 1045 || code == 1044 { throw StrataError.authenticationFailed("\(options): \(message)") }
+            throw StrataError.connectionFailed("cannot connect to \(options): \(message)")
+        }
+        do {
+            try exec(
+                "SET NAMES utf8mb4 COLLATE utf8mb4_nopad_bin, time_zone = '+00:00', "
+                    + "sql_mode = 'STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION,"
+                    + "NO_ZERO_DATE,NO_ZERO_IN_DATE,NO_AUTO_VALUE_ON_ZERO,"
+                    + "ANSI_QUOTES,PIPES_AS_CONCAT,NO_BACKSLASH_ESCAPES,SIMULTANEOUS_ASSIGNMENT', "
+                    + "innodb_lock_wait_timeout = \(options.timeoutSeconds), lock_wait_timeout = \(options.timeoutSeconds)"
+            )
+        } catch {
+            throw StrataError.connectionFailed("cannot configure the MariaDB session on \(options): \(error)")
+        }
+    }
+
+    deinit {
+        for stmt in cache.values { mysql_stmt_close(stmt) }
+        mysql_close(handle)
+    }
+
+    /// Whether a transaction is open (the server's status flag after the last statement).
+    public var isInTransaction: Bool {
+        handle.pointee.server_status & UInt32(SERVER_STATUS_IN_TRANS) != 0
+    }
+
+    /// Runs SQL without binds over the text protocol, discarding any result (session set-up, statements the
+    /// binary protocol cannot prepare).
+    func exec(_ sql: String, table: String? = nil) throws {
+        if mysql_real_query(handle, sql, UInt(sql.utf8.count)) != 0 {
+            throw failure(table: table)
+        }
+        repeat {
+            if let result = mysql_store_result(handle) { mysql_free_result(result) }
+        } while mysql_next_result(handle) == 0
+    }
+
+    /// The typed error for the handle's last failure; marks the connection broken when the server is gone.
+    func failure(table: String?) -> StrataError {
+        let code = Int(mysql_errno(handle))
+        if MariaDBErrors.losesConnection(code) { isBroken = true }
+        return MariaDBErrors.map(code, message: String(cString: mysql_error(handle)), table: table, on: self)
+    }
+
+    func failure(of stmt: StatementHandle, table: String?) -> StrataError {
+        let code = Int(mysql_stmt_errno(stmt))
+        if MariaDBErrors.losesConnection(code) { isBroken = true }
+        return MariaDBErrors.map(code, message: String(cString: mysql_stmt_error(stmt)), table: table, on: self)
+    }
+
+    /// The cached prepared statement for `sql`, or a fresh one the caller closes (`owned`) when the cached one is
+    /// in use or the statement is not worth caching.
+    private func prepared(_ sql: String, cacheable: Bool, table: String?) throws -> (StatementHandle, owned: Bool) {
+        if let stmt = cache[sql], !inUse.contains(stmt) { return (stmt, false) }
+        guard let stmt = mysql_stmt_init(handle) else { throw failure(table: table) }
+        if mysql_stmt_prepare(stmt, sql, UInt(sql.utf8.count)) != 0 {
+            let error = failure(of: stmt, table: table)
+            mysql_stmt_close(stmt)
+            throw error
+        }
+        var updateMaxLength: my_bool = 1
+        mysql_stmt_attr_set(stmt, STMT_ATTR_UPDATE_MAX_LENGTH, &updateMaxLength)
+        guard cacheable, cache[sql] == nil else { return (stmt, true) }
+        if cache.count >= Self.cacheLimit {
+            for (key, old) in cache where !inUse.contains(old) {
+                mysql_stmt_close(old)
+                cache[key] = nil
+            }
+        }
+        cache[sql] = stmt
+        return (stmt, false)
+    }
+
+    public func run(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void) throws -> Int
+    {
+        let table = statement?.tableName
+        if case .insert(let insert)? = statement { try checkUpsertTarget(insert) }
+        let cacheable = statement.map(Self.isCacheable) ?? !rendered.binds.isEmpty
+        let stmt: StatementHandle
+        let owned: Bool
+        do {
+            (stmt, owned) = try prepared(rendered.sql, cacheable: cacheable, table: table)
+        } catch StrataError.database(code: 1295, _) where rendered.binds.isEmpty {
+            // ER_UNSUPPORTED_PS: a statement the binary protocol cannot prepare runs as text.
+            try exec(rendered.sql, table: table)
+            return Int(clamping: mysql_affected_rows(handle))
+        }
+        inUse.insert(stmt)
+        defer {
+            mysql_stmt_free_result(stmt)
+            inUse.remove(stmt)
+            if owned { mysql_stmt_close(stmt) }
+        }
+        let params = MariaDBBinds(rendered.binds)
+        guard Int(mysql_stmt_param_count(stmt)) == rendered.binds.count else {
+            throw StrataError.invalidQuery(
+                "the statement has \(mysql_stmt_param_count(stmt)) parameters and \(rendered.binds.count) values")
+        }
+        let executed = withExtendedLifetime(params) {
+            (rendered.binds.isEmpty || params.bind(to: stmt) == 0) && mysql_stmt_execute(stmt) == 0
+        }
+        if !executed { throw failure(of: stmt, table: table) }
+        guard mysql_stmt_field_count(stmt) > 0 else {
+            let changed = mysql_stmt_affected_rows(stmt)
+            return changed == UInt64.max ? 0 : Int(clamping: changed)
+        }
+        if mysql_stmt_store_result(stmt) != 0 { throw failure(of: stmt, table: table) }
+        let row = try MariaDBRow(stmt)
+        var count = 0
+        while true {
+            let rc = mysql_stmt_fetch(stmt)
+            if rc == MYSQL_NO_DATA { break }
+            if rc != 0 && rc != MYSQL_DATA_TRUNCATED { throw failure(of: stmt, table: table) }
+            count += 1
+            try onRow(row)
+        }
+        // Rows a query returned are not rows it changed; an INSERT or DELETE … RETURNING changed those it returned.
+        switch statement {
+        case .insert?, .delete?: return count
+        default: return 0
+        }
+    }
+
+    /// Whether a statement's prepared form is worth keeping: queries and writes, not DDL or transaction control.
+    private static func isCacheable(_ statement: Statement) -> Bool {
+        switch statement {
+        case .select, .insert, .update, .delete: return true
+        default: return false
+        }
+    }
+
+    public func columns(of table: String) throws -> [String]? {
+        try liveColumns(of: table)?.map(\.name)
+    }
+}

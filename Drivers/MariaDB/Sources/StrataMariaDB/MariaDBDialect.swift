@@ -1,0 +1,88 @@
+// MariaDBDialect: how MariaDB 10.11 spells Strata's statements (backticks, `?`, utf8mb4 text by code point).
+import Strata
+
+/// The MariaDB dialect (10.5 or later; pinned on 10.11).
+///
+/// Text columns are `LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin`: they compare and sort by code point,
+/// and, unlike `utf8mb4_bin` (a PAD SPACE collation), `'a' = 'a '` is false, as on SQLite and PostgreSQL. Booleans
+/// are `TINYINT(1)` with a CHECK keeping them 0 or 1, dates `DATETIME(6)` in UTC (the session's time zone is
+/// `+00:00`), decimals `DECIMAL(65,30)`, UUIDs `CHAR(36)` text, JSON `LONGTEXT` checked by `JSON_VALID`. Ids are
+/// `BIGINT AUTO_INCREMENT`. Each session runs in standard SQL's spelling (`ANSI_QUOTES`, `PIPES_AS_CONCAT`,
+/// `NO_BACKSLASH_ESCAPES`: string literals double `'` only, and a LIKE names its escape with `ESCAPE '\'`) and with
+/// `SIMULTANEOUS_ASSIGNMENT` (an UPDATE's right-hand sides read the old row). DDL is not transactional: each
+/// statement commits (``transactionalDDL`` is false).
+public struct MariaDBDialect: Dialect {
+    public init() {}
+    public var name: String { "mariadb" }
+    public var identifierQuote: Character { "`" }
+    /// MariaDB's identifiers are at most 64 characters; generated index names are shortened with a stable hash.
+    public var maxIdentifierLength: Int? { 64 }
+    /// The binary protocol counts a statement's parameters in 16 bits.
+    public var maxBindParameters: Int { 65535 }
+    /// Plain `?`: the binary protocol binds in order.
+    public func placeholder(_ index: Int) -> String { "?" }
+    public var offsetWithoutLimit: OffsetWithoutLimit { .limitMaximum }
+    /// `lower(x) LIKE lower(p)`.
+    public var caseInsensitiveLike: CaseInsensitiveLike { .lowerBoth }
+    public var autoIncrementPrimaryKey: String { "BIGINT AUTO_INCREMENT PRIMARY KEY" }
+    /// InnoDB, so that foreign keys and transactions hold; utf8mb4 text by code point, without padding.
+    public var tableSuffix: String { " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_nopad_bin" }
+    public var beginTransaction: String { "START TRANSACTION" }
+    /// Each level as asked, set before `START TRANSACTION`; a plain transaction runs at REPEATABLE READ.
+    public var isolationLevels: IsolationSupport { .perTransaction }
+    public var isolationBegin: IsolationBeginSyntax { .setTransactionThenStart }
+    public var rowLocks: RowLockSyntax { .forClause }
+    public var rowLockClause: RowLockClauseSyntax { .lockInShareMode }
+    /// NULL is the smallest value: Strata's NULL order holds with no `NULLS` clause (MariaDB has none).
+    public var nullOrdering: NullOrdering { .lowest }
+    /// MariaDB 10.5+ returns from INSERT and DELETE; UPDATE has no RETURNING.
+    public var returning: ReturningClauses { [.insert, .delete] }
+    /// `ON DUPLICATE KEY UPDATE`: no conflict target is written.
+    public var upsertSyntax: UpsertSyntax { .onDuplicateKeyUpdate }
+    /// `CONCAT(a, b)`: the session sets `PIPES_AS_CONCAT` (for raw SQL), but a server's default mode reads `||` as OR.
+    public var concatSyntax: ConcatSyntax { .function }
+    /// Each DDL statement commits the open transaction; a rollback does not undo it.
+    public var transactionalDDL: Bool { false }
+    public var emptyInsertSyntax: EmptyInsertSyntax { .emptyLists }
+    public var dropIndexSyntax: DropIndexSyntax { .onTable }
+    public var columnChangeSyntax: ColumnChangeSyntax { .modifyColumn }
+    /// "This version of MariaDB doesn't yet support 'LIMIT & IN/ALL/ANY/SOME subquery'".
+    public var limitedInSubquery: LimitedInSubquerySyntax { .derivedTable }
+    public var dropForeignKeySyntax: DropForeignKeySyntax { .dropForeignKey }
+    /// No FULL JOIN: a query with one is refused with ``StrataError/unsupported(feature:driver:)``.
+    public var joinKinds: JoinKinds { [.inner, .left, .right] }
+    /// `EXPLAIN FORMAT=JSON`: the plan is one JSON text, in column 0.
+    public var explainSyntax: ExplainSyntax? { ExplainSyntax(prefix: "EXPLAIN FORMAT=JSON", detailColumn: 0) }
+
+    /// SUM of integers is DECIMAL in MariaDB (read back as an integer when it fits); AVG is the sum as a DOUBLE over
+    /// the count (MariaDB's own AVG of integers is a DECIMAL with four fraction digits).
+    public func aggregateCall(_ function: Aggregate.Function, over type: ColumnType?, argument: String) -> String {
+        switch (function, type) {
+        case (.avg, .double?): return "SUM(" + argument + ") / COUNT(" + argument + ")"
+        case (.avg, _): return "CAST(SUM(" + argument + ") AS DOUBLE) / COUNT(" + argument + ")"
+        default: return function.rawValue.uppercased() + "(" + argument + ")"
+        }
+    }
+
+    /// TINYINT(1) holds -128…127: booleans are kept to 0 and 1.
+    public func typeCheck(_ type: ColumnType, column: String) -> String? {
+        switch type {
+        case .bool: return column + " IN (0, 1)"
+        case .json: return "JSON_VALID(" + column + ")"
+        default: return nil
+        }
+    }
+
+    public func sqlType(_ type: ColumnType) -> String {
+        switch type {
+        case .integer: return "BIGINT"
+        case .double: return "DOUBLE"
+        case .text, .json: return "LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin"
+        case .blob: return "LONGBLOB"
+        case .bool: return "TINYINT(1)"
+        case .date: return "DATETIME(6)"
+        case .decimal: return "DECIMAL(65,30)"
+        case .uuid: return "CHAR(36) CHARACTER SET ascii COLLATE ascii_bin"
+        }
+    }
+}

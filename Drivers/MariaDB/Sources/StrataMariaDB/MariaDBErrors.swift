@@ -1,0 +1,60 @@
+// MariaDBErrors: maps MariaDB's error numbers and messages onto Strata's typed errors, without bound values.
+import Strata
+
+enum MariaDBErrors {
+    /// Whether error `code` means the connection is gone (CR_SERVER_GONE_ERROR, CR_SERVER_LOST, and friends).
+    static func losesConnection(_ code: Int) -> Bool {
+        [2002, 2003, 2006, 2013, 2055, 1927, 4031].contains(code)
+    }
+
+    /// The typed error for a failed call; `table` is the statement's table when the message lacks it. Messages
+    /// that quote a row's values (a duplicate entry, an out-of-range value) are not passed on.
+    static func map(_ code: Int, message: String, table: String?, on connection: MariaDBConnection?) -> StrataError {
+        switch code {
+        case 1062, 1586:  // ER_DUP_ENTRY: "Duplicate entry '…' for key 'name'"
+            let key = lastQuoted(in: message)
+            let columns = key.flatMap { k in table.flatMap { try? connection?.indexColumns(table: $0, index: k) } }
+            return .uniqueViolation(table: table, columns: columns ?? [])
+        case 1048:  // ER_BAD_NULL_ERROR: "Column 'c' cannot be null"
+            return .notNullViolation(table: table, column: firstQuoted(in: message))
+        case 1364:  // ER_NO_DEFAULT_FOR_FIELD: "Field 'c' doesn't have a default value"
+            return .notNullViolation(table: table, column: firstQuoted(in: message))
+        case 1451, 1452, 1216, 1217:  // a row is referenced / references no row
+            return .foreignKeyViolation(table: table)
+        case 4025:  // ER_CONSTRAINT_FAILED: "CONSTRAINT `t.c` failed for `db`.`t`"
+            return .checkViolation(table: table, detail: message)
+        case 1146:  // ER_NO_SUCH_TABLE: "Table 'db.t' doesn't exist"
+            let name = firstQuoted(in: message).map { $0.split(separator: ".").last.map(String.init) ?? $0 }
+            return .noSuchTable(name ?? table ?? "?")
+        case 1054:  // ER_BAD_FIELD_ERROR: "Unknown column 'c' in 'field list'"
+            return .unknownColumn(model: table ?? "?", column: firstQuoted(in: message) ?? "?")
+        case 1213:  // ER_LOCK_DEADLOCK: the transaction was rolled back
+            return .serializationFailure
+        case 1205:  // ER_LOCK_WAIT_TIMEOUT
+            return .busy
+        case 3572:  // ER_LOCK_NOWAIT
+            return .lockNotAvailable(table: table ?? "?")
+        case 1365:  // ER_DIVISION_BY_ZERO
+            return .arithmeticError(
+                expression: "an arithmetic expression on \(table ?? "?")", reason: "division by zero")
+        case 1690:  // ER_DATA_OUT_OF_RANGE: "BIGINT value is out of range in '…'"
+            return .arithmeticError(
+                expression: "an arithmetic expression on \(table ?? "?")", reason: "integer out of range")
+        case 1264, 1406, 1292, 1366, 1367, 4078, 3140:
+            // Out of range, too long, an incorrect value for a column's type: the message quotes the value.
+            return .typeMismatch(table: table, column: lastQuoted(in: message), detail: "error \(code)")
+        case 1045, 1044, 1698: return .authenticationFailed(message)
+        default:
+            if losesConnection(code) { return .connectionLost(message) }
+            return .database(code: code, message: message)
+        }
+    }
+
+    private static func quoted(in message: String) -> [String] {
+        message.split(separator: "'", omittingEmptySubsequences: false).enumerated()
+            .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+    }
+
+    private static func firstQuoted(in message: String) -> String? { quoted(in: message).first }
+    private static func lastQuoted(in message: String) -> String? { quoted(in: message).last }
+}

@@ -1,0 +1,161 @@
+// MariaDBRow: the current row of a stored binary-protocol result, read through one MYSQL_BIND per column.
+import CMariaDB
+import Foundation
+import Strata
+
+/// The current row of a statement whose result is stored on the client (so statements may run from inside the row
+/// callback). Each column is fetched as the Strata value its MariaDB type maps to.
+final class MariaDBRow: RowReader {
+    /// How a column is read.
+    enum Kind {
+        case integer(unsigned: Bool)
+        /// A DECIMAL with no fraction digits (SUM of integers) reads as an integer when it fits.
+        case wholeDecimal
+        case decimal
+        case double
+        case date
+        case text
+        case blob
+    }
+
+    private let stmt: StatementHandle
+    private let binds: UnsafeMutablePointer<MYSQL_BIND>
+    private let kinds: [Kind]
+    private let isNull: UnsafeMutablePointer<my_bool>
+    private let lengths: UnsafeMutablePointer<UInt>
+    private let errors: UnsafeMutablePointer<my_bool>
+    private var buffers: [UnsafeMutableRawPointer] = []
+    let columnCount: Int
+
+    /// Binds a buffer for every column of `stmt`'s stored result, sized by the result's longest value.
+    init(_ stmt: StatementHandle) throws {
+        self.stmt = stmt
+        let count = Int(mysql_stmt_field_count(stmt))
+        columnCount = count
+        binds = .allocate(capacity: max(count, 1))
+        isNull = .allocate(capacity: max(count, 1))
+        isNull.initialize(repeating: 0, count: max(count, 1))
+        lengths = .allocate(capacity: max(count, 1))
+        lengths.initialize(repeating: 0, count: max(count, 1))
+        errors = .allocate(capacity: max(count, 1))
+        errors.initialize(repeating: 0, count: max(count, 1))
+        var kinds: [Kind] = []
+        guard let meta = mysql_stmt_result_metadata(stmt) else {
+            binds.initialize(repeating: MYSQL_BIND(), count: max(count, 1))
+            self.kinds = []
+            throw StrataError.database(code: 0, message: "a result without metadata")
+        }
+        defer { mysql_free_result(meta) }
+        guard let fields = mysql_fetch_fields(meta) else {
+            binds.initialize(repeating: MYSQL_BIND(), count: max(count, 1))
+            self.kinds = []
+            throw StrataError.database(code: 0, message: "a result without fields")
+        }
+        for i in 0..<count {
+            var b = MYSQL_BIND()
+            let field = fields[i]
+            let kind = Self.kind(of: field)
+            kinds.append(kind)
+            let size: Int
+            switch kind {
+            case .integer(let unsigned):
+                size = 8
+                b.buffer_type = MYSQL_TYPE_LONGLONG
+                b.is_unsigned = unsigned ? 1 : 0
+            case .double:
+                size = 8
+                b.buffer_type = MYSQL_TYPE_DOUBLE
+            case .date:
+                size = MemoryLayout<MYSQL_TIME>.size
+                b.buffer_type = MYSQL_TYPE_DATETIME
+            case .wholeDecimal, .decimal, .text, .blob:
+                size = max(Int(field.max_length), 1)
+                b.buffer_type = MYSQL_TYPE_STRING
+            }
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+            buffers.append(buffer)
+            b.buffer = buffer
+            b.buffer_length = UInt(size)
+            b.is_null = isNull + i
+            b.length = lengths + i
+            b.error = errors + i
+            (binds + i).initialize(to: b)
+        }
+        self.kinds = kinds
+        if mysql_stmt_bind_result(stmt, binds) != 0 {
+            throw StrataError.database(
+                code: Int(mysql_stmt_errno(stmt)), message: String(cString: mysql_stmt_error(stmt)))
+        }
+    }
+
+    deinit {
+        binds.deinitialize(count: max(columnCount, 1))
+        binds.deallocate()
+        isNull.deallocate()
+        lengths.deallocate()
+        errors.deallocate()
+        for buffer in buffers { buffer.deallocate() }
+    }
+
+    private static func kind(of field: MYSQL_FIELD) -> Kind {
+        let unsigned = field.flags & UInt32(UNSIGNED_FLAG) != 0
+        switch field.type {
+        case MYSQL_TYPE_TINY, MYSQL_TYPE_SHORT, MYSQL_TYPE_LONG, MYSQL_TYPE_INT24, MYSQL_TYPE_LONGLONG,
+            MYSQL_TYPE_YEAR:
+            return .integer(unsigned: unsigned)
+        case MYSQL_TYPE_FLOAT, MYSQL_TYPE_DOUBLE: return .double
+        case MYSQL_TYPE_DECIMAL, MYSQL_TYPE_NEWDECIMAL: return field.decimals == 0 ? .wholeDecimal : .decimal
+        case MYSQL_TYPE_DATETIME, MYSQL_TYPE_TIMESTAMP, MYSQL_TYPE_DATE, MYSQL_TYPE_NEWDATE: return .date
+        default:
+            // charset 63 is `binary`: BLOB, VARBINARY and BINARY columns hold bytes, not text.
+            return field.charsetnr == 63 && field.type != MYSQL_TYPE_NULL ? .blob : .text
+        }
+    }
+
+    private func bytes(at index: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: binds[index].buffer, count: Int(lengths[index]))
+    }
+
+    func int64(at index: Int) -> Int64? {
+        guard index < columnCount, isNull[index] == 0 else { return nil }
+        switch kinds[index] {
+        case .integer(let unsigned):
+            let v = binds[index].buffer.load(as: Int64.self)
+            return unsigned && v < 0 ? nil : v
+        case .wholeDecimal:
+            return Int64(String(decoding: bytes(at: index), as: UTF8.self))
+        default: return nil
+        }
+    }
+
+    func double(at index: Int) -> Double? {
+        guard index < columnCount, isNull[index] == 0, case .double = kinds[index] else { return nil }
+        return binds[index].buffer.load(as: Double.self)
+    }
+
+    func string(at index: Int) -> String? {
+        guard index < columnCount, isNull[index] == 0, case .text = kinds[index] else { return nil }
+        return String(decoding: bytes(at: index), as: UTF8.self)
+    }
+
+    func value(at index: Int) -> DatabaseValue {
+        guard index < columnCount, isNull[index] == 0 else { return .null }
+        switch kinds[index] {
+        case .integer(let unsigned):
+            let v = binds[index].buffer.load(as: Int64.self)
+            if unsigned && v < 0 { return .decimal(Decimal(UInt64(bitPattern: v))) }
+            return .integer(v)
+        case .double: return .double(binds[index].buffer.load(as: Double.self))
+        case .date: return .date(MariaDBTime.date(of: binds[index].buffer.load(as: MYSQL_TIME.self)))
+        case .text: return .text(String(decoding: bytes(at: index), as: UTF8.self))
+        case .blob: return .blob(Data(bytes(at: index)))
+        case .wholeDecimal:
+            let text = String(decoding: bytes(at: index), as: UTF8.self)
+            if let v = Int64(text) { return .integer(v) }
+            return DecimalText.parse(text).map { .decimal($0) } ?? .text(text)
+        case .decimal:
+            let text = String(decoding: bytes(at: index), as: UTF8.self)
+            return DecimalText.parse(text).map { .decimal($0) } ?? .text(text)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+// MariaDBConformanceTests: every shared conformance case on a real MariaDB server, each in its own database, held to
+// the committed list of known gaps (MariaDBKnownGaps).
+import Foundation
+import Strata
+import StrataConformance
+import StrataMariaDB
+import Testing
+
+@Suite("MariaDB conformance")
+struct MariaDBConformanceTests {
+    /// Every case, or those `STRATA_MARIADB_CASES` names (comma-separated) to run a few while working on them.
+    static let selected: [String] = {
+        guard let list = ProcessInfo.processInfo.environment["STRATA_MARIADB_CASES"], !list.isEmpty else {
+            return ConformanceSuite.caseNames
+        }
+        let wanted = Set(list.split(separator: ",").map(String.init))
+        return ConformanceSuite.caseNames.filter(wanted.contains)
+    }()
+
+    /// Every case not in ``MariaDBKnownGaps`` passes; a case listed as failing fails, one listed as unsupported is
+    /// refused with `unsupported`. A listed case that passes fails this test, so the lists only shrink.
+    @Test("conformance case", .serialized, arguments: MariaDBConformanceTests.selected)
+    func conformance(_ name: String) async throws {
+        let index = try #require(ConformanceSuite.caseNames.firstIndex(of: name))
+        let database = "strata_conf_\(index)"
+        let db = try await MariaDBTestServer.freshDatabase(database)
+        let c = try #require(ConformanceSuite.case(named: name))
+        let outcome = await ConformanceSuite.run(c, on: db)
+        db.close()
+        try await MariaDBTestServer.dropDatabase(database)
+        switch (outcome, MariaDBKnownGaps.failing[name], MariaDBKnownGaps.unsupported[name]) {
+        case (.passed, nil, nil): break
+        case (.passed, _, _):
+            Issue.record("\(name) passes on mariadb now: take it off MariaDBKnownGaps")
+        case (.failed, _?, nil): break
+        case (.failed(let why), _, _): Issue.record("\(name) on mariadb: FAIL: \(why)")
+        case (.unsupported, nil, _?): break
+        case (.unsupported(let why), _, _):
+            Issue.record("\(name) on mariadb: unsupported (\(why)), and not listed as unsupported")
+        }
+    }
+
+    @Test("the known gaps name real cases, none twice, and stay within 5% unsupported")
+    func knownGaps() {
+        let names = Set(ConformanceSuite.caseNames)
+        let listed = Array(MariaDBKnownGaps.failing.keys) + Array(MariaDBKnownGaps.unsupported.keys)
+        #expect(Set(listed).count == listed.count)
+        for name in listed { #expect(names.contains(name), "\(name) is no conformance case") }
+        #expect(MariaDBKnownGaps.unsupported.count * 20 <= names.count)
+        print(
+            "conformance[mariadb]: \(names.count) cases, \(MariaDBKnownGaps.failing.count) known failing, "
+                + "\(MariaDBKnownGaps.unsupported.count) unsupported, "
+                + "\(names.count - listed.count) must pass")
+    }
+}
