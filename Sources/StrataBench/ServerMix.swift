@@ -104,8 +104,11 @@ extension ThroughputRunner {
                 let side = (k + i) % 2  // each side first in turn
                 let before = (balance: try balance(), cpu: ProcessCPU.now(), server: server.seconds())
                 let watch = Bystanders.start()
+                let started = ContinuousClock.now
                 let done =
                     side == 0 ? try await strataMix(db, seconds: seconds) : try rawMix(connections, seconds: seconds)
+                let elapsed = (ContinuousClock.now - started).components
+                let elapsedSeconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
                 let lags = await watch.stop()
                 let used = ProcessCPU.now().ownUsage - before.cpu.ownUsage
                 let serverUsed = server.seconds().flatMap { after in before.server.map { after - $0 } }
@@ -117,7 +120,7 @@ extension ThroughputRunner {
                 }
                 writes += done.writes
                 let result = ServerMixSide(
-                    requestsPerSecond: Double(done.requests) / seconds,
+                    requestsPerSecond: Double(done.requests) / elapsedSeconds,
                     clientMicroseconds: used.seconds / Double(max(1, done.requests)) * 1e6,
                     serverMicroseconds: serverUsed.map { $0 / Double(max(1, done.requests)) * 1e6 },
                     contextSwitches: used.switches / Double(max(1, done.requests)), taskLagP99: lags.task,
@@ -167,7 +170,7 @@ extension ThroughputRunner {
                 group.addTask {
                     var random = SplitMix(seed: UInt64(t) &* 0x9E37_79B9_7F4A_7C15 &+ 7)
                     var done = (requests: 0, writes: 0)
-                    while ContinuousClock.now < deadline {
+                    repeat {  // at least one request each, however late a busy machine starts the task
                         switch MixRequest(&random) {
                         case .lookup(let aid):
                             guard try await PgbenchAccount.find(aid, on: db)?.id == aid else {
@@ -189,7 +192,7 @@ extension ThroughputRunner {
                             done.writes += 1
                         }
                         done.requests += 1
-                    }
+                    } while ContinuousClock.now < deadline
                     return done
                 }
             }
@@ -248,7 +251,7 @@ extension ThroughputRunner {
             bind(params)
             return try c.run(name, params)
         }
-        while ContinuousClock.now < deadline {
+        repeat {  // at least one request, however late a busy machine starts the thread
             switch MixRequest(&random) {
             case .lookup(let aid):
                 let r = try run("lookup") { $0.append(aid) }
@@ -282,7 +285,7 @@ extension ThroughputRunner {
                 done.writes += 1
             }
             done.requests += 1
-        }
+        } while ContinuousClock.now < deadline
         return done
     }
 }

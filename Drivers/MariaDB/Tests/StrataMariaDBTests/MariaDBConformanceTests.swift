@@ -8,9 +8,17 @@ import Testing
 
 @Suite("MariaDB conformance")
 struct MariaDBConformanceTests {
-    /// Every case, or those `STRATA_MARIADB_CASES` names (comma-separated) to run a few while working on them.
+    /// Every case, or those `STRATA_MARIADB_CASES` names (comma-separated) to run a few while working on them, or
+    /// with `STRATA_MARIADB_SAMPLE=N` every Nth case from `STRATA_MARIADB_SAMPLE_OFFSET` (CI: a different Nth each
+    /// run, as its fuzz seed picks).
     static let selected: [String] = {
-        guard let list = ProcessInfo.processInfo.environment["STRATA_MARIADB_CASES"], !list.isEmpty else {
+        let environment = ProcessInfo.processInfo.environment
+        if let n = environment["STRATA_MARIADB_SAMPLE"].flatMap({ Int($0) }), n > 1 {
+            let offset = (environment["STRATA_MARIADB_SAMPLE_OFFSET"].flatMap { Int($0) } ?? 0) % n
+            print("conformance[mariadb]: every \(n)th case from case \(offset)")
+            return ConformanceSuite.caseNames.enumerated().filter { $0.offset % n == offset }.map(\.element)
+        }
+        guard let list = environment["STRATA_MARIADB_CASES"], !list.isEmpty else {
             return ConformanceSuite.caseNames
         }
         let wanted = Set(list.split(separator: ",").map(String.init))
