@@ -79,6 +79,25 @@ enum MariaDBKnownGaps {
         "versioned.failing-step-leaves-nothing":
             "a step failing at its third operation: schema as before: expected DatabaseSchema(tables: [Strata....",
         "where.like-case-insensitive-ascii": "non-ASCII does not fold: expected [], got [\"émile\"]",
+        // Cases added on main after the driver's first run (window functions, upserts of app-keyed models).
+        "history.an-aborted-transaction-records-nothing":
+            "a String key is LONGTEXT, which cannot be a primary key (error 1170)",
+        "history.app-keyed-upsert-records-its-key":
+            "a String key is LONGTEXT, which cannot be a primary key (error 1170)",
+        "upsert.own-key-conflict-on-the-key-while-targeting-another-index":
+            "a String key is LONGTEXT, which cannot be a primary key (error 1170)",
+        "upsert.own-key-nothing-keeps-the-row": "a String key is LONGTEXT, which cannot be a primary key (error 1170)",
+        "upsert.own-key-on-another-index-takes-the-stored-key":
+            "a String key is LONGTEXT, which cannot be a primary key (error 1170)",
+        "upsert.own-key-on-the-key-inserts-then-updates":
+            "a String key is LONGTEXT, which cannot be a primary key (error 1170)",
+        "upsert.own-key-target-must-be-the-key-or-a-unique-index":
+            "a String key is LONGTEXT, which cannot be a primary key (error 1170)",
+        "upsert.string-key-nil-is-refused": "a String key is LONGTEXT, which cannot be a primary key (error 1170)",
+        "upsert.uuid-key-generated-then-the-target":
+            "a String key is LONGTEXT, which cannot be a primary key (error 1170)",
+        "window.lag-and-lead-within-partitions-with-bound-defaults":
+            "a bound default in LAG/LEAD is a syntax error (1064): MariaDB takes only a constant there",
     ]
 
     /// Cases the driver refuses with `unsupported`, with the reason (at most 5% of the suite).
