@@ -10,18 +10,10 @@ enum PSQLTool {
         let tool = "/usr/bin/psql"
         try #require(
             FileManager.default.isExecutableFile(atPath: tool), "the psql tool is needed (postgresql-client)")
-        let p = Process()
-        let out = Pipe()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments =
-            ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"] + (database.map { ["-d", $0] } ?? []) + [
-                "-c", sql,
-            ]
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let arguments =
+            ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"] + (database.map { ["-d", $0] } ?? []) + ["-c", sql]
+        let (status, output) = try ToolRun.run(tool, arguments)
+        try #require(status == 0)
+        return output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

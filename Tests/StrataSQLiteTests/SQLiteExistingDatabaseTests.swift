@@ -28,16 +28,9 @@ struct SQLiteExistingDatabaseTests {
         let tool = "/usr/bin/sqlite3"
         try #require(
             FileManager.default.isExecutableFile(atPath: tool), "the sqlite3 tool is needed (apt-get install sqlite3)")
-        let p = Process()
-        let out = Pipe()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = [path, sql]
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let (status, output) = try ToolRun.run(tool, [path, sql])
+        try #require(status == 0)
+        return output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The file's 100-byte header (journal format bytes 18 and 19, the change counter, the schema cookie…).
