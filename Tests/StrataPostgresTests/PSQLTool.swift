@@ -12,8 +12,11 @@ enum PSQLTool {
             FileManager.default.isExecutableFile(atPath: tool), "the psql tool is needed (postgresql-client)")
         let arguments =
             ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"] + (database.map { ["-d", $0] } ?? []) + ["-c", sql]
-        let (status, output) = try ToolRun.run(tool, arguments)
-        try #require(status == 0)
-        return output.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Not Foundation's Process: on Linux its run() can crash reading /proc/self/fd (see ToolRun in the SQLite
+        // tests). Its stderr (psql's notices) stays out of what it printed.
+        let outcome = try SpawnedCommand.run(
+            [tool] + arguments, environment: ProcessInfo.processInfo.environment, timeout: 120, stderr: false)
+        try #require(outcome.status == 0)
+        return outcome.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -24,12 +24,13 @@ enum SpawnedCommand {
     }
 
     /// Runs `argv` (an absolute path first) in `directory` with exactly `environment`; waits at most `timeout`
-    /// seconds.
+    /// seconds. Its stderr joins the output, or with `stderr: false` goes to this process's stderr.
     ///
     /// - Throws: `StrataError.database` when the program cannot be started, or did not end within `timeout`
     ///   (then its process group has been killed).
     static func run(
-        _ argv: [String], directory: String? = nil, environment: [String: String], timeout: Double
+        _ argv: [String], directory: String? = nil, environment: [String: String], timeout: Double,
+        stderr: Bool = true
     ) throws -> Outcome {
         let outputPath = NSTemporaryDirectory() + "strata-spawn-\(UUID().uuidString).out"
         defer { unlink(outputPath) }
@@ -39,7 +40,7 @@ enum SpawnedCommand {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        if stderr { posix_spawn_file_actions_adddup2(&actions, 1, 2) }
         if let closeFrom = glibc("posix_spawn_file_actions_addclosefrom_np", as: CloseFrom.self) {
             _ = closeFrom(&actions, 3)
         } else {  // glibc before 2.34: each descriptor open now

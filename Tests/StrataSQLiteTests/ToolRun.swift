@@ -5,7 +5,7 @@ import Foundation
     import Glibc
 #endif
 
-/// Runs the tools the tests call most (`sqlite3`, `psql`).
+/// Runs the tool the SQLite tests call most (`sqlite3`; the PostgreSQL tests run `psql` through `SpawnedCommand`).
 ///
 /// On Linux, Foundation's `Process.run()` can crash: it reads each `/proc/self/fd` entry as a whole 256-byte
 /// `dirent`, past the end of the directory buffer when an entry ends on an unmapped page (swift-corelibs-foundation
