@@ -127,18 +127,7 @@ extension PostgresServerTests {
     @Suite("PostgreSQL inspect")
     struct PostgresInspectTests {
         func psql(_ sql: String) throws -> String {
-            let p = Process()
-            let out = Pipe()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-            p.arguments = [
-                "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", "SET search_path TO strata_inspect; " + sql,
-            ]
-            p.standardOutput = out
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            try #require(p.terminationStatus == 0)
-            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            try PSQLTool.run(nil, "SET search_path TO strata_inspect; " + sql)
         }
 
         @Test("inspect prints these models, which pass the checked mapping and read every row")

@@ -21,15 +21,7 @@ extension PostgresServerTests {
     struct PostgresInteropTests {
         /// Runs the real `psql` tool with the server's libpq environment, in schema `schema`.
         func psql(_ schema: String, _ sql: String) throws {
-            let tool = "/usr/bin/psql"
-            try #require(
-                FileManager.default.isExecutableFile(atPath: tool), "the psql tool is needed (postgresql-client)")
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: tool)
-            p.arguments = ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-c", "SET search_path TO \(schema); " + sql]
-            try p.run()
-            p.waitUntilExit()
-            try #require(p.terminationStatus == 0)
+            try PSQLTool.run(nil, "SET search_path TO \(schema); " + sql)
         }
 
         @Test("hand-written SQL from psql reads through a model with custom table and column names")

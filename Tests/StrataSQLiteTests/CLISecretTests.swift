@@ -8,17 +8,11 @@ struct CLISecretTests {
     static func run(_ arguments: [String]) throws -> (Int32, String) {
         let strata = try #require(
             SQLiteMigrationCLITests.strataExecutable(), "build the strata product (swift build --build-tests)")
-        let p = Process()
-        p.executableURL = strata
-        p.arguments = arguments
-        p.environment = ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        let outcome = try ToolRun.run(
+            strata.path, arguments,
+            environment: ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" },
+            errors: .merged)
+        return (outcome.status, outcome.output)
     }
 
     @Test(

@@ -12,19 +12,9 @@ enum SQLiteTool {
     static func run(_ path: String, _ sql: String) throws -> String {
         let tool = "/usr/bin/sqlite3"
         try #require(FileManager.default.isExecutableFile(atPath: tool), "the sqlite3 tool is needed")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = ["-bail", path, sql]
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0, "sqlite3 failed: \(String(decoding: errors, as: UTF8.self))")
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+        let outcome = try ToolRun.run(tool, ["-bail", path, sql], errors: .separate)
+        try #require(outcome.status == 0, "sqlite3 failed: \(outcome.errors)")
+        return outcome.output.trimmingCharacters(in: .newlines)
     }
 }
 

@@ -147,16 +147,9 @@ enum InspectFixture {
 @Suite("SQLite inspect")
 struct SQLiteInspectTests {
     func sqlite3(_ path: String, _ sql: String) throws -> String {
-        let p = Process()
-        let out = Pipe()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        p.arguments = [path, sql]
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let (status, output) = try ToolRun.run("/usr/bin/sqlite3", [path, sql])
+        try #require(status == 0)
+        return output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test("inspect prints these models, which pass the checked mapping and read every row")

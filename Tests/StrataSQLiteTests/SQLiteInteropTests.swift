@@ -22,12 +22,8 @@ struct SQLiteInteropTests {
         let tool = "/usr/bin/sqlite3"
         try #require(
             FileManager.default.isExecutableFile(atPath: tool), "the sqlite3 tool is needed (apt-get install sqlite3)")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = [path, sql]
-        try p.run()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0)
+        let (status, _) = try ToolRun.run(tool, [path, sql])
+        try #require(status == 0)
     }
 
     @Test("hand-written SQL from sqlite3 reads through a model with custom table and column names")

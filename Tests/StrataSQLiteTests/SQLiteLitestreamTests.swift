@@ -45,32 +45,15 @@ enum LitestreamTool {
 
 /// A child process whose output goes to a file, waited for with a bound.
 private struct Child {
-    let process = Process()
+    let child: ToolChild
 
     init(_ executable: String, _ arguments: [String], log: String) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
+        child = try ToolChild(executable, arguments, stdout: log, stderr: log)
     }
 
     /// Waits at most `seconds` for the process to end (then kills it and records an issue); its exit status, or the
     /// signal that ended it as a negative number.
-    func finish(within seconds: Double) async -> Int32 {
-        var deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning {
-            if Date() > deadline {
-                deadline = .distantFuture
-                kill(process.processIdentifier, SIGKILL)
-                Issue.record("\(process.arguments ?? []) still ran after \(seconds) s: killed")
-            }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
-    }
+    func finish(within seconds: Double) async -> Int32 { await child.finish(within: seconds) }
 }
 
 /// One round's directory: the source file, Litestream's config and replica, the restored copy, the helpers' files.
@@ -189,7 +172,7 @@ struct SQLiteLitestreamTests {
               sync-interval: \(Int(Self.syncInterval * 1000))ms
         """.write(toFile: scratch.config, atomically: true, encoding: .utf8)
         let replicator = try Child(litestream, ["replicate", "-config", scratch.config], log: scratch.dir + "/ls.log")
-        defer { if replicator.process.isRunning { kill(replicator.process.processIdentifier, SIGKILL) } }
+        defer { replicator.child.kill(SIGKILL) }
         let replicating = await scratch.wait(seconds: 30) { scratch.text("ls.log").contains("replicating to") }
         try #require(replicating, "litestream did not start: \(scratch.text("ls.log"))")
         // Its first sync (the file as migrated) comes before any writer, so a restore always has a base.
@@ -221,8 +204,8 @@ struct SQLiteLitestreamTests {
             let base = scratch.replicated
             #expect(await scratch.wait(seconds: 30) { scratch.replicated >= base + 2 }, "no sync while writing")
         }
-        if round.killReplicator { kill(replicator.process.processIdentifier, SIGKILL) }
-        kill(second.process.processIdentifier, SIGKILL)
+        if round.killReplicator { replicator.child.kill(SIGKILL) }
+        second.child.kill(SIGKILL)
         let status = await second.finish(within: 30)
         #expect(reached, "writer 2 acknowledged \(scratch.acknowledged(2).count) of \(round.killAfter) rows in 120 s")
         #expect(status == -SIGKILL, "writer 2 ended with \(status), not the kill: \(scratch.text("writer.2.log"))")
@@ -233,7 +216,7 @@ struct SQLiteLitestreamTests {
             // The writer is gone; its commits are in the WAL, which Litestream ships within a sync interval, and
             // once more as it stops.
             try await Task.sleep(for: .seconds(Self.syncInterval * 10))
-            replicator.process.interrupt()
+            replicator.child.kill(SIGINT)
             let stopped = await replicator.finish(within: 30)
             #expect(stopped == 0, "litestream exited \(stopped): \(scratch.text("ls.log").suffix(2000))")
         }

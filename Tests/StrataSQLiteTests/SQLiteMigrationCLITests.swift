@@ -178,19 +178,10 @@ struct SQLiteMigrationCLITests {
 
     /// Runs `strata migrate …` and returns its exit status, standard output and standard error.
     static func strata(_ executable: URL, _ arguments: [String]) throws -> (Int32, String, String) {
-        let p = Process()
-        p.executableURL = executable
-        p.arguments = ["migrate"] + arguments
-        p.environment = ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        let outcome = try ToolRun.run(
+            executable.path, ["migrate"] + arguments,
+            environment: ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }, errors: .separate)
+        return (outcome.status, outcome.output, outcome.errors)
     }
 
     @Test("the real `strata migrate` process: status, up, status, plan, bad input (exit 2, nothing changed), down")

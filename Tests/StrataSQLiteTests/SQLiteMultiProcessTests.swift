@@ -37,15 +37,12 @@ private enum Rendezvous {
 
 /// A helper process: `strata shared-writer`, built beside the test bundle by `swift build --build-tests`.
 private struct Helper {
-    let process = Process()
+    let child: ToolChild
 
     /// Starts `strata shared-writer` with `arguments`; its standard error is this process's.
     init(_ arguments: [String]) throws {
         let strata = try #require(SQLiteMigrationCLITests.strataExecutable(), "build the strata product too")
-        process.executableURL = strata
-        process.arguments = ["shared-writer"] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        child = try ToolChild(strata.path, ["shared-writer"] + arguments, stdout: nil, stderr: nil)
     }
 
     static func writer(_ scratch: borrowing Scratch, _ writer: Int, count: Int, pause: Int = 0, timeout: Double = 5)
@@ -59,18 +56,7 @@ private struct Helper {
 
     /// Waits (bounded: the process is killed past `seconds`) for the helper to end; its exit status, or the
     /// signal that ended it as a negative number.
-    func finish(within seconds: Double = 120) async -> Int32 {
-        var deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning {
-            if Date() > deadline {
-                deadline = .distantFuture
-                kill(process.processIdentifier, SIGKILL)
-                Issue.record("helper \(process.arguments ?? []) still ran after \(seconds) s: killed")
-            }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
-    }
+    func finish(within seconds: Double = 120) async -> Int32 { await child.finish(within: seconds) }
 }
 
 /// A scratch directory for one test's file and rendezvous files, removed at the end.
@@ -232,7 +218,7 @@ struct SQLiteMultiProcessTests {
         let waited = Date().timeIntervalSince(started)
         #expect(waited >= 0.45, "busy after \(waited) s, before the 0.5 s timeout")
         #expect(row.id == nil, "a failed save leaves the model new")
-        kill(holder.process.processIdentifier, SIGKILL)
+        holder.child.kill(SIGKILL)
         #expect(await holder.finish() == -SIGKILL, "the holder was killed mid-transaction")
         #expect(await survivor.finish() == 0, "the surviving writer (10: it saw busy)")
         // The lock went with the process: this process writes again, within its timeout.
