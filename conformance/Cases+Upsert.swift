@@ -297,5 +297,31 @@ extension ConformanceSuite {
             } catch is Abort {}
             try checkEqual(try await UpsertWorld.rows(db), ["A1:apple:0"], "update and insert rolled back")
         },
+        ConformanceCase("upsert.rolled-back-upsert-makes-the-model-new-again") { db in
+            // The id an undone upsert assigned may be the next insert's on SQLite and memory: the model drops it, so
+            // upserting it again inserts a row of its own and never touches the other writer's.
+            try await UpsertWorld.reset(db)
+            let ids = try await db.withConnection { tx -> (Int64?, Int64?, Int64?, Int64?) in
+                var c = UpsertWorld.sku("C1", "cherry")
+                var d = UpsertWorld.sku("D1", "date")
+                try tx.savepoint { tx in  // at depth 0: a whole transaction
+                    try c.upsert(tx, onConflict: \.code)
+                    try d.upsert(tx, onConflict: \.code)
+                    throw Rollback()
+                }
+                let undone = c.id
+                var others = [UpsertWorld.sku("O1", "orange", stock: 5), UpsertWorld.sku("P1", "pear", stock: 6)]
+                try ConfSku.insertAll(&others, tx)
+                try c.upsert(tx, onConflict: \.code)
+                try d.save(tx)  // by the undone id, it would update another writer's row
+                return (undone, others[0].id, c.id, d.id)
+            }
+            try check(ids.0 != nil, "the undone upsert gave the model an id")
+            try check(ids.2 != nil && ids.2 != ids.1, "upserted again, the model has a row of its own")
+            try check(ids.3 != nil && ids.3 != ids.1 && ids.3 != ids.2, "saved, the other model too")
+            try checkEqual(
+                try await UpsertWorld.rows(db), ["C1:cherry:0", "D1:date:0", "O1:orange:5", "P1:pear:6"],
+                "the other rows untouched")
+        },
     ]
 }

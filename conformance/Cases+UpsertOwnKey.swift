@@ -171,5 +171,33 @@ extension ConformanceSuite {
             ) { try await a.upsert(on: db, onConflict: \.text) }
             try checkEqual(try await ConfKeyedLabel.query(on: db).count(), 0, "nothing written")
         },
+        ConformanceCase("upsert.own-key-rolled-back-with-its-transaction") { db in
+            // An upsert's insert undone by a rollback: the key Strata generated is forgotten (the next upsert
+            // generates another, never naming a row someone else may now own), the key the app gave stays.
+            try await OwnKeyWorld.reset(db)
+            let outcome = try await db.withConnection { tx -> (UUID?, UUID?, String?, Int, Int) in
+                var medal = ConfKeyedMedal(name: "gold")
+                var label = ConfKeyedLabel(id: "k1", slug: "red", text: "Red")
+                var undoneKey: UUID?
+                try tx.savepoint { tx in  // at depth 0: a whole transaction
+                    try medal.upsert(tx, onConflict: \.id)
+                    try label.upsert(tx, onConflict: \.slug)
+                    undoneKey = medal.id
+                    throw Rollback()
+                }
+                let medalsAfterRollback = try ConfKeyedMedal.query(on: tx).count()
+                let labelsAfterRollback = try ConfKeyedLabel.query(on: tx).count()
+                try medal.upsert(tx, onConflict: \.id)
+                try label.upsert(tx, onConflict: \.slug)
+                return (undoneKey, medal.id, label.id, medalsAfterRollback, labelsAfterRollback)
+            }
+            try checkEqual(outcome.3 + outcome.4, 0, "the rollback undid both rows")
+            try check(outcome.0 != nil && outcome.1 != nil, "both upserts gave the medal a key")
+            try check(outcome.0 != outcome.1, "the upsert after the rollback generated a new key")
+            try checkEqual(outcome.2, "k1", "the key the app gave stays")
+            let medals = try await ConfKeyedMedal.query(on: db).all()
+            try checkEqual(medals.map(\.id), [outcome.1], "one medal, under the new key")
+            try checkEqual(try await OwnKeyWorld.labels(db), ["k1:red:Red:0"], "one label, inserted again")
+        },
     ]
 }

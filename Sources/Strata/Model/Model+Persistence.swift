@@ -108,6 +108,15 @@ extension Model {
         }
     }
 
+    /// Before an upsert: a model whose insert a rollback undid is new again, as before a save (an id that insert
+    /// assigned is dropped). A model read in a rolled-back scope is left to the upsert's own rules: a
+    /// database-assigned id is refused as not new, and a key the app gives is the model's own.
+    mutating func forgetUndoneInsert() {
+        guard case .insert(let assignedKey) = _persistence?.undoneWrite else { return }
+        if assignedKey { id = nil }
+        _persistence = PersistenceState()
+    }
+
     /// Refuses a model whose insert a rollback undid (its id names no row of its own), or that was read in a
     /// transaction or savepoint that rolled back.
     func checkKeyStillNamesItsRow() throws {

@@ -63,7 +63,10 @@ extension Model {
     ///   a kept row is not touched at all;
     /// - a target column that is NULL never conflicts (unique indexes let NULLs repeat): the model is inserted;
     /// - afterwards the model holds its id but is not marked as read from the database (the stored row may hold
-    ///   other values): a later `save` writes every column; ``reload(_:)`` it to read the row.
+    ///   other values): a later `save` writes every column; ``reload(_:)`` it to read the row;
+    /// - a model whose insert (or upsert) a rollback undid is new again, as for `save`: an id that write assigned
+    ///   (database-assigned or generated) is dropped, so the upsert inserts under a new one; a key the app gave
+    ///   stays.
     ///
     /// ```swift
     /// var account = Account(email: "ann@example.com", name: "Ann")
@@ -126,8 +129,10 @@ extension Model {
             }
         }
         var copy = models
+        for i in copy.indices where copy[i]._persistence != nil { copy[i].forgetUndoneInsert() }
+        let keyWasNil = copy.map { $0.id == nil }
         if ID.isAssignedByDatabase {
-            if models.contains(where: { $0.id != nil }) {
+            if copy.contains(where: { $0.id != nil }) {
                 throw StrataError.invalidQuery(
                     "upsert of \(modelName) takes new models only; save models that have an id")
             }
@@ -153,7 +158,12 @@ extension Model {
             try writeAll(tx)
         }
         if let scope = tx.undoScope {
-            for i in copy.indices { copy[i]._persistence.recordInsert(scope, assignedKey: models[i].id == nil) }
+            // Remembered even though the model is not marked stored: after a rollback, an id the upsert assigned
+            // may be another row's (SQLite and memory reuse it), and a save by that id would update that row.
+            for i in copy.indices {
+                if copy[i]._persistence == nil { copy[i]._persistence = PersistenceState() }
+                copy[i]._persistence.recordInsert(scope, assignedKey: keyWasNil[i])
+            }
         }
         models = copy
     }
