@@ -27,7 +27,8 @@ public indirect enum WriteStep: Sendable, Equatable {
     /// `insertAll` of `count` accounts coded `prefix0…`, plus `duplicate` when set (a code that may exist): above
     /// PostgreSQL's staging threshold (COPY into a staging table). No handles are kept.
     case bulkInsert(prefix: String, count: Int, duplicate: String?)
-    /// `upsert` on the code (the model is not kept).
+    /// `upsert` on the code: a new handle (its id the row's, not marked stored, remembered in its transaction: a
+    /// rollback makes it new again).
     case upsert(code: String, balance: Int64)
     /// `upsertAll` on the code, updating every column or keeping the stored row (`keep`); the models are not
     /// kept. A code repeated in the batch is `invalidQuery` when updating, before any SQL.
@@ -153,6 +154,7 @@ public indirect enum WriteStep: Sendable, Equatable {
                 + "; try WPAccount.insertAll(&bulk, tx)"
         case .upsert(let c, let b):
             return pad + "var u = WPAccount(code: \"\(c)\", balance: \(b)); try u.upsert(tx, onConflict: \\.code)"
+                + "  // new handle"
         case .upsertAll(let codes, let b, let keep):
             return pad + "var batch = \(codes.map { "WPAccount(code: \"\($0)\", balance: \(b))" }); "
                 + "try WPAccount.upsertAll(&batch, tx, onConflict: [\\.code]\(keep ? ", do: .nothing" : ""))"
@@ -361,6 +363,7 @@ public struct WriteProgramGenerator {
                 let codes = (0..<(1 + rng.below(3))).map { _ in rng.pick(Self.codes) }
                 return .upsertAll(codes: codes, balance: Int64(rng.below(30)), keep: rng.chance(0.4))
             }
+            handles += 1
             return .upsert(code: rng.pick(Self.codes), balance: Int64(rng.below(30)))
         case 70..<72:
             if rng.chance(0.1) {

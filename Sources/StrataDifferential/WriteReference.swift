@@ -273,15 +273,24 @@ struct WriteReference {
             }
             return [.ok]
         case .upsert(let code, let balance):
-            if let id = row(code: code), var r = rows[id] {
+            let id: Int
+            if let found = row(code: code), var r = rows[found] {
                 r.balance = balance
                 r.deleted = false
                 r.version &+= 1
-                rows[id] = r
+                rows[found] = r
+                id = found
             } else {
                 rows[nextID] = RefRow(code: code, balance: balance, version: 0, deleted: false, createdIn: open.last)
+                id = nextID
                 nextID += 1
             }
+            // The model takes the row's id, keeps the version it was built with, and is not marked stored; inside a
+            // transaction it remembers the upsert as an insert that gave it its id (Model.upsertAll).
+            var h = RefHandle(code: code, balance: balance, version: 0, id: id, stored: false)
+            h.insertScope = open.last
+            h.insertAssignedKey = true
+            handles.append(h)
             return [.ok]
         case .upsertAll(let codes, let balance, let keep):
             if !keep, Set(codes).count < codes.count { return [.invalid] }

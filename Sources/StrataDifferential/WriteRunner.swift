@@ -205,10 +205,10 @@ final class WriteBackend {
                 try WPAccount.insertAll(&bulk, tx)
             }
         case .upsert(let code, let balance):
-            return attempt {
-                var u = WPAccount(code: code, balance: balance)
-                try u.upsert(tx, onConflict: \.code)
-            }
+            var u = WPAccount(code: code, balance: balance)
+            let outcome = attempt { try u.upsert(tx, onConflict: \.code) }
+            handles.append(u)
+            return outcome
         case .upsertAll(let codes, let balance, let keep):
             return attempt {
                 var batch = codes.map { WPAccount(code: $0, balance: balance) }
