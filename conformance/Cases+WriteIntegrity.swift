@@ -119,6 +119,28 @@ extension ConformanceSuite {
             let other = try await ConfLedger.query(on: db).where(\.code == "other").first()
             try checkEqual(other?.amount, 5, "and keeps its amount")
         },
+        ConformanceCase("write.rolled-back-insert-all-inserts-again") { db in
+            try await db.migrate(ConfLedger.self)
+            let ids = try await db.withConnection { tx -> ([Int64?], [Int64?], [Int64?]) in
+                var batch = [ConfLedger(code: "x"), ConfLedger(code: "y")]
+                try tx.savepoint { tx in  // at depth 0: a whole transaction
+                    try ConfLedger.insertAll(&batch, tx)
+                    throw Rollback()
+                }
+                let undone = batch.map(\.id)
+                var other = [ConfLedger(code: "other", amount: 5)]
+                try ConfLedger.insertAll(&other, tx)
+                try ConfLedger.insertAll(&batch, tx)  // new again: inserted under new ids
+                return (undone, other.map(\.id), batch.map(\.id))
+            }
+            try check(ids.0.allSatisfy { $0 != nil }, "the undone insertAll gave the models ids")
+            try check(
+                ids.2.allSatisfy { $0 != nil && $0 != ids.1[0] } && Set(ids.2).count == 2,
+                "inserted again, each model has a row of its own")
+            let rows = try await ConfLedger.query(on: db).order(\.code).all()
+            try checkEqual(rows.map(\.code), ["other", "x", "y"], "three rows")
+            try checkEqual(rows.map(\.amount), [5, 0, 0], "the other row untouched")
+        },
         ConformanceCase("write.model-read-in-a-rolled-back-scope-is-not-written-by-its-id") { db in
             // Found by strata fuzz-writes: a row inserted and read in a savepoint that rolled back; SQLite and memory
             // give its id to the next row, which the stale model must never update.

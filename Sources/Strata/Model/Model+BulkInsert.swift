@@ -18,7 +18,7 @@ extension Model {
     ///
     /// All or nothing: when it throws, no row was inserted and every model is as it was (ids included); batches
     /// of several statements run in a savepoint. Inside a transaction that later rolls back, the models are new
-    /// again at their next save (see ``save(_:insertIfMissing:)``).
+    /// again at their next save, `insertAll` or upsert (see ``save(_:insertIfMissing:)``).
     ///
     /// - Throws: ``StrataError/validationFailed(_:)``, ``StrataError/invalidQuery(_:)`` for a model that
     ///   already has an id, ``StrataError/insertIgnored(table:)`` when the table's own conflict clause or a
@@ -30,10 +30,13 @@ extension Model {
         Self.validations(&validations)
         if !validations.rules.isEmpty { for m in models { try validations.run(m, tx) } }
         guard let pk = schema.primaryKeyIndex else { throw StrataError.invalidQuery("\(modelName) has no primary key") }
-        if ID.isAssignedByDatabase, models.contains(where: { $0.id != nil }) {
+        var copy = models
+        // A model whose insert a rollback undid is new again (as before a save).
+        for i in copy.indices where copy[i]._persistence != nil { copy[i].forgetUndoneInsert() }
+        if ID.isAssignedByDatabase, copy.contains(where: { $0.id != nil }) {
             throw StrataError.invalidQuery("insertAll takes new models only; save models that have an id")
         }
-        var copy = models
+        let keyWasNil = copy.map { $0.id == nil }
         let width = ID.isAssignedByDatabase ? schema.insertColumnNames.count : schema.columnNames.count
         if models.count > Swift.max(1, tx.connection.maxBindParameters / Swift.max(1, width)) {
             try tx.atomic { tx in try insertAllRows(&copy, pk: pk, tx) }
@@ -41,7 +44,7 @@ extension Model {
             try insertAllRows(&copy, pk: pk, tx)
         }
         if let scope = tx.undoScope {
-            for i in copy.indices { copy[i]._persistence.recordInsert(scope, assignedKey: models[i].id == nil) }
+            for i in copy.indices { copy[i]._persistence.recordInsert(scope, assignedKey: keyWasNil[i]) }
         }
         models = copy
     }
