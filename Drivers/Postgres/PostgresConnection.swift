@@ -197,7 +197,10 @@ public final class PostgresConnection: SQLConnection {
         var changed: Int?
         while let result = try awaitResult(by: deadline) {
             defer { PQclear(result) }
-            if Self.isServerAnswer(result) { awaitingAnswer = false }
+            // Only an error from the server settles the outcome before the results end: an autocommit statement's
+            // rows and CommandComplete come before its implicit transaction commits (at the Sync), so a connection
+            // lost after them leaves a write applied or not.
+            if Self.isServerAnswer(result), PQresultStatus(result) == PGRES_FATAL_ERROR { awaitingAnswer = false }
             switch PQresultStatus(result) {
             case PGRES_SINGLE_TUPLE, PGRES_TUPLES_OK, PGRES_COMMAND_OK:
                 let rows = PQntuples(result)
@@ -218,6 +221,7 @@ public final class PostgresConnection: SQLConnection {
                 if failure == nil { failure = PostgresFailure(result: result, connection: handle) }
             }
         }
+        if PQstatus(handle) == CONNECTION_OK { awaitingAnswer = false }  // ReadyForQuery came: the outcome is known
         if let failure {
             if failure.isStalePlan && reader == nil {
                 cache[key] = nil
