@@ -83,9 +83,13 @@ public final class PostgresConnection: SQLConnection {
         backend = PQbackendPID(handle)
         usesNamedStatements = options.prepare == .on || (options.prepare == .auto && session.serverPID == backend)
         callTimeout = options.callTimeout
+        requiresStandby = options.extra["target_session_attrs"] == "standby"
         own?.add(backend)
     }
 
+    /// Whether the connection was opened for a standby only (`target_session_attrs=standby`, as a replica of a
+    /// failover formation is): once its server reports it is no longer one, the pool replaces it.
+    let requiresStandby: Bool
     private let own: OwnBackends?
     private let backend: Int32
 

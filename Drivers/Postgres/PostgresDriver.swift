@@ -61,14 +61,27 @@ extension DriverFactory {
     ///
     /// It connects once at open time (and closes that connection), so a bad password, a missing
     /// database or an unreachable server fails `Database.open` with a typed error within the timeout.
-    public static let postgres = DriverFactory(
-        schemes: ["postgres", "postgresql"], module: "StrataPostgres",
-        parameters: PostgresConnectionOptions.urlParameters, urlSyntax: .server
-    ) { url, config in
-        let driver = PostgresDriver(
-            options: try PostgresConnectionOptions(url: url, configuration: config),
-            configuration: config)
-        _ = try driver.connect()
-        return driver
-    }
+    public static let postgres: DriverFactory = {
+        var factory = DriverFactory(
+            schemes: ["postgres", "postgresql"], module: "StrataPostgres",
+            parameters: PostgresConnectionOptions.urlParameters, urlSyntax: .server
+        ) { url, config in
+            let driver = PostgresDriver(
+                options: try PostgresConnectionOptions(url: url, configuration: config),
+                configuration: config)
+            _ = try driver.connect()
+            return driver
+        }
+        // A replica of a primary reached with `target_session_attrs=read-write` (a failover formation's nodes, all
+        // listed in `replicas=`) connects only to a node that is a standby now; a node that is the primary is
+        // skipped like a replica that is down, and read from again once a failover makes it a standby.
+        factory.replicaURL = { url in
+            var replica = url
+            if let attrs = url.parameters["target_session_attrs"], ["read-write", "primary"].contains(attrs) {
+                replica.parameters["target_session_attrs"] = "standby"
+            }
+            return replica
+        }
+        return factory
+    }()
 }

@@ -90,8 +90,12 @@ struct PostgresFailoverTests {
         .timeLimit(.minutes(30)))
     func failovers() async throws {
         try await AutoFailoverCluster.with { cluster in
+            // Every node is listed as a replica too: reads go to whichever is a standby now.
+            var configuration = Configuration(timeout: 5)
+            configuration.replicaRetryInterval = 1
             let db = try Database.open(
-                cluster.url + "&pool=4", drivers: [.postgres], configuration: Configuration(timeout: 5))
+                cluster.url + "&pool=4&replicas=" + cluster.nodePorts.map { "127.0.0.1:\($0)" }.joined(separator: ","),
+                drivers: [.postgres], configuration: configuration)
             defer { db.close() }
             try await db.migrate(FailoverMark.self)
             let log = FailoverLog()
@@ -118,10 +122,13 @@ struct PostgresFailoverTests {
                 }
             }
             var faults: [FailoverFault] = []
+            var follow: [Double] = []
             do {
                 try await Task.sleep(for: .seconds(1))
+                follow.append(try await Self.readsFollowTheStandby(db, cluster))
                 for k in 0..<(2 * Self.faults) {
                     faults.append(try await Self.fault(planned: k % 2 == 0, cluster, log))
+                    follow.append(try await Self.readsFollowTheStandby(db, cluster))
                 }
             } catch {
                 running.clear()
@@ -130,6 +137,10 @@ struct PostgresFailoverTests {
             }
             running.clear()
             for w in writers { await w.value }
+            let sorted = follow.sorted()
+            print(
+                "PostgresFailoverTests: reads reached the standby \(String(format: "%.2f", sorted[sorted.count / 2])) s "
+                    + "(median; \(String(format: "%.2f", sorted.last ?? 0)) s at most) after the formation settled")
             try await Self.check(db, log, faults)
         }
     }
@@ -192,6 +203,35 @@ struct PostgresFailoverTests {
         }
         print("failover: \(fault); errors: \(kinds.sorted { $0.value > $1.value }.prefix(4))")
         return fault
+    }
+
+    /// Reads outside transactions (the replicas) reach the node that is the standby now, within 15 s of the
+    /// formation settling (bounded): a replica that was the primary was skipped, and is read from again once it is
+    /// a standby. Returns how long that took; no read throws meanwhile.
+    static func readsFollowTheStandby(_ db: Database, _ cluster: AutoFailoverCluster) async throws -> Double {
+        let start = ContinuousClock.now
+        let deadline = start + .seconds(15)
+        while true {
+            let rows = try await db.read { tx in try tx.unsafeRawExecute("SELECT pg_is_in_recovery()") }
+            if case .bool(true)? = rows.first?.first {
+                let elapsed = ContinuousClock.now - start
+                var onStandby = 0
+                for _ in 0..<20 {
+                    let rows = try await db.read { tx in try tx.unsafeRawExecute("SELECT pg_is_in_recovery()") }
+                    if case .bool(true)? = rows.first?.first { onStandby += 1 }
+                }
+                // A replica connection opened while its node was a standby answers at most one read from it as the
+                // new primary; the pool then replaces it and skips that replica.
+                #expect(onStandby >= 16, "replica reads on the standby: \(onStandby) of 20")
+                print("replica reads: \(onStandby) of the next 20 on the standby")
+                return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            }
+            if ContinuousClock.now > deadline {
+                Issue.record("reads never reached the standby: \(try await StandbyCluster.offPool { try cluster.states() })")
+                return 15
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
     }
 
     /// Every acknowledged write is stored once, a failed one not at all, an unknown one at most once; the writes

@@ -36,6 +36,7 @@ extension Database {
             replica.hosts = [DatabaseURL.Host(host.name, port: replica.port)]
             replica.parameters.removeValue(forKey: "host")
             replica.parameters.removeValue(forKey: "port")
+            replica = factory.replicaURL(replica)
             let name = host.name.contains(":") ? "[\(host.name)]" : host.name
             let config = configuration
             return ReplicaSource(

@@ -190,6 +190,11 @@ public struct DriverFactory: Sendable {
     /// Makes the driver for a parsed URL and the database's configuration; throws
     /// ``StrataError/invalidURL(_:reason:)`` for a URL it cannot use.
     public var make: @Sendable (DatabaseURL, Configuration) throws -> any Driver
+    /// A read replica's URL from the URL Strata derived for it (the primary's, with the replica's host and port):
+    /// what a replica connection must ask for differently. Unchanged by default; the PostgreSQL driver turns
+    /// `target_session_attrs=read-write` (or `primary`) into `standby`, so that listing every node of a failover
+    /// formation as a replica reads from whichever is a standby now.
+    public var replicaURL: @Sendable (DatabaseURL) -> DatabaseURL = { $0 }
 
     /// The URL parameters ``Database/open(_:drivers:configuration:)`` reads itself, for every driver (`pool`,
     /// `migrate`); it reads `replicas` too, for a driver whose ``parameters`` include `host`.
