@@ -152,6 +152,9 @@ extension Model {
         } else {
             try writeAll(tx)
         }
+        if !schema.generatedColumnIndexes.isEmpty {
+            for i in copy.indices { try copy[i].readBackGenerated(tx) }
+        }
         if let scope = tx.undoScope {
             for i in copy.indices { copy[i]._persistence.recordInsert(scope, assignedKey: models[i].id == nil) }
         }
@@ -188,7 +191,7 @@ struct UpsertPlan<M: Model> {
         self.pk = pk
         // A UUID or String key is the model's own: the INSERT writes it, and it may be the conflict target.
         let ownKey = !M.ID.isAssignedByDatabase
-        columns = ownKey ? schema.columnNames : schema.insertColumnNames
+        columns = schema.writtenColumnNames(includingKey: ownKey)
         var target: [String] = []
         for kp in keyPaths { target.append(try M.column(kp)) }
         let described = "\(M.modelName)(\(target.joined(separator: ", ")))"
@@ -224,6 +227,11 @@ struct UpsertPlan<M: Model> {
             set = schema.insertColumnNames.filter { $0 != created && $0 != version }
         case .update(let names):
             set = names.filter { $0 != version }
+            if let generated = set.first(where: { schema.column(named: $0)?.isGenerated == true }) {
+                throw .generatedColumn(
+                    model: M.modelName, column: generated,
+                    reason: "cannot be an upsert's set column: the database computes it")
+            }
             if let updated, !set.contains(updated) { set.append(updated) }
         }
         set.removeAll { target.contains($0) || $0 == schema.columns[pk].name }
@@ -298,9 +306,7 @@ struct UpsertPlan<M: Model> {
         rows.reserveCapacity(range.count)
         let ownKey = !M.ID.isAssignedByDatabase
         for i in range {
-            var row = try models[i].storedValues(tx)
-            if !ownKey { row.remove(at: pk) }
-            rows.append(row)
+            rows.append(schema.writtenValues(try models[i].storedValues(tx), includingKey: ownKey))
         }
         let insert = Statement.insert(
             Insert(
