@@ -16,7 +16,7 @@
 /// ```
 ///
 /// Migration creates `"total" INTEGER NOT NULL GENERATED ALWAYS AS (strata_mul("price", "quantity")) STORED` on
-/// SQLite and `"total" BIGINT NOT NULL GENERATED ALWAYS AS (("price" * "quantity")) STORED` on PostgreSQL. An
+/// SQLite and `"total" BIGINT NOT NULL GENERATED ALWAYS AS (… ("price" * "quantity") …) STORED` on PostgreSQL. An
 /// insert never names the column; `save` reads its value back after an insert or an update; writing it
 /// (`update(set: \.total, …)`, an upsert's set list, saving a model whose `total` was assigned) is
 /// ``StrataError/generatedColumn(model:column:reason:)``. The expression follows the arithmetic rules of
