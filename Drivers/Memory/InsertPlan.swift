@@ -25,16 +25,17 @@ struct InsertPlan: Sendable {
         var next = 0
         for (k, name) in columns.enumerated() {
             let p = try table.position(of: name, near: next)
+            if table.columns[p].isGenerated { throw table.generatedWrite(p) }
             if given[p] >= 0 { throw .invalidQuery("column \(name) is given twice in INSERT") }
             given[p] = k
             next = p + 1
         }
         var defaults: [DatabaseValue]?
         var defaultsError: StrataError?
-        for p in 0..<width where given[p] < 0 && p != table.primaryKey {
+        for p in 0..<width where given[p] < 0 && p != table.primaryKey && !table.columns[p].isGenerated {
             var values = [DatabaseValue](repeating: .null, count: width)
             do {
-                for q in p..<width where given[q] < 0 && q != table.primaryKey {
+                for q in p..<width where given[q] < 0 && q != table.primaryKey && !table.columns[q].isGenerated {
                     let column = table.columns[q]
                     values[q] = try column.storedValue(column.schemaDefault ?? .null, table: table.name)
                 }

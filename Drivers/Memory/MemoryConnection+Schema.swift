@@ -47,9 +47,10 @@ extension MemoryTable {
         TableSchema(
             name: name,
             columns: columns.map {
-                TableColumn(
+                let c = TableColumn(
                     name: $0.name, type: $0.type, isNullable: $0.isNullable, isPrimaryKey: $0.isPrimaryKey,
                     schemaDefault: $0.schemaDefault)
+                return $0.isGenerated ? c.generated(as: $0.generation) : c
             },
             indexes: indexes.map { Index(columns: $0.columnNames, unique: $0.isUnique, name: $0.name) },
             foreignKeys: foreignKeys.map(\.definition))

@@ -32,12 +32,13 @@ extension StoreState {
         var fill = DatabaseValue.null
         if let backfill = column.backfill, !backfill.isNull {
             fill = try added.storedValue(backfill, table: name)
-        } else if !column.isNullable && table.liveCount > 0 {
+        } else if !column.isNullable && table.liveCount > 0 && !column.isGenerated {
             throw .notNullViolation(table: name, column: column.name)
         }
         journal.append(.table(name: name, previous: table))
         var changed = table
         changed.addColumn(added, fill: fill)
+        if column.isGenerated { try changed.computeGenerated() }
         tables[name] = changed
     }
 

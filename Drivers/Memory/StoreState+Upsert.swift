@@ -16,11 +16,16 @@ extension StoreState {
         let referenced = !references(to: i.table).isEmpty
         let outcome = try changing(i.table) { table, journal throws(StrataError) in
             let plan = try InsertPlan(i.columns, table: table)
+            let generated = try table.generatedAssignments()
             let targetIndex = try Self.uniqueIndex(covering: onConflict.target, in: table)
             var setPositions: [Int] = []
             var incrementPositions: [Int] = []
             if case .update(let set, let increment) = onConflict.action {
-                for c in set { setPositions.append(try table.position(of: c)) }
+                for c in set {
+                    let p = try table.position(of: c)
+                    if table.columns[p].isGenerated { throw table.generatedWrite(p) }
+                    setPositions.append(p)
+                }
                 for c in increment { incrementPositions.append(try table.position(of: c)) }
             }
             let returned = try i.returning.map { r throws(StrataError) in try table.position(of: r) }
@@ -51,6 +56,7 @@ extension StoreState {
                         }
                         new[p] = .integer(sum)
                     }
+                    for g in generated { new[g.position] = try g.stored(from: new, in: table) }
                     for p in setPositions where new[p].isNull && !table.columns[p].isNullable {
                         throw .notNullViolation(table: table.name, column: table.columns[p].name)
                     }
@@ -77,6 +83,7 @@ extension StoreState {
                         row[pk] = .integer(table.lastID + 1)
                     }
                 }
+                for g in generated { row[g.position] = try g.stored(from: row, in: table) }
                 if let columns = table.conflict(for: row, ignoring: nil) {
                     throw .uniqueViolation(table: table.name, columns: columns)
                 }

@@ -37,6 +37,7 @@ extension StoreState {
                 try table.position(of: r, near: table.primaryKey ?? 0)
             }
             if let error = plan.defaultsError { throw error }
+            let generated = try table.generatedAssignments()
             var returnedValues: [DatabaseValue] = []
             if returned != nil { returnedValues.reserveCapacity(i.rows.count) }
             var counterJournaled = false
@@ -63,6 +64,7 @@ extension StoreState {
                         id = table.lastID + 1
                         row[pk] = .integer(id)
                     }
+                    for g in generated { row[g.position] = try g.stored(from: row, in: table) }
                     if let columns = table.conflict(for: row, ignoring: nil) {
                         throw .uniqueViolation(table: table.name, columns: columns)
                     }
@@ -73,8 +75,11 @@ extension StoreState {
                         }
                         table.lastID = id
                     }
-                } else if let columns = table.conflict(for: row, ignoring: nil) {
-                    throw .uniqueViolation(table: table.name, columns: columns)
+                } else {
+                    for g in generated { row[g.position] = try g.stored(from: row, in: table) }
+                    if let columns = table.conflict(for: row, ignoring: nil) {
+                        throw .uniqueViolation(table: table.name, columns: columns)
+                    }
                 }
                 if !appendJournaled {
                     // One step for all the rows this statement appends.
@@ -102,6 +107,7 @@ extension StoreState {
             var computed: [ComputedAssignment] = []
             for a in u.assignments {
                 let p = try table.position(of: a.column)
+                if table.columns[p].isGenerated { throw table.generatedWrite(p) }
                 if let e = a.expression {
                     computed.append(
                         ComputedAssignment(position: p, value: try ComputedValue(e.node, scope: ColumnScope(table))))
@@ -121,6 +127,7 @@ extension StoreState {
             }
             let slots = try Self.matching(u.filter, in: table)
             if slots.isEmpty { return 0 }
+            let generated = try table.generatedAssignments()
             for a in assignments
             where a.value.isNull && (!table.columns[a.position].isNullable || a.position == table.primaryKey) {
                 throw .notNullViolation(table: table.name, column: table.columns[a.position].name)
@@ -131,6 +138,7 @@ extension StoreState {
                 var row = old
                 for a in assignments { row[a.position] = a.value }
                 for c in computed { row[c.position] = try c.stored(from: old, in: table) }
+                for g in generated { row[g.position] = try g.stored(from: row, in: table) }
                 if let columns = table.conflict(for: row, ignoring: slot) {
                     throw .uniqueViolation(table: table.name, columns: columns)
                 }

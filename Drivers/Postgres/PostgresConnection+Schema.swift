@@ -15,7 +15,8 @@ extension PostgresConnection: SchemaEditing {
     private static let columnsSQL = """
         SELECT c.relname::text, a.attname::text, format_type(a.atttypid, a.atttypmod)::text, a.attnotnull,
                pg_get_expr(d.adbin, d.adrelid)::text,
-               EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid AND i.indisprimary AND a.attnum = ANY(i.indkey))
+               EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid AND i.indisprimary AND a.attnum = ANY(i.indkey)),
+               a.attgenerated = 's'
         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
         JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
         LEFT JOIN pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum
@@ -54,11 +55,14 @@ extension PostgresConnection: SchemaEditing {
             if columns[table] == nil { order.append(table) }
             let type = Self.columnType(declared)
             var parsed: (value: DatabaseValue?, expression: String?) = (nil, nil)
-            if case .text(let d) = r[4] { parsed = Self.parseDefault(d, type: type) }
+            // A generated column's expression is kept where a default is (pg_attrdef): it is no default.
+            let generated = r[6] == .bool(true)
+            if !generated, case .text(let d) = r[4] { parsed = Self.parseDefault(d, type: type) }
             var described = TableColumn(
                 name: name, type: type, isNullable: r[3] != .bool(true), isPrimaryKey: r[5] == .bool(true),
                 schemaDefault: parsed.value)
             described.defaultExpression = parsed.expression
+            described.isGenerated = generated
             columns[table, default: []].append(described)
         }
         var indexes: [String: [Index]] = [:]

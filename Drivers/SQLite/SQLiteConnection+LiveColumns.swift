@@ -3,10 +3,10 @@ import CSQLite
 import Strata
 
 extension SQLiteConnection {
-    /// The columns `pragma_table_info` lists, with what each column's affinity reads into correctly.
+    /// The columns `pragma_table_xinfo` lists (generated ones included), with what each column's affinity reads into correctly.
     public func liveColumns(of table: String) throws -> [LiveColumn]? {
         var found: [(name: String, type: String, notNull: Bool, pk: Bool)] = []
-        let sql = "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?1)"
+        let sql = "SELECT name, type, \"notnull\", pk FROM pragma_table_xinfo(?1) WHERE hidden IN (0, 2, 3)"
         _ = try run(RenderedSQL(sql: sql, binds: [.text(table)]), statement: nil) { r in
             guard case .text(let name) = r.value(at: 0) else { return }
             let type: String

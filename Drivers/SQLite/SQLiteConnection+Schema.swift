@@ -25,11 +25,12 @@ extension SQLiteConnection: SchemaEditing {
         return DatabaseSchema(tables: out)
     }
 
-    /// One table from `pragma_table_info`, `pragma_index_list`/`_info` and `pragma_foreign_key_list`.
+    /// One table from `pragma_table_xinfo` (generated columns marked), `pragma_index_list`/`_info` and `pragma_foreign_key_list`.
     private func describeTable(_ name: String, sql: String) throws -> TableSchema {
         var columns: [TableColumn] = []
         for r in try rows(
-            #"SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(?1) ORDER BY cid"#, [.text(name)])
+            #"SELECT name, type, "notnull", dflt_value, pk, hidden FROM pragma_table_xinfo(?1) "#
+                + "WHERE hidden IN (0, 2, 3) ORDER BY cid", [.text(name)])
         {
             guard case .text(let column) = r[0] else { continue }
             var declared = ""
@@ -56,6 +57,7 @@ extension SQLiteConnection: SchemaEditing {
                 name: column, type: type, isNullable: r[2] == .integer(0), isPrimaryKey: isPK,
                 schemaDefault: parsed.value)
             described.defaultExpression = parsed.expression
+            described.isGenerated = r[5] == .integer(2) || r[5] == .integer(3)
             columns.append(described)
         }
         var indexes: [Index] = []
@@ -126,6 +128,16 @@ extension SQLiteConnection: SchemaEditing {
             try rebuild(name) { $0.definitions.append(clause) }
         case .dropForeignKey(let name, let column):
             try rebuild(name) { try $0.removeForeignKeys(on: column, table: name) }
+        case .addColumn(let name, let column) where column.isGenerated:
+            // `ALTER TABLE … ADD COLUMN` cannot add a STORED generated column: the rebuilt table gets its definition
+            // after the last column's, and the copy computes it for every row.
+            let prefix = "ALTER TABLE " + (try dialect.quote(name)) + " ADD COLUMN "
+            let sql = try SQLRenderer.render(.addColumn(table: name, column), dialect: dialect).sql
+            let definition = " " + String(sql.dropFirst(prefix.count))
+            try rebuild(name) { text in
+                let last = text.definitions.lastIndex { SQLiteColumnText($0) != nil } ?? (text.definitions.count - 1)
+                text.definitions.insert(definition, at: last + 1)
+            }
         case .setDefault(let name, let column, let value):
             let literal = try value.map {
                 try SQLRenderer.defaultLiteral($0, dialect: dialect, table: name, column: column)

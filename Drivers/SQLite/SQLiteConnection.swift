@@ -252,8 +252,9 @@ public final class SQLiteConnection: SQLConnection {
 
     public func columns(of table: String) throws -> [String]? {
         var names: [String] = []
-        _ = try run(RenderedSQL(sql: "SELECT name FROM pragma_table_info(?1)", binds: [.text(table)]), statement: nil) {
-            r in
+        // table_xinfo: generated columns too (hidden 2 and 3), which table_info leaves out.
+        let sql = "SELECT name FROM pragma_table_xinfo(?1) WHERE hidden IN (0, 2, 3)"
+        _ = try run(RenderedSQL(sql: sql, binds: [.text(table)]), statement: nil) { r in
             if case .text(let n) = r.value(at: 0) { names.append(n) }
         }
         return names.isEmpty ? nil : names

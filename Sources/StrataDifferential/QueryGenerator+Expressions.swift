@@ -162,7 +162,7 @@ extension QueryGenerator {
     func computedAssignment(_ table: FuzzWorld.Table, _ rng: inout SplitMix64) -> Assignment? {
         let unique = Set(table.indexes.filter(\.isUnique).flatMap(\.columns))
         let candidates = table.schema.columns.filter {
-            !$0.isPrimaryKey && $0.name != "parent_id" && !unique.contains($0.name)
+            !$0.isPrimaryKey && !$0.isGenerated && $0.name != "parent_id" && !unique.contains($0.name)
                 && ($0.type == .integer || $0.type == .text)
         }
         guard !candidates.isEmpty else { return nil }

@@ -95,7 +95,7 @@ struct QueryGenerator {
         if let f = filter, rng.chance(0.1), isWellTyped(Select(table: table.name, selection: .count, filter: f)) {
             filter = Self.asRaw(f)
         }
-        let settable = scope.filter { !$0.column.isPrimaryKey }
+        let settable = scope.filter { !$0.column.isPrimaryKey && !$0.column.isGenerated }
         if rng.chance(0.4) || settable.isEmpty { return .delete(Delete(table: table.name, filter: filter)) }
         var assignments: [Assignment] = []
         for _ in 0..<(1 + rng.below(2)) {

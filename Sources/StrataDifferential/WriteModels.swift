@@ -41,13 +41,18 @@ public struct WPAccount: Codable {
     static let simulatedBusy = Atomic<Bool>(false)
 }
 
-/// An entry of an account: a foreign key (no action on delete, so deleting a referenced account fails).
+/// An entry of an account: a foreign key (no action on delete, so deleting a referenced account fails), and a
+/// generated column the database computes and `save` reads back.
 @Model(table: "wp_entry")
 public struct WPEntry {
     public var id: Int64?
     public var accountID: Int64
     public var amount: Int64
+    @Generated public var doubled: Int64 = 0
     public static var foreignKeys: [ForeignKey] { [.from(\WPEntry.accountID, to: WPAccount.self)] }
+    public static var generatedColumns: [GeneratedColumn<WPEntry>] {
+        [GeneratedColumn(\WPEntry.doubled, as: \WPEntry.amount * 2)]
+    }
 }
 
 /// A note whose writes the change history records, with a deterministic encrypted tag (equality filters reach it)

@@ -44,7 +44,7 @@ struct RefRow: Equatable {
 public struct WriteSnapshot: Equatable, CustomStringConvertible {
     /// `code balance vN [deleted]`, sorted by code.
     var rows: [String]
-    /// `code:amount`, sorted.
+    /// `code:amount:doubled` (the generated column), sorted.
     var entries: [String]
     /// `code balance vN id|nil` for each handle.
     var handles: [String]
@@ -583,7 +583,7 @@ struct WriteReference {
     var snapshot: WriteSnapshot {
         WriteSnapshot(
             rows: rows.values.map { "\($0.code) \($0.balance) v\($0.version)\($0.deleted ? " deleted" : "")" }.sorted(),
-            entries: entries.map { "\(rows[$0.account]?.code ?? "?"):\($0.amount)" }.sorted(),
+            entries: entries.map { "\(rows[$0.account]?.code ?? "?"):\($0.amount):\($0.amount &* 2)" }.sorted(),
             handles: handles.map { "\($0.code) \($0.balance) v\($0.version) \($0.id == nil ? "nil" : "id")" },
             notes: notes.sorted { $0.key < $1.key }.map {
                 WriteSnapshot.note(key: $0.key, n: $0.value.n, tag: $0.value.tag, secret: $0.value.secret)

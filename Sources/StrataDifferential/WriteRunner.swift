@@ -189,6 +189,9 @@ final class WriteBackend {
             return attempt {
                 var e = WPEntry(accountID: handles[i].id ?? -1, amount: amount)
                 try e.save(tx)
+                if e.doubled != amount &* 2 {  // the generated column, read back after the insert
+                    throw StrataError.divergence(statement: "WPEntry.save", details: "doubled read back \(e.doubled)")
+                }
             }
         case .insertAll(let codes, let balance):
             return attempt {
@@ -429,7 +432,9 @@ final class WriteBackend {
             return WriteSnapshot(
                 rows: accounts.map { "\($0.code) \($0.balance) v\($0.version)\($0.deletedAt == nil ? "" : " deleted")" }
                     .sorted(),
-                entries: try WPEntry.query(on: tx).all().map { "\(codes[$0.accountID] ?? "?"):\($0.amount)" }.sorted(),
+                entries: try WPEntry.query(on: tx).all().map {
+                    "\(codes[$0.accountID] ?? "?"):\($0.amount):\($0.doubled)"
+                }.sorted(),
                 handles: handles.map { "\($0.code) \($0.balance) v\($0.version) \($0.id == nil ? "nil" : "id")" },
                 notes: try WPNote.query(on: tx).all().map(Self.noteText).sorted(),
                 sealed: try WPNoteSealed.query(on: tx).all().map(\.text).sorted())

@@ -21,6 +21,8 @@ struct PersistedProperty {
     var dateFormat: ExprSyntax? = nil
     /// `randomized` or `deterministic` for an `@Encrypted` property; nil otherwise.
     var encryption: String? = nil
+    /// Whether the property is `@Generated` (a column the database computes).
+    var isGenerated = false
 }
 
 /// Everything @Model needs to know about the struct it is attached to.

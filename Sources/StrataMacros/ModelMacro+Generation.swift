@@ -51,6 +51,11 @@ extension ModelAnalysis {
     }
 
     private func tableColumn(_ property: PersistedProperty, of type: String) -> String {
+        let column = plainTableColumn(property, of: type)
+        return property.isGenerated ? column + ".generated()" : column
+    }
+
+    private func plainTableColumn(_ property: PersistedProperty, of type: String) -> String {
         var arguments = "\\\(type).\(property.name), \"\(property.column)\""
         if property.isPrimaryKey {
             arguments += ", primaryKey: true"

@@ -55,7 +55,8 @@ extension ModelAnalysis {
                         isLet: candidate.isLet,
                         role: role(of: candidate),
                         dateFormat: dateFormat,
-                        encryption: candidate.isID ? nil : ModelAnalysis.encryption(of: candidate.variable)
+                        encryption: candidate.isID ? nil : ModelAnalysis.encryption(of: candidate.variable),
+                        isGenerated: !candidate.isID && candidate.variable.hasAttribute(named: "Generated")
                     )
                 )
             }

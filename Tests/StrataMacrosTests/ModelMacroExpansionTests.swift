@@ -167,6 +167,51 @@ final class ModelMacroExpansionTests: XCTestCase {
         )
     }
 
+    func testGeneratedColumn() {
+        assertMacroExpansion(
+            #"""
+            @Model
+            struct Line {
+                var id: Int64?
+                var price: Int64
+                @Generated var total: Int64 = 0
+            }
+            """#,
+            expandedSource: #"""
+                struct Line {
+                    @Strata._ChangeTracked(0)
+                    var id: Int64?
+                    @Strata._ChangeTracked(1)
+                    var price: Int64
+                    @Strata._ChangeTracked(2) var total: Int64 = 0
+
+                    @Strata.PersistenceStorage var _persistence: Strata.PersistenceState? = nil
+                }
+
+                extension Line: Strata.Model {
+                    static let schema = Strata.TableSchema(name: "line", columns: [
+                        Strata.TableColumn(\Line.id, "id", primaryKey: true),
+                        Strata.TableColumn(\Line.price, "price"),
+                        Strata.TableColumn(\Line.total, "total", default: 0, constant: true).generated(),
+                    ])
+                    init(row: Strata.Row) throws {
+                        self.id = try row.decode(0)
+                        self.price = try row.decode(1)
+                        self.total = try row.decode(2, default: 0)
+                    }
+                    var databaseValues: [Strata.DatabaseValue] {
+                        [
+                            self.id.databaseValue,
+                            self.price.databaseValue,
+                            self.total.databaseValue,
+                        ]
+                    }
+                }
+                """#,
+            macroSpecs: testMacros
+        )
+    }
+
     func testCustomTableNameAndLetWithoutInitializer() {
         assertMacroExpansion(
             #"""

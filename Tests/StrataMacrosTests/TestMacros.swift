@@ -15,5 +15,6 @@ let testMacros: [String: MacroSpec] = [
     "UpdatedAt": MacroSpec(type: MarkerMacro.self),
     "Version": MacroSpec(type: MarkerMacro.self),
     "Encrypted": MacroSpec(type: MarkerMacro.self),
+    "Generated": MacroSpec(type: MarkerMacro.self),
     "_ChangeTracked": MacroSpec(type: ChangeTrackedMacro.self),
 ]

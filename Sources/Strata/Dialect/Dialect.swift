@@ -116,6 +116,9 @@ public protocol Dialect: Sendable {
     /// ``altersTablesInPlace`` is true: `ALTER COLUMN … SET NOT NULL` or `MODIFY COLUMN … <type> NOT NULL`. Default
     /// ``ColumnChangeSyntax/alterColumn``.
     var columnChangeSyntax: ColumnChangeSyntax { get }
+    /// How a stored generated column is declared: with NOT NULL when non-optional, or never NOT NULL. Default
+    /// ``GeneratedColumnSyntax/storedNotNull``.
+    var generatedColumnSyntax: GeneratedColumnSyntax { get }
     /// How an `IN (SELECT …)` with a LIMIT or OFFSET is written: inline, or as a derived table. Default
     /// ``LimitedInSubquerySyntax/inline``.
     var limitedInSubquery: LimitedInSubquerySyntax { get }
@@ -213,6 +216,8 @@ extension Dialect {
     public func arrayElementType(_ type: ColumnType) -> String? { nil }
     /// `ALTER TABLE` changes tables in place.
     public var altersTablesInPlace: Bool { true }
+    /// `NOT NULL GENERATED ALWAYS AS (…) STORED` for a non-optional column.
+    public var generatedColumnSyntax: GeneratedColumnSyntax { .storedNotNull }
     public var isolationLevels: IsolationSupport { .none }
     public var rowLocks: RowLockSyntax { .none }
     /// NULL sorts above every value, so a term that can be NULL gets an explicit `NULLS` clause.

@@ -28,7 +28,10 @@ extension SQLRenderer {
             return out
         case .dropTable(let t): return ["DROP TABLE " + (try q(t))]
         case .renameTable(let t, let to): return ["ALTER TABLE " + (try q(t)) + " RENAME TO " + (try q(to))]
-        case .addColumn(let t, let c): return [try one(.addColumn(table: t, c))]
+        case .addColumn(let t, let c):
+            // SQLite cannot add a STORED generated column with ALTER TABLE: its driver rebuilds the table.
+            if c.isGenerated && !inPlace { return nil }
+            return [try one(.addColumn(table: t, c))]
         case .dropColumn(let t, let c): return ["ALTER TABLE " + (try q(t)) + " DROP COLUMN " + (try q(c))]
         case .renameColumn(let t, let c, let to):
             return ["ALTER TABLE " + (try q(t)) + " RENAME COLUMN " + (try q(c)) + " TO " + (try q(to))]

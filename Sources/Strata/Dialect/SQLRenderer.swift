@@ -17,6 +17,9 @@ public struct SQLRenderer {
     var insideArithmetic = false
     /// SQL the next SELECT writes after its columns (a recursive walk's depth), then forgets.
     var extraItem: String?
+    /// Whether values are written as SQL literals instead of bound (a generated column's expression in DDL, which
+    /// takes no parameters); only values ``TableSchema`` lets a generation hold reach it.
+    var inlineValues = false
 
     init(dialect: any Dialect) { self.dialect = dialect }
 
@@ -99,6 +102,10 @@ public struct SQLRenderer {
     func q(_ identifier: String) throws(StrataError) -> String { try dialect.quote(identifier) }
 
     mutating func bind(_ value: DatabaseValue) {
+        if inlineValues, let literal = try? ddlLiteral(value, table: "", column: "") {
+            sql += literal
+            return
+        }
         binds.append(value)
         sql += dialect.placeholder(binds.count)
     }
@@ -474,11 +481,29 @@ public struct SQLRenderer {
             return
         }
         sql += " " + dialect.sqlType(c.type)
+        if c.isGenerated { return try generatedColumn(c, name: name, table: table) }
         // A column added to an existing table is filled with its backfill value; it stays nullable
         // only when it is an Optional or there is no value to fill with.
         let fill = forAdd ? c.backfill : c.schemaDefault
         if let fill { sql += " DEFAULT " + (try ddlLiteral(fill, table: table, column: c.name)) }
         if !c.isNullable && (!forAdd || fill != nil) { sql += " NOT NULL" }
+        if let check = dialect.typeCheck(c.type, column: name) { sql += " CHECK (" + check + ")" }
+    }
+
+    /// The rest of a generated column's definition: `NOT NULL GENERATED ALWAYS AS (expression) STORED`, the
+    /// expression's values written as literals (DDL binds nothing).
+    private mutating func generatedColumn(_ c: TableColumn, name: String, table: String) throws(StrataError) {
+        guard let generation = c.generation else {
+            throw .generatedColumn(
+                model: table, column: c.name, reason: "has no expression (declare it in the model's generatedColumns)")
+        }
+        if !c.isNullable && dialect.generatedColumnSyntax == .storedNotNull { sql += " NOT NULL" }
+        sql += " GENERATED ALWAYS AS ("
+        let outer = inlineValues
+        inlineValues = true
+        defer { inlineValues = outer }
+        try expression(generation.node)
+        sql += ") STORED"
         if let check = dialect.typeCheck(c.type, column: name) { sql += " CHECK (" + check + ")" }
     }
 

@@ -18,6 +18,16 @@ public struct ExistenceClauses: OptionSet, Sendable, Hashable {
     public static let all: ExistenceClauses = [.createTable, .createIndex]
 }
 
+/// How a stored generated column is declared (see ``Dialect/generatedColumnSyntax``).
+public enum GeneratedColumnSyntax: Sendable, Hashable {
+    /// `"c" BIGINT NOT NULL GENERATED ALWAYS AS (…) STORED`: a non-optional column says NOT NULL (SQLite,
+    /// PostgreSQL).
+    case storedNotNull
+    /// `"c" BIGINT GENERATED ALWAYS AS (…) STORED`, never NOT NULL, which the backend refuses on a generated
+    /// column (MariaDB); the column reads back as nullable.
+    case stored
+}
+
 /// How an index is dropped (see ``Dialect/dropIndexSyntax``).
 public enum DropIndexSyntax: Sendable, Hashable {
     /// `DROP INDEX "name"`: index names are unique in a schema (SQLite, PostgreSQL).

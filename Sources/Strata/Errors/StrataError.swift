@@ -135,6 +135,10 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// id the keyring does not hold, a stored value altered or sealed under another key, or an operator such a
     /// column cannot serve (only `==` and IN on a deterministic column). Never carries the value.
     case encryptedColumn(model: String, column: String, reason: String)
+    /// A generated column (see ``GeneratedColumn``) was named as a write target (an assignment, an upsert's set
+    /// list, a saved model's assigned property), or its declaration is wrong (no expression, an expression over
+    /// the primary key or another generated column). Names the model and the column.
+    case generatedColumn(model: String, column: String, reason: String)
 
     /// A one-line message naming the model, table, column or parameter; it never shows a password or bound values.
     public var description: String {
@@ -210,6 +214,7 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             return "connection lost after a write was sent, before the answer: it may or may not have been applied "
                 + "(retrying may apply it twice): \(r)"
         case .encryptedColumn(let m, let c, let r): return "encrypted column \(m).\(c): \(r)"
+        case .generatedColumn(let m, let c, let r): return "generated column \(m).\(c) \(r)"
         }
     }
 }

@@ -105,7 +105,7 @@ public struct MigrationSteps: Sendable {
 
     /// Creates a model's table as the model declares it now, with its indexes and foreign keys.
     public mutating func createTable(for model: any Model.Type) {
-        change(.createTable(Transaction.migrationSchema(model)))
+        change(.createTable(Transaction.plannedSchema(model)))
     }
 
     /// Drops a table and its rows.

@@ -61,7 +61,7 @@ public struct MigrationPlan: Sendable, Hashable, CustomStringConvertible {
         storesAlike: (ColumnType, ColumnType) -> Bool = { $0 == $1 }
     ) -> MigrationPlan {
         let schemas = Transaction.referencedFirst(
-            Transaction.followingAssociations(models).map(Transaction.migrationSchema))
+            Transaction.followingAssociations(models).map(Transaction.plannedSchema))
         var out: [PlannedChange] = []
         for model in schemas {
             guard let table = live[table: model.name] else {
@@ -78,7 +78,8 @@ public struct MigrationPlan: Sendable, Hashable, CustomStringConvertible {
             for c in model.columns where !c.isPrimaryKey {
                 guard let l = table.column(named: c.name) else { continue }
                 let retyped = !storesAlike(c.type, l.type)
-                if retyped || c.isNullable != l.isNullable {
+                // A generated column's nullability is its expression's (MariaDB cannot declare it NOT NULL).
+                if retyped || (c.isNullable != l.isNullable && !(c.isGenerated && l.isGenerated)) {
                     out.append(
                         PlannedChange(
                             change: .alterColumn(

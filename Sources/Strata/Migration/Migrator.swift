@@ -17,7 +17,7 @@ extension Transaction {
     ///   ``StrataError/schemaMismatch(table:missing:)`` when migration is disabled and the schema lacks a
     ///   table or column.
     public func migrate(_ models: [any Model.Type], policy: MigrationPolicy? = nil) throws {
-        let schemas = Self.referencedFirst(Self.followingAssociations(models).map(Self.migrationSchema))
+        let schemas = Self.referencedFirst(try Self.followingAssociations(models).map(Self.migrationSchema))
         try Self.checkIdentifiers(schemas)
         let names = Set(schemas.map(\.name))
         for schema in schemas {
@@ -115,8 +115,25 @@ extension Transaction {
         return out
     }
 
+    /// The model's table with its declared indexes, the foreign keys of its own and its associations, and its
+    /// generated columns' expressions.
+    ///
+    /// - Throws: ``StrataError/generatedColumn(model:column:reason:)`` for a wrong generated column.
+    static func migrationSchema(_ model: any Model.Type) throws(StrataError) -> TableSchema {
+        func generating<M: Model>(_ m: M.Type) throws(StrataError) -> TableSchema {
+            try declaredSchema(m).generating(m)
+        }
+        return try generating(model)
+    }
+
+    /// ``migrationSchema(_:)`` where nothing can throw (a plan, a step's `createTable(for:)`): a wrong generated
+    /// column keeps no expression, and rendering its DDL throws ``StrataError/generatedColumn(model:column:reason:)``.
+    static func plannedSchema(_ model: any Model.Type) -> TableSchema {
+        (try? migrationSchema(model)) ?? declaredSchema(model)
+    }
+
     /// The model's table with its declared indexes and the foreign keys of its own and its associations.
-    static func migrationSchema(_ model: any Model.Type) -> TableSchema {
+    static func declaredSchema(_ model: any Model.Type) -> TableSchema {
         var schema = model.schema
         schema.indexes += model.indexes
         for fk in model.foreignKeys + model.associations.flatMap(\.foreignKeys)
@@ -167,7 +184,7 @@ extension Transaction {
         if let existing {
             let added = schema.columns.filter { !existing.contains($0.name) }
             // Checked before any DDL, so a refused migration changes nothing.
-            if let column = added.first(where: { !$0.isNullable && $0.backfill == nil }) {
+            if let column = added.first(where: { !$0.isNullable && $0.backfill == nil && !$0.isGenerated }) {
                 throw StrataError.schemaMismatch(
                     table: schema.name,
                     missing: [
@@ -176,7 +193,13 @@ extension Transaction {
                     ])
             }
             for column in added {
-                _ = try execute(.addColumn(table: schema.name, column))
+                // A generated column goes through `apply`: SQLite rebuilds the table for it (in a migration step,
+                // with foreign keys off; elsewhere that is `unsupported`).
+                if column.isGenerated {
+                    try apply(.addColumn(table: schema.name, column))
+                } else {
+                    _ = try execute(.addColumn(table: schema.name, column))
+                }
             }
             if !added.isEmpty {
                 try recordAutomatic(schema.name, added.map { SchemaChange.addColumn(table: schema.name, $0) })

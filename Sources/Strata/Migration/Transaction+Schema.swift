@@ -87,7 +87,7 @@ extension Transaction {
             let t = try table(name)
             try free(c.name, in: t)
             if c.isPrimaryKey { throw StrataError.invalidQuery("cannot add a primary key column to \(name)") }
-            if try !c.isNullable && c.backfill == nil && count(name) > 0 {
+            if try !c.isNullable && c.backfill == nil && !c.isGenerated && count(name) > 0 {
                 throw StrataError.notNullViolation(table: name, column: c.name)
             }
             try addColumn(c, to: name, editor: editor, live: live)
@@ -195,7 +195,9 @@ extension Transaction {
             try editor.apply(.addColumn(table: table, c), live: live)
             // Without a value for existing rows, `ADD COLUMN` cannot say NOT NULL (SQLite refuses it even on an
             // empty table): the column, added to an empty table, is made NOT NULL after.
-            if !c.isNullable, try editor.introspect()[table: table]?.column(named: c.name)?.isNullable == true {
+            if !c.isNullable, !c.isGenerated,
+                try editor.introspect()[table: table]?.column(named: c.name)?.isNullable == true
+            {
                 try editor.apply(
                     .alterColumn(table: table, column: c.name, type: c.type, nullable: false, fill: nil),
                     live: try editor.introspect())

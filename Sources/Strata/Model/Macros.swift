@@ -65,6 +65,14 @@ public macro DeletedAt() = #externalMacro(module: "StrataMacros", type: "MarkerM
 public macro Encrypted(_ mode: EncryptionMode = .randomized) =
     #externalMacro(module: "StrataMacros", type: "MarkerMacro")
 
+/// Makes the property a stored generated column: the database computes it from the row's other columns with the
+/// expression the model's ``Model/generatedColumns`` give (see ``GeneratedColumn``). Inserts never write it, `save`
+/// reads it back, and writing it is ``StrataError/generatedColumn(model:column:reason:)``:
+/// `@Generated var total: Int64 = 0` with `static var generatedColumns: [GeneratedColumn<Self>] { [.init(\.total,
+/// as: \.price * \.quantity)] }`.
+@attached(peer)
+public macro Generated() = #externalMacro(module: "StrataMacros", type: "MarkerMacro")
+
 /// Keeps the property out of the database; it needs a default value.
 @attached(peer)
 public macro Transient() = #externalMacro(module: "StrataMacros", type: "MarkerMacro")

@@ -37,11 +37,14 @@ extension Model {
             throw StrataError.invalidQuery("insertAll takes new models only; save models that have an id")
         }
         let keyWasNil = copy.map { $0.id == nil }
-        let width = ID.isAssignedByDatabase ? schema.insertColumnNames.count : schema.columnNames.count
+        let width = schema.writtenColumnNames(includingKey: !ID.isAssignedByDatabase).count
         if models.count > Swift.max(1, tx.connection.maxBindParameters / Swift.max(1, width)) {
             try tx.atomic { tx in try insertAllRows(&copy, pk: pk, tx) }
         } else {
             try insertAllRows(&copy, pk: pk, tx)
+        }
+        if !schema.generatedColumnIndexes.isEmpty {
+            for i in copy.indices { try copy[i].readBackGenerated(tx) }
         }
         if let scope = tx.undoScope {
             for i in copy.indices { copy[i]._persistence.recordInsert(scope, assignedKey: keyWasNil[i]) }
@@ -64,9 +67,7 @@ extension Model {
             var rows: [[DatabaseValue]] = []
             rows.reserveCapacity(end - start)
             for i in start..<end {
-                var row = try models[i].storedValues(tx)
-                row.remove(at: pk)
-                rows.append(row)
+                rows.append(schema.writtenValues(try models[i].storedValues(tx), includingKey: false))
             }
             var ids: [ID] = []
             ids.reserveCapacity(end - start)
@@ -107,13 +108,14 @@ extension Model {
             }
             keyed[i].id = key
         }
-        let width = schema.columnNames.count
+        let columns = schema.writtenColumnNames(includingKey: true)
+        let width = columns.count
         let perStatement = Swift.max(1, tx.connection.maxBindParameters / Swift.max(1, width))
         var start = 0
         while start < keyed.count {
             let end = Swift.min(start + perStatement, keyed.count)
-            let rows = try keyed[start..<end].map { try $0.storedValues(tx) }
-            let inserted = try tx.execute(.insert(Insert(table: schema.name, columns: schema.columnNames, rows: rows)))
+            let rows = try keyed[start..<end].map { schema.writtenValues(try $0.storedValues(tx), includingKey: true) }
+            let inserted = try tx.execute(.insert(Insert(table: schema.name, columns: columns, rows: rows)))
             guard inserted == rows.count else { throw StrataError.insertIgnored(table: schema.name) }
             start = end
         }

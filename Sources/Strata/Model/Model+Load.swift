@@ -47,17 +47,16 @@ extension Model {
         }
         let dropKey = ID.isAssignedByDatabase
         let ready = keyed
-        let columns = dropKey ? schema.insertColumnNames : schema.columnNames
+        let columns = schema.writtenColumnNames(includingKey: !dropKey)
         let row: (Int) throws -> [DatabaseValue] = { i in
-            var values = try ready[i].storedValues(encryption)
+            let values = try ready[i].storedValues(encryption)
             if dropKey {
                 // The key's value, not `id == nil`: comparing a generic Optional costs a metadata lookup per row.
                 guard case .null = values[pk] else {
                     throw StrataError.invalidQuery("load takes new models only; save models that have an id")
                 }
-                values.remove(at: pk)
             }
-            return values
+            return schema.writtenValues(values, includingKey: !dropKey)
         }
         try tx.atomic { inner in
             if let loader = inner.connection as? any BulkLoadingConnection {

@@ -148,9 +148,52 @@ extension Model {
         try didSave(tx)
     }
 
-    /// Inserts or updates the row (see ``save(_:insertIfMissing:)``), after validation.
+    /// Inserts or updates the row (see ``save(_:insertIfMissing:)``), after validation, and reads back the columns
+    /// the database computed (``GeneratedColumn``).
     @inlinable
     mutating func write(_ tx: Transaction, insertIfMissing: Bool) throws {
+        try writeRow(tx, insertIfMissing: insertIfMissing)
+        if !Self.schema.generatedColumnIndexes.isEmpty { try readBackGenerated(tx) }
+    }
+
+    /// Sets the generated columns' properties to what the database computed for the model's row.
+    @usableFromInline
+    mutating func readBackGenerated(_ tx: Transaction) throws {
+        guard let id, let fresh = try Self.query(on: tx).withDeleted().filter(id: id).first() else { return }
+        let columns = Self.schema.columns
+        let state = _persistence  // the copies below mark the columns assigned
+        defer { _persistence = state }
+        for i in Self.schema.generatedColumnIndexes {
+            guard let keyPath = columns[i].property.keyPath, let type = columns[i].property.valueType else { continue }
+            copy(type, at: keyPath, from: fresh)
+        }
+    }
+
+    private mutating func copy<V: DatabaseValueConvertible>(_: V.Type, at keyPath: AnyKeyPath, from fresh: Self) {
+        guard let writable = keyPath as? WritableKeyPath<Self, V> else { return }
+        self[keyPath: writable] = fresh[keyPath: writable]
+    }
+
+    /// The refusal of a save that would write the generated column at `index`.
+    @usableFromInline
+    static func generatedWrite(_ index: Int) -> StrataError {
+        .generatedColumn(
+            model: modelName, column: schema.columns[index].name, reason: "cannot be written: the database computes it")
+    }
+
+    /// Whether an update of a stored model writes column `index`: an assigned column, or one whose assignments are
+    /// not tracked; a generated column never, and an assigned one is refused.
+    @usableFromInline
+    static func updates(_ index: Int, _ state: PersistenceState, _ schema: TableSchema) throws -> Bool {
+        let column = schema.columns[index]
+        guard column.isGenerated else { return state.isChanged(index) || !column.tracksChanges }
+        if state.isChanged(index) { throw generatedWrite(index) }
+        return false
+    }
+
+    /// Inserts or updates the row (see ``save(_:insertIfMissing:)``).
+    @inlinable
+    mutating func writeRow(_ tx: Transaction, insertIfMissing: Bool) throws {
         let schema = Self.schema
         guard let pk = schema.primaryKeyIndex else {
             throw StrataError.invalidQuery("\(Self.modelName) has no primary key")
@@ -165,8 +208,10 @@ extension Model {
             let values = try storedValues(tx)
             if let state = _persistence, state.isStored, !state.isChanged(pk) {
                 var changes: [Assignment] = []
-                for i in values.indices where i != pk && (state.isChanged(i) || !schema.columns[i].tracksChanges) {
-                    changes.append(Assignment(schema.columns[i].name, values[i]))
+                for i in values.indices where i != pk {
+                    if try Self.updates(i, state, schema) {
+                        changes.append(Assignment(schema.columns[i].name, values[i]))
+                    }
                 }
                 if changes.isEmpty { return }
                 if try update(changes, id: id, tx) > 0 {
@@ -175,7 +220,9 @@ extension Model {
                 }
                 guard insertIfMissing else { throw StrataError.recordNotFound(model: Self.modelName, id: "\(id)") }
             } else if !_persistence.isStored {
-                let all = values.indices.filter { $0 != pk }.map { Assignment(schema.columns[$0].name, values[$0]) }
+                let all = values.indices.filter { $0 != pk && !schema.columns[$0].isGenerated }.map {
+                    Assignment(schema.columns[$0].name, values[$0])
+                }
                 if !all.isEmpty, try update(all, id: id, tx) > 0 {
                     _persistence.markStored()
                     return
@@ -184,8 +231,7 @@ extension Model {
             // No such row (or the id was reassigned): insert the row with its explicit id.
             try insertWithExplicitKey(tx, pk: pk, values: values)
         } else {
-            var row = try storedValues(tx)
-            row.remove(at: pk)
+            let row = schema.writtenValues(try storedValues(tx), includingKey: false)
             var newID: ID?
             _ = try tx.execute(
                 template: StatementTemplate(Self.self, .insertReturningKey, table: schema.name), binds: row,
@@ -217,8 +263,10 @@ extension Model {
         id = key
         let inserted: Int
         do {
+            let values = schema.writtenValues(try storedValues(tx), includingKey: true)
             inserted = try tx.execute(
-                .insert(Insert(table: schema.name, columns: schema.columnNames, rows: [try storedValues(tx)])))
+                .insert(
+                    Insert(table: schema.name, columns: schema.writtenColumnNames(includingKey: true), rows: [values])))
         } catch {
             id = nil
             throw error
@@ -249,9 +297,10 @@ extension Model {
         try setVersion(read &+ 1, column: version.name)
         let values = try storedValues(tx)
         var changes: [Assignment] = []
-        for i in values.indices
-        where i != pk && (i == version.index || state.isChanged(i) || !schema.columns[i].tracksChanges) {
-            changes.append(Assignment(schema.columns[i].name, values[i]))
+        for i in values.indices where i != pk {
+            if try i == version.index || Self.updates(i, state, schema) {
+                changes.append(Assignment(schema.columns[i].name, values[i]))
+            }
         }
         let matched = try tx.execute(
             .update(
@@ -283,7 +332,7 @@ extension Model {
         if let version, let carried { try setVersion(carried &+ 1, column: version.name) }
         let values = try storedValues(tx)
         var changes: [Assignment] = []
-        for i in values.indices where i != pk && i != created?.index {
+        for i in values.indices where i != pk && i != created?.index && !schema.columns[i].isGenerated {
             changes.append(Assignment(schema.columns[i].name, values[i]))
         }
         var filter = SQLExpression.compare(.equal, .column(schema.columns[pk].name), .value(id.databaseValue))
@@ -316,8 +365,8 @@ extension Model {
         let inserted = try tx.execute(
             .insert(
                 Insert(
-                    table: schema.name, columns: schema.columnNames, rows: [values],
-                    explicitKey: schema.columns[pk].name)))
+                    table: schema.name, columns: schema.writtenColumnNames(includingKey: true),
+                    rows: [schema.writtenValues(values, includingKey: true)], explicitKey: schema.columns[pk].name)))
         guard inserted > 0 else { throw StrataError.insertIgnored(table: schema.name) }
     }
 

@@ -20,9 +20,7 @@ extension Model {
                 try bulk.bulkInsertReturning(
                     table: schema.name, columns: schema.insertColumnNames, count: snapshot.count, returning: key
                 ) { i in
-                    var values = try snapshot[i].storedValues(encryption)
-                    values.remove(at: pk)
-                    return values
+                    schema.writtenValues(try snapshot[i].storedValues(encryption), includingKey: false)
                 }
             }
         }

@@ -157,6 +157,9 @@ extension Model {
         } else {
             try writeAll(tx)
         }
+        if !schema.generatedColumnIndexes.isEmpty {
+            for i in copy.indices { try copy[i].readBackGenerated(tx) }
+        }
         if let scope = tx.undoScope {
             // Remembered even though the model is not marked stored: after a rollback, an id the upsert assigned
             // may be another row's (SQLite and memory reuse it), and a save by that id would update that row.
@@ -198,7 +201,7 @@ struct UpsertPlan<M: Model> {
         self.pk = pk
         // A UUID or String key is the model's own: the INSERT writes it, and it may be the conflict target.
         let ownKey = !M.ID.isAssignedByDatabase
-        columns = ownKey ? schema.columnNames : schema.insertColumnNames
+        columns = schema.writtenColumnNames(includingKey: ownKey)
         var target: [String] = []
         for kp in keyPaths { target.append(try M.column(kp)) }
         let described = "\(M.modelName)(\(target.joined(separator: ", ")))"
@@ -234,6 +237,11 @@ struct UpsertPlan<M: Model> {
             set = schema.insertColumnNames.filter { $0 != created && $0 != version }
         case .update(let names):
             set = names.filter { $0 != version }
+            if let generated = set.first(where: { schema.column(named: $0)?.isGenerated == true }) {
+                throw .generatedColumn(
+                    model: M.modelName, column: generated,
+                    reason: "cannot be an upsert's set column: the database computes it")
+            }
             if let updated, !set.contains(updated) { set.append(updated) }
         }
         set.removeAll { target.contains($0) || $0 == schema.columns[pk].name }
@@ -308,9 +316,7 @@ struct UpsertPlan<M: Model> {
         rows.reserveCapacity(range.count)
         let ownKey = !M.ID.isAssignedByDatabase
         for i in range {
-            var row = try models[i].storedValues(tx)
-            if !ownKey { row.remove(at: pk) }
-            rows.append(row)
+            rows.append(schema.writtenValues(try models[i].storedValues(tx), includingKey: ownKey))
         }
         let insert = Statement.insert(
             Insert(

@@ -32,6 +32,9 @@ public protocol Model: Sendable {
     static var indexes: [Index] { get }
     /// Foreign keys the migration declares when it creates the table; none by default.
     static var foreignKeys: [ForeignKey] { get }
+    /// The expressions of the model's `@Generated` columns (see ``GeneratedColumn``), which migration writes into
+    /// the table; none by default.
+    static var generatedColumns: [GeneratedColumn<Self>] { get }
 
     /// Lifecycle callbacks: declare any of them in a `@Model` struct's body and `save`/`delete` run them inside
     /// the same savepoint as the write, so a callback that throws leaves nothing written.

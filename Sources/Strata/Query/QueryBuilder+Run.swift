@@ -183,11 +183,19 @@ extension QueryBuilder where Executor == Transaction {
     ///
     /// - Returns: the number of rows changed.
     /// - Throws: ``StrataError/invalidQuery(_:)`` without any `set(_:to:)`, or for a query with joins, grouping, a
-    ///   limit or an offset; constraint errors.
+    ///   limit or an offset; ``StrataError/generatedColumn(model:column:reason:)`` for a set generated column;
+    ///   constraint errors.
     @discardableResult
     public func update() throws -> Int {
         if let error { throw error }  // a set(_:to:) on a property with no column is that error, not "without set"
         guard !assignments.isEmpty else { throw StrataError.invalidQuery("update() without set(_:to:)") }
+        let schema = M.schema
+        if !schema.generatedColumnIndexes.isEmpty,
+            let a = assignments.first(where: { schema.column(named: $0.column)?.isGenerated == true })
+        {
+            throw StrataError.generatedColumn(
+                model: M.modelName, column: a.column, reason: "cannot be set by update(): the database computes it")
+        }
         var assignments = self.assignments
         if let stamp = M.schema.column(withRole: .updatedAt), !assignments.contains(where: { $0.column == stamp.name })
         {

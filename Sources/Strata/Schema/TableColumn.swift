@@ -38,10 +38,17 @@ public struct TableColumn: Sendable, Hashable {
     /// live table (``schemaDefault`` is then nil). Models cannot declare one; a diff leaves it alone unless the
     /// model declares a constant default instead.
     public var defaultExpression: String?
+    /// Whether the database computes the column from the row's other columns (`GENERATED ALWAYS AS (…) STORED`):
+    /// inserts never name it and writes to it are refused (see ``GeneratedColumn``). `@Generated` sets it.
+    public var isGenerated = false
+    /// The generated column's expression, once known: the model's ``Model/generatedColumns`` supply it when the
+    /// model is migrated, and the memory driver computes it from the table it created. Introspection of a SQL
+    /// database marks a generated column but leaves this nil (the database's own text is not read back).
+    public var generation: SQLExpression?
     /// The model property the column maps, when the column was made from its key path; not part of the column's
     /// `==` or hash. ``Model/columnName(for:)`` and ``Model/keyPath(forColumn:)`` read it by default.
     public var keyPath: AnyKeyPath? { property.keyPath }
-    var property = PropertyKeyPath(keyPath: nil)
+    var property = PropertyKeyPath(keyPath: nil, valueType: nil)
 
     /// A column described by its parts.
     ///
@@ -72,7 +79,7 @@ public struct TableColumn: Sendable, Hashable {
         self.init(name: name, type: V.columnType, isNullable: V.isNullable, isPrimaryKey: primaryKey)
         tracksChanges = tracked
         self.role = role
-        property = PropertyKeyPath(keyPath: keyPath)
+        property = PropertyKeyPath(keyPath: keyPath, valueType: V.self)
     }
 
     /// A column whose property has a default value.
@@ -94,7 +101,7 @@ public struct TableColumn: Sendable, Hashable {
             schemaDefault: constant && !value.isNull ? value : nil, backfill: value.isNull ? nil : value)
         tracksChanges = tracked
         self.role = role
-        property = PropertyKeyPath(keyPath: keyPath)
+        property = PropertyKeyPath(keyPath: keyPath, valueType: V.self)
     }
 }
 
@@ -103,6 +110,8 @@ public struct TableColumn: Sendable, Hashable {
 /// `@unchecked Sendable`: a key path to a stored property is an immutable value once made.
 struct PropertyKeyPath: @unchecked Sendable, Hashable {
     let keyPath: AnyKeyPath?
+    /// The property's type, so a value read back (a generated column's) can be copied into a model.
+    let valueType: (any DatabaseValueConvertible.Type)?
 
     static func == (lhs: Self, rhs: Self) -> Bool { true }
     func hash(into hasher: inout Hasher) {}

@@ -15,6 +15,10 @@ public struct TableSchema: Sendable, Hashable {
         @usableFromInline let columnNames: [String]
         @usableFromInline let primaryKeyIndex: Int?
         @usableFromInline let insertColumnNames: [String]
+        /// Every column name but the generated columns'.
+        @usableFromInline let writtenColumnNames: [String]
+        /// The positions of the generated columns.
+        @usableFromInline let generatedColumns: [Int]
         /// Whether any column has a ``ColumnRole`` (so `save` has something to fill in).
         @usableFromInline let hasRoles: Bool
         /// The indexes of the `@Encrypted` columns (see ``TableColumn/encryption``).
@@ -40,7 +44,9 @@ public struct TableSchema: Sendable, Hashable {
             self.foreignKeys = foreignKeys
             columnNames = columns.map(\.name)
             primaryKeyIndex = columns.firstIndex(where: \.isPrimaryKey)
-            insertColumnNames = columns.filter { !$0.isPrimaryKey }.map(\.name)
+            insertColumnNames = columns.filter { !$0.isPrimaryKey && !$0.isGenerated }.map(\.name)
+            writtenColumnNames = columns.filter { !$0.isGenerated }.map(\.name)
+            generatedColumns = columns.indices.filter { columns[$0].isGenerated }
             hasRoles = columns.contains { $0.role != nil }
             encryptedColumns = columns.indices.filter { columns[$0].encryption != nil }
             hasEncryptedColumns = !encryptedColumns.isEmpty
@@ -88,7 +94,7 @@ public struct TableSchema: Sendable, Hashable {
     @inlinable public var columnNames: [String] { storage.columnNames }
     /// The position of the primary key column in `columns`, if there is one.
     @inlinable public var primaryKeyIndex: Int? { storage.primaryKeyIndex }
-    /// The column names but the primary key's: what an INSERT of a new model names.
+    /// The column names but the primary key's and the generated columns': what an INSERT of a new model names.
     @inlinable public var insertColumnNames: [String] { storage.insertColumnNames }
 
     /// Whether a column has a ``ColumnRole``: timestamps or a version that `save` fills in.

@@ -13,7 +13,7 @@ extension MariaDBConnection: SchemaEditing {
     }
 
     private static let columnsSQL = """
-        SELECT c.TABLE_NAME, c.COLUMN_NAME, c.COLUMN_TYPE, c.IS_NULLABLE, c.COLUMN_DEFAULT, c.COLUMN_KEY
+        SELECT c.TABLE_NAME, c.COLUMN_NAME, c.COLUMN_TYPE, c.IS_NULLABLE, c.COLUMN_DEFAULT, c.COLUMN_KEY, c.EXTRA
         FROM information_schema.COLUMNS c JOIN information_schema.TABLES t
           ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME AND t.TABLE_TYPE = 'BASE TABLE'
         WHERE c.TABLE_SCHEMA = DATABASE() ORDER BY c.TABLE_NAME, c.ORDINAL_POSITION
@@ -56,11 +56,14 @@ extension MariaDBConnection: SchemaEditing {
             var type = Self.columnType(declared)
             if type == .text, jsonColumns.contains(table + "\0" + name) { type = .json }
             var parsed: (value: DatabaseValue?, expression: String?) = (nil, nil)
-            if case .text(let d) = r[4] { parsed = Self.parseDefault(d, type: type) }
+            var generated = false
+            if case .text(let extra) = r[6] { generated = extra.uppercased().contains("GENERATED") }
+            if !generated, case .text(let d) = r[4] { parsed = Self.parseDefault(d, type: type) }
             var described = TableColumn(
                 name: name, type: type, isNullable: r[3] == .text("YES"), isPrimaryKey: r[5] == .text("PRI"),
                 schemaDefault: parsed.value)
             described.defaultExpression = parsed.expression
+            described.isGenerated = generated
             columns[table, default: []].append(described)
         }
         var keys: [String: [ForeignKey]] = [:]

@@ -46,6 +46,8 @@ public struct MariaDBDialect: Dialect {
     public var emptyInsertSyntax: EmptyInsertSyntax { .emptyLists }
     public var dropIndexSyntax: DropIndexSyntax { .onTable }
     public var columnChangeSyntax: ColumnChangeSyntax { .modifyColumn }
+    /// "NOT NULL" is refused on a generated column: `"c" BIGINT GENERATED ALWAYS AS (…) STORED`.
+    public var generatedColumnSyntax: GeneratedColumnSyntax { .stored }
     /// "This version of MariaDB doesn't yet support 'LIMIT & IN/ALL/ANY/SOME subquery'".
     public var limitedInSubquery: LimitedInSubquerySyntax { .derivedTable }
     public var dropForeignKeySyntax: DropForeignKeySyntax { .dropForeignKey }
