@@ -50,6 +50,7 @@ extension StrataError {
         case .statementTimeout: return "statementTimeout"
         case .outcomeUnknown: return "outcomeUnknown"
         case .encryptedColumn: return "encryptedColumn"
+        case .migrationStepIncomplete: return "migrationStepIncomplete"
         }
     }
 }
