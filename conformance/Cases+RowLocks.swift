@@ -3,10 +3,10 @@ import Strata
 import Synchronization
 
 extension ConformanceSuite {
-    /// The level each driver grants for a request: PostgreSQL the level asked for, SQLite and the memory driver
-    /// serializable (they run one transaction at a time).
+    /// The level each driver grants for a request: PostgreSQL and MariaDB the level asked for, SQLite and the memory
+    /// driver serializable (they run one transaction at a time).
     static func expectedIsolation(_ asked: IsolationLevel, driver: String) -> IsolationLevel {
-        driver == "postgres" ? asked : .serializable
+        driver == "postgres" || driver == "mariadb" ? asked : .serializable
     }
 
     static let rowLockCases: [ConformanceCase] = [

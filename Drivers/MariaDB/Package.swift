@@ -25,6 +25,10 @@ let package = Package(
             dependencies: [
                 "StrataMariaDB", .product(name: "Strata", package: "Strata"),
                 .product(name: "StrataConformance", package: "Strata"),
+                .product(name: "StrataDifferential", package: "Strata"),
+                .product(name: "StrataMemory", package: "Strata"),
+                .product(name: "StrataSQLite", package: "Strata"),
+                .product(name: "StrataPostgres", package: "Strata"),
             ]
         ),
     ],

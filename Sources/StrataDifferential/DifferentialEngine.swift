@@ -36,7 +36,9 @@ public final class DifferentialEngine {
     /// Runs ``FuzzOptions/queries`` generated queries and returns what was found.
     public func run() -> FuzzReport {
         var rng = SplitMix64(seed: options.seed)
-        let values = EdgeValues(noncharacters: options.noncharacters)
+        var values = EdgeValues(noncharacters: options.noncharacters)
+        values.infinities = options.infinities
+        values.decimalIntegerDigits = options.decimalIntegerDigits
         var report = FuzzReport(backends: backends.map(\.name))
         var batch = 0
         while report.queries < options.queries {

@@ -8,6 +8,10 @@ struct EdgeValues {
     var noncharacters: Bool
     /// Whether queries may hold predicates every backend must refuse (wrong types, unknown columns).
     var mistyped = true
+    /// Whether doubles may be ±infinity; without, the largest finite double of that sign stands in.
+    var infinities = true
+    /// The most integer digits of a decimal; a longer one keeps its last digits.
+    var decimalIntegerDigits = 38
 
     static let integers: [Int64] = [.min, .max, .min + 1, .max - 1, 0, -1, 1, 2, 7, 42, -42, 1 << 53, (1 << 53) + 1]
     static let doubles: [Double] = [
@@ -58,7 +62,11 @@ struct EdgeValues {
                 let d = Double(bitPattern: rng.next())
                 return .double(d.isFinite ? d : Double(Int64(rng.below(2000)) - 1000) / 8)
             }
-            return .double(rng.pick(Self.doubles))
+            let d = rng.pick(Self.doubles)
+            if !infinities && d.isInfinite {
+                return .double(d < 0 ? -.greatestFiniteMagnitude : .greatestFiniteMagnitude)
+            }
+            return .double(d)
         case .text:
             return .text(text(&rng))
         case .blob:
@@ -73,7 +81,7 @@ struct EdgeValues {
                 : rng.pick(Self.dates)
             return .date(Self.date(micros: micros))
         case .decimal:
-            let text = fresh ? Self.randomDecimal(&rng) : rng.pick(Self.decimals)
+            let text = Self.limited(fresh ? Self.randomDecimal(&rng) : rng.pick(Self.decimals), decimalIntegerDigits)
             return .decimal(Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) ?? 0)
         case .uuid:
             if fresh {
@@ -107,6 +115,15 @@ struct EdgeValues {
     }
 
     /// A decimal of up to 30 significant digits with a random scale.
+    /// `text` with at most `digits` integer digits: a longer integer part keeps its last `digits`.
+    static func limited(_ text: String, _ digits: Int) -> String {
+        let sign = text.hasPrefix("-") ? "-" : ""
+        let body = text.dropFirst(sign.count)
+        let whole = body.prefix { $0 != "." }
+        guard whole.count > digits else { return text }
+        return sign + String(whole.suffix(max(1, digits))) + body.dropFirst(whole.count)
+    }
+
     static func randomDecimal(_ rng: inout SplitMix64) -> String {
         let digits = 1 + rng.below(30)
         var s = rng.chance(0.3) ? "-" : ""

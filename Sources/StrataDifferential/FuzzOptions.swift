@@ -12,6 +12,10 @@ public struct FuzzOptions: Sendable {
     public var noncharacters: Bool
     /// Whether to run TLP and NoREC on each backend alone.
     public var oracles: Bool
+    /// Whether doubles include ±infinity (MariaDB's DOUBLE cannot store them).
+    public var infinities = true
+    /// The most integer digits a generated decimal has (38; MariaDB's `DECIMAL(65,30)` holds 35).
+    public var decimalIntegerDigits = 38
     /// How many divergences to shrink to a minimal case; the rest are reported as found.
     public var shrinkLimit: Int
     /// How many shrinking attempts one divergence may take.

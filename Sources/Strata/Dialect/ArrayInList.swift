@@ -9,6 +9,9 @@ public enum InListArray: Sendable, Hashable {
     case anyArray
     /// `x IN (SELECT value FROM json_each(?))`, the values as one JSON array (SQLite's JSON1, built in since 3.38).
     case jsonEach
+    /// `x IN (SELECT "v" FROM JSON_TABLE(?, '$[*]' COLUMNS ("v" type PATH '$')) AS "strata_in_list")`: the values as
+    /// one JSON array (MariaDB 10.6+, MySQL 8), each read as ``Dialect/arrayElementType(_:)``.
+    case jsonTable
 }
 
 /// The rendering of one long IN list as a single bound array: `open`, the bind, `close`.
@@ -40,6 +43,13 @@ struct ArrayInList {
             open = negated ? " NOT IN (SELECT value FROM json_each(" : " IN (SELECT value FROM json_each("
             value = .text(json)
             close = "))"
+        case .jsonTable:
+            guard let element = dialect.arrayElementType(kind), let json = Self.jsonArray(values),
+                let v = try? dialect.quote("v"), let alias = try? dialect.quote("strata_in_list")
+            else { return nil }
+            open = (negated ? " NOT IN (SELECT " : " IN (SELECT ") + v + " FROM JSON_TABLE("
+            value = .text(json)
+            close = ", '$[*]' COLUMNS (" + v + " " + element + " PATH '$')) AS " + alias + ")"
         }
     }
 

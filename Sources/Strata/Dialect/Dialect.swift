@@ -29,6 +29,11 @@ public protocol Dialect: Sendable {
     /// default collation is not binary names one here (PostgreSQL: `TEXT COLLATE "C"`).
     func sqlType(_ type: ColumnType) -> String
 
+    /// The SQL type of a key column of `type` other than an integer: a UUID or text primary key, and a foreign key
+    /// column that references one. Default ``sqlType(_:)``; a backend that cannot make unbounded text a key
+    /// (MariaDB's `LONGTEXT`, error 1170) names a bounded type here, and documents the bound.
+    func keySQLType(_ type: ColumnType) -> String
+
     /// A CHECK expression that keeps a column's values in the type's domain (SQLite booleans).
     /// `column` is already quoted. Default nil.
     func typeCheck(_ type: ColumnType, column: String) -> String?
@@ -133,6 +138,8 @@ public protocol Dialect: Sendable {
     var joinKinds: JoinKinds { get }
     /// How the backend shows a query's plan (`explain()`), or nil when it cannot. Default nil.
     var explainSyntax: ExplainSyntax? { get }
+    /// How `LAG`/`LEAD` with a default is written. Default ``WindowDefaultSyntax/argument``.
+    var windowDefault: WindowDefaultSyntax { get }
 }
 
 /// Where a backend sorts NULL when ORDER BY names no `NULLS FIRST`/`NULLS LAST`. Strata's rule is NULLs first
@@ -176,6 +183,11 @@ extension Dialect {
     public var maxIdentifierLength: Int? { nil }
     /// 32766 values per statement, SQLite's compiled default.
     public var maxBindParameters: Int { 32766 }
+    /// The column's ordinary type: a key column is declared like any other column of its type.
+    ///
+    /// - Parameter type: the key column's type.
+    /// - Returns: ``sqlType(_:)``.
+    public func keySQLType(_ type: ColumnType) -> String { sqlType(type) }
     /// No CHECK: the column's SQL type keeps values in their domain.
     ///
     /// - Parameters:
@@ -256,6 +268,8 @@ extension Dialect {
     public var joinKinds: JoinKinds { .all }
     /// Nil: `explain()` throws ``StrataError/unsupported(feature:driver:)``.
     public var explainSyntax: ExplainSyntax? { nil }
+    /// `LAG("c", 1, ?)`: the default is the third argument.
+    public var windowDefault: WindowDefaultSyntax { .argument }
 
     /// Quotes an identifier, doubling the quote character at the Unicode-scalar level.
     ///

@@ -14,13 +14,33 @@ extension SQLRenderer {
             guard let c = w.argument else { throw .invalidQuery("\(w.summary) needs a column") }
             // The offset is an Int of the AST, written as digits (PostgreSQL's LAG takes an integer, not the
             // bigint a bound Int64 would be); the default is bound.
-            sql += (w.function == .lag ? "LAG(" : "LEAD(") + (try column(c.name, table: c.table)) + ", \(w.offset)"
-            if !w.defaultValue.isNull {
-                sql += ", "
+            let call = (w.function == .lag ? "LAG(" : "LEAD(") + (try column(c.name, table: c.table)) + ", \(w.offset)"
+            if w.defaultValue.isNull {
+                sql += call + ")"
+            } else if dialect.windowDefault == .argument {
+                sql += call + ", "
                 bind(w.defaultValue)
+                sql += ")"
+            } else if w.offset == 0 {
+                sql += call + ")"  // the row itself: it always exists
+            } else {
+                // The offset row exists when a frame of just that row counts one.
+                let side = w.function == .lag ? " PRECEDING" : " FOLLOWING"
+                sql += "CASE WHEN COUNT(*)"
+                try over(w, in: s, frame: "ROWS BETWEEN \(w.offset)\(side) AND \(w.offset)\(side)")
+                sql += " > 0 THEN " + call + ")"
+                try over(w, in: s)
+                sql += " ELSE "
+                bind(w.defaultValue)
+                sql += " END"
+                return
             }
-            sql += ")"
         }
+        try over(w, in: s)
+    }
+
+    /// ` OVER (PARTITION BY … ORDER BY …)`, with `frame` after the order when given.
+    private mutating func over(_ w: WindowFunction, in s: Select, frame: String? = nil) throws(StrataError) {
         sql += " OVER ("
         if !w.partition.isEmpty {
             sql += "PARTITION BY "
@@ -32,6 +52,7 @@ extension SQLRenderer {
             sql += "ORDER BY "
             try orderTerms(w.order, in: s)
         }
+        if let frame { sql += (w.partition.isEmpty && w.order.isEmpty ? "" : " ") + frame }
         sql += ")"
     }
 }

@@ -458,7 +458,8 @@ public struct SQLRenderer {
         sql += try q(t.name) + " ("
         for (n, c) in t.columns.enumerated() {
             if n > 0 { sql += ", " }
-            try columnDefinition(c, table: t.name, forAdd: false)
+            let isKey = t.foreignKeys.contains { $0.column == c.name }
+            try columnDefinition(c, table: t.name, forAdd: false, referencesKey: isKey)
         }
         for fk in t.foreignKeys {
             sql += ", FOREIGN KEY (" + (try q(fk.column)) + ") REFERENCES " + (try q(fk.referencedTable))
@@ -468,7 +469,11 @@ public struct SQLRenderer {
     }
 
     /// Defaults are literals in DDL (no binds there): only integers, doubles, booleans and text.
-    private mutating func columnDefinition(_ c: TableColumn, table: String, forAdd: Bool) throws(StrataError) {
+    /// A column that is a foreign key (`referencesKey`) or a non-integer primary key is declared with
+    /// ``Dialect/keySQLType(_:)``.
+    private mutating func columnDefinition(
+        _ c: TableColumn, table: String, forAdd: Bool, referencesKey: Bool = false
+    ) throws(StrataError) {
         let name = try q(c.name)
         sql += name
         if c.isPrimaryKey {
@@ -477,10 +482,10 @@ public struct SQLRenderer {
                 return
             }
             // A UUID or text key, which Strata or the app assigns (`StatementCheck` refused any other type).
-            sql += " " + dialect.sqlType(c.type) + " NOT NULL PRIMARY KEY"
+            sql += " " + dialect.keySQLType(c.type) + " NOT NULL PRIMARY KEY"
             return
         }
-        sql += " " + dialect.sqlType(c.type)
+        sql += " " + (referencesKey ? dialect.keySQLType(c.type) : dialect.sqlType(c.type))
         if c.isGenerated { return try generatedColumn(c, name: name, table: table) }
         // A column added to an existing table is filled with its backfill value; it stays nullable
         // only when it is an Optional or there is no value to fill with.

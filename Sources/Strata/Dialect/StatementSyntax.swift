@@ -112,3 +112,16 @@ public enum LimitedInSubquerySyntax: Sendable, Hashable {
     /// (MySQL, MariaDB: "This version doesn't yet support 'LIMIT & IN/ALL/ANY/SOME subquery'").
     case derivedTable
 }
+
+/// How `LAG`/`LEAD` with a default (the value where the offset row does not exist) is written (see
+/// ``Dialect/windowDefault``).
+public enum WindowDefaultSyntax: Sendable, Hashable {
+    /// `LAG("c", 1, ?) OVER (…)`: the default is the function's third argument (SQLite, PostgreSQL).
+    case argument
+    /// `CASE WHEN COUNT(*) OVER (… ROWS BETWEEN 1 PRECEDING AND 1 PRECEDING) > 0 THEN LAG("c", 1) OVER (…) ELSE ?
+    /// END` (`FOLLOWING` for `LEAD`): a frame of the one offset row, over the function's own window, tells whether
+    /// that row exists (MariaDB 10.11 takes no third argument), so a NULL the row holds stays NULL. The frame
+    /// keeps the function's partition and order: MariaDB 10.11 answered LEAD wrongly when one query mixed a
+    /// window with and one without an ORDER BY over the same partition.
+    case frameCase
+}

@@ -139,6 +139,12 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// list, a saved model's assigned property), or its declaration is wrong (no expression, an expression over
     /// the primary key or another generated column). Names the model and the column.
     case generatedColumn(model: String, column: String, reason: String)
+    /// A versioned migration step failed on a backend whose DDL is not transactional (MariaDB: each DDL statement
+    /// commits), and Strata could not undo all it had done: `remaining` lists, in order, the operations whose
+    /// effects stay in the database (a change with no inverse, a transform committed by a later DDL statement);
+    /// `reason` is the failure. The step is not recorded as applied. Where every operation could be undone, the
+    /// step's own error is thrown instead and the database is as it was.
+    case migrationStepIncomplete(step: String, remaining: [String], reason: String)
 
     /// A one-line message naming the model, table, column or parameter; it never shows a password or bound values.
     public var description: String {
@@ -215,6 +221,10 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "(retrying may apply it twice): \(r)"
         case .encryptedColumn(let m, let c, let r): return "encrypted column \(m).\(c): \(r)"
         case .generatedColumn(let m, let c, let r): return "generated column \(m).\(c) \(r)"
+        case .migrationStepIncomplete(let s, let remaining, let r):
+            return
+                "migration \(s) failed (\(r)) and could not be undone (DDL is not transactional here); still applied: "
+                + remaining.joined(separator: "; ")
         }
     }
 }

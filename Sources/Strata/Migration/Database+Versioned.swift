@@ -70,9 +70,12 @@ extension Transaction {
         try checkChecksums(migrations, try MigrationLog.applied(self))
         var done: [String] = []
         for m in migrations {
-            let ran = try inMigrationStep { tx in
+            let ran = try inMigrationStep(m.name) { tx, done in
                 guard let current = try MigrationLog.applied(tx)[m.name] else {
-                    for op in m.up { try op.run(tx) }
+                    for op in m.up {
+                        try op.run(tx)
+                        done.append(op)
+                    }
                     try tx.schemaEditor().checkMigrationStep()
                     try MigrationLog.record(
                         tx, kind: "versioned", name: m.name, checksum: m.checksum,
@@ -97,9 +100,12 @@ extension Transaction {
         for m in targets where m.down == nil { throw StrataError.irreversibleMigration(step: m.name) }
         var done: [String] = []
         for m in targets {
-            let ran = try inMigrationStep { tx in
+            let ran = try inMigrationStep(m.name) { tx, done in
                 guard try MigrationLog.applied(tx)[m.name] != nil else { return false }
-                for op in m.down ?? [] { try op.run(tx) }
+                for op in m.down ?? [] {
+                    try op.run(tx)
+                    done.append(op)
+                }
                 try tx.schemaEditor().checkMigrationStep()
                 try MigrationLog.forget(tx, name: m.name)
                 return true
@@ -117,15 +123,72 @@ extension Transaction {
         }
     }
 
-    /// Runs one step's body in its own transaction, holding the migration lock.
-    private func inMigrationStep(_ body: (Transaction) throws -> Bool) throws -> Bool {
+    /// Runs one step's body in its own transaction, holding the migration lock. The body appends each operation it
+    /// has run to its second argument: where DDL is not transactional, a failure undoes those (see
+    /// ``undo(_:step:after:)``).
+    private func inMigrationStep(
+        _ name: String, _ body: (Transaction, inout [MigrationOperation]) throws -> Bool
+    ) throws -> Bool {
         let editor = try schemaEditor()
         try editor.willBeginMigrationStep()
         defer { editor.didEndMigrationStep() }
-        return try savepoint { tx in
-            try editor.lockForMigration()
-            try MigrationLog.ensureTable(tx)
-            return try body(tx)
+        var done: [MigrationOperation] = []
+        do {
+            return try savepoint { tx in
+                try editor.lockForMigration()
+                try MigrationLog.ensureTable(tx)
+                return try body(tx, &done)
+            }
+        } catch {
+            guard let dialect = (connection as? any SQLConnection)?.dialect, !dialect.transactionalDDL,
+                done.contains(where: { if case .schema = $0 { true } else { false } })
+            else { throw error }
+            try undo(done, step: name, after: error, dialect: dialect)
+            throw error
+        }
+    }
+
+    /// Undoes, newest first, the schema changes of a failed step on a backend whose DDL is not transactional (the
+    /// rollback has undone its writes since the last DDL statement). Returns when the database is as it was;
+    /// otherwise throws ``StrataError/migrationStepIncomplete(step:remaining:reason:)`` naming what stays: a change
+    /// with no inverse (a dropped column's values are gone), an inverse that failed, and a transform followed by a
+    /// DDL statement, which committed it.
+    private func undo(_ done: [MigrationOperation], step: String, after error: Error, dialect: any Dialect) throws {
+        var remaining: [String] = []
+        let lastSchema = done.lastIndex { if case .schema = $0 { true } else { false } } ?? -1
+        for (n, op) in done.enumerated().reversed() {
+            switch op {
+            case .transform:
+                if n < lastSchema { remaining.append(op.description) }
+            case .schema(let change):
+                guard let inverse = Self.inverse(of: change, dialect: dialect) else {
+                    remaining.append(op.description)
+                    continue
+                }
+                do {
+                    try apply(inverse)
+                } catch {
+                    remaining.append(op.description)
+                }
+            }
+        }
+        guard remaining.isEmpty else {
+            throw StrataError.migrationStepIncomplete(
+                step: step, remaining: remaining.reversed(), reason: "\(error)")
+        }
+    }
+
+    /// The change that undoes `change` with no loss, or nil (a drop, a type or default change).
+    private static func inverse(of change: SchemaChange, dialect: any Dialect) -> SchemaChange? {
+        switch change {
+        case .createTable(let t): return .dropTable(t.name)
+        case .renameTable(let t, let to): return .renameTable(to, to: t)
+        case .addColumn(let t, let c): return .dropColumn(table: t, column: c.name)
+        case .renameColumn(let t, let c, let to): return .renameColumn(table: t, column: to, to: c)
+        case .addIndex(let t, let index):
+            return .dropIndex(table: t, name: dialect.shortened(index.resolvedName(table: t)))
+        case .addForeignKey(let t, let key): return .dropForeignKey(table: t, column: key.column)
+        case .dropTable, .dropColumn, .alterColumn, .dropIndex, .dropForeignKey, .setDefault: return nil
         }
     }
 }

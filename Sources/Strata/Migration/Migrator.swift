@@ -47,6 +47,9 @@ extension Transaction {
             for table in [HistoryLog.table, HistoryLog.clock] where try columns(of: table) == nil {
                 throw StrataError.schemaMismatch(table: table, missing: [])
             }
+        } else if (connection as? any SQLConnection)?.dialect.transactionalDDL == false {
+            // Each DDL statement commits the open transaction (MariaDB), and with it any savepoint: none is taken.
+            try HistoryLog.ensureTables(self)
         } else {
             try savepoint { try HistoryLog.ensureTables($0) }
         }

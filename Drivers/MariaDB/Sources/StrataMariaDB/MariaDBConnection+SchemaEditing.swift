@@ -162,7 +162,14 @@ extension MariaDBConnection: SchemaEditing {
         return (nil, ColumnDefault.expression(text))
     }
 
+    /// Runs the change's DDL. Each DDL statement commits the open transaction; a transaction that was open is begun
+    /// again after it, so the writes that follow (a migration step's transforms) can still be rolled back.
     public func apply(_ change: SchemaChange, live: DatabaseSchema) throws {
+        let inTransaction = isInTransaction
+        defer {
+            // A failure here leaves the connection broken (`failure(table:)`), which the pool replaces.
+            if inTransaction && !isInTransaction { _ = try? exec(dialect.beginTransaction) }
+        }
         if case .dropForeignKey(let name, let column) = change {
             // The constraint's own name, which a table Strata did not create may not share.
             for r in try rows(Self.keysSQL) where r[0] == .text(name) && r[1] == .text(column) {

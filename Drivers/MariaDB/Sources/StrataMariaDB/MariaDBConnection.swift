@@ -138,10 +138,15 @@ public final class MariaDBConnection: SQLConnection {
             return Int(clamping: mysql_affected_rows(handle))
         }
         inUse.insert(stmt)
+        // A statement that failed is closed, never run again: libmariadb 3.3 leaves a statement whose result
+        // ended in an error (an INSERT … RETURNING refused by a constraint) waiting, on its next execution, for a
+        // reply the server never sends, until the read timeout drops the connection ("Server has gone away").
+        var failed = true
         defer {
             mysql_stmt_free_result(stmt)
             inUse.remove(stmt)
-            if owned { mysql_stmt_close(stmt) }
+            if failed && !owned { cache[rendered.sql] = nil }
+            if owned || failed { mysql_stmt_close(stmt) }
         }
         let params = MariaDBBinds(rendered.binds)
         guard Int(mysql_stmt_param_count(stmt)) == rendered.binds.count else {
@@ -153,6 +158,7 @@ public final class MariaDBConnection: SQLConnection {
         }
         if !executed { throw failure(of: stmt, table: table) }
         guard mysql_stmt_field_count(stmt) > 0 else {
+            failed = false
             let changed = mysql_stmt_affected_rows(stmt)
             return changed == UInt64.max ? 0 : Int(clamping: changed)
         }
@@ -166,6 +172,7 @@ public final class MariaDBConnection: SQLConnection {
             count += 1
             try onRow(row)
         }
+        failed = false
         // Rows a query returned are not rows it changed; an INSERT or DELETE … RETURNING changed those it returned.
         switch statement {
         case .insert?, .delete?: return count

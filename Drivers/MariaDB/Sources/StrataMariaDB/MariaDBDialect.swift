@@ -55,6 +55,21 @@ public struct MariaDBDialect: Dialect {
     public var joinKinds: JoinKinds { [.inner, .left, .right] }
     /// `EXPLAIN FORMAT=JSON`: the plan is one JSON text, in column 0.
     public var explainSyntax: ExplainSyntax? { ExplainSyntax(prefix: "EXPLAIN FORMAT=JSON", detailColumn: 0) }
+    /// A long `IN` list is one JSON array read through `JSON_TABLE`, so 100,000 ids bind one value (past the binary
+    /// protocol's 65,535).
+    public var inListArray: InListArray? { .jsonTable }
+
+    /// The `JSON_TABLE` column type of a long `IN` list's values: the column's own type (text by code point).
+    public func arrayElementType(_ type: ColumnType) -> String? {
+        switch type {
+        case .json, .blob: return nil
+        default: return sqlType(type)
+        }
+    }
+
+    /// LAG and LEAD take no default argument in 10.11 (error 1064): a one-row frame tells whether the offset row
+    /// exists.
+    public var windowDefault: WindowDefaultSyntax { .frameCase }
 
     /// SUM of integers is DECIMAL in MariaDB (read back as an integer when it fits); AVG is the sum as a DOUBLE over
     /// the count (MariaDB's own AVG of integers is a DECIMAL with four fraction digits).
@@ -73,6 +88,17 @@ public struct MariaDBDialect: Dialect {
         case .json: return "JSON_VALID(" + column + ")"
         default: return nil
         }
+    }
+
+    /// The most characters a text key holds: `LONGTEXT` cannot be a key (error 1170), so a `String` primary key
+    /// and the foreign key columns referencing it are `VARCHAR(255)` (1,020 bytes of utf8mb4, within InnoDB's
+    /// 3,072-byte index key); a longer value is refused with ``StrataError/typeMismatch(table:column:detail:)``.
+    public static let maxKeyTextLength = 255
+
+    /// A text key is `VARCHAR(255)` by code point; other types keep their ordinary declaration.
+    public func keySQLType(_ type: ColumnType) -> String {
+        guard type == .text else { return sqlType(type) }
+        return "VARCHAR(\(Self.maxKeyTextLength)) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin"
     }
 
     public func sqlType(_ type: ColumnType) -> String {

@@ -1,4 +1,5 @@
 // MariaDBErrors: maps MariaDB's error numbers and messages onto Strata's typed errors, without bound values.
+import Foundation
 import Strata
 
 enum MariaDBErrors {
@@ -42,7 +43,7 @@ enum MariaDBErrors {
                 expression: "an arithmetic expression on \(table ?? "?")", reason: "integer out of range")
         case 1264, 1406, 1292, 1366, 1367, 4078, 3140:
             // Out of range, too long, an incorrect value for a column's type: the message quotes the value.
-            return .typeMismatch(table: table, column: lastQuoted(in: message), detail: "error \(code)")
+            return .typeMismatch(table: table, column: column(in: message), detail: "error \(code)")
         case 1045, 1044, 1698: return .authenticationFailed(message)
         default:
             if losesConnection(code) { return .connectionLost(message) }
@@ -53,6 +54,19 @@ enum MariaDBErrors {
     private static func quoted(in message: String) -> [String] {
         message.split(separator: "'", omittingEmptySubsequences: false).enumerated()
             .filter { $0.offset % 2 == 1 }.map { String($0.element) }
+    }
+
+    /// The column of "… for column 'c' at row 1" or "Incorrect integer value: '…' for column `db`.`t`.`c` at row
+    /// 1" (the value quoted before it is never taken).
+    static func column(in message: String) -> String? {
+        guard let r = message.range(of: "for column ", options: .backwards) else { return nil }
+        let rest = message[r.upperBound...]
+        if rest.hasPrefix("'") { return rest.dropFirst().split(separator: "'", maxSplits: 1).first.map(String.init) }
+        guard rest.hasPrefix("`"), let end = rest.range(of: "` at row ") ?? rest.range(of: "`", options: .backwards)
+        else { return nil }
+        let dotted = rest[rest.startIndex..<end.lowerBound]
+        guard let open = dotted.lastIndex(of: "`") else { return nil }
+        return String(dotted[dotted.index(after: open)...])
     }
 
     private static func firstQuoted(in message: String) -> String? { quoted(in: message).first }
