@@ -24,6 +24,7 @@ struct BackendRunner {
         .stream, .insert, .insertAborting, .insertEncrypted, .insertHistory, .bulk, .upsert, .fetch, .fetchEncrypted,
         .lookupTx, .lookupAsync, .query, .groupSum, .inLookup, .pageKeyset, .setUnion, .cteDescendants, .windowRank,
         .copy, .copyIds, .fresh,
+        .jsonPath,
     ]
 
     func run() async throws -> [WorkloadResult] {
@@ -150,6 +151,12 @@ struct BackendRunner {
                 return Arm(side: side, contender: c, before: nothing) { try await $0.cteDescendants(base: base()) }
             case .windowRank:
                 return Arm(side: side, contender: c, before: nothing) { try await $0.windowRank(base: base()) }
+            case .jsonPath:
+                // Its own table, filled through Strata (once: the raw side reads the same file on SQLite).
+                let fill: (Contender) async throws -> Void = {
+                    try await (pair.sharedStore ? pair.strata : $0).prepareDocuments()
+                }
+                return Arm(side: side, contender: c, before: fill) { try await $0.jsonPathQueries() }
             // The filtered queries; the throughput workloads never come here (see ThroughputRunner).
             case .query, .sleep, .pointSelect, .serverMix:
                 return Arm(side: side, contender: c, before: nothing) {

@@ -130,6 +130,9 @@ public protocol Dialect: Sendable {
     var joinKinds: JoinKinds { get }
     /// How the backend shows a query's plan (`explain()`), or nil when it cannot. Default nil.
     var explainSyntax: ExplainSyntax? { get }
+    /// How the backend reads a value at a JSON path (``JSONPath``), or nil when it cannot: a query with one fails
+    /// to render with ``StrataError/unsupported(feature:driver:)``. Default nil.
+    var jsonPathSyntax: JSONPathSyntax? { get }
 }
 
 /// Where a backend sorts NULL when ORDER BY names no `NULLS FIRST`/`NULLS LAST`. Strata's rule is NULLs first
@@ -251,6 +254,8 @@ extension Dialect {
     public var joinKinds: JoinKinds { .all }
     /// Nil: `explain()` throws ``StrataError/unsupported(feature:driver:)``.
     public var explainSyntax: ExplainSyntax? { nil }
+    /// No JSON path reading.
+    public var jsonPathSyntax: JSONPathSyntax? { nil }
 
     /// Quotes an identifier, doubling the quote character at the Unicode-scalar level.
     ///

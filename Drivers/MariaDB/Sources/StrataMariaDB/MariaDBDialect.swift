@@ -53,6 +53,8 @@ public struct MariaDBDialect: Dialect {
     public var joinKinds: JoinKinds { [.inner, .left, .right] }
     /// `EXPLAIN FORMAT=JSON`: the plan is one JSON text, in column 0.
     public var explainSyntax: ExplainSyntax? { ExplainSyntax(prefix: "EXPLAIN FORMAT=JSON", detailColumn: 0) }
+    /// `JSON_TYPE(JSON_EXTRACT(…))` and casts over the LONGTEXT document; text read under the tables' collation.
+    public var jsonPathSyntax: JSONPathSyntax? { .jsonExtractFunctions(collation: "utf8mb4_nopad_bin") }
 
     /// SUM of integers is DECIMAL in MariaDB (read back as an integer when it fits); AVG is the sum as a DOUBLE over
     /// the count (MariaDB's own AVG of integers is a DECIMAL with four fraction digits).
