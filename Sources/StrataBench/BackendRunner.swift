@@ -217,8 +217,11 @@ struct BackendRunner {
     private func measure(_ w: Workload, _ arms: [Arm]) async throws -> [Side: [Sample]] {
         let runs = options.runs(for: w)
         log("  \(w.rawValue): \(runs) runs per side…")
-        if w.isRead || w == .fresh {
-            for arm in arms { _ = try await arm.body(arm.contender) }
+        if w.isRead || w.readsOwnTable {
+            for arm in arms {
+                try await arm.before(arm.contender)
+                _ = try await arm.body(arm.contender)
+            }
         }
         var samples: [Side: [Sample]] = [:]
         for i in 0..<runs {
@@ -226,7 +229,7 @@ struct BackendRunner {
                 let arm = arms[(i + k) % arms.count]
                 try await arm.before(arm.contender)
                 var sample = try await self.sample(w, arm)
-                if !w.isRead && w != .fresh {  // fresh databases digest what they read; the table is not theirs
+                if !w.isRead && !w.readsOwnTable {  // these digest what they read; the table is not theirs
                     // insert-encrypted's and insert-history's Strata sides write their own tables (bench_secret,
                     // bench_tracked), which only they can open.
                     let fixture =

@@ -159,6 +159,10 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     /// Whether the workload is large enough to run fewer times (see ``BenchOptions/iterations``).
     var isLarge: Bool { self == .bulk || self == .stream || self == .copy || self == .copyIds }
 
+    /// Whether the workload reads a table of its own (fresh databases, json-path's documents): warmed up first, its
+    /// digest what it read.
+    var readsOwnTable: Bool { self == .fresh || self == .jsonPath }
+
     /// Whether the workload reads the seeded table (and is warmed up first).
     var isRead: Bool {
         [
