@@ -88,14 +88,16 @@ struct JSONPathRenderTests {
             sqlite == [
                 #"SELECT "title", CASE WHEN json_type("prefs", '$."tags"[1]') = 'text' THEN json_extract("prefs","#
                     + #" '$."tags"[1]') END, CASE WHEN json_type("prefs", '$."size"') IN ('integer', 'real') THEN"#
-                    + #" CAST(json_extract("prefs", '$."size"') AS REAL) END, CASE WHEN json_type("prefs", '$."it''s"')"#
-                    + #" IN ('true', 'false') THEN json_extract("prefs", '$."it''s"') END FROM "jentry" ORDER BY "id" ASC"#
+                    + #" CAST(json_extract("prefs", '$."size"') AS REAL) END, CASE WHEN"#
+                    + #" json_type("prefs", '$."it''s"') IN ('true', 'false') THEN json_extract("prefs", '$."it''s"')"#
+                    + #" END FROM "jentry" ORDER BY "id" ASC"#
             ])
         #expect(
             pg == [
                 #"SELECT "title", CASE WHEN jsonb_typeof("prefs" -> 'tags' -> 1) = 'string' THEN ("prefs" -> 'tags'"#
                     + #" ->> 1) COLLATE "C" END, CASE WHEN jsonb_typeof("prefs" -> 'size') = 'number' THEN ("prefs""#
-                    + #" ->> 'size')::double precision END, CASE WHEN jsonb_typeof("prefs" -> 'it''s') = 'boolean' THEN"#
+                    + #" ->> 'size')::double precision END, CASE WHEN jsonb_typeof("prefs" -> 'it''s') = 'boolean'"#
+                    + #" THEN"#
                     + #" ("prefs" ->> 'it''s')::boolean END FROM "jentry" ORDER BY "id" ASC"#
             ])
     }

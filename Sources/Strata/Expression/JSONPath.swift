@@ -9,7 +9,7 @@
 /// | ValueType | Matches | SQLite | PostgreSQL |
 /// |-----------|---------|--------|------------|
 /// | `text` | a JSON string | `json_type = 'text'` | `jsonb_typeof = 'string'` |
-/// | `integer` | a number written without fraction or exponent, within Int64 | `json_type = 'integer'` | digits only, `::bigint` |
+/// | `integer` | a number without fraction or exponent, in Int64 | `json_type = 'integer'` | digits, `::bigint` |
 /// | `double` | any number | `CAST(… AS REAL)` | `::double precision` |
 /// | `bool` | `true` or `false` | `json_type IN ('true', 'false')` | `::boolean` |
 ///
