@@ -87,6 +87,7 @@ public enum ConformanceSuite {
         recursiveCommonTableCases,
         windowCases,
         generatedCases,
+        jsonPathCases,
     ].flatMap { $0 }
 
     /// The names of every case.

@@ -62,7 +62,7 @@ enum CompiledCondition: Sendable {
                 high: try Operand(high, scope: scope), negated: negated)
         case .unsafeRaw(let sql, let binds):
             self = try CompiledCondition(RawCondition.parse(sql, binds), scope: scope)
-        case .arithmetic, .concat, .caseMapped, .coalesce:
+        case .arithmetic, .concat, .caseMapped, .coalesce, .jsonPath:
             self = .operand(try Operand(node, scope: scope))
         case .typed(let e, _): self = try CompiledCondition(e, scope: scope)
         case .inSubquery, .scalarSubquery:
@@ -87,7 +87,7 @@ enum Operand: Sendable {
         case .value(let v): self = .value(v)
         // The memory driver holds decimals as decimals: the type a node carries for other backends changes nothing.
         case .typed(let e, _): self = try Operand(e, scope: scope)
-        case .arithmetic, .concat, .caseMapped, .coalesce:
+        case .arithmetic, .concat, .caseMapped, .coalesce, .jsonPath:
             self = .computed(ComputedBox(try ComputedValue(node, scope: scope)))
         default: self = .condition(NestedCondition(try CompiledCondition(node, scope: scope)))
         }

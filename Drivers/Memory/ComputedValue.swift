@@ -9,6 +9,7 @@ indirect enum ComputedValue: Sendable {
     case concat(ComputedValue, ComputedValue)
     case caseMapped(ComputedValue, upper: Bool)
     case coalesce([ComputedValue])
+    case jsonPath(ComputedValue, JSONPath)
 
     /// Compiles `node` over `scope`; subqueries must have been resolved to values first.
     init(_ node: SQLExpression.Node, scope: borrowing ColumnScope) throws(StrataError) {
@@ -24,6 +25,7 @@ indirect enum ComputedValue: Sendable {
             var out: [ComputedValue] = []
             for item in items { out.append(try ComputedValue(item, scope: scope)) }
             self = .coalesce(out)
+        case .jsonPath(let e, let path): self = .jsonPath(try ComputedValue(e, scope: scope), path)
         default:
             self = .operand(try Operand(node, scope: scope))
         }
@@ -65,6 +67,15 @@ indirect enum ComputedValue: Sendable {
                 if !v.isNull { return v }
             }
             return .null
+        case .jsonPath(let e, let path):
+            switch try e.value(row) {
+            case .null: return .null
+            case .json(let text), .text(let text): return JSONPathReader.value(in: text, at: path)
+            case let v:
+                throw .typeMismatch(
+                    table: nil, column: nil,
+                    detail: "a JSON path needs a JSON column, got \(ColumnCoercion.kindName(v))")
+            }
         }
     }
 
@@ -120,6 +131,7 @@ indirect enum ComputedValue: Sendable {
         case .caseMapped(let e, let upper): return (upper ? "upper(" : "lower(") + describe(e) + ")"
         case .coalesce(let items): return "COALESCE(" + items.map(describe).joined(separator: ", ") + ")"
         case .scalarSubquery(let s): return "(SELECT … FROM \(s.table))"
+        case .jsonPath(let e, let path): return path.text(after: describe(e))
         default: return "…"
         }
     }

@@ -61,11 +61,18 @@ extension StoreState {
             for (k, o) in s.order.enumerated() {
                 if let e = o.expression { computed[k] = try ComputedValue(e.node, scope: scope) }
             }
+            // Expression items (a JSON path's value), compiled once.
+            var itemValues: [Int: ComputedValue] = [:]
+            for (k, item) in items.enumerated() {
+                if case .expression(let e) = item { itemValues[k] = try ComputedValue(e.node, scope: scope) }
+            }
             for i in matched {
                 var row: [DatabaseValue] = []
-                for item in items {
+                for (k, item) in items.enumerated() {
                     if case .window(let w) = item {
                         row.append(windows[w]?[i] ?? .null)
+                    } else if let value = itemValues[k] {
+                        row.append(try value.value(rows[i]))
                     } else {
                         row.append(try evaluator.value(item, [i]))
                     }
@@ -133,6 +140,9 @@ struct GroupEvaluator {
             return try aggregate(a, group)
         case .window(let w):
             throw .invalidQuery("\(w.summary) is computed per row, not per group")
+        case .expression(let e):
+            guard let first = group.first else { return .null }
+            return try ComputedValue(e.node, scope: scope).value(rows[first])
         }
     }
 

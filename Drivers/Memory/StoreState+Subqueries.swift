@@ -59,6 +59,7 @@ extension StoreState {
         case .caseMapped(let e, let upper): return .caseMapped(try resolved(e), upper: upper)
         case .coalesce(let items): return .coalesce(try resolvedAll(items))
         case .typed(let e, let type): return .typed(try resolved(e), type)
+        case .jsonPath(let e, let path): return .jsonPath(try resolved(e), path)
         case .column, .joinedColumn, .value, .constant, .unsafeRaw: return node
         }
     }
@@ -98,7 +99,7 @@ extension SQLExpression.Node {
             return l.hasSubquery || r.hasSubquery
         case .and(let items), .or(let items), .coalesce(let items): return items.contains { $0.hasSubquery }
         case .not(let e), .isNull(let e, _), .inList(let e, _, _), .like(let e, _, _, _), .caseMapped(let e, _),
-            .typed(let e, _):
+            .typed(let e, _), .jsonPath(let e, _):
             return e.hasSubquery
         case .between(let e, let low, let high, _): return e.hasSubquery || low.hasSubquery || high.hasSubquery
         }

@@ -12,6 +12,8 @@ public struct PostgresDialect: Dialect {
     public var name: String { "postgres" }
     /// `EXPLAIN`, each plan line read from column 0.
     public var explainSyntax: ExplainSyntax? { ExplainSyntax(prefix: "EXPLAIN", detailColumn: 0) }
+    /// jsonb's `->`, `->>` and `jsonb_typeof`, with casts to the path's type.
+    public var jsonPathSyntax: JSONPathSyntax? { .jsonbOperators }
     public var maxIdentifierLength: Int? { 63 }
     public var maxBindParameters: Int { 65535 }
     public func placeholder(_ index: Int) -> String { "$\(index)" }

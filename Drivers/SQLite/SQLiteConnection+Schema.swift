@@ -69,6 +69,8 @@ extension SQLiteConnection: SchemaEditing {
                 if case .text(let c) = $0[0] { return c }
                 return nil
             }
+            // An index on an expression (a JSON path) names no column: not one the schema's indexes describe.
+            guard !cols.isEmpty else { continue }
             indexes.append(Index(columns: cols, unique: r[1] == .integer(1), name: index))
         }
         var keys: [ForeignKey] = []

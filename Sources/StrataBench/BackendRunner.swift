@@ -24,6 +24,7 @@ struct BackendRunner {
         .stream, .insert, .insertAborting, .insertEncrypted, .insertHistory, .bulk, .upsert, .fetch, .fetchEncrypted,
         .lookupTx, .lookupAsync, .query, .groupSum, .inLookup, .pageKeyset, .setUnion, .cteDescendants, .windowRank,
         .copy, .copyIds, .fresh,
+        .jsonPath,
     ]
 
     func run() async throws -> [WorkloadResult] {
@@ -150,6 +151,12 @@ struct BackendRunner {
                 return Arm(side: side, contender: c, before: nothing) { try await $0.cteDescendants(base: base()) }
             case .windowRank:
                 return Arm(side: side, contender: c, before: nothing) { try await $0.windowRank(base: base()) }
+            case .jsonPath:
+                // Its own table, filled through Strata (once: the raw side reads the same file on SQLite).
+                let fill: (Contender) async throws -> Void = {
+                    try await (pair.sharedStore ? pair.strata : $0).prepareDocuments()
+                }
+                return Arm(side: side, contender: c, before: fill) { try await $0.jsonPathQueries() }
             // The filtered queries; the throughput workloads never come here (see ThroughputRunner).
             case .query, .sleep, .pointSelect, .serverMix:
                 return Arm(side: side, contender: c, before: nothing) {
@@ -210,8 +217,11 @@ struct BackendRunner {
     private func measure(_ w: Workload, _ arms: [Arm]) async throws -> [Side: [Sample]] {
         let runs = options.runs(for: w)
         log("  \(w.rawValue): \(runs) runs per side…")
-        if w.isRead || w == .fresh {
-            for arm in arms { _ = try await arm.body(arm.contender) }
+        if w.isRead || w.readsOwnTable {
+            for arm in arms {
+                try await arm.before(arm.contender)
+                _ = try await arm.body(arm.contender)
+            }
         }
         var samples: [Side: [Sample]] = [:]
         for i in 0..<runs {
@@ -219,7 +229,7 @@ struct BackendRunner {
                 let arm = arms[(i + k) % arms.count]
                 try await arm.before(arm.contender)
                 var sample = try await self.sample(w, arm)
-                if !w.isRead && w != .fresh {  // fresh databases digest what they read; the table is not theirs
+                if !w.isRead && !w.readsOwnTable {  // these digest what they read; the table is not theirs
                     // insert-encrypted's and insert-history's Strata sides write their own tables (bench_secret,
                     // bench_tracked), which only they can open.
                     let fixture =

@@ -79,6 +79,11 @@ protocol Contender: AnyObject {
     /// Runs ``WindowRank/queries`` queries of a rank within each partition of an i1 range's rows, in one read
     /// transaction.
     func windowRank(base: Int64) async throws -> Sample
+    /// Creates and fills the json-path workload's `bench_doc` table unless it is full already (see
+    /// ``JSONPathQuery``).
+    func prepareDocuments() async throws
+    /// Runs ``JSONPathQuery/queries`` range queries on a JSON path, in one read transaction.
+    func jsonPathQueries() async throws -> Sample
 }
 
 extension Contender {
@@ -98,6 +103,14 @@ extension Contender {
 
     func windowRank(base: Int64) async throws -> Sample {
         throw BenchError("\(name) has no window functions")
+    }
+
+    func prepareDocuments() async throws {
+        throw BenchError("\(name) cannot fill bench_doc")
+    }
+
+    func jsonPathQueries() async throws -> Sample {
+        throw BenchError("\(name) has no JSON paths")
     }
 
     func bulkInsertFloor(_ count: Int) async throws -> Sample {

@@ -54,6 +54,9 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     case cteDescendants = "cte-descendants"
     /// SQLite and memory: a rank within each of 7 partitions of an i1 range's rows (about 750), as typed tuples.
     case windowRank = "window-rank"
+    /// SQLite and memory: ranges of an indexed integer path inside a JSON column (about 150 of 20,000
+    /// documents), each row's number and a text path read as typed tuples.
+    case jsonPath = "json-path"
 
     /// What the workload does, at full scale.
     public var summary: String {
@@ -101,6 +104,9 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .cteDescendants:
             return "50 recursive walks, each 20 levels down a chain of rows linked by i1 = the last row's i2 (i1 "
                 + "indexed), each row read with its depth, in one read transaction"
+        case .jsonPath:
+            return "50 range queries on an indexed integer path inside a JSON column (about 150 of 20,000 documents "
+                + "each), read as (n, theme path) tuples, in one read transaction"
         case .windowRank:
             return "50 queries of the RANK of each row of an i1 range (about 750 of 100,000 rows) within its s3 "
                 + "partition (7) by i3 descending, read as (id, rank) tuples, in one read transaction"
@@ -138,6 +144,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .setUnion: return "\(SetUnion.queries) unions of two i1 ranges"
         case .cteDescendants: return "\(CTEDescendants.walks) recursive walks of \(CTEDescendants.levels) levels"
         case .windowRank: return "\(WindowRank.queries) ranked i1 ranges"
+        case .jsonPath: return "\(JSONPathQuery.queries) JSON path ranges"
         case .pageKeyset: return "keyset pages of 20 over \(Self.count(PageKeyset.rows(tableSize: sizes.fetch))) rows"
         }
     }
@@ -151,6 +158,10 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
 
     /// Whether the workload is large enough to run fewer times (see ``BenchOptions/iterations``).
     var isLarge: Bool { self == .bulk || self == .stream || self == .copy || self == .copyIds }
+
+    /// Whether the workload reads a table of its own (fresh databases, json-path's documents): warmed up first, its
+    /// digest what it read.
+    var readsOwnTable: Bool { self == .fresh || self == .jsonPath }
 
     /// Whether the workload reads the seeded table (and is warmed up first).
     var isRead: Bool {
@@ -166,7 +177,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         switch self {
         case .copy, .copyIds, .serverMix: return backend == .postgres
         case .fresh: return backend == .memory
-        case .pageKeyset, .setUnion, .cteDescendants, .windowRank: return backend != .postgres
+        case .pageKeyset, .setUnion, .cteDescendants, .windowRank, .jsonPath: return backend != .postgres
         default: return true
         }
     }

@@ -91,6 +91,14 @@ enum ASTText {
             return ".inSubquery(\(node(e)), \(select(s))\(negated ? ", negated: true" : ""))"
         case .scalarSubquery(let s): return ".scalarSubquery(\(select(s)))"
         case .typed(let e, let type): return ".typed(\(node(e)), as: .\(type))"
+        case .jsonPath(let e, let path):
+            let steps = path.steps.map { step in
+                switch step {
+                case .key(let k): return ".key(\(quoted(k)))"
+                case .index(let i): return ".index(\(i))"
+                }
+            }
+            return ".jsonPath(\(node(e)), JSONPath([\(steps.joined(separator: ", "))], as: .\(path.type)))"
         }
     }
 

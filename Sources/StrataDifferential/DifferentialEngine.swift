@@ -72,6 +72,7 @@ public final class DifferentialEngine {
                 let select = generator.select(&batchRNG)
                 report.queries += 1
                 if select.generatedWindow != nil { report.windowQueries += 1 }
+                if select.readsJSONPath { report.jsonPathQueries += 1 }
                 for (check, details) in failures(of: select, in: world) {
                     let d = Divergence(
                         check: check, seed: options.seed, batch: batch, query: q, world: world, select: select,
@@ -326,6 +327,8 @@ public struct FuzzReport: Sendable {
     public var known: [String: Int] = [:]
     /// Generated reads that selected a window function (see `QueryGenerator.windowShare`).
     public var windowQueries = 0
+    /// Generated reads that read a JSON path (see `QueryGenerator.jsonPathShare`).
+    public var jsonPathQueries = 0
     var shrunk = 0
 
     init(backends: [String]) { self.backends = backends }
@@ -334,7 +337,9 @@ public struct FuzzReport: Sendable {
     public var summary: String { "\(queries) queries, \(divergences.count) divergences" }
 
     /// The share of generated queries that exercised each construct: `window functions: 35 of 500 queries`.
-    public var shares: String { "window functions: \(windowQueries) of \(queries) queries" }
+    public var shares: String {
+        "window functions: \(windowQueries) of \(queries) queries; JSON paths: \(jsonPathQueries) of \(queries) queries"
+    }
 
     /// The known divergences seen, one line each, or nil when there were none.
     public var knownSummary: String? {

@@ -48,6 +48,12 @@ struct EdgeValues {
         "{}", "[]", "null", "0", "1", "-1.5", "true", "false", "\"\"", "\"é\"", "{\"a\":1}",
         "{\"a\":1,\"b\":[true,null]}",
         "[1,2.5,\"x\"]", "{\"k\":{\"n\":\"𝄞\"}}", "[[],{}]",
+        // Documents for JSON paths: each scalar type under the same keys, integers past 2^53 and Int64, doubles
+        // written with and without a fraction, an object key that reads like an index.
+        "{\"a\":\"x\",\"b\":[1,\"1\",false],\"d\":1.0,\"n\":9007199254740993,\"t\":true}",
+        "{\"a\":2,\"b\":[2.5,null],\"d\":1,\"n\":-1,\"s\":\"\",\"t\":false}",
+        "{\"0\":1,\"a\":1.5,\"d\":-0.5,\"n\":9223372036854775807,\"s\":\"é\",\"t\":null}",
+        "{\"a\":true,\"k\":{\"n\":2},\"n\":92233720368547758070,\"s\":\"a\\\"b\"}",
     ]
     static let blobs: [[UInt8]] = [[], [0], [0, 0], [255], [1, 2, 3], [0, 255], [255, 0], [97, 98], [128]]
 

@@ -97,6 +97,9 @@ extension FuzzWorld {
             case .window(let w):
                 guard let c = w.argument else { return .integer }
                 return resultTypes(Select(table: s.table, selection: .refs([c]), joins: s.joins))[0]
+            case .expression(let e):
+                guard case .jsonPath(_, let path) = e.node else { return .text }
+                return path.type.columnType
             }
         }
     }

@@ -83,6 +83,7 @@ struct QueryGenerator {
         setOperation(&s, rng, risky: isRisky)
         commonTable(&s, rng, risky: isRisky)
         window(&s, rng)
+        jsonPath(&s, rng)
         return s
     }
 

@@ -179,7 +179,8 @@ extension DifferentialEngine {
         case .compare(_, let l, let r): return names(alias: l) || names(alias: r)
         case .between(let e, let l, let h, _): return names(alias: e) || names(alias: l) || names(alias: h)
         case .arithmetic(_, let l, let r), .concat(let l, let r): return names(alias: l) || names(alias: r)
-        case .caseMapped(let e, _), .inSubquery(let e, _, _), .typed(let e, _): return names(alias: e)
+        case .caseMapped(let e, _), .inSubquery(let e, _, _), .typed(let e, _), .jsonPath(let e, _):
+            return names(alias: e)
         case .coalesce(let items): return items.contains(where: names(alias:))
         case .scalarSubquery: return false
         }
@@ -249,6 +250,7 @@ extension DifferentialEngine {
         case .column, .joinedColumn, .unsafeRaw: return []
         case .arithmetic, .concat, .caseMapped, .coalesce, .inSubquery, .scalarSubquery, .typed:
             return simplerComputed(n)
+        case .jsonPath: return []  // a shorter path reads another value of another type
         }
     }
 
@@ -299,7 +301,7 @@ extension DifferentialEngine {
             case .arithmetic(_, let l, let r), .concat(let l, let r):
                 walk(l)
                 walk(r)
-            case .caseMapped(let e, _), .typed(let e, _): walk(e)
+            case .caseMapped(let e, _), .typed(let e, _), .jsonPath(let e, _): walk(e)
             case .coalesce(let items): items.forEach(walk)
             case .inSubquery(let e, let inner, _):
                 walk(e)
@@ -319,6 +321,7 @@ extension DifferentialEngine {
         case .items(let items):
             for case .column(let c) in items { out.insert(name(c.name, c.table)) }
             for case .aggregate(let a) in items { if let c = a.column { out.insert(name(c.name, c.table)) } }
+            for case .expression(let e) in items { walk(e.node) }
             for case .window(let w) in items {
                 w.partition.forEach { out.insert(name($0.name, $0.table)) }
                 w.order.forEach { out.insert(name($0.column, $0.table)) }

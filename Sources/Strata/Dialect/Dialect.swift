@@ -140,6 +140,10 @@ public protocol Dialect: Sendable {
     var explainSyntax: ExplainSyntax? { get }
     /// How `LAG`/`LEAD` with a default is written. Default ``WindowDefaultSyntax/argument``.
     var windowDefault: WindowDefaultSyntax { get }
+
+    /// How the backend reads a value at a JSON path (``JSONPath``), or nil when it cannot: a query with one fails
+    /// to render with ``StrataError/unsupported(feature:driver:)``. Default nil.
+    var jsonPathSyntax: JSONPathSyntax? { get }
 }
 
 /// Where a backend sorts NULL when ORDER BY names no `NULLS FIRST`/`NULLS LAST`. Strata's rule is NULLs first
@@ -270,6 +274,9 @@ extension Dialect {
     public var explainSyntax: ExplainSyntax? { nil }
     /// `LAG("c", 1, ?)`: the default is the third argument.
     public var windowDefault: WindowDefaultSyntax { .argument }
+
+    /// No JSON path reading.
+    public var jsonPathSyntax: JSONPathSyntax? { nil }
 
     /// Quotes an identifier, doubling the quote character at the Unicode-scalar level.
     ///

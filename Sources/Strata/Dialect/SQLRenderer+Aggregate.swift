@@ -20,6 +20,7 @@ extension SQLRenderer {
         case .window(let w):
             guard let s else { throw .invalidQuery("\(w.summary) outside a SELECT's list") }
             try window(w, in: s)
+        case .expression(let e): try expression(e.node)
         }
     }
 

@@ -107,6 +107,7 @@ extension SQLRenderer {
             collect(e, dialect, into: &out)
             selectBinds(s, dialect, into: &out)
         case .scalarSubquery(let s): selectBinds(firstRow(of: s), dialect, into: &out)
+        case .jsonPath: break  // a column and literal path steps: nothing bound
         }
     }
 }

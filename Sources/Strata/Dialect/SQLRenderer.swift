@@ -83,6 +83,16 @@ public struct SQLRenderer {
             let ifNotExists = dialect.existenceClauses.contains(.createIndex) ? "IF NOT EXISTS " : ""
             sql += "CREATE " + (index.isUnique ? "UNIQUE " : "") + "INDEX " + ifNotExists + (try q(name)) + " ON "
             let nullsFirst = dialect.nullOrdering == .highest && dialect.nullsClause == .keywords
+            if let e = index.expression {
+                guard dialect.jsonPathSyntax?.indexable == true else {
+                    throw .unsupported(feature: "an index on a JSON path (\(e.summary))", driver: dialect.name)
+                }
+                // A JSON path's value, NULL where the path leads nowhere: NULLS FIRST, as the queries order it.
+                sql += try q(table) + " (("
+                try expression(e.node)
+                sql += ")" + (nullsFirst ? " NULLS FIRST" : "") + ")"
+                return
+            }
             sql +=
                 try q(table) + " ("
                 + (try index.columns.map { c throws(StrataError) in
@@ -352,6 +362,7 @@ public struct SQLRenderer {
             sql += ")"
         case .arithmetic, .concat, .caseMapped, .coalesce, .inSubquery, .scalarSubquery, .typed:
             try computed(node)
+        case .jsonPath(let e, let path): try jsonPath(e, path)
         }
     }
 

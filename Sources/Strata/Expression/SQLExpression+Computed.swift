@@ -45,4 +45,13 @@ extension SQLExpression {
     public static func scalarSubquery(_ subquery: Select) -> SQLExpression {
         SQLExpression(.scalarSubquery(subquery))
     }
+
+    /// The scalar at `path` inside the JSON column `e`, read as the path's type (see ``JSONPath``).
+    ///
+    /// Renders `CASE WHEN json_type("settings", '$."theme"') = 'text' THEN json_extract("settings", '$."theme"')
+    /// END` on SQLite and `CASE WHEN jsonb_typeof("settings" -> 'theme') = 'string' THEN ("settings" ->> 'theme')
+    /// COLLATE "C" END` on PostgreSQL. `e` must be a JSON column; the typed ``json(_:_:as:)`` checks that.
+    public static func jsonPath(_ e: SQLExpression, _ path: JSONPath) -> SQLExpression {
+        SQLExpression(.jsonPath(e.node, path))
+    }
 }

@@ -35,6 +35,8 @@ public struct SQLExpression: Sendable, Hashable {
         /// An expression whose type the typed API knows and the backend may not see (a COALESCE over
         /// decimal columns): SQLite compares and sorts a `.decimal` one through its decimal collation.
         case typed(Node, ColumnType)
+        /// The scalar at a path inside a JSON column, read as the path's type; NULL where it is not there as one.
+        case jsonPath(Node, JSONPath)
     }
 
     package let node: Node
@@ -167,6 +169,7 @@ extension SQLExpression.Node {
         case .inSubquery(let e, let s, let negated): return .inSubquery(e.qualified(as: alias), s, negated: negated)
         case .scalarSubquery: return self
         case .typed(let e, let type): return .typed(e.qualified(as: alias), type)
+        case .jsonPath(let e, let path): return .jsonPath(e.qualified(as: alias), path)
         }
     }
 }

@@ -103,6 +103,8 @@ public enum SelectItem: Sendable, Hashable {
     case aggregate(Aggregate)
     /// A window function's value for each row of a SELECT that is not grouped (see ``WindowFunction``).
     case window(WindowFunction)
+    /// A value computed for each row of a SELECT that is not grouped (a JSON path's value, see ``JSONPath``).
+    case expression(SQLExpression)
 }
 
 /// A HAVING condition: comparisons of aggregates (or grouped columns) with bound values, joined by AND, OR, NOT.

@@ -107,7 +107,7 @@ struct NumberUses {
                 case .aggregate(let a): aggregate(a, resolve)
                 case .column(let ref):
                     if let table = resolve(ref) { add(table, ref.name, "compares it with a number in HAVING") }
-                case .window: break  // refused in HAVING by the core's check
+                case .window, .expression: break  // refused in HAVING by the core's check
                 }
             }
         }
@@ -149,7 +149,9 @@ struct NumberUses {
             recurse(l)
             recurse(r)
         case .and(let all), .or(let all), .coalesce(let all): all.forEach(recurse)
-        case .not(let n), .isNull(let n, _), .like(let n, _, _, _), .caseMapped(let n, _), .typed(let n, _): recurse(n)
+        case .not(let n), .isNull(let n, _), .like(let n, _, _, _), .caseMapped(let n, _), .typed(let n, _),
+            .jsonPath(let n, _):
+            recurse(n)
         case .concat(let l, let r):
             recurse(l)
             recurse(r)
@@ -283,7 +285,7 @@ extension SQLExpression.Node {
         case .inSubquery, .scalarSubquery: return true
         case .and(let all), .or(let all), .coalesce(let all): return all.contains { $0.containsSubquery }
         case .not(let n), .isNull(let n, _), .like(let n, _, _, _), .caseMapped(let n, _), .inList(let n, _, _),
-            .typed(let n, _):
+            .typed(let n, _), .jsonPath(let n, _):
             return n.containsSubquery
         case .compare(_, let l, let r), .arithmetic(_, let l, let r), .concat(let l, let r):
             return l.containsSubquery || r.containsSubquery

@@ -142,6 +142,10 @@ extension QueryBuilder {
         case .success(.window(let w)):
             return failing(
                 .invalidQuery("ORDER BY \(w.summary) of \(M.modelName): read the window through a WITH query"))
+        case .success(.expression(let e)):
+            var copy = self
+            copy.order.append(Ordering(expression: e, direction))
+            return copy
         case .failure(let e): return failing(e)
         }
     }
@@ -167,6 +171,11 @@ extension QueryBuilder {
                 throw StrataError.invalidAggregate(
                     model: M.modelName, column: Self.label(.column(c)),
                     reason: "selected but neither grouped nor aggregated: add it to group(by:)")
+            }
+            for case .expression(let e) in items {
+                throw StrataError.invalidAggregate(
+                    model: M.modelName, column: e.summary,
+                    reason: "a value computed per row (a JSON path) is neither grouped nor aggregated")
             }
             for o in order where o.aggregate == nil && !g.columns.contains(ColumnRef(o.column, table: o.table)) {
                 throw StrataError.invalidAggregate(
@@ -198,6 +207,7 @@ extension QueryBuilder {
         case .column(let c): return c.table.map { $0 + "." + c.name } ?? c.name
         case .aggregate(let a): return a.summary
         case .window(let w): return w.summary
+        case .expression(let e): return e.summary
         }
     }
 }

@@ -55,6 +55,11 @@ extension Select {
                 throw .invalidQuery(
                     "\(w.summary) in a grouped or aggregate select: a window cannot nest an aggregate nor filter "
                         + "groups; read the groups through a WITH query")
+            case .expression(let e):
+                guard isAggregated else { break }
+                throw .invalidQuery(
+                    "an expression item (\(e.summary)) in a grouped or aggregate select is neither grouped nor "
+                        + "aggregated")
             }
         }
         for o in order {
@@ -82,7 +87,7 @@ extension Select {
         case .aggregate(var a):
             a.column = a.column.map(normalized)
             return .aggregate(a)
-        case .window: return item
+        case .window, .expression: return item
         }
     }
 }

@@ -74,6 +74,7 @@ extension StatementCheck {
             if let c = w.argument { try scope.check(c.table, c.name) }
             for c in w.partition { try scope.check(c.table, c.name) }
             for o in w.order { try scope.check(o.table, o.column) }
+        case .expression(let e): try checkScopes(e.node, scope)
         }
     }
 
@@ -101,7 +102,8 @@ extension StatementCheck {
             try checkScopes(l, scope)
             try checkScopes(r, scope)
         case .and(let items), .or(let items), .coalesce(let items): for item in items { try checkScopes(item, scope) }
-        case .not(let e), .isNull(let e, _), .caseMapped(let e, _), .typed(let e, _), .like(let e, _, _, _):
+        case .not(let e), .isNull(let e, _), .caseMapped(let e, _), .typed(let e, _), .like(let e, _, _, _),
+            .jsonPath(let e, _):
             try checkScopes(e, scope)
         case .inList(let e, let values, _): if !values.isEmpty { try checkScopes(e, scope) }
         case .between(let e, let low, let high, _):

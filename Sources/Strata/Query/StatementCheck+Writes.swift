@@ -42,6 +42,18 @@ extension StatementCheck {
     ///
     /// - Throws: ``StrataError/invalidQuery(_:)`` naming the index.
     static func check(_ index: Index, table: String) throws(StrataError) {
+        if let problem = index.problem { throw problem }
+        if let e = index.expression {
+            guard case .jsonPath = e.node, index.columns.isEmpty else {
+                throw .invalidQuery("index \(index.resolvedName(table: table)) holds a JSON path and nothing else")
+            }
+            // The memory driver keeps no index on values it computes: a unique one would not be enforced alike.
+            if index.isUnique {
+                throw .invalidQuery("index \(index.resolvedName(table: table)): a unique index on a JSON path")
+            }
+            try check(e.node)
+            return
+        }
         guard !index.columns.isEmpty else {
             throw .invalidQuery("index \(index.resolvedName(table: table)) has no columns")
         }

@@ -73,6 +73,7 @@ public enum StatementCheck {
         for join in s.joins { try check(join.on.node) }
         if let f = s.filter { try check(f.node) }
         for o in s.order { if let e = o.expression { try check(e.node) } }
+        if case .items(let items) = s.selection { for case .expression(let e) in items { try check(e.node) } }
         if let l = s.limit, l < 0 { throw .invalidQuery("negative limit \(l)") }
         if let o = s.offset, o < 0 { throw .invalidQuery("negative offset \(o)") }
     }
@@ -187,7 +188,7 @@ public enum StatementCheck {
         }
     }
 
-    private static func check(_ n: SQLExpression.Node) throws(StrataError) {
+    static func check(_ n: SQLExpression.Node) throws(StrataError) {
         switch n {
         case .column, .joinedColumn, .value, .constant: return
         case .unsafeRaw(let sql, let values): try checkRaw(sql, values)
@@ -209,6 +210,14 @@ public enum StatementCheck {
             try check(r)
         case .and(let items), .or(let items): for item in items { try check(item) }
         case .not(let e), .isNull(let e, _), .caseMapped(let e, _), .typed(let e, _): try check(e)
+        case .jsonPath(let e, let path):
+            let name: String
+            switch e {
+            case .column(let c): name = c
+            case .joinedColumn(let t, let c): name = t + "." + c
+            default: throw .invalidQuery("a JSON path (\(path)) reads a column, not a computed value")
+            }
+            try path.validate(column: name)
         case .inList(let e, let values, _): if !values.isEmpty { try check(e) }
         case .between(let e, let low, let high, _):
             try check(e)
@@ -239,6 +248,7 @@ public enum StatementCheck {
                 case .column(let r): return (r.table.map { $0 + "." } ?? "") + r.name
                 case .aggregate(let a): return a.summary
                 case .window(let w): return w.summary
+                case .expression(let e): return e.summary
                 }
             }
         case .count: return

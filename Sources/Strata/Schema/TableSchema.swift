@@ -155,6 +155,11 @@ public struct Index: Sendable, Hashable {
     /// ``TableSchema`` fills it with the columns that can hold NULL, and introspection with what the database's
     /// index says (so a re-created index is the index it was). Not part of the index's `==` or hash.
     public var nullsFirstColumns: Set<String>? = nil
+    /// The value the index holds instead of columns: a JSON path's value (see ``Index/on(_:name:)``), so that a
+    /// query filtering or ordering by the same path can use it. Nil for an index on columns.
+    public var expression: SQLExpression? = nil
+    /// Why the index could not be built (a bad JSON path), thrown by the core's check before any driver.
+    var problem: StrataError? = nil
 
     /// An index on columns of a table.
     ///
@@ -176,6 +181,7 @@ public struct Index: Sendable, Hashable {
     /// - Returns: true when they are equal.
     public static func == (lhs: Index, rhs: Index) -> Bool {
         lhs.columns == rhs.columns && lhs.isUnique == rhs.isUnique && lhs.name == rhs.name
+            && lhs.expression == rhs.expression
     }
 
     /// Hashes the columns, uniqueness and name.
@@ -185,10 +191,21 @@ public struct Index: Sendable, Hashable {
         hasher.combine(columns)
         hasher.combine(isUnique)
         hasher.combine(name)
+        hasher.combine(expression)
     }
 
-    /// The name used in the database for this index on `table`.
+    /// The name used in the database for this index on `table`: for a JSON path, the column and the keys
+    /// (`profile_settings_theme_idx`).
     public func resolvedName(table: String) -> String {
-        name ?? ([table] + columns + [isUnique ? "key" : "idx"]).joined(separator: "_")
+        let parts =
+            expression.map { e in
+                [
+                    String(
+                        e.summary.unicodeScalars.map {
+                            $0.properties.isAlphabetic || ("0"..."9").contains($0) ? Character($0) : "_"
+                        })
+                ]
+            } ?? columns
+        return name ?? ([table] + parts + [isUnique ? "key" : "idx"]).joined(separator: "_")
     }
 }

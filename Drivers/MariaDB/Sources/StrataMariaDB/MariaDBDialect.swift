@@ -70,6 +70,8 @@ public struct MariaDBDialect: Dialect {
     /// LAG and LEAD take no default argument in 10.11 (error 1064): a one-row frame tells whether the offset row
     /// exists.
     public var windowDefault: WindowDefaultSyntax { .frameCase }
+    /// `JSON_TYPE(JSON_EXTRACT(…))` and casts over the LONGTEXT document; text read under the tables' collation.
+    public var jsonPathSyntax: JSONPathSyntax? { .jsonExtractFunctions(collation: "utf8mb4_nopad_bin") }
 
     /// SUM of integers is DECIMAL in MariaDB (read back as an integer when it fits); AVG is the sum as a DOUBLE over
     /// the count (MariaDB's own AVG of integers is a DECIMAL with four fraction digits).

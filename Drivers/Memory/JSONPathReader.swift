@@ -1,0 +1,220 @@
+// JSONPathReader: the memory driver's own reading of the scalar at a JSON path in stored JSON text.
+import Strata
+
+/// Reads the value at a ``JSONPath`` from JSON text, typed as the path asks, with the results SQLite's
+/// `json_type`/`json_extract` and PostgreSQL's jsonb operators give (see ``JSONPath``): NULL for a missing key, an
+/// index past the end, a step into a scalar, JSON `null`, or a value of another JSON type.
+enum JSONPathReader {
+    /// The value at `path` in `text`, or NULL.
+    static func value(in text: String, at path: JSONPath) -> DatabaseValue {
+        var text = text
+        return text.withUTF8 { bytes in
+            var scanner = Scanner(bytes: bytes)
+            scanner.skipWhitespace()
+            for step in path.steps {
+                guard scanner.descend(step) else { return .null }
+            }
+            return scanner.scalar(path.type)
+        }
+    }
+
+    /// A cursor over JSON text that the write path has validated (`JSONValidator`); malformed input reads as NULL.
+    private struct Scanner {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var position = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+        var current: UInt8? { position < bytes.count ? bytes[position] : nil }
+
+        mutating func skipWhitespace() {
+            while let c = current, c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { position += 1 }
+        }
+
+        mutating func expect(_ c: UInt8) -> Bool {
+            skipWhitespace()
+            guard current == c else { return false }
+            position += 1
+            skipWhitespace()
+            return true
+        }
+
+        /// Moves from a value to its member `step`; false when the value has none.
+        mutating func descend(_ step: JSONPath.Step) -> Bool {
+            switch step {
+            case .key(let key):
+                guard current == UInt8(ascii: "{") else { return false }
+                position += 1
+                skipWhitespace()
+                if current == UInt8(ascii: "}") { return false }
+                var found = false
+                var foundPosition = 0
+                while true {
+                    guard let name = string(), expect(UInt8(ascii: ":")) else { return false }
+                    // A key written twice: the last one counts, as in PostgreSQL's jsonb (Strata writes each once).
+                    if name == key {
+                        found = true
+                        foundPosition = position
+                    }
+                    guard skipValue(depth: 0) else { return false }
+                    skipWhitespace()
+                    if current == UInt8(ascii: ",") {
+                        position += 1
+                        skipWhitespace()
+                        continue
+                    }
+                    break
+                }
+                position = foundPosition
+                return found
+            case .index(let index):
+                guard current == UInt8(ascii: "[") else { return false }
+                position += 1
+                skipWhitespace()
+                if current == UInt8(ascii: "]") { return false }
+                var n = 0
+                while n < index {
+                    guard skipValue(depth: 0) else { return false }
+                    skipWhitespace()
+                    guard current == UInt8(ascii: ",") else { return false }
+                    position += 1
+                    skipWhitespace()
+                    n += 1
+                }
+                return true
+            }
+        }
+
+        /// The value here as `type`, or NULL when it is of another JSON type.
+        mutating func scalar(_ type: JSONPath.ValueType) -> DatabaseValue {
+            guard let c = current else { return .null }
+            switch type {
+            case .text:
+                guard c == UInt8(ascii: "\""), let s = string() else { return .null }
+                return .text(s)
+            case .bool:
+                if c == UInt8(ascii: "t") { return .bool(true) }
+                if c == UInt8(ascii: "f") { return .bool(false) }
+                return .null
+            case .integer:
+                guard let literal = number(), !literal.isFraction, let i = Int64(literal.text) else { return .null }
+                return .integer(i)
+            case .double:
+                guard let literal = number(), let d = Double(literal.text) else { return .null }
+                return .double(d == 0 ? 0 : d)  // -0 reads as 0, as SQLite's CAST and PostgreSQL's float8 compare
+            }
+        }
+
+        /// The number literal here, and whether it has a fraction or an exponent.
+        mutating func number() -> (text: String, isFraction: Bool)? {
+            let start = position
+            var isFraction = false
+            while let c = current {
+                if c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
+                    isFraction = true
+                } else if !(c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || (c >= 0x30 && c <= 0x39)) {
+                    break
+                }
+                position += 1
+            }
+            guard position > start, bytes[start] == UInt8(ascii: "-") || (bytes[start] >= 0x30 && bytes[start] <= 0x39)
+            else { return nil }
+            return (String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self), isFraction)
+        }
+
+        /// Skips one value; false on malformed text.
+        mutating func skipValue(depth: Int) -> Bool {
+            guard depth < JSONValidator.maxDepth, let c = current else { return false }
+            switch c {
+            case UInt8(ascii: "\""): return string() != nil
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let close = c == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                position += 1
+                skipWhitespace()
+                if current == close {
+                    position += 1
+                    return true
+                }
+                while true {
+                    if close == UInt8(ascii: "}") {
+                        guard string() != nil, expect(UInt8(ascii: ":")) else { return false }
+                    }
+                    guard skipValue(depth: depth + 1) else { return false }
+                    skipWhitespace()
+                    if current == UInt8(ascii: ",") {
+                        position += 1
+                        skipWhitespace()
+                        continue
+                    }
+                    guard current == close else { return false }
+                    position += 1
+                    return true
+                }
+            default:
+                let start = position
+                while let b = current, b != UInt8(ascii: ","), b != UInt8(ascii: "}"), b != UInt8(ascii: "]"),
+                    b != 0x20, b != 0x09, b != 0x0A, b != 0x0D
+                {
+                    position += 1
+                }
+                return position > start
+            }
+        }
+
+        /// The string here, its escapes decoded; nil when there is none or it is malformed.
+        mutating func string() -> String? {
+            guard current == UInt8(ascii: "\"") else { return nil }
+            position += 1
+            var out: [UInt8] = []
+            while let c = current {
+                position += 1
+                switch c {
+                case UInt8(ascii: "\""): return String(decoding: out, as: UTF8.self)
+                case UInt8(ascii: "\\"):
+                    guard let e = current else { return nil }
+                    position += 1
+                    switch e {
+                    case UInt8(ascii: "b"): out.append(0x08)
+                    case UInt8(ascii: "f"): out.append(0x0C)
+                    case UInt8(ascii: "n"): out.append(0x0A)
+                    case UInt8(ascii: "r"): out.append(0x0D)
+                    case UInt8(ascii: "t"): out.append(0x09)
+                    case UInt8(ascii: "u"):
+                        guard let unit = hex4() else { return nil }
+                        var scalarValue = UInt32(unit)
+                        if unit >= 0xD800 && unit < 0xDC00, current == UInt8(ascii: "\\"),
+                            position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u")
+                        {
+                            position += 2
+                            guard let low = hex4() else { return nil }
+                            scalarValue = 0x10000 + ((scalarValue - 0xD800) << 10) + (UInt32(low) - 0xDC00)
+                        }
+                        let scalar = Unicode.Scalar(scalarValue) ?? "\u{FFFD}"
+                        out.append(contentsOf: Array(String(Character(scalar)).utf8))
+                    default: out.append(e)  // `"`, `\`, `/`
+                    }
+                default: out.append(c)
+                }
+            }
+            return nil
+        }
+
+        mutating func hex4() -> UInt16? {
+            guard position + 4 <= bytes.count else { return nil }
+            var v: UInt16 = 0
+            for _ in 0..<4 {
+                let c = bytes[position]
+                let d: UInt16
+                switch c {
+                case 0x30...0x39: d = UInt16(c - 0x30)
+                case 0x41...0x46: d = UInt16(c - 0x41 + 10)
+                case 0x61...0x66: d = UInt16(c - 0x61 + 10)
+                default: return nil
+                }
+                v = v << 4 | d
+                position += 1
+            }
+            return v
+        }
+    }
+}
