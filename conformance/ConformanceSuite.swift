@@ -86,6 +86,7 @@ public enum ConformanceSuite {
         commonTableCases,
         recursiveCommonTableCases,
         windowCases,
+        runningAggregateCases,
     ].flatMap { $0 }
 
     /// The names of every case.

@@ -24,6 +24,7 @@ struct BackendRunner {
         .stream, .insert, .insertAborting, .insertEncrypted, .insertHistory, .bulk, .upsert, .fetch, .fetchEncrypted,
         .lookupTx, .lookupAsync, .query, .groupSum, .inLookup, .pageKeyset, .setUnion, .cteDescendants, .windowRank,
         .copy, .copyIds, .fresh,
+        .windowSum,
     ]
 
     func run() async throws -> [WorkloadResult] {
@@ -150,6 +151,8 @@ struct BackendRunner {
                 return Arm(side: side, contender: c, before: nothing) { try await $0.cteDescendants(base: base()) }
             case .windowRank:
                 return Arm(side: side, contender: c, before: nothing) { try await $0.windowRank(base: base()) }
+            case .windowSum:
+                return Arm(side: side, contender: c, before: nothing) { try await $0.windowSum(base: base()) }
             // The filtered queries; the throughput workloads never come here (see ThroughputRunner).
             case .query, .sleep, .pointSelect, .serverMix:
                 return Arm(side: side, contender: c, before: nothing) {

@@ -79,6 +79,9 @@ protocol Contender: AnyObject {
     /// Runs ``WindowRank/queries`` queries of a rank within each partition of an i1 range's rows, in one read
     /// transaction.
     func windowRank(base: Int64) async throws -> Sample
+    /// Runs ``WindowSum/queries`` queries of a running sum within each partition of an i1 range's rows, in one
+    /// read transaction.
+    func windowSum(base: Int64) async throws -> Sample
 }
 
 extension Contender {
@@ -97,6 +100,10 @@ extension Contender {
     }
 
     func windowRank(base: Int64) async throws -> Sample {
+        throw BenchError("\(name) has no window functions")
+    }
+
+    func windowSum(base: Int64) async throws -> Sample {
         throw BenchError("\(name) has no window functions")
     }
 

@@ -69,7 +69,10 @@ public final class DifferentialEngine {
                 }
                 let select = generator.select(&batchRNG)
                 report.queries += 1
-                if select.generatedWindow != nil { report.windowQueries += 1 }
+                if let w = select.generatedWindow {
+                    report.windowQueries += 1
+                    if w.aggregate != nil { report.runningAggregateQueries += 1 }
+                }
                 for (check, details) in failures(of: select, in: world) {
                     let d = Divergence(
                         check: check, seed: options.seed, batch: batch, query: q, world: world, select: select,
@@ -324,6 +327,8 @@ public struct FuzzReport: Sendable {
     public var known: [String: Int] = [:]
     /// Generated reads that selected a window function (see `QueryGenerator.windowShare`).
     public var windowQueries = 0
+    /// Generated reads whose window function is a running aggregate (`SUM(c) OVER (…)`), among ``windowQueries``.
+    public var runningAggregateQueries = 0
     var shrunk = 0
 
     init(backends: [String]) { self.backends = backends }
@@ -331,8 +336,11 @@ public struct FuzzReport: Sendable {
     /// The last line a run prints: `N queries, D divergences`.
     public var summary: String { "\(queries) queries, \(divergences.count) divergences" }
 
-    /// The share of generated queries that exercised each construct: `window functions: 35 of 500 queries`.
-    public var shares: String { "window functions: \(windowQueries) of \(queries) queries" }
+    /// The share of generated queries that exercised each construct:
+    /// `window functions: 35 of 500 queries (running aggregates: 12)`.
+    public var shares: String {
+        "window functions: \(windowQueries) of \(queries) queries (running aggregates: \(runningAggregateQueries))"
+    }
 
     /// The known divergences seen, one line each, or nil when there were none.
     public var knownSummary: String? {

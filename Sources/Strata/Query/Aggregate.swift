@@ -103,6 +103,15 @@ public enum SelectItem: Sendable, Hashable {
     case aggregate(Aggregate)
     /// A window function's value for each row of a SELECT that is not grouped (see ``WindowFunction``).
     case window(WindowFunction)
+
+    /// The aggregate whose types the item's value follows: the aggregate itself, or a running aggregate's.
+    public var aggregateRule: Aggregate? {
+        switch self {
+        case .aggregate(let a): a
+        case .window(let w): w.aggregate
+        case .column: nil
+        }
+    }
 }
 
 /// A HAVING condition: comparisons of aggregates (or grouped columns) with bound values, joined by AND, OR, NOT.
