@@ -98,6 +98,8 @@ enum MariaDBKnownGaps {
             "a String key is LONGTEXT, which cannot be a primary key (error 1170)",
         "window.lag-and-lead-within-partitions-with-bound-defaults":
             "a bound default in LAG/LEAD is a syntax error (1064): MariaDB takes only a constant there",
+        "window.running-total-and-whole-partition-frames":
+            "ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING with no ORDER BY sums rows so far, not the partition",
     ]
 
     /// Cases the driver refuses with `unsupported`, with the reason (at most 5% of the suite).
