@@ -38,8 +38,11 @@ extension QueryGenerator {
             o.isText = c.type == .text
             order.append(o)
         }
-        var w = WindowFunction(function, partition: partition, order: order)
-        if let aggregate = function.aggregate {
+        // A keyset page keeps its limit: its window numbers rows instead of aggregating them.
+        var w = WindowFunction(
+            function.aggregate != nil && s.tag == Self.keysetTag ? .rowNumber : function, partition: partition,
+            order: order)
+        if let aggregate = w.function.aggregate {
             runningAggregate(&w, aggregate, &s, orderable, &side)
             s.selection = .items(names.map { .column(ColumnRef($0)) } + [.window(w)])
             return
@@ -50,7 +53,7 @@ extension QueryGenerator {
             w.offset = side.below(4)
             if side.chance(0.5) { w.defaultValue = values.value(c.type, &side) }
         }
-        if function == .rowNumber || function == .lag || function == .lead {
+        if w.function == .rowNumber || function == .lag || function == .lead {
             var key = Ordering("id")
             key.isNeverNull = true
             w.order.append(key)
@@ -73,7 +76,8 @@ extension QueryGenerator {
     /// a column, `MIN` or `MAX` of a column that orders alike everywhere. Its order ends with the key, so each
     /// row's frame is the same rows on every backend; only a sum or average of integers or decimals (exact, so
     /// the order of addition is moot) may go without an order, over the whole partition. The read loses its limit
-    /// and offset: a backend may stop computing at the limit, before a later row's overflow.
+    /// and offset (a keyset page, which needs its limit, gets a row number instead): a backend may stop computing at
+    /// the limit, before a later row's overflow.
     private func runningAggregate(
         _ w: inout WindowFunction, _ aggregate: Aggregate.Function, _ s: inout Select, _ columns: [TableColumn],
         _ side: inout SplitMix64
