@@ -87,6 +87,7 @@ public enum ConformanceSuite {
         recursiveCommonTableCases,
         windowCases,
         runningAggregateCases,
+        associationAggregateCases,
     ].flatMap { $0 }
 
     /// The names of every case.

@@ -165,6 +165,7 @@ enum Fixtures {
         "conf_shelf_tag", "conf_book", "conf_plate", "conf_shelf", "conf_tag",
         "conf_remark", "conf_article", "conf_photo", "conf_video", "conf_rider", "conf_stable", "conf_coach",
         "conf_hist_note", "strata_history", "strata_history_clock",
+        "conf_entry", "conf_blog",
         "strata_migrations",  // automatic migration records what it did there
     ]
 
