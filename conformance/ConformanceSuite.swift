@@ -88,6 +88,8 @@ public enum ConformanceSuite {
         windowCases,
         generatedCases,
         jsonPathCases,
+        runningAggregateCases,
+        associationAggregateCases,
     ].flatMap { $0 }
 
     /// The names of every case.

@@ -1,4 +1,4 @@
-// WindowValues: each row's value of a window function (ROW_NUMBER, RANK, DENSE_RANK, LAG, LEAD), in memory.
+// WindowValues: each row's value of a window function (ranking, offset, running aggregate), in memory.
 import Strata
 
 /// Splits the rows a SELECT matched into a window's partitions, sorts each by the window's order (NULLs first
@@ -19,6 +19,13 @@ enum WindowValues {
         out.reserveCapacity(matched.count)
         for partition in partitions {
             let sorted = RowSort.sort(partition, of: rows, by: terms, keeping: nil)
+            if let a = w.aggregate {
+                let type = w.argumentType ?? argument.map { scope.type(at: $0) }
+                try running(
+                    a, sorted, rows: rows, argument: argument, type: type, wholePartition: w.order.isEmpty,
+                    expression: table + "." + w.summary, into: &out)
+                continue
+            }
             var rank = 1
             var dense = 1
             for (n, i) in sorted.enumerated() {
@@ -30,6 +37,7 @@ enum WindowValues {
                 case .rowNumber: out[i] = .integer(Int64(n + 1))
                 case .rank: out[i] = .integer(Int64(rank))
                 case .denseRank: out[i] = .integer(Int64(dense))
+                case .sum, .avg, .count, .min, .max: break  // computed above
                 case .lag, .lead:
                     let j = w.function == .lag ? n - w.offset : n + w.offset
                     guard let argument, sorted.indices.contains(j) else {
@@ -41,6 +49,46 @@ enum WindowValues {
             }
         }
         return out
+    }
+
+    /// A running aggregate over one sorted partition: each row's value is the aggregate of the rows up to it
+    /// (the frame `ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW`), or of the whole partition without an order.
+    private static func running(
+        _ a: Aggregate, _ sorted: [Int], rows: [[DatabaseValue]], argument: Int?, type: ColumnType?,
+        wholePartition: Bool, expression: String, into out: inout [Int: DatabaseValue]
+    ) throws(StrataError) {
+        var count = 0
+        var best: DatabaseValue?
+        var sum: AggregateSum?
+        if a.function == .sum || a.function == .avg {
+            sum = AggregateSum(type: type ?? .double, expression: expression)
+        }
+        func value() throws(StrataError) -> DatabaseValue {
+            switch a.function {
+            case .count: return .integer(Int64(count))
+            case .min, .max: return best ?? .null
+            case .sum, .avg:
+                guard count > 0, let sum else { return .null }
+                return try sum.result(average: a.function == .avg)
+            }
+        }
+        for i in sorted {
+            let v = argument.map { rows[i][$0] } ?? .integer(1)  // COUNT(*) counts every row
+            if !v.isNull {
+                count += 1
+                switch a.function {
+                case .count: break
+                case .min: if best.map({ ValueOrder.compare(v, $0) < 0 }) ?? true { best = v }
+                case .max: if best.map({ ValueOrder.compare(v, $0) > 0 }) ?? true { best = v }
+                case .sum, .avg: try sum?.add(v)
+                }
+            }
+            if !wholePartition { out[i] = try value() }
+        }
+        if wholePartition {
+            let v = try value()
+            for i in sorted { out[i] = v }
+        }
     }
 
     /// Whether two rows are equal on every order term (NULL equal to NULL), so rank them alike.

@@ -44,16 +44,20 @@ public struct PostgresDialect: Dialect {
     /// SUM of integers is cast back to BIGINT (PostgreSQL's own is numeric, which never overflows: the cast makes a
     /// total past Int64 an error, in HAVING and ORDER BY too, as on SQLite), AVG to DOUBLE PRECISION (its own is
     /// numeric): both then read back without parsing a decimal.
-    public func aggregateCall(_ function: Aggregate.Function, over type: ColumnType?, argument: String) -> String {
-        let call = function.rawValue.uppercased() + "(" + argument + ")"
+    /// A running aggregate is the same expression with the window after each call.
+    public func aggregateCall(_ function: Aggregate.Function, over type: ColumnType?, argument: String, window: String)
+        -> String
+    {
+        let call = function.rawValue.uppercased() + "(" + argument + ")" + window
+        let sum = "SUM(" + argument + ")" + window
+        let count = "COUNT(" + argument + ")" + window
         switch (function, type) {
         case (.sum, .integer?): return "CAST(" + call + " AS BIGINT)"
         case (.sum, .double?): return "NULLIF(" + call + ", " + nan + ")"
         // avg is the exact sum read as the nearest double over the count (float8's avg also sums squares,
         // which overflow near 1e300; numeric's divides to 16 digits).
-        case (.avg, .double?): return "NULLIF(SUM(" + argument + ") / COUNT(" + argument + "), " + nan + ")"
-        case (.avg, .integer?), (.avg, .decimal?):
-            return "CAST(SUM(" + argument + ") AS DOUBLE PRECISION) / COUNT(" + argument + ")"
+        case (.avg, .double?): return "NULLIF(" + sum + " / " + count + ", " + nan + ")"
+        case (.avg, .integer?), (.avg, .decimal?): return "CAST(" + sum + " AS DOUBLE PRECISION) / " + count
         case (.avg, _): return "CAST(" + call + " AS DOUBLE PRECISION)"
         default: return call
         }

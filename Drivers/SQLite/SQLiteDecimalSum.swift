@@ -12,7 +12,9 @@ enum SQLiteDecimalSum {
 
     static func register(on db: OpaquePointer) {
         let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
-        sqlite3_create_function_v2(db, name, 1, flags, nil, nil, step, final, nil)
+        // A window function too (a running decimal sum): Strata's frames never drop a row, so the inverse only
+        // marks the sum invalid.
+        sqlite3_create_window_function(db, name, 1, flags, nil, step, final, final, inverse, nil)
     }
 
     /// The running state, in SQLite's zero-filled aggregate context (all zero bits: no values, a zero sum).
@@ -57,6 +59,13 @@ enum SQLiteDecimalSum {
             acc.pointee.pastLimit = true
         }
     }
+
+    private static let inverse: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void =
+        {
+            ctx, _, _ in
+            guard let ctx, let acc = accumulator(ctx, create: true) else { return }
+            acc.pointee.invalid = true
+        }
 
     private static let final: @convention(c) (OpaquePointer?) -> Void = { ctx in
         guard let ctx else { return }

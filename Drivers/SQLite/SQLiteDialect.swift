@@ -54,13 +54,16 @@ public struct SQLiteDialect: Dialect {
     /// SUM, MIN or MAX keeps the decimal collation, so HAVING and ORDER BY compare it as a number, not as text.
     /// Sums and averages of integers, doubles and decimals run Strata's own aggregates (``SQLiteNumbers``): exact
     /// integer totals, float8's overflow check, the exact sum over the count for an average.
-    public func aggregateCall(_ function: Aggregate.Function, over type: ColumnType?, argument: String) -> String {
-        if let call = SQLiteNumbers.call(function, over: type, argument: argument) { return call }
+    /// Each of them is also a window function, so a running aggregate is the same call with its window.
+    public func aggregateCall(_ function: Aggregate.Function, over type: ColumnType?, argument: String, window: String)
+        -> String
+    {
+        if let call = SQLiteNumbers.call(function, over: type, argument: argument, window: window) { return call }
         guard type == .decimal, function != .count, function != .avg else {
-            return function.rawValue.uppercased() + "(" + argument + ")"
+            return function.rawValue.uppercased() + "(" + argument + ")" + window
         }
         let name = function == .sum ? SQLiteDecimalSum.name : function.rawValue.uppercased()
-        return name + "(" + argument + ") COLLATE \"" + SQLiteDecimalCollation.name + "\""
+        return name + "(" + argument + ")" + window + " COLLATE \"" + SQLiteDecimalCollation.name + "\""
     }
 
     public func typeCheck(_ type: ColumnType, column: String) -> String? {

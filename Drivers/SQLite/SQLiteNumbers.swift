@@ -35,25 +35,30 @@ enum SQLiteNumbers {
     static func register(on db: OpaquePointer) {
         let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
         for mode in Mode.allCases {
-            sqlite3_create_function_v2(
-                db, mode.name, 1, flags, UnsafeMutableRawPointer(bitPattern: mode.rawValue), nil, step, final, nil)
+            // Window functions too (a running sum or average): the value so far is the final value of the rows
+            // stepped; Strata's frames never drop a row, so the inverse only reports that one did.
+            sqlite3_create_window_function(
+                db, mode.name, 1, flags, UnsafeMutableRawPointer(bitPattern: mode.rawValue), step, final, final,
+                inverse, nil)
         }
         sqlite3_create_function_v2(db, intValueName, 1, flags, nil, intValue, nil, nil, nil)
         sqlite3_create_function_v2(db, compareName, 2, flags, nil, compare, nil, nil, nil)
     }
 
     /// The aggregate call the dialect renders for `function` over a column of `type`, or nil for SQLite's own.
-    static func call(_ function: Aggregate.Function, over type: ColumnType?, argument: String) -> String? {
+    static func call(_ function: Aggregate.Function, over type: ColumnType?, argument: String, window: String)
+        -> String?
+    {
         let mode: Mode
         switch (function, type) {
-        case (.sum, .integer?): return intValueName + "(" + Mode.intSum.name + "(" + argument + "))"
+        case (.sum, .integer?): return intValueName + "(" + Mode.intSum.name + "(" + argument + ")" + window + ")"
         case (.sum, .double?): mode = .doubleSum
         case (.avg, .integer?): mode = .intAvg
         case (.avg, .double?): mode = .doubleAvg
         case (.avg, .decimal?): mode = .decimalAvg
         default: return nil
         }
-        return mode.name + "(" + argument + ")"
+        return mode.name + "(" + argument + ")" + window
     }
 
     /// The running state, in SQLite's zero-filled, 8-byte aligned aggregate context.
@@ -65,7 +70,7 @@ enum SQLiteNumbers {
         var count: Int64
         var exact: Bool  // false once a decimal sum rounded (zero bits: unset, read as exact until then)
         var inexact: Bool
-        var failure: Int32  // 0 none, 1 not a number, 2 double overflow
+        var failure: Int32  // 0 none, 1 not a number, 2 double overflow, 3 a frame dropped a row
 
         var integer: Int128 {
             get { Int128(high) << 64 | Int128(low) }
@@ -127,6 +132,7 @@ enum SQLiteNumbers {
         case 2:
             return sqlite3_result_error(
                 ctx, SQLiteArithmetic.errorPrefix + CheckedArithmetic.doubleOverflow.reason, -1)
+        case 3: return sqlite3_result_error(ctx, "\(mode.name): a window frame that drops rows", -1)
         default: break
         }
         let total: Double
@@ -144,6 +150,14 @@ enum SQLiteNumbers {
         case .failure(let f): sqlite3_result_error(ctx, SQLiteArithmetic.errorPrefix + f.reason, -1)
         }
     }
+
+    /// A window frame dropped a row: Strata writes none that do, so this is only reported.
+    private static let inverse: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void =
+        {
+            ctx, _, _ in
+            guard let ctx, let acc = accumulator(ctx, create: true) else { return }
+            acc.pointee.failure = 3
+        }
 
     /// `strata_int_value(sum)`: the sum, or an arithmetic error for a total past Int64.
     private static let intValue: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void =

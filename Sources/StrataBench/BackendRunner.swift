@@ -25,6 +25,7 @@ struct BackendRunner {
         .lookupTx, .lookupAsync, .query, .groupSum, .inLookup, .pageKeyset, .setUnion, .cteDescendants, .windowRank,
         .copy, .copyIds, .fresh,
         .jsonPath,
+        .windowSum,
     ]
 
     func run() async throws -> [WorkloadResult] {
@@ -157,6 +158,8 @@ struct BackendRunner {
                     try await (pair.sharedStore ? pair.strata : $0).prepareDocuments()
                 }
                 return Arm(side: side, contender: c, before: fill) { try await $0.jsonPathQueries() }
+            case .windowSum:
+                return Arm(side: side, contender: c, before: nothing) { try await $0.windowSum(base: base()) }
             // The filtered queries; the throughput workloads never come here (see ThroughputRunner).
             case .query, .sleep, .pointSelect, .serverMix:
                 return Arm(side: side, contender: c, before: nothing) {

@@ -84,6 +84,9 @@ protocol Contender: AnyObject {
     func prepareDocuments() async throws
     /// Runs ``JSONPathQuery/queries`` range queries on a JSON path, in one read transaction.
     func jsonPathQueries() async throws -> Sample
+    /// Runs ``WindowSum/queries`` queries of a running sum within each partition of an i1 range's rows, in one
+    /// read transaction.
+    func windowSum(base: Int64) async throws -> Sample
 }
 
 extension Contender {
@@ -111,6 +114,10 @@ extension Contender {
 
     func jsonPathQueries() async throws -> Sample {
         throw BenchError("\(name) has no JSON paths")
+    }
+
+    func windowSum(base: Int64) async throws -> Sample {
+        throw BenchError("\(name) has no window functions")
     }
 
     func bulkInsertFloor(_ count: Int) async throws -> Sample {

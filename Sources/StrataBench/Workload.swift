@@ -57,6 +57,8 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     /// SQLite and memory: ranges of an indexed integer path inside a JSON column (about 150 of 20,000
     /// documents), each row's number and a text path read as typed tuples.
     case jsonPath = "json-path"
+    /// SQLite and memory: a running sum within each of 7 partitions of an i1 range's rows (about 750), as tuples.
+    case windowSum = "window-sum"
 
     /// What the workload does, at full scale.
     public var summary: String {
@@ -110,6 +112,9 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .windowRank:
             return "50 queries of the RANK of each row of an i1 range (about 750 of 100,000 rows) within its s3 "
                 + "partition (7) by i3 descending, read as (id, rank) tuples, in one read transaction"
+        case .windowSum:
+            return "50 queries of the running SUM of i3 over each row of an i1 range (about 750 of 100,000 rows) "
+                + "within its s3 partition (7) by id, read as (id, sum) tuples, in one read transaction"
         case .setUnion:
             return "50 UNIONs of two overlapping i1 ranges (about 750 of 100,000 rows each), in one read transaction"
         case .pageKeyset:
@@ -145,6 +150,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .cteDescendants: return "\(CTEDescendants.walks) recursive walks of \(CTEDescendants.levels) levels"
         case .windowRank: return "\(WindowRank.queries) ranked i1 ranges"
         case .jsonPath: return "\(JSONPathQuery.queries) JSON path ranges"
+        case .windowSum: return "\(WindowSum.queries) running sums over i1 ranges"
         case .pageKeyset: return "keyset pages of 20 over \(Self.count(PageKeyset.rows(tableSize: sizes.fetch))) rows"
         }
     }
@@ -167,7 +173,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     var isRead: Bool {
         [
             .fetch, .fetchEncrypted, .lookupTx, .lookupAsync, .query, .groupSum, .inLookup, .pageKeyset, .setUnion,
-            .cteDescendants, .windowRank,
+            .cteDescendants, .windowRank, .windowSum,
         ].contains(self)
     }
 
@@ -177,7 +183,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         switch self {
         case .copy, .copyIds, .serverMix: return backend == .postgres
         case .fresh: return backend == .memory
-        case .pageKeyset, .setUnion, .cteDescendants, .windowRank, .jsonPath: return backend != .postgres
+        case .pageKeyset, .setUnion, .cteDescendants, .windowRank, .jsonPath, .windowSum: return backend != .postgres
         default: return true
         }
     }

@@ -71,7 +71,10 @@ public final class DifferentialEngine {
                 }
                 let select = generator.select(&batchRNG)
                 report.queries += 1
-                if select.generatedWindow != nil { report.windowQueries += 1 }
+                if let w = select.generatedWindow {
+                    report.windowQueries += 1
+                    if w.aggregate != nil { report.runningAggregateQueries += 1 }
+                }
                 if select.readsJSONPath { report.jsonPathQueries += 1 }
                 for (check, details) in failures(of: select, in: world) {
                     let d = Divergence(
@@ -329,6 +332,8 @@ public struct FuzzReport: Sendable {
     public var windowQueries = 0
     /// Generated reads that read a JSON path (see `QueryGenerator.jsonPathShare`).
     public var jsonPathQueries = 0
+    /// Generated reads whose window function is a running aggregate (`SUM(c) OVER (…)`), among ``windowQueries``.
+    public var runningAggregateQueries = 0
     var shrunk = 0
 
     init(backends: [String]) { self.backends = backends }
@@ -336,9 +341,11 @@ public struct FuzzReport: Sendable {
     /// The last line a run prints: `N queries, D divergences`.
     public var summary: String { "\(queries) queries, \(divergences.count) divergences" }
 
-    /// The share of generated queries that exercised each construct: `window functions: 35 of 500 queries`.
+    /// The share of generated queries that exercised each construct:
+    /// `window functions: 35 of 500 queries (running aggregates: 12); JSON paths: 20 of 500 queries`.
     public var shares: String {
-        "window functions: \(windowQueries) of \(queries) queries; JSON paths: \(jsonPathQueries) of \(queries) queries"
+        "window functions: \(windowQueries) of \(queries) queries (running aggregates: \(runningAggregateQueries)); "
+            + "JSON paths: \(jsonPathQueries) of \(queries) queries"
     }
 
     /// The known divergences seen, one line each, or nil when there were none.

@@ -95,6 +95,12 @@ extension FuzzWorld {
                 case .sum, .min, .max: return a.type ?? .integer
                 }
             case .window(let w):
+                switch w.function {
+                case .count: return .integer
+                case .avg: return .double
+                case .sum: return w.argumentType ?? .integer
+                default: break
+                }
                 guard let c = w.argument else { return .integer }
                 return resultTypes(Select(table: s.table, selection: .refs([c]), joins: s.joins))[0]
             case .expression(let e):
@@ -110,7 +116,7 @@ extension FuzzWorld {
 /// sum, read as the nearest double, by the count (README: numeric rules).
 enum AggregateResults {
     static func normalize(_ v: DatabaseValue, item: SelectItem?, table: String) throws -> DatabaseValue {
-        guard case .aggregate(let a)? = item else { return v }
+        guard let a = item?.aggregateRule else { return v }
         return try a.normalize(v, model: table)
     }
 

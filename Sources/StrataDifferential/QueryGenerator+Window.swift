@@ -7,7 +7,8 @@ extension QueryGenerator {
     static let windowShare = 0.15
 
     /// Makes ``windowShare`` of the reads of plain columns (about 7 % of all generated reads) select their columns
-    /// and one window function: `ROW_NUMBER`, `RANK`, `DENSE_RANK`, or `LAG`/`LEAD` of a column by 0 to 3 rows with
+    /// and one window function: `ROW_NUMBER`, `RANK`, `DENSE_RANK`, a running aggregate (`SUM`, `AVG`, `COUNT`,
+    /// `MIN`, `MAX`: see `runningAggregate`), or `LAG`/`LEAD` of a column by 0 to 3 rows with
     /// a default of the column's type or none, partitioned by zero to two columns and ordered by zero to two (JSON
     /// left out: it has no order shared by every backend), each way up. Only what is determined is compared:
     /// `ROW_NUMBER`, `LAG` and `LEAD` end their order with the key, so every row's value is the same on every
@@ -37,14 +38,22 @@ extension QueryGenerator {
             o.isText = c.type == .text
             order.append(o)
         }
-        var w = WindowFunction(function, partition: partition, order: order)
+        // A keyset page keeps its limit: its window numbers rows instead of aggregating them.
+        var w = WindowFunction(
+            function.aggregate != nil && s.tag == Self.keysetTag ? .rowNumber : function, partition: partition,
+            order: order)
+        if let aggregate = w.function.aggregate {
+            runningAggregate(&w, aggregate, &s, orderable, &side)
+            s.selection = .items(names.map { .column(ColumnRef($0)) } + [.window(w)])
+            return
+        }
         if function == .lag || function == .lead {
             let c = side.pick(orderable)
             w.argument = ColumnRef(c.name)
             w.offset = side.below(4)
             if side.chance(0.5) { w.defaultValue = values.value(c.type, &side) }
         }
-        if function == .rowNumber || function == .lag || function == .lead {
+        if w.function == .rowNumber || function == .lag || function == .lead {
             var key = Ordering("id")
             key.isNeverNull = true
             w.order.append(key)
@@ -61,6 +70,35 @@ extension QueryGenerator {
         named.windowColumn = Self.windowColumnName
         s.commonTable = named
         s.filter = .compare(.lessOrEqual, .column(Self.windowColumnName), .value(.integer(Int64(side.below(4)))))
+    }
+
+    /// A running aggregate (about a third of the windows): `SUM` or `AVG` of a numeric column, `COUNT(*)` or of
+    /// a column, `MIN` or `MAX` of a column that orders alike everywhere. Its order ends with the key, so each
+    /// row's frame is the same rows on every backend; only a sum or average of integers or decimals (exact, so
+    /// the order of addition is moot) may go without an order, over the whole partition. The read loses its limit
+    /// and offset (a keyset page, which needs its limit, gets a row number instead): a backend may stop computing at
+    /// the limit, before a later row's overflow.
+    private func runningAggregate(
+        _ w: inout WindowFunction, _ aggregate: Aggregate.Function, _ s: inout Select, _ columns: [TableColumn],
+        _ side: inout SplitMix64
+    ) {
+        let candidates = columns.filter { c in
+            Aggregate(aggregate, ColumnRef(c.name), type: c.type).typeProblem == nil
+        }
+        if let c = candidates.isEmpty || (aggregate == .count && side.chance(0.3)) ? nil : side.pick(candidates) {
+            w.argument = ColumnRef(c.name)
+            w.argumentType = c.type
+        } else {
+            w.function = .count
+        }
+        let exact = w.argumentType != .double || w.function == .count || w.function == .min || w.function == .max
+        if !(exact && w.order.isEmpty && side.chance(0.3)) {
+            var key = Ordering("id")
+            key.isNeverNull = true
+            w.order.append(key)
+        }
+        s.limit = nil
+        s.offset = nil
     }
 
     /// The share of generated windows (ranking functions) read through a WITH query and filtered by their value.

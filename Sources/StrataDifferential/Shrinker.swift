@@ -323,6 +323,7 @@ extension DifferentialEngine {
             for case .aggregate(let a) in items { if let c = a.column { out.insert(name(c.name, c.table)) } }
             for case .expression(let e) in items { walk(e.node) }
             for case .window(let w) in items {
+                if let c = w.argument { out.insert(name(c.name, c.table)) }
                 w.partition.forEach { out.insert(name($0.name, $0.table)) }
                 w.order.forEach { out.insert(name($0.column, $0.table)) }
             }

@@ -32,6 +32,11 @@ struct ReadmeWindowTests {
         let topTwo = try await Story.query(on: db)
             .top(2, over: .partition(by: \.section).order(\.views, .descending).order(\.id))
             .order(\.title).all()
+        // Views so far in each section (by id), each section's mean, and the stories so far overall.
+        let running = try await Story.query(on: db).order(\.id).select(
+            .sum(\.views, over: .partition(by: \.section).order(\.id)),
+            .avg(\.views, over: .partition(by: \.section)),
+            .count(over: .order(\.id)))  // [(Int64?, Double?, Int)]
 
         // views are id % 7 (s00 0 … s06 6, s07 0 …); news are s00, s03, s06, s09, the rest have no section.
         #expect(ranked.map(\.0) == (0..<12).map { "s\(String(format: "%02d", $0))" })
@@ -40,5 +45,9 @@ struct ReadmeWindowTests {
         #expect(previous.map(\.1) == ["-", "-", "s01", "s00", "s02", "s04", "s03", "s05", "s07", "s06", "s08", "s10"])
         // news: s06 (6), s03 (3); no section: s05 (5), s04 (4, before s11 by id).
         #expect(topTwo.map(\.title) == ["s03", "s04", "s05", "s06"])
+        // news views 0, 3, 6, 2 (mean 2.75); the others 1, 2, 4, 5, 0, 1, 3, 4 (mean 2.5).
+        #expect(running.map(\.0) == [0, 1, 3, 3, 7, 12, 9, 12, 13, 11, 16, 20])
+        #expect(running.map(\.1) == (0..<12).map { $0 % 3 == 0 ? 2.75 : 2.5 })
+        #expect(running.map(\.2) == Array(1...12))
     }
 }

@@ -53,10 +53,12 @@ public protocol Dialect: Sendable {
     /// The statements that make commits to `table` notify other processes (see
     /// ``Model/notifiesOtherProcesses``), run by automatic migration; idempotent. Default none.
     func changeNotificationSQL(table: String) throws(StrataError) -> [String]
-    /// An aggregate call over `argument` (a quoted column, maybe after `DISTINCT `), a column of `type`. Default
-    /// the standard call (`SUM("amount")`); a backend that cannot sum a type exactly, or whose result would lose
-    /// the column's comparison rules (SQLite's decimal text), writes its own.
-    func aggregateCall(_ function: Aggregate.Function, over type: ColumnType?, argument: String) -> String
+    /// An aggregate call over `argument` (a quoted column, maybe after `DISTINCT `), a column of `type`, written
+    /// with `window` (empty for a plain aggregate, ` OVER (…)` for a running one) after each aggregate function it
+    /// calls. Default the standard call (`SUM("amount")`); a backend that cannot sum a type exactly, or whose
+    /// result would lose the column's comparison rules (SQLite's decimal text), writes its own.
+    func aggregateCall(_ function: Aggregate.Function, over type: ColumnType?, argument: String, window: String)
+        -> String
     /// How arithmetic is spelled so that division by zero and overflow raise Strata's one error (default
     /// ``ArithmeticSyntax/operators``).
     var arithmeticSyntax: ArithmeticSyntax { get }
@@ -213,15 +215,29 @@ extension Dialect {
     /// - Parameter table: the model's table.
     /// - Returns: an empty list.
     public func changeNotificationSQL(table: String) throws(StrataError) -> [String] { [] }
-    /// The standard call, the function's name in capitals around the argument: `SUM("amount")`.
+    /// The standard call, the function's name in capitals around the argument: `SUM("amount")`, then the window.
     ///
     /// - Parameters:
     ///   - function: the aggregate function.
     ///   - type: the argument column's type (unused here).
     ///   - argument: the quoted column, maybe after `DISTINCT `.
+    ///   - window: empty, or ` OVER (…)` for a running aggregate.
+    /// - Returns: the call's SQL.
+    public func aggregateCall(_ function: Aggregate.Function, over type: ColumnType?, argument: String, window: String)
+        -> String
+    {
+        function.rawValue.uppercased() + "(" + argument + ")" + window
+    }
+
+    /// The plain (not windowed) aggregate call: ``aggregateCall(_:over:argument:window:)`` with no window.
+    ///
+    /// - Parameters:
+    ///   - function: the aggregate function.
+    ///   - type: the argument column's type.
+    ///   - argument: the quoted column, maybe after `DISTINCT `.
     /// - Returns: the call's SQL.
     public func aggregateCall(_ function: Aggregate.Function, over type: ColumnType?, argument: String) -> String {
-        function.rawValue.uppercased() + "(" + argument + ")"
+        aggregateCall(function, over: type, argument: argument, window: "")
     }
     /// No array binding: each value of an `IN` list is its own parameter.
     public var inListArray: InListArray? { nil }

@@ -4,8 +4,31 @@ extension SQLRenderer {
     /// `RANK() OVER (PARTITION BY "user_id" ORDER BY "views" DESC NULLS LAST, "id" ASC)`, `LAG("views", 1, ?) OVER
     /// (…)`: the window's order terms are written as the SELECT's own ORDER BY (NULLs first ascending, last
     /// descending; text by code point). Ranking and offset functions have no frame: they read the partition's
-    /// order, never a frame, on every backend, so none is written.
+    /// order, never a frame, on every backend, so none is written. A running aggregate's frame is always written:
+    /// `ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW` with an order (the default `RANGE` frame would add a
+    /// row's peers at once), the whole partition without one.
     mutating func window(_ w: WindowFunction, in s: Select) throws(StrataError) {
+        if let function = w.function.aggregate {
+            // The dialect's call (PostgreSQL's cast of an integer sum, SQLite's checked sums) with the window after
+            // each aggregate it calls; the frame is written out so that peers read alike on every backend.
+            let before = sql
+            sql = ""
+            try over(
+                w, in: s,
+                frame: w.order.isEmpty
+                    ? "ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING"
+                    : "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW")
+            let window = sql
+            sql = before
+            guard let c = w.argument else {
+                guard function == .count else { throw .invalidQuery("\(w.summary) needs a column") }
+                sql += "COUNT(*)" + window
+                return
+            }
+            sql += dialect.aggregateCall(
+                function, over: w.argumentType, argument: try column(c.name, table: c.table), window: window)
+            return
+        }
         switch w.function {
         case .rowNumber: sql += "ROW_NUMBER()"
         case .rank: sql += "RANK()"
@@ -35,6 +58,8 @@ extension SQLRenderer {
                 sql += " END"
                 return
             }
+            }
+        case .sum, .avg, .count, .min, .max: throw .invalidQuery("\(w.summary) is an aggregate")
         }
         try over(w, in: s)
     }

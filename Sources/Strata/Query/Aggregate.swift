@@ -105,6 +105,15 @@ public enum SelectItem: Sendable, Hashable {
     case window(WindowFunction)
     /// A value computed for each row of a SELECT that is not grouped (a JSON path's value, see ``JSONPath``).
     case expression(SQLExpression)
+
+    /// The aggregate whose types the item's value follows: the aggregate itself, or a running aggregate's.
+    public var aggregateRule: Aggregate? {
+        switch self {
+        case .aggregate(let a): a
+        case .window(let w): w.aggregate
+        case .column, .expression: nil
+        }
+    }
 }
 
 /// A HAVING condition: comparisons of aggregates (or grouped columns) with bound values, joined by AND, OR, NOT.

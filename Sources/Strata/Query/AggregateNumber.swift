@@ -29,7 +29,7 @@ package enum AggregateRows {
         guard case .select(let s) = statement, case .items(let items) = s.selection else { return rows }
         return rows.map { row in
             row.enumerated().map { i, v in
-                guard i < items.count, case .aggregate(let a) = items[i],
+                guard i < items.count, let a = items[i].aggregateRule,
                     let n = try? a.normalize(v, model: s.table)
                 else { return v }
                 if a.function == .avg, case .double(let d) = n {

@@ -160,7 +160,7 @@ extension QueryBuilder where Executor == Transaction {
                 values.reserveCapacity(items.count)
                 for (k, item) in items.enumerated() {
                     let v = reader.value(at: k)
-                    if case .aggregate(let a) = item {
+                    if let a = item.aggregateRule {
                         values.append(try a.normalize(v, model: model))
                     } else {
                         values.append(v)
@@ -170,11 +170,14 @@ extension QueryBuilder where Executor == Transaction {
             }
         } catch StrataError.arithmeticError(_, let reason) {
             // A driver that stopped on overflow names only its table: name the sum.
-            let sum = items.lazy.compactMap { item -> Aggregate? in
-                if case .aggregate(let a) = item, a.function == .sum { return a }
-                return nil
+            let sum = items.lazy.compactMap { item -> String? in
+                switch item {
+                case .aggregate(let a) where a.function == .sum: return a.summary
+                case .window(let w) where w.function == .sum: return w.summary
+                default: return nil
+                }
             }.first
-            throw StrataError.arithmeticError(expression: model + "." + (sum?.summary ?? "sum"), reason: reason)
+            throw StrataError.arithmeticError(expression: model + "." + (sum ?? "sum"), reason: reason)
         }
     }
 

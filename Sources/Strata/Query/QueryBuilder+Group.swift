@@ -5,12 +5,19 @@ struct Grouping {
     var columns: [ColumnRef] = []
     var having: [HavingCondition.Node] = []
     var distinct = false
+    /// Whether the groups are the model's rows, for aggregates of an association (see ``AssociationAggregate``).
+    var perModel = false
 
     var isGrouped: Bool { !columns.isEmpty || !having.isEmpty }
 
     /// Models (`all`, `first`, `forEach`, `values`) cannot come from a grouped query.
     func checkModelRows<M: Model>(_: M.Type) throws(StrataError) {
         guard isGrouped else { return }
+        if perModel {
+            throw .invalidAggregate(
+                model: M.modelName, column: "*",
+                reason: "aggregates of an association come with each model: read them with all(with:)")
+        }
         throw .invalidAggregate(
             model: M.modelName, column: columns.first?.name ?? "*",
             reason: "a grouped query returns groups, not models: read them with select(…)")

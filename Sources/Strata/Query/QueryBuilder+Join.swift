@@ -11,7 +11,7 @@ struct JoinSpec {
 }
 
 extension QueryBuilder {
-    private func adding(
+    func adding(
         _ key: String, table: String, softDeleted: [(table: String, column: String)] = [],
         _ make: (String) throws -> [Join]
     ) -> Self {

@@ -9,6 +9,7 @@ extension Select {
 
     /// Checks what backends would answer differently or refuse: `LAG` or `LEAD` without a column or with a
     /// negative offset (PostgreSQL reads the other way, SQLite refuses), a ranking function given a column, a
+    /// running aggregate without a column (but `COUNT(*)`) or over a type it takes differently on each backend, a
     /// window ordered by an aggregate (nothing to nest it in a SELECT that is not grouped) or by an expression, and
     /// a window in a SELECT that takes a row lock (PostgreSQL refuses `FOR UPDATE` with windows). A window in a
     /// grouped SELECT or in HAVING is refused by ``checkGrouping()``. The core calls it before any driver sees the statement (`StatementCheck`).
@@ -24,6 +25,13 @@ extension Select {
                 }
             case .rowNumber, .rank, .denseRank:
                 guard w.argument == nil else { throw .invalidQuery("\(w.summary) on \(table) takes no column") }
+            case .sum, .avg, .count, .min, .max:
+                guard w.argument != nil || w.function == .count else {
+                    throw .invalidQuery("\(w.summary) on \(table) needs a column")
+                }
+                if let problem = w.aggregate?.typeProblem {
+                    throw .invalidQuery("\(w.summary) on \(table): \(problem)")
+                }
             }
             for o in w.order {
                 if let a = o.aggregate {

@@ -76,6 +76,28 @@ public struct WindowDefinition<M: Model>: Sendable {
                 WindowFunction(
                     function, ColumnRef(name), offset: offset, default: value, partition: partition, order: order)))
     }
+
+    /// The running aggregate `function` of the column `kp` names (or `COUNT(*)` without one) over this definition,
+    /// or the typed error of a column it cannot aggregate alike on every backend.
+    func resolveAggregate(_ function: WindowFunction.Function, _ kp: PartialKeyPath<M>?)
+        -> Result<SelectItem, StrataError>
+    {
+        if let error { return .failure(error) }
+        var column: ColumnRef?
+        var type: ColumnType?
+        if let kp {
+            guard let name = M.columnName(for: kp) else {
+                return .failure(.unknownColumn(model: M.modelName, column: "\(kp)"))
+            }
+            column = ColumnRef(name)
+            type = M.schema.columnType(of: name)
+        }
+        let w = WindowFunction(function, column, type: type, partition: partition, order: order)
+        if let reason = w.aggregate?.typeProblem {
+            return .failure(.invalidAggregate(model: M.modelName, column: column?.name ?? "*", reason: reason))
+        }
+        return .success(.window(w))
+    }
 }
 
 extension Projection {

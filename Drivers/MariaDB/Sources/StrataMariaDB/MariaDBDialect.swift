@@ -75,11 +75,15 @@ public struct MariaDBDialect: Dialect {
 
     /// SUM of integers is DECIMAL in MariaDB (read back as an integer when it fits); AVG is the sum as a DOUBLE over
     /// the count (MariaDB's own AVG of integers is a DECIMAL with four fraction digits).
-    public func aggregateCall(_ function: Aggregate.Function, over type: ColumnType?, argument: String) -> String {
+    public func aggregateCall(_ function: Aggregate.Function, over type: ColumnType?, argument: String, window: String)
+        -> String
+    {
+        let sum = "SUM(" + argument + ")" + window
+        let count = "COUNT(" + argument + ")" + window
         switch (function, type) {
-        case (.avg, .double?): return "SUM(" + argument + ") / COUNT(" + argument + ")"
-        case (.avg, _): return "CAST(SUM(" + argument + ") AS DOUBLE) / COUNT(" + argument + ")"
-        default: return function.rawValue.uppercased() + "(" + argument + ")"
+        case (.avg, .double?): return sum + " / " + count
+        case (.avg, _): return "CAST(" + sum + " AS DOUBLE) / " + count
+        default: return function.rawValue.uppercased() + "(" + argument + ")" + window
         }
     }
 
