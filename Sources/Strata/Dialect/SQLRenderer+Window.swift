@@ -58,7 +58,6 @@ extension SQLRenderer {
                 sql += " END"
                 return
             }
-            }
         case .sum, .avg, .count, .min, .max: throw .invalidQuery("\(w.summary) is an aggregate")
         }
         try over(w, in: s)
