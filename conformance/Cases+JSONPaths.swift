@@ -78,6 +78,18 @@ extension ConformanceSuite {
             try checkEqual(
                 rows.map(\.4), Array(repeating: nil, count: 10) + [5], "[0]: only the top-level array has one")
         },
+        ConformanceCase("json-path.index-into-a-scalar-document-is-null") { db in
+            // Found by the differential engine (seed 20261123): jsonb reads `-> 0` of a scalar as the scalar.
+            try await seedDocuments(db, ["true", #""é""#, "7", "[true]", #"["é"]"#, "[7]"])
+            let rows = try await ConfProfile.query(on: db).order(\.id).select(
+                .json(\.doc, 0, as: Bool.self), .json(\.doc, 0, as: String.self), .json(\.doc, 0, as: Int.self))
+            try checkEqual(rows.map(\.0), [nil, nil, nil, true, nil, nil], "as Bool: the array's element only")
+            try checkEqual(rows.map(\.1), [nil, nil, nil, nil, "é", nil], "as String: the array's element only")
+            try checkEqual(rows.map(\.2), [nil, nil, nil, nil, nil, 7], "as Int: the array's element only")
+            let notFalse = try await ConfProfile.query(on: db)
+                .where(json(\.doc, 0, as: Bool.self) >= false).all().map(\.name)
+            try checkEqual(notFalse, ["d4"], "a filter on [0] matches the array only")
+        },
         ConformanceCase("json-path.numbers-compare-as-the-declared-type") { db in
             try await seedDocuments(
                 db,

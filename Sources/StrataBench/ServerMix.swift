@@ -102,7 +102,7 @@ extension ThroughputRunner {
         for i in 0..<runs {
             for k in 0..<2 {
                 let side = (k + i) % 2  // each side first in turn
-                let before = (balance: try balance(), cpu: ProcessCPU.now(), server: server.seconds())
+                let before = (balance: try balance(), cpu: ProcessCPU.now(), server: server.snapshot())
                 let watch = Bystanders.start()
                 let started = ContinuousClock.now
                 let done =
@@ -111,7 +111,7 @@ extension ThroughputRunner {
                 let elapsedSeconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
                 let lags = await watch.stop()
                 let used = ProcessCPU.now().ownUsage - before.cpu.ownUsage
-                let serverUsed = server.seconds().flatMap { after in before.server.map { after - $0 } }
+                let serverUsed = ServerCPU.seconds(from: before.server, to: server.snapshot())
                 let added = try balance() - before.balance
                 guard added == Int64(done.writes) else {
                     throw BenchError(
@@ -300,18 +300,31 @@ struct ServerCPU {
         postmaster = Self.stat(Int32(backendPID)).map(\.ppid)
     }
 
-    func seconds() -> Double? {
+    /// Each server process's clock ticks so far, by pid.
+    func snapshot() -> [Int32: Int]? {
         #if os(Linux)
             guard let postmaster,
                 let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc")
             else { return nil }
-            let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-            var total = 0.0
+            var ticks: [Int32: Int] = [:]
             for entry in entries {
                 guard let pid = Int32(entry), let s = Self.stat(pid), s.ppid == postmaster else { continue }
-                total += Double(s.ticks) / ticks
+                ticks[pid] = s.ticks
             }
-            return total
+            return ticks
+        #else
+            return nil
+        #endif
+    }
+
+    /// The server's CPU seconds between two snapshots: what each process still running used since the first (all
+    /// of it for one started since). A backend of another client that exited meanwhile took its CPU with it, and
+    /// is left out rather than subtracted.
+    static func seconds(from before: [Int32: Int]?, to after: [Int32: Int]?) -> Double? {
+        #if os(Linux)
+            guard let before, let after else { return nil }
+            let ticks = after.reduce(0) { $0 + max(0, $1.value - (before[$1.key] ?? 0)) }
+            return Double(ticks) / Double(sysconf(Int32(_SC_CLK_TCK)))
         #else
             return nil
         #endif

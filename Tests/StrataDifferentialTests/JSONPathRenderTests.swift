@@ -94,8 +94,9 @@ struct JSONPathRenderTests {
             ])
         #expect(
             pg == [
-                #"SELECT "title", CASE WHEN jsonb_typeof("prefs" -> 'tags' -> 1) = 'string' THEN ("prefs" -> 'tags'"#
-                    + #" ->> 1) COLLATE "C" END, CASE WHEN jsonb_typeof("prefs" -> 'size') = 'number' THEN ("prefs""#
+                #"SELECT "title", CASE WHEN jsonb_typeof("prefs" -> 'tags') = 'array' THEN CASE WHEN"#
+                    + #" jsonb_typeof("prefs" -> 'tags' -> 1) = 'string' THEN ("prefs" -> 'tags'"#
+                    + #" ->> 1) COLLATE "C" END END, CASE WHEN jsonb_typeof("prefs" -> 'size') = 'number' THEN ("prefs""#
                     + #" ->> 'size')::double precision END, CASE WHEN jsonb_typeof("prefs" -> 'it''s') = 'boolean'"#
                     + #" THEN"#
                     + #" ("prefs" ->> 'it''s')::boolean END FROM "jentry" ORDER BY "id" ASC"#

@@ -21,7 +21,7 @@ struct AssociationJoin: Sendable {
     }
 }
 
-/// An aggregate of each owner's related rows, read beside the owner with ``QueryBuilder/all(with:)``, filtered with
+/// An aggregate of each owner's related rows, read beside the owner with ``QueryBuilder/all(with:)-rcmt``, filtered with
 /// ``QueryBuilder/having(_:)-(AssociationCondition<M>)`` and ordered with ``QueryBuilder/order(_:_:)-(AssociationAggregate<M,V>,_)``.
 ///
 /// ```swift

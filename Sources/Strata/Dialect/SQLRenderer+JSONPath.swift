@@ -38,30 +38,37 @@ extension SQLRenderer {
         case .jsonbOperators:
             var node = column
             var text = column
+            // jsonb reads `-> 0` of a scalar as the scalar itself (`'true'::jsonb -> 0` is `true`): each index step
+            // first checks that its container is an array, as the other backends read it.
+            var arrays: [String] = []
             for (n, step) in path.steps.enumerated() {
                 let operand: String
                 switch step {
                 case .key(let k): operand = renderer.quotedLiteral(k)
-                case .index(let i): operand = "\(i)"
+                case .index(let i):
+                    operand = "\(i)"
+                    arrays.append("jsonb_typeof(" + node + ") = 'array'")
                 }
                 node += " -> " + operand
                 text += (n == path.steps.count - 1 ? " ->> " : " -> ") + operand
             }
             let type = "jsonb_typeof(" + node + ")"
             let value = "(" + text + ")"
+            let read: String
             switch path.type {
             case .text:
                 var collation = ""
                 if let c = renderer.dialect.binaryTextCollation { collation = " COLLATE " + (try renderer.q(c)) }
-                return "CASE WHEN " + type + " = 'string' THEN " + value + collation + " END"
+                read = "CASE WHEN " + type + " = 'string' THEN " + value + collation + " END"
             case .integer:
                 // Digits only (jsonb writes 1.0 as 1.0), within Int64 (a cast past it would fail the statement).
-                return "CASE WHEN " + type + " <> 'number' OR " + value + " !~ '^-?[0-9]+$' THEN NULL WHEN "
+                read = "CASE WHEN " + type + " <> 'number' OR " + value + " !~ '^-?[0-9]+$' THEN NULL WHEN "
                     + value + "::numeric BETWEEN -9223372036854775808 AND 9223372036854775807 THEN " + value
                     + "::bigint END"
-            case .double: return "CASE WHEN " + type + " = 'number' THEN " + value + "::double precision END"
-            case .bool: return "CASE WHEN " + type + " = 'boolean' THEN " + value + "::boolean END"
+            case .double: read = "CASE WHEN " + type + " = 'number' THEN " + value + "::double precision END"
+            case .bool: read = "CASE WHEN " + type + " = 'boolean' THEN " + value + "::boolean END"
             }
+            return arrays.isEmpty ? read : "CASE WHEN " + arrays.joined(separator: " AND ") + " THEN " + read + " END"
         }
     }
 

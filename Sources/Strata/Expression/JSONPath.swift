@@ -14,7 +14,7 @@
 /// | `bool` | `true` or `false` | `json_type IN ('true', 'false')` | `::boolean` |
 ///
 /// A path is part of the query's shape, like a column name: it is written into the SQL as a quoted literal (so an
-/// index on the same path can serve the query), never taken from user input. ``validate()`` refuses what no
+/// index on the same path can serve the query), never taken from user input. `validate()` refuses what no
 /// backend could read alike: an empty path, an empty key, a key holding NUL or `"`, a negative index.
 public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// One step of a path.

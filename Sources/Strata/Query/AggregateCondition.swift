@@ -1,6 +1,6 @@
 // AggregateCondition: a typed HAVING condition, written with projections and operators.
 
-/// A condition on groups, for ``QueryBuilder/having(_:)``: `.sum(\.amount) > 100 && .count() >= 2`.
+/// A condition on groups, for ``QueryBuilder/having(_:)-(AggregateCondition<M>)``: `.sum(\.amount) > 100 && .count() >= 2`.
 ///
 /// A comparison with NULL (an empty group's sum, say) is unknown, so the group is left out, on every driver.
 public struct AggregateCondition<M: Model>: Sendable {

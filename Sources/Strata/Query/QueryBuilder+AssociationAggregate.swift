@@ -143,7 +143,7 @@ extension QueryBuilder where Executor == Transaction {
 }
 
 extension QueryBuilder where Executor == Database {
-    /// Each matching model with aggregates of its related rows (see the synchronous ``all(with:)``).
+    /// Each matching model with aggregates of its related rows (see the synchronous `all(with:)`).
     nonisolated(nonsending) public func all<each V: DatabaseValueConvertible>(
         with items: repeat AssociationAggregate<M, each V>
     ) async throws -> [(M, repeat each V)] {

@@ -49,7 +49,7 @@ extension QueryBuilder {
     /// let perTeam = try await Member.query(on: db).group(by: \.teamID).select(.column(\.teamID), .count())
     /// ```
     ///
-    /// See ``having(_:)`` for the SQL a grouped query renders on each backend.
+    /// See `having(_:)` (of an aggregate condition) for the SQL a grouped query renders on each backend.
     public func group(by keyPaths: PartialKeyPath<M>...) -> Self {
         var copy = self
         for kp in keyPaths {
