@@ -49,20 +49,8 @@ final class AutoFailoverCluster: Sendable {
 
     /// Whether the failover tests run: the tools are here, or `STRATA_SERVER_CONTROL=1` (our `.ci/run`), where
     /// their absence must fail.
-    static let enabled: Bool = {
-        guard let missing else { return true }
-        let banner = String(repeating: "!", count: 78)
-        print(
-            """
-            \(banner)
-            !! Failover tests: cannot make a pg_auto_failover formation here: \(missing).
-            !! \(ServerAccess.required
-                ? "STRATA_SERVER_CONTROL=1, so they run and FAIL."
-                : "SKIPPING them (with STRATA_SERVER_CONTROL=1 they would fail).")
-            \(banner)
-            """)
-        return ServerAccess.required
-    }()
+    static let enabled = ServerAccess.runs(
+        "Failover tests: cannot make a pg_auto_failover formation here", missing: missing)
 
     /// Runs `body` with a new formation (primary and secondary both healthy), then stops and removes it, whether
     /// `body` returns or throws.

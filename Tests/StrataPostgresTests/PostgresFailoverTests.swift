@@ -37,9 +37,10 @@ final class FailoverLog: @unchecked Sendable {
     private var list: [Write] = []
     let origin = ContinuousClock.now
 
-    var now: Double {
-        let elapsed = ContinuousClock.now - origin
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    var now: Double { Self.seconds(ContinuousClock.now - origin) }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 
     func record(_ write: Write) {
@@ -228,7 +229,7 @@ struct PostgresFailoverTests {
                 // new primary; the pool then replaces it and skips that replica.
                 #expect(onStandby >= 16, "replica reads on the standby: \(onStandby) of 20")
                 print("replica reads: \(onStandby) of the next 20 on the standby")
-                return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                return FailoverLog.seconds(elapsed)
             }
             if ContinuousClock.now > deadline {
                 Issue.record("reads never reached the standby: \(try await StandbyCluster.offPool { try cluster.states() })")

@@ -26,4 +26,21 @@ enum ServerAccess {
 
     /// Whether the PgBouncer tests run: pgbouncer is installed, or its absence must fail.
     static var runsPgBouncer: Bool { required || pgbouncer != nil }
+
+    /// Whether tests that make servers of their own run: they can (`missing` is nil), or `STRATA_SERVER_CONTROL=1`
+    /// makes them run and fail. Otherwise they are skipped, and a banner naming `tests` and `missing` says why.
+    static func runs(_ tests: String, missing: String?) -> Bool {
+        guard let missing else { return true }
+        let banner = String(repeating: "!", count: 78)
+        print(
+            """
+            \(banner)
+            !! \(tests): \(missing).
+            !! \(required
+                ? "STRATA_SERVER_CONTROL=1, so they run and FAIL."
+                : "SKIPPING them (with STRATA_SERVER_CONTROL=1 they would fail).")
+            \(banner)
+            """)
+        return required
+    }
 }

@@ -53,20 +53,8 @@ final class StandbyCluster: Sendable {
     /// Whether the standby tests run: the tools are here, or `STRATA_SERVER_CONTROL=1` (our `.ci/run`), where
     /// their absence must fail. Elsewhere, as in the shipped workflow (a `swift` container with `CI=true` and no
     /// PostgreSQL binaries), they are skipped with the reason.
-    static let enabled: Bool = {
-        guard let missing else { return true }
-        let banner = String(repeating: "!", count: 78)
-        print(
-            """
-            \(banner)
-            !! Read replica tests: cannot make a primary and a standby here: \(missing).
-            !! \(ServerAccess.required
-                ? "STRATA_SERVER_CONTROL=1, so they run and FAIL."
-                : "SKIPPING them (with STRATA_SERVER_CONTROL=1 they would fail).")
-            \(banner)
-            """)
-        return ServerAccess.required
-    }()
+    static let enabled = ServerAccess.runs(
+        "Read replica tests: cannot make a primary and a standby here", missing: missing)
 
     /// Runs `body` with a new primary on `port` (and, with `standby`, a streaming hot standby of it on the next),
     /// then stops both and removes their directory, whether `body` returns or throws.
