@@ -58,7 +58,9 @@ extension SQLRenderer {
             switch path.type {
             case .text:
                 var collation = ""
-                if let c = renderer.dialect.binaryTextCollation { collation = " COLLATE " + (try renderer.q(c)) }
+                if let c = renderer.dialect.binaryTextCollation {
+                    collation = " COLLATE " + (try renderer.q(c))
+                }
                 read = "CASE WHEN " + type + " = 'string' THEN " + value + collation + " END"
             case .integer:
                 // Digits only (jsonb writes 1.0 as 1.0), within Int64 (a cast past it would fail the statement).
