@@ -28,6 +28,13 @@ public struct PostgresDialect: Dialect {
     public var nullOrdering: NullOrdering { .highest }
     /// `lower`/`upper` fold ASCII letters only under the "C" collation, as SQLite's do.
     public var caseMappingSyntax: CaseMappingSyntax { .collateC }
+    /// `statement_timestamp()`: the time of the inserting statement, as on SQLite, not of its transaction's
+    /// start (`now()`).
+    public func databaseDefaultSQL(_ value: DatabaseDefault) -> String {
+        switch value {
+        case .now: return "statement_timestamp()"
+        }
+    }
 
     /// A statement trigger that sends `NOTIFY strata_changes, '<table>'` after every write; PostgreSQL
     /// delivers it at COMMIT and drops it on ROLLBACK.

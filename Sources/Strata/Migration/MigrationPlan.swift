@@ -87,7 +87,13 @@ public struct MigrationPlan: Sendable, Hashable, CustomStringConvertible {
                                 fill: c.isNullable ? nil : c.backfill),
                             isDestructive: retyped || !c.isNullable))
                 }
-                if !ColumnDefault.matches(model: c, live: l) {
+                if let d = c.databaseDefault {
+                    if !ColumnDefault.matches(d, live: l) {
+                        out.append(
+                            PlannedChange(
+                                change: .setDatabaseDefault(table: name, column: c.name, to: d), isDestructive: false))
+                    }
+                } else if !ColumnDefault.matches(model: c, live: l) {
                     out.append(
                         PlannedChange(
                             change: .setDefault(table: name, column: c.name, to: c.schemaDefault), isDestructive: false)
