@@ -96,6 +96,34 @@ extension PostgresServerTests {
             try await world.drop()
         }
 
+        @Test("CockroachDB: a lease held by a live migrator is busy past the lock timeout; a silent one is taken over")
+        func leaseTimeoutAndTakeover() async throws {
+            let world = try await Self.world("strata_sim_lease_held")
+            let overlap = ScaleOutOverlap()
+            let step = Migration("001_once") { up in
+                up.createTable(Self.table("held"))
+                up.transform("count") { _ in overlap.run(for: 0) }
+            }
+            let db = try world.open(timeout: 1)
+            defer { db.close() }
+            let admin = try world.admin()
+            defer { admin.close() }
+            try await admin.unsafeRawExecute(
+                "CREATE TABLE strata_migration_lock (id INTEGER PRIMARY KEY, holder TEXT, renewed_at TIMESTAMPTZ)")
+            try await admin.unsafeRawExecute("GRANT ALL ON strata_migration_lock TO strata_sim_lease_held")
+            try await admin.unsafeRawExecute("INSERT INTO strata_migration_lock VALUES (1, 'another', now())")
+            await #expect(throws: StrataError.busy) { try await db.migrate([step]) }
+            #expect(overlap.ran == 0)
+            #expect(try await exists(world, "held") == false)
+            // The holder has not renewed its lease for 6 minutes: it died, and the lease is taken over.
+            try await admin.unsafeRawExecute(
+                "UPDATE strata_migration_lock SET renewed_at = now() - interval '6 minutes' WHERE id = 1")
+            #expect(try await db.migrate([step]) == ["001_once"])
+            #expect(overlap.ran == 1)
+            #expect(try await world.count("SELECT count(*) FROM strata_migration_lock WHERE holder IS NULL") == 1)
+            try await world.drop()
+        }
+
         @Test("CockroachDB: each DDL statement of a step commits alone; a failure in a step undoes what it applied")
         func oneDDLPerTransaction() async throws {
             // Advisory locks allowed, so that PostgreSQL's path fails on the second DDL statement, not on its lock.

@@ -50,11 +50,11 @@ struct PostgresScaleOutWorld {
         PostgresTestServer.url(with: ["user=\(name)", "password=scaleout", "dbname=\(name)"] + parameters)
     }
 
-    /// A database opened as the role.
-    func open(_ parameters: String...) throws -> Database {
+    /// A database opened as the role, waiting at most `timeout` seconds for a lock.
+    func open(_ parameters: String..., timeout: Double = 5) throws -> Database {
         try Database.open(
             PostgresTestServer.url(with: ["user=\(name)", "password=scaleout", "dbname=\(name)"] + parameters),
-            drivers: [.postgres])
+            drivers: [.postgres], configuration: Configuration(timeout: timeout))
     }
 
     /// The engine one new connection of the role detects (or the URL pins).
