@@ -65,7 +65,8 @@ extension PostgresConnection {
 
     /// On Citus, refuses an upsert whose conflict target lacks the table's distribution column (a distributed
     /// table's unique indexes all include it, so the statement could only fail there), before it is sent. The
-    /// column is read from `citus_tables` once per table and connection; a table not listed is local.
+    /// column is read from `citus_tables` once per table and connection; a table not listed is local, and so is
+    /// every table when there is no `citus_tables` (an engine pinned by the URL that is not Citus after all).
     ///
     /// - Throws: ``StrataError/invalidQuery(_:)`` naming the table, the target and the distribution column.
     func checkDistributionColumn(_ statement: Statement?) throws {
@@ -74,9 +75,15 @@ extension PostgresConnection {
         if let known = distributionColumns[insert.table] {
             column = known
         } else {
-            let found = try rows(
-                "SELECT distribution_column::text FROM citus_tables WHERE table_name = $1::text::regclass",
-                [.text(try dialect.quote(insert.table))])
+            if citusCatalog == nil {  // looked up first: a statement naming a missing view would abort a transaction
+                citusCatalog = try rows("SELECT to_regclass('citus_tables') IS NOT NULL").first?.first == .bool(true)
+            }
+            var found: [[DatabaseValue]] = []
+            if citusCatalog == true {
+                found = try rows(
+                    "SELECT distribution_column::text FROM citus_tables WHERE table_name = $1::text::regclass",
+                    [.text(try dialect.quote(insert.table))])
+            }
             if case .text(let name)? = found.first?.first, name != "<none>" { column = name } else { column = nil }
             distributionColumns[insert.table] = column
         }

@@ -18,6 +18,8 @@ public final class PostgresConnection: SQLConnection {
     public let engine: PostgresEngine
     /// The distribution column of each table an upsert went into, on Citus (nil: the table is not distributed).
     var distributionColumns: [String: String?] = [:]
+    /// Whether the server has Citus's `citus_tables` view (nil: not looked up yet).
+    var citusCatalog: Bool?
     /// The token of the `strata_migration_lock` lease this connection holds, on an engine without advisory locks.
     var migrationLease: String?
     /// How long ``willBeginMigrationStep()`` waits for the migration lease: the lock timeout (a day when 0).
