@@ -16,9 +16,15 @@ extension PostgresConnection {
     /// - Throws: ``StrataError/busy`` when another process holds the lease past the lock timeout.
     public func willBeginMigrationStep() throws {
         guard !engine.hasAdvisoryLocks else { return }
-        _ = try rows(
-            "CREATE TABLE IF NOT EXISTS strata_migration_lock "
-                + "(id INTEGER PRIMARY KEY, holder TEXT, renewed_at TIMESTAMPTZ)")
+        do {
+            _ = try rows(
+                "CREATE TABLE IF NOT EXISTS strata_migration_lock "
+                    + "(id INTEGER PRIMARY KEY, holder TEXT, renewed_at TIMESTAMPTZ)")
+        } catch {
+            // IF NOT EXISTS is no guard against another migrator creating it at the same moment (PostgreSQL then
+            // fails on its catalog's unique index): the table is there all the same.
+            guard try columns(of: "strata_migration_lock") != nil else { throw error }
+        }
         _ = try rows("INSERT INTO strata_migration_lock (id) VALUES (1) ON CONFLICT (id) DO NOTHING")
         let token = "\(PQbackendPID(handle))-\(UInt64.random(in: 0 ... .max))"
         let clock = ContinuousClock()

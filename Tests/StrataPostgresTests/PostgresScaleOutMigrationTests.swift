@@ -2,6 +2,7 @@
 // pg_advisory_xact_lock, and an event trigger that refuses a second DDL statement in one transaction.
 import Foundation
 import Strata
+import StrataConformance
 import StrataPostgres
 import Synchronization
 import Testing
@@ -175,6 +176,24 @@ extension PostgresServerTests {
                 try await world.count(
                     "SELECT count(*) FROM information_schema.columns WHERE table_name = 'a' AND column_name = 'extra'")
                     == 0)
+            try await world.drop()
+        }
+
+        @Test("the whole conformance suite passes on the simulated CockroachDB, every DDL statement alone")
+        func conformanceSuite() async throws {
+            let world = try await PostgresScaleOutMigrationTests.world("strata_sim_conformance")
+            let db = try world.open()
+            defer { db.close() }
+            #expect(try world.engine() == .cockroachDB)
+            let results = await ConformanceSuite.runAll(on: db)
+            for r in results where r.outcome != .passed {
+                Issue.record("\(r.name) on simulated CockroachDB: \(r.outcome)")
+            }
+            #expect(results.filter { $0.outcome == .passed }.count == ConformanceSuite.cases.count)
+            let ddl = try await world.count("SELECT count(*) FROM engine_sim.ddl_log")
+            let transactions = try await world.count("SELECT count(DISTINCT xid) FROM engine_sim.ddl_log")
+            #expect(
+                (ddl ?? 0) > 1_000 && ddl == transactions, "\(ddl ?? 0) DDL statements, each in its own transaction")
             try await world.drop()
         }
 
