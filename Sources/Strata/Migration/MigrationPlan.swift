@@ -132,8 +132,10 @@ public struct MigrationPlan: Sendable, Hashable, CustomStringConvertible {
     public static let toolTablePrefixes = ["_litestream_"]
 
     /// Strata's own tables, which no model names and `dropUnknownTables` never drops: the migration log and the
-    /// change history's tables.
-    static let strataTables: Set<String> = [MigrationLog.table, HistoryLog.table, HistoryLog.clock]
+    /// change history's tables, and the migration lock's row on an engine without advisory locks (CockroachDB).
+    static let strataTables: Set<String> = [
+        MigrationLog.table, HistoryLog.table, HistoryLog.clock, "strata_migration_lock",
+    ]
 
     /// The plan as a versioned ``Migration`` (its `up`; no `down`).
     public func migration(named name: String) -> Migration {
