@@ -183,9 +183,19 @@ struct PostgresFailoverTests {
             try await StandbyCluster.offPool { try cluster.restart(node: old) }
         }
         try await StandbyCluster.offPool { try cluster.waitForStates(["primary", "secondary"]) }
-        let window = log.writes.filter { $0.end > at }
-        let lastFailure = window.filter { $0.outcome != .acknowledged }.map(\.end).max() ?? at
-        let back = window.filter { $0.outcome == .acknowledged && $0.end >= lastFailure }.map(\.end).min() ?? .infinity
+        // The first write acknowledged after the last failure. On a loaded machine the writers may not have finished
+        // one by the time the formation settles: wait for it (bounded), so that a slow writer is measured as late,
+        // not as never.
+        var window = log.writes.filter { $0.end > at }
+        func firstBack(_ window: [FailoverLog.Write]) -> Double? {
+            let lastFailure = window.filter { $0.outcome != .acknowledged }.map(\.end).max() ?? at
+            return window.filter { $0.outcome == .acknowledged && $0.end >= lastFailure }.map(\.end).min()
+        }
+        for _ in 0..<600 where firstBack(window) == nil {
+            try await Task.sleep(for: .milliseconds(100))
+            window = log.writes.filter { $0.end > at }
+        }
+        let back = firstBack(window) ?? .infinity
         let late = window.filter { $0.outcome != .acknowledged && $0.start > promoted + grace }
         var fault = FailoverFault(
             planned: planned, at: at, promotion: promoted - at, writesBack: back - at,
