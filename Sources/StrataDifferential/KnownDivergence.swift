@@ -29,8 +29,7 @@ public struct KnownDivergence: Sendable, Hashable {
             name: "like.non-text-column",
             reason:
                 "LIKE over a column that is not text (AST only: the typed builder allows it on text columns): "
-                + "PostgreSQL and memory refuse it (typeMismatch, memory only when a row is evaluated), SQLite "
-                + "matches the value's text",
+                + "PostgreSQL and memory refuse it (typeMismatch, before any row), SQLite matches the value's text",
             fixBy: "2027-01-15: the core's statement check refuses it with the column types of the schema (issue 25)",
             matches: { d in d.shownShape.map { Features($0, world: d.shownWorld).likeOverNonText } ?? false }),
         KnownDivergence(
