@@ -45,7 +45,7 @@ extension Model {
     /// Fetches an unsharded model by id from the global shard.
     ///
     /// A ``ShardedModel`` is refused: its id alone does not say which shard holds it; use
-    /// ``find(_:shardKey:on:)``.
+    /// ``ShardedModel/find(_:shardKey:on:)``.
     ///
     /// - Parameters:
     ///   - id: the primary key.

@@ -123,7 +123,7 @@ extension ShardedDatabase {
     }
 
     /// Migrates the models' tables on every shard, one shard after the other, each in one transaction (see
-    /// ``Database/migrate(_:)``). Every shard holds every table, the unsharded models' too (empty but on the
+    /// `Database.migrate(_:)`). Every shard holds every table, the unsharded models' too (empty but on the
     /// global shard), so a shard can become the global one and the conformance suite runs on each.
     ///
     /// - Parameter models: the models.

@@ -18,7 +18,7 @@
 /// the rows a customer's transaction writes commit together. Choose a key the queries name: a query that
 /// does not pin it is refused unless it asks to read every shard (``QueryBuilder/fanOut()``). Ids are given by
 /// each shard's own sequence, so two shards can hold the same id: a row is found by its id *and* its shard
-/// key (``Model/find(_:shardKey:on:)``), or give the model a `UUID` key.
+/// key (``ShardedModel/find(_:shardKey:on:)``), or give the model a `UUID` key.
 public protocol ShardedModel: Model {
     /// The type of the shard key: an integer type, `String`, `UUID` or `Data` (or a type stored as one of them).
     associatedtype ShardKey: DatabaseValueConvertible

@@ -12,7 +12,7 @@ extension QueryBuilder where Executor == ShardedQuery {
         }
     }
 
-    /// The first matching model, or nil (see ``all()``).
+    /// The first matching model, or nil (see `all()`).
     nonisolated(nonsending) public func first() async throws -> M? {
         switch try target() {
         case .one(let shard): return try await onShard(shard).first()
@@ -61,8 +61,8 @@ extension QueryBuilder where Executor == ShardedQuery {
         }
     }
 
-    /// The average of a column on the pinned shard. Across shards it is refused: combine ``sum(_:)`` and
-    /// ``count()`` instead, which weighs each shard by its rows.
+    /// The average of a column on the pinned shard. Across shards it is refused: combine `sum(_:)` and
+    /// `count()` instead, which weighs each shard by its rows.
     ///
     /// - Throws: ``StrataError/crossShard(model:reason:)`` when the query fans out.
     nonisolated(nonsending) public func avg<V: SummableColumn>(_ kp: KeyPath<M, V> & Sendable) async throws -> Double? {
@@ -150,7 +150,7 @@ extension QueryBuilder where Executor == ShardedQuery {
 
     /// Applies the ``set(_:to:)-(_,V)`` assignments to the matching rows of the pinned shard; returns how many.
     ///
-    /// - Throws: ``StrataError/crossShard(model:reason:)`` when the query pins no shard (see ``delete()``), or
+    /// - Throws: ``StrataError/crossShard(model:reason:)`` when the query pins no shard (see `delete()`), or
     ///   when it assigns the shard key (the rows would belong elsewhere).
     @discardableResult
     nonisolated(nonsending) public func update() async throws -> Int {
