@@ -162,6 +162,10 @@ struct ShardedDatabaseTests {
         let expected = try await ShardOrder.query(on: whole).order(\.note, .descending).order(\.reference).all()
             .map(\.reference)
         #expect(merged == expected && merged.count == 60)
+        let values = try await ShardOrder.query(on: sharded).fanOut().order(\.note, .descending).order(\.reference)
+            .limit(9).offset(3).values(\.reference)
+        #expect(values == Array(expected[3..<12]))
+        #expect(try await ShardOrder.query(on: sharded).where(\.customerID == 2).values(\.customerID) == [2, 2, 2])
 
         // Aggregates combine; avg is refused across shards and allowed on one.
         let all = ShardOrder.query(on: sharded).fanOut().where(\.total > 2)

@@ -20,6 +20,17 @@ extension QueryBuilder where Executor == ShardedQuery {
         }
     }
 
+    /// The values of one column of the matching rows: from the pinned shard, or read from the models merged from
+    /// every shard, in the query's order (see `all()`).
+    nonisolated(nonsending) public func values<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V> & Sendable) async throws
+        -> [V]
+    {
+        switch try target() {
+        case .one(let shard): return try await onShard(shard).values(kp)
+        case .every: return try await mergedAll(limit: limit).map { $0[keyPath: kp] }
+        }
+    }
+
     /// The number of matching rows: summed over the shards when it fans out.
     nonisolated(nonsending) public func count() async throws -> Int {
         switch try target() {
