@@ -31,27 +31,39 @@ extension QueryBuilder where Executor == ShardedQuery {
         }
     }
 
-    /// The number of matching rows: summed over the shards when it fans out.
+    /// The number of matching rows, as on one database (LIMIT and OFFSET count): over every shard when it fans out,
+    /// the shards' counts without LIMIT and OFFSET, summed, then OFFSET and LIMIT applied to the total.
     nonisolated(nonsending) public func count() async throws -> Int {
         switch try target() {
         case .one(let shard): return try await onShard(shard).count()
         case .every:
             try checkFanOut("count()")
-            var total = 0
-            for shard in executor.database.shards.indices { total += try await onShard(shard).count() }
-            return total
+            let remaining = Swift.max(0, try await unpagedTotal() - (offset ?? 0))
+            return limit.map { Swift.min($0, remaining) } ?? remaining
         }
     }
 
-    /// Whether any row matches, on the pinned shard or on any shard.
+    /// Whether any row matches (past the OFFSET, as on one database), on the pinned shard or on any shard.
     nonisolated(nonsending) public func exists() async throws -> Bool {
         switch try target() {
         case .one(let shard): return try await onShard(shard).exists()
         case .every:
             try checkFanOut("exists()")
-            for shard in executor.database.shards.indices where try await onShard(shard).exists() { return true }
-            return false
+            return try await unpagedTotal() > (offset ?? 0)
         }
+    }
+
+    /// The rows matching on every shard, without LIMIT and OFFSET (which are checked first).
+    nonisolated(nonsending) private func unpagedTotal() async throws -> Int {
+        try StatementCheck.check(.select(selectStatement()))  // a negative LIMIT or OFFSET, say
+        var total = 0
+        for shard in executor.database.shards.indices {
+            var q = onShard(shard)
+            q.limit = nil
+            q.offset = nil
+            total += try await q.count()
+        }
+        return total
     }
 
     /// The sum of a column: the shards' sums added (in `Int64` with an overflow check, or `Double`, or
