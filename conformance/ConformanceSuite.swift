@@ -87,6 +87,7 @@ public enum ConformanceSuite {
         recursiveCommonTableCases,
         windowCases,
         generatedCases,
+        databaseDefaultCases,
         jsonPathCases,
         runningAggregateCases,
         associationAggregateCases,

@@ -166,6 +166,7 @@ enum Fixtures {
         "conf_remark", "conf_article", "conf_photo", "conf_video", "conf_rider", "conf_stable", "conf_coach",
         "conf_hist_note", "strata_history", "strata_history_clock",
         "conf_line_item",
+        "conf_visit",
         "conf_profile",
         "conf_entry", "conf_blog",
         "strata_migrations",  // automatic migration records what it did there

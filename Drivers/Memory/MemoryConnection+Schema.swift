@@ -50,7 +50,7 @@ extension MemoryTable {
                 let c = TableColumn(
                     name: $0.name, type: $0.type, isNullable: $0.isNullable, isPrimaryKey: $0.isPrimaryKey,
                     schemaDefault: $0.schemaDefault)
-                return $0.isGenerated ? c.generated(as: $0.generation) : c
+                return ($0.isGenerated ? c.generated(as: $0.generation) : c).defaulted($0.databaseDefault)
             },
             indexes: indexes.map { Index(columns: $0.columnNames, unique: $0.isUnique, name: $0.name) },
             foreignKeys: foreignKeys.map(\.definition))
@@ -138,6 +138,12 @@ extension StoreState {
             guard let p = schema.index(of: column) else { throw .unknownColumn(model: table, column: column) }
             if let value { _ = try schema.columns[p].storedValue(value, table: table) }
             schema.columns[p].schemaDefault = value
+            try rebuild(table, as: schema) { $0 }
+        case .setDatabaseDefault(let table, let column, let value):
+            var schema = try self.table(table).schemaView
+            guard let p = schema.index(of: column) else { throw .unknownColumn(model: table, column: column) }
+            schema.columns[p].databaseDefault = value
+            if value != nil { schema.columns[p].schemaDefault = nil }
             try rebuild(table, as: schema) { $0 }
         }
     }

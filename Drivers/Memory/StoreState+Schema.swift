@@ -30,7 +30,12 @@ extension StoreState {
         var added = column
         if let backfill = column.backfill { added.schemaDefault = backfill }
         var fill = DatabaseValue.null
-        if let backfill = column.backfill, !backfill.isNull {
+        if let d = column.databaseDefault {
+            // The rows there take the default too, as `ADD COLUMN … DEFAULT statement_timestamp()` fills them.
+            switch d {
+            case .now: fill = .date(Self.statementTime())
+            }
+        } else if let backfill = column.backfill, !backfill.isNull {
             fill = try added.storedValue(backfill, table: name)
         } else if !column.isNullable && table.liveCount > 0 && !column.isGenerated {
             throw .notNullViolation(table: name, column: column.name)

@@ -20,6 +20,7 @@ extension StoreState {
     /// on it when a caller hands the connection a statement directly).
     mutating func insert(_ i: Insert) throws(StrataError) -> Outcome {
         try StatementCheck.check(.insert(i))
+        let i = fillingDatabaseDefaults(i)
         if let onConflict = i.onConflict { return try upsert(i, onConflict) }
         var inserted: [[DatabaseValue]] = []
         let outcome = try changing(i.table) { table, journal throws(StrataError) in

@@ -82,13 +82,18 @@ final class PostgresChangeListener: ChangeListener {
     private func run() {
         var failures = 0
         while !stopped {
-            guard let connection = try? PostgresConnector.open(options) else {
+            guard let session = try? PostgresConnector.openSession(options) else {
                 failures += 1
                 if failures == 3 { setListening(true) }  // do not hold observers back forever; retry on
                 Thread.sleep(forTimeInterval: 1)
                 continue
             }
+            let connection = session.connection
             defer { PQfinish(connection) }
+            guard session.engine.hasListenNotify else {  // an engine without LISTEN: never sent, nothing heard
+                setListening(true)
+                return
+            }
             let result = PQexec(connection, "LISTEN " + Self.channel)
             let ok = PQresultStatus(result) == PGRES_COMMAND_OK
             PQclear(result)

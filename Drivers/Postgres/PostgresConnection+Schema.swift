@@ -192,9 +192,11 @@ extension PostgresConnection: SchemaEditing {
     /// transaction first turns READ COMMITTED, before any statement takes a snapshot, so that once the lock is
     /// granted the step sees what the step that held it committed, whatever `default_transaction_isolation` the
     /// server, the role or the URL sets (under REPEATABLE READ or SERIALIZABLE the snapshot would be the lock
-    /// statement's own, taken before the wait, and the step would run again).
+    /// statement's own, taken before the wait, and the step would run again). On an engine without advisory locks
+    /// (CockroachDB) the step holds the lease ``willBeginMigrationStep()`` took before the transaction began instead.
     public func lockForMigration() throws {
         _ = try rows("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
+        guard engine.hasAdvisoryLocks else { return }
         _ = try rows("SELECT pg_advisory_xact_lock(7304939516071110000)")
     }
 }

@@ -6,7 +6,9 @@ import Strata
 extension PostgresConnection {
     /// Rows from which ``bulkInsertReturning(table:columns:count:returning:row:)`` beats multi-row
     /// `INSERT … RETURNING` (measured with `strata bench --only copy-ids --scale N`: see the README's bulk-load notes).
-    public var bulkInsertReturningThreshold: Int { 1_500 }
+    /// On an engine without temporary tables (``PostgresEngine/hasTemporaryTables``), never: every batch takes
+    /// multi-row INSERTs.
+    public var bulkInsertReturningThreshold: Int { engine.hasTemporaryTables ? 1_500 : .max }
 
     /// Inserts the rows through a temporary staging table and returns each row's `returning` value in input order:
     ///
@@ -28,6 +30,7 @@ extension PostgresConnection {
         table: String, columns: [String], count: Int, returning: String, row: (Int) throws -> [DatabaseValue]
     ) throws -> [DatabaseValue]? {
         try checkUsable()
+        guard engine.hasTemporaryTables else { return nil }
         guard let fields = try copyFields(table: table, columns: columns) else { return nil }
         let stage = try dialect.quote("strata_stage")
         let ord = try dialect.quote("strata_ord")

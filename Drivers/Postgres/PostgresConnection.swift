@@ -13,7 +13,17 @@ import Strata
 /// ``StrataError/connectionLost(_:)``, and the pool replaces it.
 public final class PostgresConnection: SQLConnection {
     let handle: OpaquePointer
-    public let dialect: any Dialect = PostgresDialect()
+    public let dialect: any Dialect
+    /// The engine behind the connection, detected when it opened or pinned by the URL (see ``PostgresEngine``).
+    public let engine: PostgresEngine
+    /// The distribution column of each table an upsert went into, on Citus (nil: the table is not distributed).
+    var distributionColumns: [String: String?] = [:]
+    /// Whether the server has Citus's `citus_tables` view (nil: not looked up yet).
+    var citusCatalog: Bool?
+    /// The token of the `strata_migration_lock` lease this connection holds, on an engine without advisory locks.
+    var migrationLease: String?
+    /// How long ``willBeginMigrationStep()`` waits for the migration lease: the lock timeout (a day when 0).
+    let migrationLockWait: Duration
     public internal(set) var isBroken = false
     /// Whether the server holds a transaction open on this connection (`PQtransactionStatus` is in a transaction
     /// block, failed or not; a connection gone bad is ``isBroken``'s business).
@@ -79,10 +89,14 @@ public final class PostgresConnection: SQLConnection {
     init(options: PostgresConnectionOptions, own: OwnBackends?) throws {
         let session = try PostgresConnector.openSession(options)
         handle = session.connection
+        engine = session.engine
+        dialect = PostgresDialect(engine: session.engine)
         self.own = own
         backend = PQbackendPID(handle)
         usesNamedStatements = options.prepare == .on || (options.prepare == .auto && session.serverPID == backend)
         callTimeout = options.callTimeout
+        let wait = options.lockTimeoutMilliseconds
+        migrationLockWait = .milliseconds(wait > 0 ? wait : 86_400_000)
         requiresStandby = options.extra["target_session_attrs"] == "standby"
         own?.add(backend)
     }
@@ -117,6 +131,7 @@ public final class PostgresConnection: SQLConnection {
 
     public func run(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void) throws -> Int
     {
+        if engine.conflictTargetNeedsDistributionColumn { try checkDistributionColumn(statement) }
         let guarded =
             protectsFailedStatements && PQtransactionStatus(handle) == PQTRANS_INTRANS
             && StatementSavepoints.needed(for: statement, sql: rendered.sql)
@@ -146,6 +161,7 @@ public final class PostgresConnection: SQLConnection {
         if case .insert(let insert)? = statement, insert.explicitKey != nil {
             try advanceIdentity(past: insert)
         }
+        if engine.commitsEachDDL, !autocommit, Self.isDDL(rendered.sql) { try commitAfterDDL() }
         return changed
     }
 

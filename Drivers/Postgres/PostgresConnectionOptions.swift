@@ -43,6 +43,9 @@ public struct PostgresConnectionOptions: Sendable, Hashable {
     /// within it plus ``PostgresConnectionOptions/answerGrace`` (frozen, or the network half-open) loses the
     /// connection (``StrataError/connectionLost(_:)``, or ``StrataError/outcomeUnknown(_:)`` for a write).
     public var statementTimeout: Int?
+    /// The engine the URL's `engine` parameter pins (`postgres`, `citus`, `cockroachdb`, `yugabytedb`), or nil to
+    /// detect it on each connection (see ``PostgresEngine``).
+    public var engine: PostgresEngine?
     /// Further libpq keywords and their values (`sslmode`, `application_name`, …).
     public var extra: [String: String]
 
@@ -84,6 +87,13 @@ public struct PostgresConnectionOptions: Sendable, Hashable {
                     throw .invalidURL(url.original, reason: "loop must be auto, always or off, not '\(value)'")
                 }
                 loop = mode
+            case "engine":
+                guard let pinned = PostgresEngine(name: value) else {
+                    throw .invalidURL(
+                        url.original,
+                        reason: "engine must be postgres, citus, cockroachdb or yugabytedb, not '\(value)'")
+                }
+                engine = pinned
             case "statement_timeout":
                 statementTimeout = try Self.milliseconds(value, parameter: key, url: url)
             case "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count", "tcp_user_timeout":
@@ -160,7 +170,7 @@ public struct PostgresConnectionOptions: Sendable, Hashable {
     /// The URL parameters a `postgres://` URL may carry: every libpq connection keyword and `search_path`
     /// (``DriverFactory/postgres`` declares them; Strata's own `pool` and `migrate` come on top).
     public static var urlParameters: Set<String> {
-        libpqKeywords.union(["search_path", "prepare", "statement_timeout", "loop"])
+        libpqKeywords.union(["search_path", "prepare", "statement_timeout", "loop", "engine"])
     }
 
     /// Every connection keyword the linked libpq knows.

@@ -14,9 +14,10 @@ enum PostgresConnector {
     }
 
     /// ``open(_:)``, also returning the process id the server reports from SQL (`pg_backend_pid()`): it differs
-    /// from libpq's `PQbackendPID` when a pooler stands between (PgBouncer hands out ids of its own).
+    /// from libpq's `PQbackendPID` when a pooler stands between (PgBouncer hands out ids of its own), and the
+    /// engine: the URL's `engine`, else the one `version()` and the `citus.version` setting name.
     static func openSession(_ options: PostgresConnectionOptions) throws(StrataError) -> (
-        connection: OpaquePointer, serverPID: Int32
+        connection: OpaquePointer, serverPID: Int32, engine: PostgresEngine
     ) {
         let pairs = options.libpqParameters
         let connection = withCStringArray(pairs.map(\.0)) { keywords in
@@ -30,7 +31,8 @@ enum PostgresConnector {
         }
         strata_pq_silence_notices(connection)
         do {
-            return (connection, try configure(connection, options))
+            let session = try configure(connection, options)
+            return (connection, session.pid, options.engine ?? session.engine)
         } catch {
             PQfinish(connection)
             throw error
@@ -38,9 +40,10 @@ enum PostgresConnector {
     }
 
     /// Session settings every connection shares: UTC ISO dates, hex bytea, exact float text, the lock and
-    /// statement timeouts. Returns the server's `pg_backend_pid()`.
+    /// statement timeouts. Returns the server's `pg_backend_pid()` and the engine its `version()` and
+    /// `citus.version` setting name (`version()` is looked up through the session's search path, as any call is).
     private static func configure(_ connection: OpaquePointer, _ options: PostgresConnectionOptions) throws(StrataError)
-        -> Int32
+        -> (pid: Int32, engine: PostgresEngine)
     {
         var sql =
             "SELECT set_config('TimeZone', 'UTC', false), set_config('DateStyle', 'ISO, YMD', false), "
@@ -56,7 +59,7 @@ enum PostgresConnector {
             values.append(String(ms))
             sql += ", set_config('statement_timeout', $\(values.count), false)"
         }
-        sql += ", pg_backend_pid()"
+        sql += ", version(), current_setting('citus.version', true), pg_backend_pid()"
         let result = withCStringArray(values) { v in
             PQexecParams(connection, sql, Int32(values.count), nil, v, nil, nil, 0)
         }
@@ -67,7 +70,12 @@ enum PostgresConnector {
                 ?? String(cString: PQerrorMessage(connection))
             throw .connectionFailed("cannot configure the session on \(target(connection, options)): \(tidy(message))")
         }
-        return PQgetvalue(result, 0, PQnfields(result) - 1).flatMap { Int32(String(cString: $0)) } ?? 0
+        let last = PQnfields(result) - 1
+        let pid = PQgetvalue(result, 0, last).flatMap { Int32(String(cString: $0)) } ?? 0
+        let version = PQgetvalue(result, 0, last - 2).map { String(cString: $0) } ?? ""
+        let citus =
+            PQgetisnull(result, 0, last - 1) == 1 ? nil : PQgetvalue(result, 0, last - 1).map { String(cString: $0) }
+        return (pid, PostgresEngine(version: version, citusVersion: citus))
     }
 
     /// Names the failure: a bad password, a missing database, a timeout, or an unreachable server.

@@ -1,6 +1,7 @@
 // PostgresDriver: opens libpq connections to one PostgreSQL database, and the postgres:// URL factory.
 import CPostgres
 import Strata
+import Synchronization
 
 /// The PostgreSQL driver: `postgres://user:password@host:port/database?sslmode=…` (`postgresql://` too).
 ///
@@ -20,6 +21,16 @@ public struct PostgresDriver: Driver {
     public var name: String { "postgres" }
     /// The backends of this driver's connections, whose NOTIFYs the change listener ignores.
     let own = OwnBackends()
+    /// The engine the last connection found (see ``engine``).
+    private let detected = DetectedEngine()
+
+    /// The engine behind the URL: pinned by its `engine` parameter, else the one the last connection detected
+    /// (``Database/open(_:drivers:configuration:)`` connects once, so it is known from then on), else PostgreSQL.
+    public var engine: PostgresEngine { options.engine ?? detected.value ?? .postgres }
+
+    /// The retries of a transaction given no `retry:` policy: the engine's ``PostgresEngine/defaultRetry``
+    /// (5 attempts on CockroachDB, none elsewhere).
+    public var defaultRetry: RetryPolicy { engine.defaultRetry }
 
     /// A driver for the given options; `configuration.maxConnections` (default 4) sizes the pool.
     public init(options: PostgresConnectionOptions, configuration: Configuration = Configuration()) {
@@ -39,17 +50,32 @@ public struct PostgresDriver: Driver {
     }
 
     public func connect() throws -> any DatabaseConnection {
-        try PostgresConnection(options: options, own: own)
+        let connection = try PostgresConnection(options: options, own: own)
+        detected.value = connection.engine
+        return connection
     }
 
     /// Listens for `NOTIFY strata_changes` (sent by the triggers of models with
-    /// ``Model/notifiesOtherProcesses``) on a connection and thread of its own.
+    /// ``Model/notifiesOtherProcesses``) on a connection and thread of its own; nil (no `LISTEN` is ever sent) on
+    /// an engine without it (``PostgresEngine/hasListenNotify``), where observation hears this `Database`'s own
+    /// commits only.
     public func listenForChanges(_ onChange: @escaping @Sendable (String) -> Void) -> (any ChangeListener)? {
-        PostgresChangeListener(options: options, own: own, onChange: onChange)
+        guard engine.hasListenNotify else { return nil }
+        return PostgresChangeListener(options: options, own: own, onChange: onChange)
     }
 
     /// The version of the linked libpq, e.g. 150018 for 15.18.
     public static var libraryVersion: Int { Int(PQlibVersion()) }
+}
+
+/// The engine a driver's connections found, shared by the driver's copies.
+private final class DetectedEngine: Sendable {
+    private let engine = Mutex<PostgresEngine?>(nil)
+
+    var value: PostgresEngine? {
+        get { engine.withLock { $0 } }
+        set { engine.withLock { $0 = newValue } }
+    }
 }
 
 extension DriverFactory {

@@ -41,7 +41,7 @@ extension SQLiteConnection {
     /// RETURNING rows come in no documented order, hence this.
     func insertRows(
         _ stmt: OpaquePointer, _ binds: [DatabaseValue], count: Int, into table: String, columns: [String],
-        key: String, onRow: (any RowReader) throws -> Void
+        key: String, defaults: [String: DatabaseDefault], onRow: (any RowReader) throws -> Void
     ) throws -> Int {
         let ownsTransaction = sqlite3_get_autocommit(handle) != 0
         if ownsTransaction { try runControl("BEGIN IMMEDIATE") }
@@ -60,7 +60,8 @@ extension SQLiteConnection {
             } else {
                 keys = .each(
                     try insertOneByOne(
-                        binds, count: count, into: table, columns: columns, inSavepoint: !ownsTransaction))
+                        binds, count: count, into: table, columns: columns, defaults: defaults,
+                        inSavepoint: !ownsTransaction))
             }
             if ownsTransaction { try runControl("COMMIT") }
         } catch {
@@ -105,10 +106,11 @@ extension SQLiteConnection {
     /// Inserts the rows one by one with a single-row INSERT, reading each key right after its row; inside a
     /// savepoint when `inSavepoint` (the caller's transaction), so a failure undoes every row.
     private func insertOneByOne(
-        _ binds: [DatabaseValue], count: Int, into table: String, columns: [String], inSavepoint: Bool
+        _ binds: [DatabaseValue], count: Int, into table: String, columns: [String],
+        defaults: [String: DatabaseDefault], inSavepoint: Bool
     ) throws -> [Int64] {
         let width = columns.count
-        let single = Insert(table: table, columns: columns, rows: [Array(binds[0..<width])])
+        let single = Insert(table: table, columns: columns, rows: [Array(binds[0..<width])], defaults: defaults)
         let (stmt, _, owned) = try prepare(.insert(single))
         defer { if owned { sqlite3_finalize(stmt) } }
         if inSavepoint { try runControl("SAVEPOINT strata_insert_rows") }

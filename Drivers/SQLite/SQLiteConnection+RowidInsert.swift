@@ -19,7 +19,7 @@ enum RowidKeys {
     case lastInsert
     /// `count` rows naming `columns` but not the rowid alias `key`: the keys are read back under the write
     /// lock (see `insertRows`).
-    case rows(count: Int, columns: [String], key: String)
+    case rows(count: Int, columns: [String], key: String, defaults: [String: DatabaseDefault])
 }
 
 /// SQLite runs `INSERT … RETURNING` about 2.5 times slower than a plain INSERT (measured on 3.40:
@@ -95,10 +95,11 @@ extension SQLiteConnection {
                 keyRow.value = .integer(sqlite3_last_insert_rowid(handle))
                 try onRow(keyRow)
                 return changed
-            case .rows(let count, let columns, let key):
+            case .rows(let count, let columns, let key, let defaults):
                 let table = plan.table ?? ""
                 return try insertRows(
-                    plan.stmt, binds, count: count, into: table, columns: columns, key: key, onRow: onRow)
+                    plan.stmt, binds, count: count, into: table, columns: columns, key: key, defaults: defaults,
+                    onRow: onRow)
             }
         }
     }
@@ -111,7 +112,7 @@ extension SQLiteConnection {
         if insert.rows.count == 1 { return .lastInsert }
         // Only when no row names its own key: explicit keys come back through RETURNING.
         if insert.rows.count > 1 && !insert.columns.contains(key) {
-            return .rows(count: insert.rows.count, columns: insert.columns, key: key)
+            return .rows(count: insert.rows.count, columns: insert.columns, key: key, defaults: insert.defaults)
         }
         return .fromStatement
     }

@@ -130,9 +130,10 @@ extension SQLiteConnection: SchemaEditing {
             try rebuild(name) { $0.definitions.append(clause) }
         case .dropForeignKey(let name, let column):
             try rebuild(name) { try $0.removeForeignKeys(on: column, table: name) }
-        case .addColumn(let name, let column) where column.isGenerated:
-            // `ALTER TABLE … ADD COLUMN` cannot add a STORED generated column: the rebuilt table gets its definition
-            // after the last column's, and the copy computes it for every row.
+        case .addColumn(let name, let column) where column.isGenerated || column.databaseDefault != nil:
+            // `ALTER TABLE … ADD COLUMN` cannot add a STORED generated column, nor a column whose default is an
+            // expression: the rebuilt table gets its definition after the last column's, and the copy computes
+            // it for every row (the default: the time of the migration).
             let prefix = "ALTER TABLE " + (try dialect.quote(name)) + " ADD COLUMN "
             let sql = try SQLRenderer.render(.addColumn(table: name, column), dialect: dialect).sql
             let definition = " " + String(sql.dropFirst(prefix.count))
@@ -148,6 +149,14 @@ extension SQLiteConnection: SchemaEditing {
                 try text.editColumn(column, table: name) { c in
                     c.remove(["DEFAULT"])
                     if let literal { c.append("DEFAULT " + literal) }
+                }
+            }
+        case .setDatabaseDefault(let name, let column, let value):
+            let expression = value.map(dialect.databaseDefaultSQL)
+            try rebuild(name) { text in
+                try text.editColumn(column, table: name) { c in
+                    c.remove(["DEFAULT"])
+                    if let expression { c.append("DEFAULT " + expression) }
                 }
             }
         case .createTable, .dropTable, .renameTable, .addColumn, .renameColumn, .addIndex, .dropIndex:

@@ -30,6 +30,13 @@ public struct SQLiteDialect: Dialect {
     /// SQLite returns NULL for `x / 0` and a REAL for an integer overflow: arithmetic goes through the checked
     /// functions the driver registers (``SQLiteArithmetic``).
     public var arithmeticSyntax: ArithmeticSyntax { .checkedFunctions }
+    /// The statement's time as Strata's date text (`2026-11-28 23:40:05.123000`): SQLite's `'now'` has whole
+    /// milliseconds and is the same for every row one statement writes.
+    public func databaseDefaultSQL(_ value: DatabaseDefault) -> String {
+        switch value {
+        case .now: return "(strftime('%Y-%m-%d %H:%M:%f000', 'now'))"
+        }
+    }
     /// Decimal expressions compare through the decimal collation; an arithmetic result meets another value
     /// through `strata_compare`, which compares an integer with a double as two doubles (``SQLiteNumbers``).
     public var numericSyntax: NumericSyntax {

@@ -76,6 +76,7 @@ public final class DifferentialEngine {
                     if w.aggregate != nil { report.runningAggregateQueries += 1 }
                 }
                 if select.readsJSONPath { report.jsonPathQueries += 1 }
+                if select.groupBy.contains(ColumnRef("id")) { report.associationAggregateQueries += 1 }
                 for (check, details) in failures(of: select, in: world) {
                     let d = Divergence(
                         check: check, seed: options.seed, batch: batch, query: q, world: world, select: select,
@@ -274,6 +275,8 @@ public final class DifferentialEngine {
     /// Whether the ORDER BY ends in the main table's id (and the joined table's, with a join): a total order.
     static func isTotallyOrdered(_ s: Select) -> Bool {
         if s.selection == .count { return true }
+        // Grouped by the main table's id (an association aggregate's groups): one row per main row.
+        if s.groupBy.contains(ColumnRef("id")) { return s.order.contains { $0.column == "id" && $0.table == nil } }
         let mainID = s.order.contains { $0.column == "id" && $0.table == nil }
         let joinIDs = s.joins.allSatisfy { j in s.order.contains { $0.column == "id" && $0.table == j.alias } }
         return mainID && joinIDs
@@ -334,6 +337,8 @@ public struct FuzzReport: Sendable {
     public var jsonPathQueries = 0
     /// Generated reads whose window function is a running aggregate (`SUM(c) OVER (…)`), among ``windowQueries``.
     public var runningAggregateQueries = 0
+    /// Generated reads shaped as an association aggregate (a LEFT JOIN grouped by every column of the parent).
+    public var associationAggregateQueries = 0
     var shrunk = 0
 
     init(backends: [String]) { self.backends = backends }
@@ -345,7 +350,8 @@ public struct FuzzReport: Sendable {
     /// `window functions: 35 of 500 queries (running aggregates: 12); JSON paths: 20 of 500 queries`.
     public var shares: String {
         "window functions: \(windowQueries) of \(queries) queries (running aggregates: \(runningAggregateQueries)); "
-            + "JSON paths: \(jsonPathQueries) of \(queries) queries"
+            + "JSON paths: \(jsonPathQueries) of \(queries) queries; "
+            + "association aggregates: \(associationAggregateQueries) of \(queries) queries"
     }
 
     /// The known divergences seen, one line each, or nil when there were none.

@@ -19,6 +19,7 @@ struct QueryGenerator {
     /// A random SELECT: a table, maybe an inner or left join, a filter, a projection or a count, an order,
     /// and a limit and offset only when the order is total (ties resolved by id).
     func select(_ rng: inout SplitMix64) -> Select {
+        if rng.chance(0.04), let q = associationSelect(&rng) { return q }
         let main = rng.pick(world.tables)
         var scope = main.schema.columns.map { ScopedColumn(alias: nil, table: main.name, column: $0) }
         var joins: [Join] = []

@@ -41,14 +41,16 @@ public struct WPAccount: Codable {
     static let simulatedBusy = Atomic<Bool>(false)
 }
 
-/// An entry of an account: a foreign key (no action on delete, so deleting a referenced account fails), and a
-/// generated column the database computes and `save` reads back.
+/// An entry of an account: a foreign key (no action on delete, so deleting a referenced account fails), a
+/// generated column the database computes and `save` reads back, and a time the database fills (a database
+/// default).
 @Model(table: "wp_entry")
 public struct WPEntry {
     public var id: Int64?
     public var accountID: Int64
     public var amount: Int64
     @Generated public var doubled: Int64 = 0
+    @Column(default: .now) public var postedAt: Date?
     public static var foreignKeys: [ForeignKey] { [.from(\WPEntry.accountID, to: WPAccount.self)] }
     public static var generatedColumns: [GeneratedColumn<WPEntry>] {
         [GeneratedColumn(\WPEntry.doubled, as: \WPEntry.amount * 2)]

@@ -192,6 +192,9 @@ final class WriteBackend {
                 if e.doubled != amount &* 2 {  // the generated column, read back after the insert
                     throw StrataError.divergence(statement: "WPEntry.save", details: "doubled read back \(e.doubled)")
                 }
+                if e.postedAt == nil {  // the database default, filled and read back
+                    throw StrataError.divergence(statement: "WPEntry.save", details: "postedAt not read back")
+                }
             }
         case .insertAll(let codes, let balance):
             return attempt {
@@ -433,7 +436,7 @@ final class WriteBackend {
                 rows: accounts.map { "\($0.code) \($0.balance) v\($0.version)\($0.deletedAt == nil ? "" : " deleted")" }
                     .sorted(),
                 entries: try WPEntry.query(on: tx).all().map {
-                    "\(codes[$0.accountID] ?? "?"):\($0.amount):\($0.doubled)"
+                    "\(codes[$0.accountID] ?? "?"):\($0.amount):\($0.doubled)\($0.postedAt == nil ? ":unposted" : "")"
                 }.sorted(),
                 handles: handles.map { "\($0.code) \($0.balance) v\($0.version) \($0.id == nil ? "nil" : "id")" },
                 notes: try WPNote.query(on: tx).all().map(Self.noteText).sorted(),

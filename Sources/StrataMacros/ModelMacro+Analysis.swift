@@ -23,6 +23,8 @@ struct PersistedProperty {
     var encryption: String? = nil
     /// Whether the property is `@Generated` (a column the database computes).
     var isGenerated = false
+    /// The `default:` expression of `@Column(default: .now)`, if any.
+    var databaseDefault: ExprSyntax? = nil
 }
 
 /// Everything @Model needs to know about the struct it is attached to.

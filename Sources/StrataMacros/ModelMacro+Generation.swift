@@ -51,7 +51,10 @@ extension ModelAnalysis {
     }
 
     private func tableColumn(_ property: PersistedProperty, of type: String) -> String {
-        let column = plainTableColumn(property, of: type)
+        var column = plainTableColumn(property, of: type)
+        if let d = property.databaseDefault {
+            column += ".defaulted(\(d.trimmedDescription) as Strata.DatabaseDefault)"
+        }
         return property.isGenerated ? column + ".generated()" : column
     }
 

@@ -56,7 +56,8 @@ extension ModelAnalysis {
                         role: role(of: candidate),
                         dateFormat: dateFormat,
                         encryption: candidate.isID ? nil : ModelAnalysis.encryption(of: candidate.variable),
-                        isGenerated: !candidate.isID && candidate.variable.hasAttribute(named: "Generated")
+                        isGenerated: !candidate.isID && candidate.variable.hasAttribute(named: "Generated"),
+                        databaseDefault: candidate.isID ? nil : ModelAnalysis.databaseDefault(of: candidate.variable)
                     )
                 )
             }
@@ -138,7 +139,7 @@ extension ModelAnalysis {
             report(.invalidColumnName, at: attribute)
             return nil
         }
-        let arguments = all.filter { $0.label?.text != "dateFormat" }
+        let arguments = all.filter { $0.label?.text != "dateFormat" && $0.label?.text != "default" }
         if arguments.isEmpty && all.count == 1 {  // `@Column(dateFormat: …)` keeps the snake_case name
             return SnakeCase.convert(candidate.name)
         }
@@ -160,6 +161,14 @@ extension ModelAnalysis {
             return "randomized"
         }
         return first.expression.trimmedDescription.hasSuffix("deterministic") ? "deterministic" : "randomized"
+    }
+
+    /// The `default:` argument of the property's `@Column` (a ``DatabaseDefault``), if any.
+    static func databaseDefault(of variable: VariableDeclSyntax) -> ExprSyntax? {
+        guard let attribute = variable.attribute(named: "Column"),
+            case .argumentList(let arguments) = attribute.arguments
+        else { return nil }
+        return arguments.first { $0.label?.text == "default" }?.expression
     }
 
     /// The `dateFormat:` argument of the property's `@Column`, if any.

@@ -164,6 +164,12 @@ struct DocQuery: Sendable, CustomTestStringConvertible {
             var account = DocAccount(email: "ann@example.com", name: "Ann")
             try await account.upsert(on: db, onConflict: \.email, do: .update(\.name))
         },
+        DocQuery(name: "association aggregates", file: "Sources/Strata/Association/AssociationAggregate.swift") { db in
+            _ = try await DocUser.query(on: db)
+                .having(.count(DocUser.posts) > 2)
+                .order(.sum(DocUser.posts, of: \.views), .descending)
+                .all(with: .count(DocUser.posts), .sum(DocUser.posts, of: \.views))
+        },
     ]
 }
 

@@ -37,10 +37,14 @@ struct AssociationJoin: Sendable {
 /// rules on every driver: an integer sum past Int64 is ``StrataError/arithmeticError(expression:reason:)``, an
 /// average is a `Double`, a decimal sum is exact.
 ///
+/// For `User.query(on: db).having(.count(User.posts) > 2).order(.sum(User.posts, of: \.views), .descending)
+/// .all(with: .count(User.posts), .sum(User.posts, of: \.views))` (checked against the renderers by a test):
+///
 /// ```sql
 /// -- SQLite
-/// SELECT "post"."id", "post"."title", COUNT("j1"."id") FROM "post" LEFT JOIN "comment" AS "j1"
-///   ON ("post"."id" = "j1"."post_id") GROUP BY "post"."id", "post"."title" HAVING (COUNT("j1"."id") > ?)
+/// SELECT "user"."id", "user"."name", "user"."age", COUNT("j1"."id"), strata_int_value(strata_int_sum("j1"."views")) FROM "user" LEFT JOIN "post" AS "j1" ON ("user"."id" = "j1"."user_id") GROUP BY "user"."id", "user"."name", "user"."age" HAVING (COUNT("j1"."id") > ?) ORDER BY strata_int_value(strata_int_sum("j1"."views")) DESC
+/// -- PostgreSQL
+/// SELECT "user"."id", "user"."name", "user"."age", COUNT("j1"."id"), CAST(SUM("j1"."views") AS BIGINT) FROM "user" LEFT JOIN "post" AS "j1" ON ("user"."id" = "j1"."user_id") GROUP BY "user"."id", "user"."name", "user"."age" HAVING (COUNT("j1"."id") > $1) ORDER BY CAST(SUM("j1"."views") AS BIGINT) DESC NULLS LAST
 /// ```
 public struct AssociationAggregate<M: Model, Value: DatabaseValueConvertible>: Sendable {
     let join: AssociationJoin

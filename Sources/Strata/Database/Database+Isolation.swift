@@ -20,7 +20,8 @@ extension Database {
     /// - Parameters:
     ///   - isolation: the level asked for; ``Transaction/isolation`` tells the level granted.
     ///   - retry: how often to run `body` again after ``StrataError/serializationFailure`` or
-    ///     ``StrataError/busy`` (default ``RetryPolicy/never``).
+    ///     ``StrataError/busy`` (nil: the driver's ``Driver/defaultRetry``, ``RetryPolicy/never`` but on
+    ///     CockroachDB).
     ///   - body: the transaction's work, run synchronously on one connection.
     /// - Returns: what `body` returns.
     /// - Throws: what the last attempt threw, unchanged (after rolling back);
@@ -28,10 +29,12 @@ extension Database {
     ///   strong as `isolation`, and the errors of ``transaction(_:)``.
     nonisolated(nonsending)
         public func transaction<T>(
-            isolation: IsolationLevel, retry: RetryPolicy = .never, _ body: (Transaction) throws -> T
+            isolation: IsolationLevel, retry: RetryPolicy? = nil, _ body: (Transaction) throws -> T
         ) async throws -> T
     {
-        try await retry.run { _ in try await withConnection { tx in try tx.transaction(isolation: isolation, body) } }
+        try await (retry ?? driver.defaultRetry).run { _ in
+            try await withConnection { tx in try tx.transaction(isolation: isolation, body) }
+        }
     }
 
     /// Runs `body` in a transaction at the driver's default isolation, running it again from scratch after
@@ -69,7 +72,8 @@ extension Database {
     ///
     /// - Parameters:
     ///   - isolation: the level asked for, or nil for the driver's default.
-    ///   - retry: how often to run `body` again (default ``RetryPolicy/never``).
+    ///   - retry: how often to run `body` again (nil: the driver's ``Driver/defaultRetry``, ``RetryPolicy/never``
+    ///     but on CockroachDB).
     ///   - onFailedStatement: what a failed statement does to the transaction.
     ///   - body: the transaction's work, run synchronously on one connection.
     /// - Returns: what `body` returns.
@@ -78,11 +82,11 @@ extension Database {
     ///   errors of ``transaction(isolation:retry:_:)``.
     nonisolated(nonsending)
         public func transaction<T>(
-            isolation: IsolationLevel? = nil, retry: RetryPolicy = .never,
+            isolation: IsolationLevel? = nil, retry: RetryPolicy? = nil,
             onFailedStatement: FailedStatementPolicy, _ body: (Transaction) throws -> T
         ) async throws -> T
     {
-        try await retry.run { _ in
+        try await (retry ?? driver.defaultRetry).run { _ in
             try await withConnection { tx in
                 try tx.transaction(isolation: isolation, onFailedStatement: onFailedStatement, body)
             }
@@ -94,16 +98,17 @@ extension Database {
     ///
     /// - Parameters:
     ///   - isolation: the level asked for, or nil for the driver's default.
-    ///   - retry: how often to run `body` again (default ``RetryPolicy/never``).
+    ///   - retry: how often to run `body` again (nil: the driver's ``Driver/defaultRetry``, ``RetryPolicy/never``
+    ///     but on CockroachDB).
     ///   - onFailedStatement: what a failed statement does to the transaction.
     ///   - body: the transaction's work.
     /// - Returns: what `body` returns.
     /// - Throws: as ``transaction(isolation:retry:onFailedStatement:_:)`` does.
     public func writeSync<T>(
-        isolation: IsolationLevel? = nil, retry: RetryPolicy = .never,
+        isolation: IsolationLevel? = nil, retry: RetryPolicy? = nil,
         onFailedStatement: FailedStatementPolicy, _ body: (Transaction) throws -> T
     ) throws -> T {
-        try retry.runBlocking { _ in
+        try (retry ?? driver.defaultRetry).runBlocking { _ in
             try readSync { tx in try tx.transaction(isolation: isolation, onFailedStatement: onFailedStatement, body) }
         }
     }
@@ -114,16 +119,19 @@ extension Database {
     /// - Parameters:
     ///   - isolation: the level asked for; ``Transaction/isolation`` tells the level granted.
     ///   - retry: how often to run `body` again after ``StrataError/serializationFailure`` or
-    ///     ``StrataError/busy`` (default ``RetryPolicy/never``).
+    ///     ``StrataError/busy`` (nil: the driver's ``Driver/defaultRetry``, ``RetryPolicy/never`` but on
+    ///     CockroachDB).
     ///   - body: the transaction's work.
     /// - Returns: what `body` returns.
     /// - Throws: what the last attempt threw, unchanged (after rolling back);
     ///   ``StrataError/unsupported(feature:driver:)`` when the driver cannot honour `isolation`, and the errors
     ///   of ``writeSync(_:)``.
     public func writeSync<T>(
-        isolation: IsolationLevel, retry: RetryPolicy = .never, _ body: (Transaction) throws -> T
+        isolation: IsolationLevel, retry: RetryPolicy? = nil, _ body: (Transaction) throws -> T
     ) throws -> T {
-        try retry.runBlocking { _ in try readSync { tx in try tx.transaction(isolation: isolation, body) } }
+        try (retry ?? driver.defaultRetry).runBlocking { _ in
+            try readSync { tx in try tx.transaction(isolation: isolation, body) }
+        }
     }
 
     /// The synchronous twin of `transaction(retry:_:)`.

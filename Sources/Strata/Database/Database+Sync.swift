@@ -26,7 +26,9 @@ extension Database {
     /// - Throws: what `body` throws (after rolling back), ``StrataError/poolTimeout(seconds:)`` when no connection
     ///   frees up within ``Configuration/poolTimeout``, and the driver's connection errors.
     public func writeSync<T>(_ body: (Transaction) throws -> T) throws -> T {
-        try readSync { tx in try tx.savepoint(body) }
+        let retry = driver.defaultRetry
+        guard retry.maxAttempts > 1 else { return try readSync { tx in try tx.savepoint(body) } }
+        return try retry.runBlocking { _ in try readSync { tx in try tx.savepoint(body) } }
     }
 
     /// Runs `body` on a pooled connection outside a transaction (each statement commits on its own), blocking the

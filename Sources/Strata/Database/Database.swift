@@ -284,7 +284,9 @@ public final class Database: Sendable {
 
     /// Runs `body` in a transaction on one connection: all of it commits, or none of it.
     ///
-    /// A thrown error rolls back and is rethrown; ``Rollback`` rolls back quietly (see ``Rollback``).
+    /// A thrown error rolls back and is rethrown; ``Rollback`` rolls back quietly (see ``Rollback``). The driver's
+    /// ``Driver/defaultRetry`` applies: none, but on CockroachDB (5 attempts after a serialization failure, each a
+    /// whole transaction from scratch, so a retried body's writes are never doubled).
     ///
     /// ```swift
     /// try await db.transaction { tx in
@@ -296,7 +298,9 @@ public final class Database: Sendable {
     nonisolated(nonsending)
         public func transaction<T>(_ body: (Transaction) throws -> T) async throws -> T
     {
-        try await withConnection { tx in try tx.savepoint(body) }
+        let retry = driver.defaultRetry
+        guard retry.maxAttempts > 1 else { return try await withConnection { tx in try tx.savepoint(body) } }
+        return try await retry.run { _ in try await withConnection { tx in try tx.savepoint(body) } }
     }
 
     /// Runs raw SQL with bound values (see ``Transaction/unsafeRawExecute(_:_:)``).

@@ -133,11 +133,17 @@ public protocol Driver: Sendable {
     /// changed, or nil when the driver cannot tell which (SQLite's `PRAGMA data_version`): then every observer
     /// looks again. The default forwards to ``listenForChanges(_:)``, one table at a time.
     func listenForCommits(_ onChange: @escaping @Sendable (Set<String>?) -> Void) -> (any ChangeListener)?
+    /// How a transaction given no `retry:` policy runs again (``Database/transaction(_:)`` and the entries whose
+    /// `retry` is nil). Default ``RetryPolicy/never``; PostgreSQL's driver retries on CockroachDB, whose every
+    /// transaction is SERIALIZABLE.
+    var defaultRetry: RetryPolicy { get }
 }
 
 extension Driver {
     /// True: calls may wait on the network, a lock or the disk, so they run on each connection's own thread.
     public var callsMayBlock: Bool { true }
+    /// ``RetryPolicy/never``: a transaction runs once unless its caller asks for retries.
+    public var defaultRetry: RetryPolicy { .never }
     /// Nil: the driver cannot hear other processes' commits.
     ///
     /// - Parameter onChange: unused.

@@ -62,6 +62,9 @@ public protocol Dialect: Sendable {
     /// How arithmetic is spelled so that division by zero and overflow raise Strata's one error (default
     /// ``ArithmeticSyntax/operators``).
     var arithmeticSyntax: ArithmeticSyntax { get }
+    /// The SQL expression of a ``DatabaseDefault`` in a column's `DEFAULT` clause and in an INSERT's
+    /// `COALESCE(?, …)`, giving a value in the column type's stored form. Default `CURRENT_TIMESTAMP` for ``DatabaseDefault/now``.
+    func databaseDefaultSQL(_ value: DatabaseDefault) -> String
 
     /// How `lower`/`upper` are spelled so that they fold ASCII letters only (default ``CaseMappingSyntax/plain``).
     var caseMappingSyntax: CaseMappingSyntax { get }
@@ -181,6 +184,15 @@ public enum CaseInsensitiveLike: Sendable, Hashable {
 }
 
 extension Dialect {
+    /// `CURRENT_TIMESTAMP` for ``DatabaseDefault/now``.
+    ///
+    /// - Parameter value: the default.
+    /// - Returns: its SQL.
+    public func databaseDefaultSQL(_ value: DatabaseDefault) -> String {
+        switch value {
+        case .now: return "CURRENT_TIMESTAMP"
+        }
+    }
     /// No collation named: text already compares by code point (SQLite's BINARY).
     public var binaryTextCollation: String? { nil }
     /// The standard SQL double quote, `"`.

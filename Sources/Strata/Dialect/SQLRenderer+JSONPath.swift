@@ -64,9 +64,11 @@ extension SQLRenderer {
                 read = "CASE WHEN " + type + " = 'string' THEN " + value + collation + " END"
             case .integer:
                 // Digits only (jsonb writes 1.0 as 1.0), within Int64 (a cast past it would fail the statement).
-                read = "CASE WHEN " + type + " <> 'number' OR " + value + " !~ '^-?[0-9]+$' THEN NULL WHEN "
-                    + value + "::numeric BETWEEN -9223372036854775808 AND 9223372036854775807 THEN " + value
-                    + "::bigint END"
+                let digitsOnly = value + " !~ '^-?[0-9]+$'"
+                let inRange = value + "::numeric BETWEEN -9223372036854775808 AND 9223372036854775807"
+                read =
+                    "CASE WHEN " + type + " <> 'number' OR " + digitsOnly + " THEN NULL WHEN " + inRange + " THEN "
+                    + value + "::bigint END"
             case .double: read = "CASE WHEN " + type + " = 'number' THEN " + value + "::double precision END"
             case .bool: read = "CASE WHEN " + type + " = 'boolean' THEN " + value + "::boolean END"
             }

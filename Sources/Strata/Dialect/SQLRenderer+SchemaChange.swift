@@ -29,8 +29,9 @@ extension SQLRenderer {
         case .dropTable(let t): return ["DROP TABLE " + (try q(t))]
         case .renameTable(let t, let to): return ["ALTER TABLE " + (try q(t)) + " RENAME TO " + (try q(to))]
         case .addColumn(let t, let c):
-            // SQLite cannot add a STORED generated column with ALTER TABLE: its driver rebuilds the table.
-            if c.isGenerated && !inPlace { return nil }
+            // SQLite cannot add a STORED generated column, nor a column whose default is an expression, with ALTER
+            // TABLE: its driver rebuilds the table.
+            if (c.isGenerated || c.databaseDefault != nil) && !inPlace { return nil }
             return [try one(.addColumn(table: t, c))]
         case .dropColumn(let t, let c): return ["ALTER TABLE " + (try q(t)) + " DROP COLUMN " + (try q(c))]
         case .renameColumn(let t, let c, let to):
@@ -73,6 +74,10 @@ extension SQLRenderer {
             let set = try value.map { v throws(StrataError) in
                 " SET DEFAULT " + (try SQLRenderer(dialect: dialect).ddlLiteral(v, table: t, column: c))
             }
+            return ["ALTER TABLE " + (try q(t)) + " ALTER COLUMN " + (try q(c)) + (set ?? " DROP DEFAULT")]
+        case .setDatabaseDefault(let t, let c, let value):
+            guard inPlace else { return nil }
+            let set = value.map { " SET DEFAULT " + dialect.databaseDefaultSQL($0) }
             return ["ALTER TABLE " + (try q(t)) + " ALTER COLUMN " + (try q(c)) + (set ?? " DROP DEFAULT")]
         }
     }

@@ -441,11 +441,19 @@ public struct SQLRenderer {
         } else {
             sql +=
                 " (" + (try i.columns.map { c throws(StrataError) in try q(c) }.joined(separator: ", ")) + ") VALUES "
+            // A column with a database default takes it where the row's value is NULL: `COALESCE(?, default)`.
+            let defaults = i.defaults.isEmpty ? [] : i.columns.map { i.defaults[$0].map(dialect.databaseDefaultSQL) }
             for (n, row) in i.rows.enumerated() {
                 sql += n > 0 ? ", (" : "("
                 for (k, v) in row.enumerated() {
                     if k > 0 { sql += ", " }
-                    bind(v)
+                    if k < defaults.count, let d = defaults[k] {
+                        sql += "COALESCE("
+                        bind(v)
+                        sql += ", " + d + ")"
+                    } else {
+                        bind(v)
+                    }
                 }
                 sql += ")"
             }
@@ -501,6 +509,13 @@ public struct SQLRenderer {
         // A column added to an existing table is filled with its backfill value; it stays nullable
         // only when it is an Optional or there is no value to fill with.
         let fill = forAdd ? c.backfill : c.schemaDefault
+        if let d = c.databaseDefault {
+            // The existing rows of a table the column is added to take it too (the time of the migration).
+            sql += " DEFAULT " + dialect.databaseDefaultSQL(d)
+            if !c.isNullable { sql += " NOT NULL" }
+            if let check = dialect.typeCheck(c.type, column: name) { sql += " CHECK (" + check + ")" }
+            return
+        }
         if let fill { sql += " DEFAULT " + (try ddlLiteral(fill, table: table, column: c.name)) }
         if !c.isNullable && (!forAdd || fill != nil) { sql += " NOT NULL" }
         if let check = dialect.typeCheck(c.type, column: name) { sql += " CHECK (" + check + ")" }

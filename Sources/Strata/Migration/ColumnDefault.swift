@@ -37,15 +37,30 @@ public enum ColumnDefault {
         return wanted == have && live.defaultExpression == nil
     }
 
-    /// A computed default in one spelling on every driver: `now()`, `CURRENT_TIMESTAMP`, `current_timestamp(6)`
-    /// and `transaction_timestamp()` read `CURRENT_TIMESTAMP`; `CURRENT_DATE` and `CURRENT_TIME` upper-cased;
-    /// anything else as written.
+    /// Whether the live column computes the default `value` declares: introspection reads it as
+    /// ``TableColumn/defaultExpression`` in Strata's spelling (the memory driver keeps it as declared).
+    ///
+    /// - Parameters:
+    ///   - value: the model's database default.
+    ///   - live: the column as introspection read it.
+    /// - Returns: whether no default change is needed.
+    public static func matches(_ value: DatabaseDefault, live: TableColumn) -> Bool {
+        live.databaseDefault == value || (live.schemaDefault == nil && live.defaultExpression == value.expressionName)
+    }
+
+    /// A computed default in one spelling on every driver: `now()`, `CURRENT_TIMESTAMP`, `current_timestamp(6)`,
+    /// `transaction_timestamp()`, `statement_timestamp()` and the `strftime('%Y-%m-%d %H:%M:%f000', 'now')` Strata
+    /// writes on SQLite read `CURRENT_TIMESTAMP`; `CURRENT_DATE` and `CURRENT_TIME` upper-cased; anything else as
+    /// written.
     ///
     /// - Parameter text: the default's SQL text, as the database shows it.
     /// - Returns: the expression in Strata's spelling.
     public static func expression(_ text: String) -> String {
-        let lower = text.lowercased().replacingOccurrences(of: " ", with: "")
-        if lower == "now()" || lower == "transaction_timestamp()" || lower.hasPrefix("current_timestamp") {
+        var lower = text.lowercased().replacingOccurrences(of: " ", with: "")
+        while lower.hasPrefix("("), lower.hasSuffix(")") { lower = String(lower.dropFirst().dropLast()) }
+        if lower == "now()" || lower == "transaction_timestamp()" || lower == "statement_timestamp()"
+            || lower.hasPrefix("current_timestamp") || lower == "strftime('%y-%m-%d%h:%m:%f000','now')"
+        {
             return "CURRENT_TIMESTAMP"
         }
         if lower == "current_date" || lower == "current_time" { return text.uppercased() }

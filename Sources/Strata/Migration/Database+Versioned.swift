@@ -188,7 +188,8 @@ extension Transaction {
         case .addIndex(let t, let index):
             return .dropIndex(table: t, name: dialect.shortened(index.resolvedName(table: t)))
         case .addForeignKey(let t, let key): return .dropForeignKey(table: t, column: key.column)
-        case .dropTable, .dropColumn, .alterColumn, .dropIndex, .dropForeignKey, .setDefault: return nil
+        case .dropTable, .dropColumn, .alterColumn, .dropIndex, .dropForeignKey, .setDefault, .setDatabaseDefault:
+            return nil
         }
     }
 }

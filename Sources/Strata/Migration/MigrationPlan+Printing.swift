@@ -61,7 +61,8 @@ extension MigrationPlan {
                 switch change {
                 case .addForeignKey(let t, let k): return rebuild(t, "add foreign key \(k.column)")
                 case .dropForeignKey(let t, let c): return rebuild(t, "drop foreign key \(c)")
-                case .setDefault(let t, let c, _): return rebuild(t, "default of \(c)")
+                case .setDefault(let t, let c, _), .setDatabaseDefault(let t, let c, _):
+                    return rebuild(t, "default of \(c)")
                 default: return rebuild(change.table, "\(change)")
                 }
             }
@@ -161,6 +162,9 @@ extension MigrationPlan {
         case .dropForeignKey(let t, let c): return ".dropForeignKey(table: \(literal(t)), column: \(literal(c)))"
         case .setDefault(let t, let c, let value):
             return ".setDefault(table: \(literal(t)), column: \(literal(c)), to: \(swift(value)))"
+        case .setDatabaseDefault(let t, let c, let value):
+            return ".setDatabaseDefault(table: \(literal(t)), column: \(literal(c)), to: "
+                + (value.map { ".\($0)" } ?? "nil") + ")"
         }
     }
 }

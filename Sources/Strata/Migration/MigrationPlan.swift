@@ -87,7 +87,13 @@ public struct MigrationPlan: Sendable, Hashable, CustomStringConvertible {
                                 fill: c.isNullable ? nil : c.backfill),
                             isDestructive: retyped || !c.isNullable))
                 }
-                if !ColumnDefault.matches(model: c, live: l) {
+                if let d = c.databaseDefault {
+                    if !ColumnDefault.matches(d, live: l) {
+                        out.append(
+                            PlannedChange(
+                                change: .setDatabaseDefault(table: name, column: c.name, to: d), isDestructive: false))
+                    }
+                } else if !ColumnDefault.matches(model: c, live: l) {
                     out.append(
                         PlannedChange(
                             change: .setDefault(table: name, column: c.name, to: c.schemaDefault), isDestructive: false)
@@ -126,8 +132,10 @@ public struct MigrationPlan: Sendable, Hashable, CustomStringConvertible {
     public static let toolTablePrefixes = ["_litestream_"]
 
     /// Strata's own tables, which no model names and `dropUnknownTables` never drops: the migration log and the
-    /// change history's tables.
-    static let strataTables: Set<String> = [MigrationLog.table, HistoryLog.table, HistoryLog.clock]
+    /// change history's tables, and the migration lock's row on an engine without advisory locks (CockroachDB).
+    static let strataTables: Set<String> = [
+        MigrationLog.table, HistoryLog.table, HistoryLog.clock, "strata_migration_lock",
+    ]
 
     /// The plan as a versioned ``Migration`` (its `up`; no `down`).
     public func migration(named name: String) -> Migration {

@@ -121,10 +121,13 @@ extension Transaction {
     /// The model's table with its declared indexes, the foreign keys of its own and its associations, and its
     /// generated columns' expressions.
     ///
-    /// - Throws: ``StrataError/generatedColumn(model:column:reason:)`` for a wrong generated column.
+    /// - Throws: ``StrataError/generatedColumn(model:column:reason:)`` for a wrong generated column;
+    ///   ``StrataError/invalidValue(table:column:reason:)`` for a database default on a column it cannot fill.
     static func migrationSchema(_ model: any Model.Type) throws(StrataError) -> TableSchema {
         func generating<M: Model>(_ m: M.Type) throws(StrataError) -> TableSchema {
-            try declaredSchema(m).generating(m)
+            let schema = try declaredSchema(m).generating(m)
+            try schema.checkDatabaseDefaults(model: M.modelName)
+            return schema
         }
         return try generating(model)
     }
@@ -187,7 +190,9 @@ extension Transaction {
         if let existing {
             let added = schema.columns.filter { !existing.contains($0.name) }
             // Checked before any DDL, so a refused migration changes nothing.
-            if let column = added.first(where: { !$0.isNullable && $0.backfill == nil && !$0.isGenerated }) {
+            if let column = added.first(where: {
+                !$0.isNullable && $0.backfill == nil && !$0.isGenerated && $0.databaseDefault == nil
+            }) {
                 throw StrataError.schemaMismatch(
                     table: schema.name,
                     missing: [
@@ -196,9 +201,9 @@ extension Transaction {
                     ])
             }
             for column in added {
-                // A generated column goes through `apply`: SQLite rebuilds the table for it (in a migration step,
-                // with foreign keys off; elsewhere that is `unsupported`).
-                if column.isGenerated {
+                // A generated column, or one whose default is an expression, goes through `apply`: SQLite rebuilds
+                // the table for it (in a migration step, with foreign keys off; elsewhere that is `unsupported`).
+                if column.isGenerated || column.databaseDefault != nil {
                     try apply(.addColumn(table: schema.name, column))
                 } else {
                     _ = try execute(.addColumn(table: schema.name, column))

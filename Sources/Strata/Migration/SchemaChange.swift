@@ -29,6 +29,8 @@ public enum SchemaChange: Sendable, Hashable {
     case dropForeignKey(table: String, column: String)
     /// Sets a column's constant `DEFAULT` (nil drops it); existing rows keep their values.
     case setDefault(table: String, column: String, to: DatabaseValue?)
+    /// Sets a column's computed default (see ``DatabaseDefault``; nil drops it); existing rows keep their values.
+    case setDatabaseDefault(table: String, column: String, to: DatabaseDefault?)
 
     /// The table the change applies to.
     public var table: String {
@@ -37,7 +39,7 @@ public enum SchemaChange: Sendable, Hashable {
         case .dropTable(let t), .renameTable(let t, _): return t
         case .addColumn(let t, _), .dropColumn(let t, _), .renameColumn(let t, _, _), .alterColumn(let t, _, _, _, _),
             .addIndex(let t, _), .dropIndex(let t, _), .addForeignKey(let t, _), .dropForeignKey(let t, _),
-            .setDefault(let t, _, _):
+            .setDefault(let t, _, _), .setDatabaseDefault(let t, _, _):
             return t
         }
     }
@@ -67,6 +69,8 @@ extension SchemaChange: CustomStringConvertible {
         case .dropForeignKey(let t, let c): return "drop foreign key \(t).\(c)"
         case .setDefault(let t, let c, let value):
             return value.map { "set default of \(t).\(c) to \(Self.literal($0))" } ?? "drop default of \(t).\(c)"
+        case .setDatabaseDefault(let t, let c, let value):
+            return value.map { "set default of \(t).\(c) to \($0.expressionName)" } ?? "drop default of \(t).\(c)"
         }
     }
 

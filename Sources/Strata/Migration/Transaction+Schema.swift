@@ -87,7 +87,8 @@ extension Transaction {
             let t = try table(name)
             try free(c.name, in: t)
             if c.isPrimaryKey { throw StrataError.invalidQuery("cannot add a primary key column to \(name)") }
-            if try !c.isNullable && c.backfill == nil && !c.isGenerated && count(name) > 0 {
+            try TableSchema(name: name, columns: [c]).checkDatabaseDefaults(model: name)
+            if try !c.isNullable && c.backfill == nil && !c.isGenerated && c.databaseDefault == nil && count(name) > 0 {
                 throw StrataError.notNullViolation(table: name, column: c.name)
             }
             try addColumn(c, to: name, editor: editor, live: live)
@@ -173,6 +174,15 @@ extension Transaction {
                 converted = v
             }
             try editor.apply(.setDefault(table: name, column: c, to: converted), live: live)
+        case .setDatabaseDefault(let name, let c, let value):
+            let old = try column(c, of: try table(name))
+            var changed = old
+            changed.databaseDefault = value
+            let dialect = (connection as? any SQLConnection)?.dialect
+            try TableSchema(name: name, columns: [changed]).checkDatabaseDefaults(model: name) { live, wanted in
+                live == wanted || dialect.map { $0.sqlType(live) == $0.sqlType(wanted) } == true
+            }
+            try editor.apply(change, live: live)
         }
     }
 

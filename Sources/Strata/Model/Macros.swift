@@ -28,6 +28,17 @@ public macro Model(table: String? = nil) = #externalMacro(module: "StrataMacros"
 @attached(peer)
 public macro Column(_ name: String) = #externalMacro(module: "StrataMacros", type: "MarkerMacro")
 
+/// Gives the column a default the database computes when an insert leaves the property nil (see
+/// ``DatabaseDefault``): `@Column(default: .now) var postedAt: Date?`.
+@attached(peer)
+public macro Column(default: DatabaseDefault) = #externalMacro(module: "StrataMacros", type: "MarkerMacro")
+
+/// A database default (see ``DatabaseDefault``) under an explicit column name:
+/// `@Column("posted", default: .now) var postedAt: Date?`.
+@attached(peer)
+public macro Column(_ name: String, default: DatabaseDefault) =
+    #externalMacro(module: "StrataMacros", type: "MarkerMacro")
+
 /// Stores a `Date` property in another tool's date form (see ``DateFormat``), under an explicit column name:
 /// `@Column("InvoiceDate", dateFormat: .sqlDateTime) var invoiceDate: Date`.
 @attached(peer)

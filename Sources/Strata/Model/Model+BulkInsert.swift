@@ -43,7 +43,7 @@ extension Model {
         } else {
             try insertAllRows(&copy, pk: pk, tx)
         }
-        if !schema.generatedColumnIndexes.isEmpty {
+        if !schema.storage.readBackColumns.isEmpty {
             for i in copy.indices { try copy[i].readBackGenerated(tx) }
         }
         if let scope = tx.undoScope {
@@ -74,7 +74,7 @@ extension Model {
             let insert = Statement.insert(
                 Insert(
                     table: schema.name, columns: schema.insertColumnNames, rows: rows,
-                    returning: schema.columns[pk].name))
+                    returning: schema.columns[pk].name, defaults: schema.databaseDefaults))
             let collect: (any RowReader) throws -> Void = { r in
                 if let v = try? ID(databaseValue: r.value(at: 0)) { ids.append(v) }
             }
@@ -115,7 +115,8 @@ extension Model {
         while start < keyed.count {
             let end = Swift.min(start + perStatement, keyed.count)
             let rows = try keyed[start..<end].map { schema.writtenValues(try $0.storedValues(tx), includingKey: true) }
-            let inserted = try tx.execute(.insert(Insert(table: schema.name, columns: columns, rows: rows)))
+            let inserted = try tx.execute(
+                .insert(Insert(table: schema.name, columns: columns, rows: rows, defaults: schema.databaseDefaults)))
             guard inserted == rows.count else { throw StrataError.insertIgnored(table: schema.name) }
             start = end
         }

@@ -59,7 +59,8 @@ extension Model {
             return schema.writtenValues(values, includingKey: !dropKey)
         }
         try tx.atomic { inner in
-            if let loader = inner.connection as? any BulkLoadingConnection {
+            // COPY writes NULL as given: a model with a database default goes through INSERTs, which fill it.
+            if schema.databaseDefaults.isEmpty, let loader = inner.connection as? any BulkLoadingConnection {
                 let loaded = try inner.runBulk(into: schema.name, rows: ready.count) {
                     try loader.bulkLoad(table: schema.name, columns: columns, count: ready.count, row: row)
                 }
@@ -70,7 +71,10 @@ extension Model {
             while start < ready.count {
                 let end = Swift.min(start + perStatement, ready.count)
                 _ = try inner.execute(
-                    .insert(Insert(table: schema.name, columns: columns, rows: try (start..<end).map(row))))
+                    .insert(
+                        Insert(
+                            table: schema.name, columns: columns, rows: try (start..<end).map(row),
+                            defaults: schema.databaseDefaults)))
                 start = end
             }
         }

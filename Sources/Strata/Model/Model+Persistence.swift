@@ -153,17 +153,18 @@ extension Model {
     @inlinable
     mutating func write(_ tx: Transaction, insertIfMissing: Bool) throws {
         try writeRow(tx, insertIfMissing: insertIfMissing)
-        if !Self.schema.generatedColumnIndexes.isEmpty { try readBackGenerated(tx) }
+        if !Self.schema.storage.readBackColumns.isEmpty { try readBackGenerated(tx) }
     }
 
-    /// Sets the generated columns' properties to what the database computed for the model's row.
+    /// Sets the generated columns' properties, and those with a database default, to what the database computed for
+    /// the model's row.
     @usableFromInline
     mutating func readBackGenerated(_ tx: Transaction) throws {
         guard let id, let fresh = try Self.query(on: tx).withDeleted().filter(id: id).first() else { return }
         let columns = Self.schema.columns
         let state = _persistence  // the copies below mark the columns assigned
         defer { _persistence = state }
-        for i in Self.schema.generatedColumnIndexes {
+        for i in Self.schema.storage.readBackColumns {
             guard let keyPath = columns[i].property.keyPath, let type = columns[i].property.valueType else { continue }
             copy(type, at: keyPath, from: fresh)
         }
@@ -239,7 +240,7 @@ extension Model {
                     .insert(
                         Insert(
                             table: schema.name, columns: schema.insertColumnNames, rows: [row],
-                            returning: schema.columns[pk].name))
+                            returning: schema.columns[pk].name, defaults: schema.databaseDefaults))
                 }
             ) { r in
                 newID = try? ID(databaseValue: r.value(at: 0))
@@ -266,7 +267,9 @@ extension Model {
             let values = schema.writtenValues(try storedValues(tx), includingKey: true)
             inserted = try tx.execute(
                 .insert(
-                    Insert(table: schema.name, columns: schema.writtenColumnNames(includingKey: true), rows: [values])))
+                    Insert(
+                        table: schema.name, columns: schema.writtenColumnNames(includingKey: true), rows: [values],
+                        defaults: schema.databaseDefaults)))
         } catch {
             id = nil
             throw error
@@ -366,7 +369,8 @@ extension Model {
             .insert(
                 Insert(
                     table: schema.name, columns: schema.writtenColumnNames(includingKey: true),
-                    rows: [schema.writtenValues(values, includingKey: true)], explicitKey: schema.columns[pk].name)))
+                    rows: [schema.writtenValues(values, includingKey: true)], explicitKey: schema.columns[pk].name,
+                    defaults: schema.databaseDefaults)))
         guard inserted > 0 else { throw StrataError.insertIgnored(table: schema.name) }
     }
 

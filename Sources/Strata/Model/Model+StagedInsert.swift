@@ -9,7 +9,8 @@ extension Model {
     /// - Throws: what the connection throws, and ``StrataError/decodingFailed(model:column:value:expected:)``
     ///   for a key that does not read as `ID`.
     static func insertAllStaged(_ models: inout [Self], pk: Int, _ tx: Transaction) throws -> Bool {
-        guard let bulk = tx.connection as? any BulkLoadingConnection,
+        // COPY writes NULL as given: a model with a database default goes through INSERTs, which fill it.
+        guard schema.databaseDefaults.isEmpty, let bulk = tx.connection as? any BulkLoadingConnection,
             models.count >= bulk.bulkInsertReturningThreshold
         else { return false }
         let snapshot = models

@@ -157,7 +157,7 @@ extension Model {
         } else {
             try writeAll(tx)
         }
-        if !schema.generatedColumnIndexes.isEmpty {
+        if !schema.storage.readBackColumns.isEmpty {
             for i in copy.indices { try copy[i].readBackGenerated(tx) }
         }
         if let scope = tx.undoScope {
@@ -321,7 +321,7 @@ struct UpsertPlan<M: Model> {
         let insert = Statement.insert(
             Insert(
                 table: schema.name, columns: columns, rows: rows, returning: schema.columns[pk].name,
-                onConflict: onConflict))
+                onConflict: onConflict, defaults: schema.databaseDefaults))
         var ids: [M.ID] = []
         ids.reserveCapacity(range.count)
         let collect: (any RowReader) throws -> Void = { r in

@@ -204,6 +204,9 @@ public struct Insert: Sendable, Hashable {
     public var explicitKey: String?
     /// The upsert clause (`ON CONFLICT (…) DO …`), or nil for a plain INSERT.
     public var onConflict: OnConflict?
+    /// The columns whose NULL value the database fills from their default (see ``DatabaseDefault``), by name:
+    /// a model's inserts carry its schema's ``TableSchema/databaseDefaults``.
+    public var defaults: [String: DatabaseDefault] = [:]
 
     /// An INSERT of `rows` into `table`.
     ///
@@ -214,9 +217,10 @@ public struct Insert: Sendable, Hashable {
     ///   - returning: a column to return for each inserted row, or nil.
     ///   - explicitKey: the primary-key column when the rows give their own keys, or nil.
     ///   - onConflict: the upsert clause, or nil for a plain INSERT.
+    ///   - defaults: the columns whose NULL the database fills from their default.
     public init(
         table: String, columns: [String], rows: [[DatabaseValue]], returning: String? = nil,
-        explicitKey: String? = nil, onConflict: OnConflict? = nil
+        explicitKey: String? = nil, onConflict: OnConflict? = nil, defaults: [String: DatabaseDefault] = [:]
     ) {
         self.table = table
         self.columns = columns
@@ -224,6 +228,7 @@ public struct Insert: Sendable, Hashable {
         self.returning = returning
         self.explicitKey = explicitKey
         self.onConflict = onConflict
+        self.defaults = defaults
     }
 }
 

@@ -35,9 +35,12 @@ public struct TableColumn: Sendable, Hashable {
     /// column stored in clear.
     public var encryption: EncryptionMode?
     /// A default the database computes (`CURRENT_TIMESTAMP`, `nextval(…)`), as introspection reads it from a
-    /// live table (``schemaDefault`` is then nil). Models cannot declare one; a diff leaves it alone unless the
-    /// model declares a constant default instead.
+    /// live table (``schemaDefault`` is then nil). A model declares one as a ``databaseDefault``; a diff leaves any
+    /// other alone unless the model declares a constant default instead.
     public var defaultExpression: String?
+    /// A default the database computes when an insert leaves the column NULL (see ``DatabaseDefault``):
+    /// `@Column(default: .now)` sets it. ``schemaDefault`` is then nil.
+    public var databaseDefault: DatabaseDefault?
     /// Whether the database computes the column from the row's other columns (`GENERATED ALWAYS AS (…) STORED`):
     /// inserts never name it and writes to it are refused (see ``GeneratedColumn``). `@Generated` sets it.
     public var isGenerated = false

@@ -19,6 +19,11 @@ public struct TableSchema: Sendable, Hashable {
         @usableFromInline let writtenColumnNames: [String]
         /// The positions of the generated columns.
         @usableFromInline let generatedColumns: [Int]
+        /// The columns with a database default, by name (see ``DatabaseDefault``).
+        @usableFromInline let databaseDefaults: [String: DatabaseDefault]
+        /// The positions of the columns an insert's row reads back: the generated ones and those with a database
+        /// default.
+        @usableFromInline let readBackColumns: [Int]
         /// Whether any column has a ``ColumnRole`` (so `save` has something to fill in).
         @usableFromInline let hasRoles: Bool
         /// The indexes of the `@Encrypted` columns (see ``TableColumn/encryption``).
@@ -47,6 +52,10 @@ public struct TableSchema: Sendable, Hashable {
             insertColumnNames = columns.filter { !$0.isPrimaryKey && !$0.isGenerated }.map(\.name)
             writtenColumnNames = columns.filter { !$0.isGenerated }.map(\.name)
             generatedColumns = columns.indices.filter { columns[$0].isGenerated }
+            var defaults: [String: DatabaseDefault] = [:]
+            for c in columns { if let d = c.databaseDefault { defaults[c.name] = d } }
+            databaseDefaults = defaults
+            readBackColumns = columns.indices.filter { columns[$0].isGenerated || columns[$0].databaseDefault != nil }
             hasRoles = columns.contains { $0.role != nil }
             encryptedColumns = columns.indices.filter { columns[$0].encryption != nil }
             hasEncryptedColumns = !encryptedColumns.isEmpty

@@ -107,6 +107,14 @@ public struct MariaDBDialect: Dialect {
         return "VARCHAR(\(Self.maxKeyTextLength)) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin"
     }
 
+    /// `CURRENT_TIMESTAMP(6)`: the statement's time with microseconds, in the session's time zone, which the driver
+    /// sets to UTC on every connection (another client's session must do the same for its rows).
+    public func databaseDefaultSQL(_ value: DatabaseDefault) -> String {
+        switch value {
+        case .now: return "CURRENT_TIMESTAMP(6)"
+        }
+    }
+
     public func sqlType(_ type: ColumnType) -> String {
         switch type {
         case .integer: return "BIGINT"
