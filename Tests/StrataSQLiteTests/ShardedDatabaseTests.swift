@@ -179,6 +179,16 @@ struct ShardedDatabaseTests {
         #expect(try await ShardOrder.query(on: sharded).where(\.customerID == 3).avg(\.total) != nil)
         await #expect(throws: StrataError.self) { try await all.distinct().count() }
         await #expect(throws: StrataError.self) { try await all.order(\.total * 2).all() }
+        let unselected = StrataError.crossShard(
+            model: "ShardOrder", reason: "a fanned-out query cannot merge by total, which it does not select")
+        await #expect(throws: unselected) {
+            try await ShardOrder.query(on: sharded).fanOut().only(\.id, \.customerID, \.reference).order(\.total).all()
+        }
+        let firstMerged = try await ShardOrder.query(on: sharded).fanOut().order(\.total, .descending)
+            .order(\.reference).offset(4).first()
+        let firstWhole = try await ShardOrder.query(on: whole).order(\.total, .descending).order(\.reference)
+            .offset(4).first()
+        #expect(firstMerged?.reference == firstWhole?.reference && firstMerged != nil)
     }
 
     @Test("random fanned-out queries equal the same queries on one database", arguments: ["memory", "sqlite"])
