@@ -145,6 +145,15 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `reason` is the failure. The step is not recorded as applied. Where every operation could be undone, the
     /// step's own error is thrown instead and the database is as it was.
     case migrationStepIncomplete(step: String, remaining: [String], reason: String)
+    /// A ``ShardedDatabase`` refused to run something on more than one shard, or on the wrong one: a query whose
+    /// WHERE does not pin the model's shard key to one shard (ask ``QueryBuilder/fanOut()`` to read every shard), a
+    /// write or aggregate that cannot be combined across shards, a write inside a one-shard transaction to a model
+    /// of another shard, or a saved model whose shard key was assigned. `model` names the model; nothing ran.
+    case crossShard(model: String, reason: String)
+    /// ``ShardedDatabase/migrate(_:)`` failed on shard `failedShard`: `migrated` lists the shards that were
+    /// migrated before it (they keep their new schema); the failed shard is as it was where its DDL is
+    /// transactional (SQLite, PostgreSQL), and the later shards were not touched. `reason` is the shard's error.
+    case shardMigrationIncomplete(failedShard: Int, migrated: [Int], reason: String)
 
     /// A one-line message naming the model, table, column or parameter; it never shows a password or bound values.
     public var description: String {
@@ -225,6 +234,10 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             return
                 "migration \(s) failed (\(r)) and could not be undone (DDL is not transactional here); still applied: "
                 + remaining.joined(separator: "; ")
+        case .crossShard(let m, let r): return "\(m) spans shards: \(r)"
+        case .shardMigrationIncomplete(let f, let done, let r):
+            let list = done.isEmpty ? "none" : done.map(String.init).joined(separator: ", ")
+            return "migration failed on shard \(f) (\(r)); shards migrated before it: \(list)"
         }
     }
 }

@@ -52,6 +52,8 @@ extension StrataError {
         case .encryptedColumn: return "encryptedColumn"
         case .generatedColumn: return "generatedColumn"
         case .migrationStepIncomplete: return "migrationStepIncomplete"
+        case .crossShard: return "crossShard"
+        case .shardMigrationIncomplete: return "shardMigrationIncomplete"
         }
     }
 }

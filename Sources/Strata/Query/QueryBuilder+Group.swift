@@ -109,7 +109,7 @@ extension QueryBuilder {
         }
     }
 
-    /// Returns each distinct row once (`SELECT DISTINCT`): distinct models of a join, distinct ``values(_:)-(KeyPath<M,V>Sendable)``,
+    /// Returns each distinct row once (`SELECT DISTINCT`): distinct models of a join, distinct `values(_:)`,
     /// distinct ``select(_:)-63y8o`` tuples. Ordering is then only by what is selected.
     ///
     /// ```swift
