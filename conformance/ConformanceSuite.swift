@@ -88,6 +88,7 @@ public enum ConformanceSuite {
         windowCases,
         generatedCases,
         jsonPathCases,
+        searchCases,
         runningAggregateCases,
         associationAggregateCases,
     ].flatMap { $0 }

@@ -167,6 +167,7 @@ enum Fixtures {
         "conf_hist_note", "strata_history", "strata_history_clock",
         "conf_line_item",
         "conf_profile",
+        "conf_search_article", "conf_plain_note",
         "conf_entry", "conf_blog",
         "strata_migrations",  // automatic migration records what it did there
     ]

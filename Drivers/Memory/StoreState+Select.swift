@@ -38,6 +38,7 @@ extension StoreState {
             let compiled = try CompiledCondition(filter.node, scope: scope)
             condition = compiled
             table.prepareOrderedEntries(for: compiled)
+            table.prepareSearchIndex(for: compiled)
             // Not `condition.flatMap(table.candidateSlots)`: a method reference would copy the table.
             candidates = table.candidateSlots(compiled, inOrder: s.order.isEmpty && s.selection != .count)
         }

@@ -145,6 +145,10 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `reason` is the failure. The step is not recorded as applied. Where every operation could be undone, the
     /// step's own error is thrown instead and the database is as it was.
     case migrationStepIncomplete(step: String, remaining: [String], reason: String)
+    /// A full-text search Strata refused before any driver saw it: a query with no word (`"--- !!"`), a dangling
+    /// `OR`, a phrase, a word too long to index, a model without searchable columns, or a write that would leave
+    /// the stored search document stale. `part` is the query word, declaration or column at fault.
+    case invalidSearch(model: String, part: String, reason: String)
 
     /// A one-line message naming the model, table, column or parameter; it never shows a password or bound values.
     public var description: String {
@@ -221,6 +225,7 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "(retrying may apply it twice): \(r)"
         case .encryptedColumn(let m, let c, let r): return "encrypted column \(m).\(c): \(r)"
         case .generatedColumn(let m, let c, let r): return "generated column \(m).\(c) \(r)"
+        case .invalidSearch(let m, let p, let r): return "invalid full-text search on \(m): '\(p)' \(r)"
         case .migrationStepIncomplete(let s, let remaining, let r):
             return
                 "migration \(s) failed (\(r)) and could not be undone (DDL is not transactional here); still applied: "
