@@ -79,7 +79,12 @@ extension MemoryTable {
 
     /// The slots an inverted index gives for a `match` term of `condition` (alone or in an AND), in insertion
     /// order, or nil when no term has a built index. The condition is still evaluated on each of them.
+    ///
+    /// Only for a condition no row can make fail: SQLite and PostgreSQL scan, so an overflow or a type error in
+    /// another term fails the query on a row the match would have skipped (found by the differential engine at
+    /// seed 20261129).
     func searchSlots(_ condition: CompiledCondition) -> [Int]? {
+        guard Self.cannotFail(condition) else { return nil }
         switch condition {
         case .and(let items):
             for item in items { if let found = searchSlots(item) { return found } }
@@ -88,6 +93,26 @@ extension MemoryTable {
             return searchIndexes.first { $0.column == c }?.slots(query)
         default:
             return nil
+        }
+    }
+
+    /// Whether evaluating `condition` can throw on no row: comparisons, NULL tests, IN lists and BETWEEN of columns
+    /// and values, matches, and AND, OR and NOT of those (no arithmetic, no LIKE, no value used as a condition).
+    static func cannotFail(_ condition: CompiledCondition) -> Bool {
+        func plain(_ o: Operand) -> Bool {
+            switch o {
+            case .column, .value: return true
+            case .condition, .computed: return false
+            }
+        }
+        switch condition {
+        case .constant, .search(.column, _): return true
+        case .compare(_, let l, let r): return plain(l) && plain(r)
+        case .isNull(let e, _), .inList(let e, _, _): return plain(e)
+        case .between(let e, let low, let high, _): return plain(e) && plain(low) && plain(high)
+        case .and(let items), .or(let items): return items.allSatisfy(cannotFail)
+        case .not(let e): return cannotFail(e)
+        case .operand, .like, .search: return false
         }
     }
 }

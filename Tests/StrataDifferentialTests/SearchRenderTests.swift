@@ -53,12 +53,12 @@ struct SearchRenderTests {
             titles = try await SearchArticle.query(on: db).match("Swift OR rust orm*").order(\.id).all().map(\.title)
         }
         #expect(titles == ["Swift ORM", "Rust"])
-        let like = "(" + Self.padded + #" LIKE ? ESCAPE '\')"#
+        let instr = "(instr(" + Self.padded + ", ?) > 0)"
         #expect(
             sqlite.map(\.sql) == [
-                Self.columns + " WHERE ((" + like + " OR " + like + ") AND " + like + #") ORDER BY "id" ASC"#
+                Self.columns + " WHERE ((" + instr + " OR " + instr + ") AND " + instr + #") ORDER BY "id" ASC"#
             ])
-        #expect(sqlite.map(\.binds) == [[.text("% swift %"), .text("% rust %"), .text("% orm%")]])
+        #expect(sqlite.map(\.binds) == [[.text(" swift "), .text(" rust "), .text(" orm")]])
         #expect(
             pg.map(\.sql) == [
                 Self.columns + " WHERE (" + Self.vector + #" @@ CAST($1 AS tsquery)) ORDER BY "id" ASC"#
@@ -74,18 +74,19 @@ struct SearchRenderTests {
                 .all().map(\.title)
         }
         #expect(titles == ["Swift ORM", "Rust"])
-        let term = "CASE WHEN " + Self.padded + #" LIKE ? ESCAPE '\' THEN 1 ELSE 0 END"#
+        let term = "CASE WHEN instr(" + Self.padded + ", ?) > 0 THEN 1 ELSE 0 END"
         let rank = "(" + term + " + " + term + ")"
-        let like = "(" + Self.padded + #" LIKE ? ESCAPE '\')"#
+        let instr = "(instr(" + Self.padded + ", ?) > 0)"
         #expect(
             sqlite.map(\.sql) == [
-                Self.columns + " WHERE (" + like + " OR " + like + " OR " + like + ") ORDER BY " + rank
+                Self.columns + " WHERE (" + instr + " OR " + instr + " OR " + instr + ") ORDER BY " + rank
                     + #" DESC, "id" ASC"#
             ])
         #expect(
             sqlite.map(\.binds) == [
-                [.text("% orm %"), .text("% swift %"), .text("% orm %"), .text("% orm %"), .text("% swift %")]
-            ])
+                [.text(" orm "), .text(" swift "), .text(" orm "), .text(" orm "), .text(" swift ")]
+            ]
+        )
         let pgTerm = "CASE WHEN " + Self.padded + #" LIKE $2 ESCAPE '\' THEN 1 ELSE 0 END"#
         #expect(
             pg.map(\.sql) == [
@@ -95,17 +96,43 @@ struct SearchRenderTests {
         #expect(pg.map(\.binds) == [[.text("'orm' | 'swift' | 'orm'"), .text("% orm %"), .text("% swift %")]])
     }
 
+    @Test("the default syntax: a LIKE per term over the padded document, the rank's terms alike")
+    func defaultSyntax() throws {
+        let q = try SearchQuery("a OR b c*", model: "M")
+        let s = Select(
+            table: "t", selection: .columns(["id"]), filter: SQLExpression(.search(.column("d"), q)),
+            order: [Ordering(expression: SQLExpression(.searchRank(.column("d"), q)), .descending)])
+        let r = try SQLRenderer.render(.select(s), dialect: LikeSearchDialect())
+        let padded = #"(' ' || "d" || ' ')"#
+        let like = "(" + padded + #" LIKE ? ESCAPE '\')"#
+        let term = "CASE WHEN " + padded + #" LIKE ? ESCAPE '\' THEN 1 ELSE 0 END"#
+        #expect(
+            r.sql == #"SELECT "id" FROM "t" WHERE (("# + like + " OR " + like + ") AND " + like + ") ORDER BY ("
+                + [term, term, term].joined(separator: " + ") + ") DESC NULLS LAST")
+        #expect(r.binds == ["% a %", "% b %", "% c%", "% a %", "% b %", "% c%"].map { .text($0) })
+    }
+
     @Test("the bind list the renderer's cache reuses matches the rendered one")
     func binds() throws {
         let q = try SearchQuery("a OR b c*", model: "M")
         let s = Select(
             table: "t", selection: .columns(["id"]), filter: SQLExpression(.search(.column("d"), q)),
             order: [Ordering(expression: SQLExpression(.searchRank(.column("d"), q)), .descending)])
-        for dialect in [SQLiteDialect() as any Dialect, PostgresDialect()] {
+        for dialect in [SQLiteDialect() as any Dialect, PostgresDialect(), LikeSearchDialect()] {
             let r = try SQLRenderer.render(.select(s), dialect: dialect)
             #expect(SQLRenderer.binds(of: .select(s), dialect: dialect) == r.binds)
         }
     }
+}
+
+/// A dialect with the default search syntax, one LIKE per term.
+struct LikeSearchDialect: Dialect {
+    var name: String { "like-search" }
+    func placeholder(_ index: Int) -> String { "?" }
+    var offsetWithoutLimit: OffsetWithoutLimit { .offsetAlone }
+    var caseInsensitiveLike: CaseInsensitiveLike { .ilike }
+    func sqlType(_ type: ColumnType) -> String { "T" }
+    var autoIncrementPrimaryKey: String { "SERIAL" }
 }
 
 @Suite("Differential generator: full-text search")

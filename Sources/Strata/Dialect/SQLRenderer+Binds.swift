@@ -109,18 +109,11 @@ extension SQLRenderer {
         case .scalarSubquery(let s): selectBinds(firstRow(of: s), dialect, into: &out)
         case .jsonPath: break  // a column and literal path steps: nothing bound
         case .search(let e, let query):
-            // As `SQLRenderer+Search` writes it: the tsquery text once, or each term's LIKE operands.
-            switch dialect?.searchSyntax ?? .likeTokens {
-            case .tsquery:
-                collect(e, dialect, into: &out)
-                out.append(.text(SQLRenderer.tsqueryText(query)))
-            case .likeTokens:
-                collect(e, dialect, into: &out)  // a column: nothing
-                out += SQLRenderer.likePatterns(query)
-            }
+            collect(e, dialect, into: &out)  // a column: nothing bound
+            out += SQLRenderer.searchBinds(query, dialect?.searchSyntax ?? .likeTokens)
         case .searchRank(let e, let query):
             collect(e, dialect, into: &out)
-            out += query.terms.map { .text(SQLRenderer.likePattern($0)) }
+            out += SQLRenderer.rankBinds(query, dialect?.searchSyntax ?? .likeTokens)
         }
     }
 }

@@ -4,37 +4,43 @@ extension SQLRenderer {
     /// Renders ``SQLExpression/Node/search(_:_:)``: every clause of `query` (AND), any alternative of a clause
     /// (OR), every term of an alternative (AND), each term a whole token or a token prefix of the document.
     mutating func search(_ column: SQLExpression.Node, _ query: SearchQuery) throws(StrataError) {
-        switch dialect.searchSyntax {
-        case .tsquery:
+        if case .tsquery = dialect.searchSyntax {
             sql += "(array_to_tsvector(array_remove(string_to_array("
             try expression(column)
             sql += ", ' '), '')) @@ CAST("
             bind(.text(Self.tsqueryText(query)))
             sql += " AS tsquery))"
-        case .likeTokens:
-            let padded = try paddedDocument(column)
-            let escape = dialect.likeEscape == .escapeClause ? " ESCAPE '\\'" : ""
-            func group(_ items: [String], _ separator: String) -> String {
-                items.count == 1 ? items[0] : "(" + items.joined(separator: separator) + ")"
-            }
-            var clauses: [String] = []
-            for clause in query.clauses {
-                var alternatives: [String] = []
-                for alternative in clause {
-                    var terms: [String] = []
-                    for term in alternative {
-                        let before = sql
-                        sql = ""
-                        bind(.text(Self.likePattern(term)))
-                        terms.append("(" + padded + " LIKE " + sql + escape + ")")
-                        sql = before
-                    }
-                    alternatives.append(group(terms, " AND "))
-                }
-                clauses.append(group(alternatives, " OR "))
-            }
-            sql += group(clauses, " AND ")
+            return
         }
+        let padded = try paddedDocument(column)
+        func group(_ items: [String], _ separator: String) -> String {
+            items.count == 1 ? items[0] : "(" + items.joined(separator: separator) + ")"
+        }
+        var clauses: [String] = []
+        for clause in query.clauses {
+            var alternatives: [String] = []
+            for alternative in clause {
+                var terms: [String] = []
+                for term in alternative { terms.append("(" + termTest(padded, term, dialect.searchSyntax) + ")") }
+                alternatives.append(group(terms, " AND "))
+            }
+            clauses.append(group(alternatives, " OR "))
+        }
+        sql += group(clauses, " AND ")
+    }
+
+    /// One term's test over the padded document, binding its pattern: `padded LIKE ? ESCAPE '\'`, or
+    /// `instr(padded, ?) > 0` where the dialect finds substrings by position (see ``SearchSyntax``).
+    private mutating func termTest(_ padded: String, _ term: SearchQuery.Term, _ syntax: SearchSyntax) -> String {
+        let before = sql
+        sql = ""
+        defer { sql = before }
+        if case .position(let function) = syntax {
+            bind(.text(Self.positionNeedle(term)))
+            return function + "(" + padded + ", " + sql + ") > 0"
+        }
+        bind(.text(Self.likePattern(term)))
+        return padded + " LIKE " + sql + (dialect.likeEscape == .escapeClause ? " ESCAPE '\\'" : "")
     }
 
     /// The document column with a space on each side, as SQL text (`(' ' || "doc" || ' ')`), so that `% t %`
@@ -54,9 +60,27 @@ extension SQLRenderer {
         "% " + SQLExpression.escapeLike(term.token) + (term.isPrefix ? "%" : " %")
     }
 
-    /// The values ``SQLRenderer/search(_:_:)`` binds under ``SearchSyntax/likeTokens``, in order.
-    static func likePatterns(_ query: SearchQuery) -> [DatabaseValue] {
-        query.clauses.flatMap { $0.flatMap { $0.map { .text(likePattern($0)) } } }
+    /// The text one term looks for in the space-padded document: ` swift `, or ` migr` for a prefix.
+    static func positionNeedle(_ term: SearchQuery.Term) -> String {
+        " " + term.token + (term.isPrefix ? "" : " ")
+    }
+
+    /// The value a term binds under `syntax` (a LIKE pattern, or a substring to find).
+    static func termValue(_ term: SearchQuery.Term, _ syntax: SearchSyntax) -> DatabaseValue {
+        if case .position = syntax { return .text(positionNeedle(term)) }
+        return .text(likePattern(term))
+    }
+
+    /// The values ``SQLRenderer/search(_:_:)`` binds under `syntax`, in order.
+    static func searchBinds(_ query: SearchQuery, _ syntax: SearchSyntax) -> [DatabaseValue] {
+        if case .tsquery = syntax { return [.text(tsqueryText(query))] }
+        return query.clauses.flatMap { $0.flatMap { $0.map { termValue($0, syntax) } } }
+    }
+
+    /// The values ``SQLRenderer/searchRank(_:_:)`` binds under `syntax`, in order: one per distinct term.
+    static func rankBinds(_ query: SearchQuery, _ syntax: SearchSyntax) -> [DatabaseValue] {
+        let termSyntax: SearchSyntax = syntax == .tsquery ? .likeTokens : syntax
+        return query.terms.map { termValue($0, termSyntax) }
     }
 
     /// The query as PostgreSQL tsquery text: `'swift' & ( 'rust' | 'go' ) & 'migr':*`, each token a quoted lexeme
@@ -81,17 +105,16 @@ extension SQLRenderer {
 }
 
 extension SQLRenderer {
-    /// Renders ``SQLExpression/Node/searchRank(_:_:)`` the same way on every dialect: one `CASE WHEN … LIKE …
-    /// THEN 1 ELSE 0 END` per distinct term of the query, added up (an integer from 0 to the number of terms).
+    /// Renders ``SQLExpression/Node/searchRank(_:_:)``: one `CASE WHEN <term> THEN 1 ELSE 0 END` per distinct term
+    /// of the query, added up (an integer from 0 to the number of terms), each term tested as a match tests it
+    /// (a LIKE on PostgreSQL too, whose tsquery answers for the whole query only).
     mutating func searchRank(_ column: SQLExpression.Node, _ query: SearchQuery) throws(StrataError) {
         let padded = try paddedDocument(column)
-        let escape = dialect.likeEscape == .escapeClause ? " ESCAPE '\\'" : ""
+        let syntax: SearchSyntax = dialect.searchSyntax == .tsquery ? .likeTokens : dialect.searchSyntax
         sql += "("
         for (n, term) in query.terms.enumerated() {
             if n > 0 { sql += " + " }
-            sql += "CASE WHEN " + padded + " LIKE "
-            bind(.text(Self.likePattern(term)))
-            sql += escape + " THEN 1 ELSE 0 END"
+            sql += "CASE WHEN " + termTest(padded, term, syntax) + " THEN 1 ELSE 0 END"
         }
         sql += ")"
     }

@@ -9,8 +9,8 @@ extension Condition {
     /// ```
     ///
     /// ```sql
-    /// -- SQLite (and any dialect): each term a LIKE over the padded document
-    /// ((' ' || "search_document" || ' ') LIKE ?1 ESCAPE '\' OR (' ' || "search_document" || ' ') LIKE ?2 ESCAPE '\')
+    /// -- SQLite: each term found in the document padded with spaces (binds ' swift ', ' rust ')
+    /// ((instr((' ' || "search_document" || ' '), ?) > 0) OR (instr((' ' || "search_document" || ' '), ?) > 0))
     /// -- PostgreSQL: the terms as a tsquery over the stored lexemes
     /// (array_to_tsvector(array_remove(string_to_array("search_document", ' '), '')) @@ CAST($1 AS tsquery))
     /// ```
@@ -52,7 +52,7 @@ extension QueryBuilder {
     /// ```
     ///
     /// ```sql
-    /// ORDER BY (CASE WHEN (' ' || "search_document" || ' ') LIKE ? ESCAPE '\' THEN 1 ELSE 0 END + …) DESC
+    /// ORDER BY (CASE WHEN instr((' ' || "search_document" || ' '), ?) > 0 THEN 1 ELSE 0 END + …) DESC
     /// ```
     ///
     /// The query fails with ``StrataError/invalidSearch(model:part:reason:)`` when it has no `match` before this call.
