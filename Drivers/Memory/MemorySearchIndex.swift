@@ -33,6 +33,15 @@ struct MemorySearchIndex: Sendable {
         }
     }
 
+    /// Whether a filter has a `match` where ``MemoryTable/searchSlots(_:)`` can use it: alone or in an AND.
+    static func hasMatch(_ node: SQLExpression.Node) -> Bool {
+        switch node {
+        case .search: return true
+        case .and(let items): return items.contains(where: hasMatch)
+        default: return false
+        }
+    }
+
     /// Forgets every row.
     mutating func removeAll() { postings.removeAll(keepingCapacity: true) }
 
