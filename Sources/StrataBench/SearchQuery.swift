@@ -1,4 +1,5 @@
 // SearchQuery: the search workload: full-text matches (two words ORed, a prefix) over 20,000 search documents.
+import CPostgres
 import CSQLite
 import Strata
 
@@ -106,6 +107,44 @@ extension SQLiteRawContender {
                     sqlite3_reset(s)
                 }
                 try db.stepDone(commit)
+            }, digest: { d })
+    }
+}
+
+extension SearchBench {
+    /// The statement Strata renders on PostgreSQL for the same match: the stored lexemes against one tsquery.
+    static let postgresSQL =
+        "SELECT n, title FROM bench_article WHERE (array_to_tsvector(array_remove(string_to_array(search_document,"
+        + " ' '), '')) @@ CAST($1 AS tsquery))"
+
+    /// Query `k` as the tsquery text Strata binds: `( 'wA' | 'wB' ) & 'wC':*`.
+    static func tsquery(_ k: Int) -> String {
+        let (a, b, c) = terms(k)
+        return "( '\(a)' | '\(b)' ) & '\(c)':*"
+    }
+}
+
+extension PostgresRawContender {
+    /// The same queries through libpq: ``SearchBench/postgresSQL`` prepared once, the tsquery text bound.
+    func searchQueries() async throws -> Sample {
+        try pg.prepare("search", SearchBench.postgresSQL, parameters: 1)
+        var d = Digest()
+        return try timed(
+            {
+                d = Digest()
+                try pg.exec("BEGIN")
+                for k in 0..<SearchBench.queries {
+                    params.removeAll()
+                    params.append(text: SearchBench.tsquery(k))
+                    let r = try pg.run("search", params)
+                    for i in 0..<PQntuples(r) {
+                        let n = PQgetvalue(r, i, 0).flatMap { Int64(String(cString: $0)) } ?? 0
+                        let title = PQgetvalue(r, i, 1).map { String(cString: $0) } ?? ""
+                        SearchBench.add(n: n, title: title, to: &d)
+                    }
+                    PQclear(r)
+                }
+                try pg.exec("COMMIT")
             }, digest: { d })
     }
 }

@@ -17,7 +17,7 @@ public struct Target: Sendable, Codable, Hashable {
         case (.sqlite, .query), (.sqlite, .pageKeyset), (.sqlite, .setUnion), (.sqlite, .cteDescendants),
             (.sqlite, .windowRank), (.sqlite, .jsonPath), (.sqlite, .windowSum), (.sqlite, .search):
             return Target(maxRatio: 1.2)
-        case (.sqlite, .groupSum), (.postgres, .groupSum): return Target(maxRatio: 1.2)
+        case (.sqlite, .groupSum), (.postgres, .groupSum), (.postgres, .search): return Target(maxRatio: 1.2)
         case (.postgres, .insert), (.postgres, .insertAborting), (.sqlite, .insertAborting):
             return Target(maxRatio: 1.15)
         case (.postgres, .fetch): return Target(maxRatio: 1.2)
