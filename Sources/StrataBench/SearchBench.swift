@@ -1,4 +1,4 @@
-// SearchQuery: the search workload: full-text matches (two words ORed, a prefix) over 20,000 search documents.
+// SearchBench: the search workload: full-text matches (two words ORed, a prefix) over 20,000 search documents.
 import CPostgres
 import CSQLite
 import Strata
