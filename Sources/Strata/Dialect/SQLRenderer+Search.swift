@@ -119,3 +119,27 @@ extension SQLRenderer {
         sql += ")"
     }
 }
+
+extension SQLRenderer {
+    /// The DDL that indexes a search document column where the dialect's match can use an index: on PostgreSQL
+    /// (``SearchSyntax/tsquery``) `CREATE INDEX IF NOT EXISTS "<table>_<column>_search_idx" ON "<table>" USING gin
+    /// (array_to_tsvector(array_remove(string_to_array("<column>", ' '), '')))`, the very expression a match
+    /// reads; nothing elsewhere. (PostgreSQL's introspection lists no expression index, so a plan never sees it.)
+    ///
+    /// - Parameters:
+    ///   - table: the model's table.
+    ///   - column: its search document column.
+    ///   - dialect: the backend's dialect.
+    /// - Returns: the statements to run, none where no index helps.
+    public static func searchIndexSQL(table: String, column: String, dialect: any Dialect) throws(StrataError)
+        -> [String]
+    {
+        guard case .tsquery = dialect.searchSyntax else { return [] }
+        let name = dialect.shortened(table + "_" + column + "_search_idx")
+        return [
+            "CREATE INDEX IF NOT EXISTS " + (try dialect.quote(name)) + " ON " + (try dialect.quote(table))
+                + " USING gin (array_to_tsvector(array_remove(string_to_array(" + (try dialect.quote(column))
+                + ", ' '), '')))"
+        ]
+    }
+}

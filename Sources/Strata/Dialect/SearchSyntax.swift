@@ -13,7 +13,7 @@ public enum SearchSyntax: Sendable, Hashable {
     case position(function: String)
     /// PostgreSQL's text search without its parser: `array_to_tsvector(array_remove(string_to_array("doc", ' '),
     /// '')) @@ CAST($1 AS tsquery)`, the query bound as tsquery text Strata writes (`'swift' & 'migr':*`). A GIN
-    /// index on the same `array_to_tsvector(…)` expression serves it. (`array_remove` drops the empty strings
-    /// two spaces in a row would make, which `array_to_tsvector` refuses.)
+    /// index on the same `array_to_tsvector(…)` expression, which automatic migration creates, serves it.
+    /// (`array_remove` drops the empty strings two spaces in a row would make, which `array_to_tsvector` refuses.)
     case tsquery
 }
