@@ -89,6 +89,7 @@ public enum ConformanceSuite {
         generatedCases,
         databaseDefaultCases,
         jsonPathCases,
+        searchCases,
         runningAggregateCases,
         associationAggregateCases,
     ].flatMap { $0 }

@@ -168,6 +168,7 @@ enum Fixtures {
         "conf_line_item",
         "conf_visit",
         "conf_profile",
+        "conf_search_article", "conf_plain_note",
         "conf_entry", "conf_blog",
         "strata_migrations",  // automatic migration records what it did there
     ]

@@ -17,6 +17,8 @@ enum CompiledCondition: Sendable {
     case inList(Operand, ValueList, negated: Bool)
     case like(Operand, LikeMatcher, negated: Bool)
     case between(Operand, low: Operand, high: Operand, negated: Bool)
+    /// A full-text match over a search document column (tokens split on spaces, as Strata stored them).
+    case search(Operand, SearchQuery)
 
     /// Compiles `node` for `table`.
     ///
@@ -68,9 +70,10 @@ enum CompiledCondition: Sendable {
                 high: try Operand(high, scope: scope), negated: negated)
         case .unsafeRaw(let sql, let binds):
             self = try CompiledCondition(RawCondition.parse(sql, binds), scope: scope)
-        case .arithmetic, .concat, .caseMapped, .coalesce, .jsonPath:
+        case .arithmetic, .concat, .caseMapped, .coalesce, .jsonPath, .searchRank:
             self = .operand(try Operand(node, scope: scope))
         case .typed(let e, _): self = try CompiledCondition(e, scope: scope)
+        case .search(let e, let query): self = .search(try Operand(e, scope: scope), query)
         case .inSubquery, .scalarSubquery:
             throw .invalidQuery("a subquery the memory driver did not resolve")
         }
@@ -93,7 +96,7 @@ enum Operand: Sendable {
         case .value(let v): self = .value(v)
         // The memory driver holds decimals as decimals: the type a node carries for other backends changes nothing.
         case .typed(let e, _): self = try Operand(e, scope: scope)
-        case .arithmetic, .concat, .caseMapped, .coalesce, .jsonPath:
+        case .arithmetic, .concat, .caseMapped, .coalesce, .jsonPath, .searchRank:
             self = .computed(ComputedBox(try ComputedValue(node, scope: scope)))
         default: self = .condition(NestedCondition(try CompiledCondition(node, scope: scope)))
         }

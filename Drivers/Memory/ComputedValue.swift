@@ -10,6 +10,7 @@ indirect enum ComputedValue: Sendable {
     case caseMapped(ComputedValue, upper: Bool)
     case coalesce([ComputedValue])
     case jsonPath(ComputedValue, JSONPath)
+    case searchRank(ComputedValue, SearchQuery)
 
     /// Compiles `node` over `scope`; subqueries must have been resolved to values first.
     init(_ node: SQLExpression.Node, scope: borrowing ColumnScope) throws(StrataError) {
@@ -26,6 +27,7 @@ indirect enum ComputedValue: Sendable {
             for item in items { out.append(try ComputedValue(item, scope: scope)) }
             self = .coalesce(out)
         case .jsonPath(let e, let path): self = .jsonPath(try ComputedValue(e, scope: scope), path)
+        case .searchRank(let e, let query): self = .searchRank(try ComputedValue(e, scope: scope), query)
         default:
             self = .operand(try Operand(node, scope: scope))
         }
@@ -75,6 +77,16 @@ indirect enum ComputedValue: Sendable {
                 throw .typeMismatch(
                     table: nil, column: nil,
                     detail: "a JSON path needs a JSON column, got \(ColumnCoercion.kindName(v))")
+            }
+        case .searchRank(let e, let query):
+            switch try e.value(row) {
+            case .null: return .null
+            case .text(let document):
+                return .integer(Int64(query.rank(CompiledCondition.searchTokens(document))))
+            case let v:
+                throw .typeMismatch(
+                    table: nil, column: nil,
+                    detail: "a search rank needs a text document, got \(ColumnCoercion.kindName(v))")
             }
         }
     }

@@ -48,6 +48,15 @@ extension CompiledCondition {
             let atMost = try Self.compare(.lessOrEqual, e, high, row)
             let both: Truth = atMost == .no ? .no : (atLeast == .yes && atMost == .yes ? .yes : .unknown)
             return both.negated(if: negated)
+        case .search(let e, let query):
+            switch try e.value(row) {
+            case .null: return .unknown
+            case .text(let document): return Truth(query.matches(Self.searchTokens(document)))
+            case let v:
+                throw .typeMismatch(
+                    table: nil, column: nil,
+                    detail: "a full-text search needs a text document, got \(ColumnCoercion.kindName(v))")
+            }
         case .operand(let o):
             if case .column(let i) = o { return try Self.condition(row[i]) }
             return try Self.condition(try o.value(row))
@@ -133,5 +142,13 @@ extension Operand {
         case .condition(let nested): return try nested.condition.truth(row).databaseValue
         case .computed(let box): return try box.computed.value(row)
         }
+    }
+}
+
+extension CompiledCondition {
+    /// The tokens of a stored search document: Strata wrote them normalized and joined by single spaces, so the
+    /// memory driver splits on spaces, as PostgreSQL's `string_to_array` and the padded LIKE of other backends do.
+    static func searchTokens(_ document: String) -> Set<[UInt8]> {
+        Set(document.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true).map(Array.init))
     }
 }

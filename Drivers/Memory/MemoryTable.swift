@@ -21,6 +21,9 @@ struct MemoryTable: Sendable {
     /// The largest id ever inserted; auto-assigned ids continue after it, so ids are never reused.
     var lastID: Int64 = 0
     private(set) var indexes: [MemoryIndex] = []
+    /// The inverted indexes of search document columns, built by the first `match` on each (see
+    /// ``MemorySearchIndex``).
+    private(set) var searchIndexes: [MemorySearchIndex] = []
     /// How the last INSERT's columns mapped onto the table's, for the next one naming the same columns.
     var insertPlan: InsertPlan?
     /// The table's foreign keys, each from one of its columns to a column of another (or this) table.
@@ -146,6 +149,7 @@ struct MemoryTable: Sendable {
 
     private mutating func index(_ row: [DatabaseValue], slot: Int) {
         if let pk = primaryKey, case .integer(let id) = row[pk] { slotByID[id] = slot }
+        for i in searchIndexes.indices { searchIndexes[i].add(row, slot: slot) }
         for i in indexes.indices where indexes[i].isUnique {
             if let key = IndexKey(row: row, columns: indexes[i].columns) { indexes[i].slots[key] = slot }
         }
@@ -166,6 +170,7 @@ struct MemoryTable: Sendable {
 
     private mutating func unindex(_ row: [DatabaseValue], slot: Int) {
         if let pk = primaryKey, case .integer(let id) = row[pk], slotByID[id] == slot { slotByID[id] = nil }
+        for i in searchIndexes.indices { searchIndexes[i].remove(row, slot: slot) }
         for i in indexes.indices where indexes[i].isUnique {
             if let key = IndexKey(row: row, columns: indexes[i].columns), indexes[i].slots[key] == slot {
                 indexes[i].slots[key] = nil
@@ -186,6 +191,7 @@ struct MemoryTable: Sendable {
             indexes[i].slots.removeAll(keepingCapacity: true)
             indexes[i].ordered = nil  // slot numbers change
         }
+        for i in searchIndexes.indices { searchIndexes[i].removeAll() }
         for row in rows { put(row, at: slots.count) }
     }
 
@@ -198,6 +204,7 @@ struct MemoryTable: Sendable {
             indexes[i].slots = [:]
             indexes[i].ordered = nil
         }
+        for i in searchIndexes.indices { searchIndexes[i].removeAll() }
     }
 
     // MARK: Schema changes
@@ -228,6 +235,12 @@ struct MemoryTable: Sendable {
             }
         }
         indexes.append(index)
+    }
+
+    /// Builds the inverted index of text column `c`, unless it has one (see ``MemorySearchIndex``).
+    mutating func addSearchIndex(column c: Int) {
+        guard columns[c].type == .text, !searchIndexes.contains(where: { $0.column == c }) else { return }
+        searchIndexes.append(MemorySearchIndex(column: c, rows: slots))
     }
 
     /// Builds the ordered entries of the index at position `i` of ``indexes``.

@@ -28,7 +28,7 @@ extension MemoryTable {
     ///
     /// Without `inOrder` (a SELECT that sorts or counts), slots from an index range may come in any order.
     func candidateSlots(_ condition: CompiledCondition, inOrder: Bool = true) -> [Int]? {
-        exactSlots(condition) ?? rangeSlots(condition, inOrder: inOrder)
+        exactSlots(condition) ?? searchSlots(condition) ?? rangeSlots(condition, inOrder: inOrder)
     }
 
     /// Slots from the primary-key map or a unique index, or nil.

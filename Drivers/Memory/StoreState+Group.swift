@@ -22,7 +22,8 @@ extension StoreState {
             (scope, rows) = try joinedRows(s, main: main)
         }
         let condition = try s.filter.map { f throws(StrataError) in try CompiledCondition(f.node, scope: scope) }
-        let matched = try RowScan.matching(rows, condition)
+        let candidates = s.joins.isEmpty ? condition.flatMap { main.searchSlots($0) } : nil
+        let matched = try RowScan.matching(rows, condition, candidates: candidates)
         let items: [SelectItem]
         switch s.selection {
         case .columns(let names): items = names.map { .column(ColumnRef($0)) }

@@ -9,7 +9,14 @@ extension StoreState {
         if let c = s.compound { return try compoundSelect(s, c) }
         // Read the table in place in the dictionary: copying the struct out costs a retain per field.
         guard let i = tables.index(forKey: s.table) else { throw .noSuchTable(s.table) }
-        if s.needsGrouping { return try groupedSelect(s, main: tables.values[i]) }
+        if s.needsGrouping {
+            // Typed items (`select(.column(\.n), …)`) come here: a match among them still reads its index.
+            if s.joins.isEmpty, let f = s.filter, MemorySearchIndex.hasMatch(f.node) {
+                let compiled = try CompiledCondition(f.node, scope: ColumnScope(tables.values[i]))
+                tables.values[i].prepareSearchIndex(for: compiled)
+            }
+            return try groupedSelect(s, main: tables.values[i])
+        }
         if s.joins.isEmpty { return try Self.select(s, from: &tables.values[i]) }
         let (scope, rows) = try joinedRows(s, main: tables.values[i])
         let condition = try s.filter.map { f throws(StrataError) in try CompiledCondition(f.node, scope: scope) }
@@ -38,6 +45,7 @@ extension StoreState {
             let compiled = try CompiledCondition(filter.node, scope: scope)
             condition = compiled
             table.prepareOrderedEntries(for: compiled)
+            table.prepareSearchIndex(for: compiled)
             // Not `condition.flatMap(table.candidateSlots)`: a method reference would copy the table.
             candidates = table.candidateSlots(compiled, inOrder: s.order.isEmpty && s.selection != .count)
         }

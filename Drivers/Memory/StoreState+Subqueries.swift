@@ -60,6 +60,8 @@ extension StoreState {
         case .coalesce(let items): return .coalesce(try resolvedAll(items))
         case .typed(let e, let type): return .typed(try resolved(e), type)
         case .jsonPath(let e, let path): return .jsonPath(try resolved(e), path)
+        case .search(let e, let query): return .search(try resolved(e), query)
+        case .searchRank(let e, let query): return .searchRank(try resolved(e), query)
         case .column, .joinedColumn, .value, .constant, .unsafeRaw: return node
         }
     }
@@ -99,7 +101,7 @@ extension SQLExpression.Node {
             return l.hasSubquery || r.hasSubquery
         case .and(let items), .or(let items), .coalesce(let items): return items.contains { $0.hasSubquery }
         case .not(let e), .isNull(let e, _), .inList(let e, _, _), .like(let e, _, _, _), .caseMapped(let e, _),
-            .typed(let e, _), .jsonPath(let e, _):
+            .typed(let e, _), .jsonPath(let e, _), .search(let e, _), .searchRank(let e, _):
             return e.hasSubquery
         case .between(let e, let low, let high, _): return e.hasSubquery || low.hasSubquery || high.hasSubquery
         }

@@ -23,6 +23,8 @@ public struct PostgresDialect: Dialect {
     public var explainSyntax: ExplainSyntax? { ExplainSyntax(prefix: "EXPLAIN", detailColumn: 0) }
     /// jsonb's `->`, `->>` and `jsonb_typeof`, with casts to the path's type.
     public var jsonPathSyntax: JSONPathSyntax? { .jsonbOperators }
+    /// `array_to_tsvector(array_remove(string_to_array(doc, ' '), '')) @@ CAST($n AS tsquery)`: Strata's tokens.
+    public var searchSyntax: SearchSyntax { .tsquery }
     public var maxIdentifierLength: Int? { 63 }
     public var maxBindParameters: Int { 65535 }
     public func placeholder(_ index: Int) -> String { "$\(index)" }

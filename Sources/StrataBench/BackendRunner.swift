@@ -26,6 +26,7 @@ struct BackendRunner {
         .copy, .copyIds, .fresh,
         .jsonPath,
         .windowSum,
+        .search,
     ]
 
     func run() async throws -> [WorkloadResult] {
@@ -160,6 +161,12 @@ struct BackendRunner {
                 return Arm(side: side, contender: c, before: fill) { try await $0.jsonPathQueries() }
             case .windowSum:
                 return Arm(side: side, contender: c, before: nothing) { try await $0.windowSum(base: base()) }
+            case .search:
+                // Its own table, filled through Strata (once: the raw side reads the same file on SQLite).
+                let fill: (Contender) async throws -> Void = {
+                    try await (pair.sharedStore ? pair.strata : $0).prepareArticles()
+                }
+                return Arm(side: side, contender: c, before: fill) { try await $0.searchQueries() }
             // The filtered queries; the throughput workloads never come here (see ThroughputRunner).
             case .query, .sleep, .pointSelect, .serverMix:
                 return Arm(side: side, contender: c, before: nothing) {

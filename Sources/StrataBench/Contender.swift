@@ -87,6 +87,11 @@ protocol Contender: AnyObject {
     /// Runs ``WindowSum/queries`` queries of a running sum within each partition of an i1 range's rows, in one
     /// read transaction.
     func windowSum(base: Int64) async throws -> Sample
+    /// Creates and fills the search workload's `bench_article` table unless it is full already (see
+    /// ``SearchBench``).
+    func prepareArticles() async throws
+    /// Runs ``SearchBench/queries`` full-text matches, in one read transaction.
+    func searchQueries() async throws -> Sample
 }
 
 extension Contender {
@@ -118,6 +123,14 @@ extension Contender {
 
     func windowSum(base: Int64) async throws -> Sample {
         throw BenchError("\(name) has no window functions")
+    }
+
+    func prepareArticles() async throws {
+        throw BenchError("\(name) cannot fill bench_article")
+    }
+
+    func searchQueries() async throws -> Sample {
+        throw BenchError("\(name) has no full-text search")
     }
 
     func bulkInsertFloor(_ count: Int) async throws -> Sample {

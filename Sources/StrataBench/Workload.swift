@@ -59,6 +59,9 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     case jsonPath = "json-path"
     /// SQLite and memory: a running sum within each of 7 partitions of an i1 range's rows (about 750), as tuples.
     case windowSum = "window-sum"
+    /// Every backend: full-text matches (two words ORed, and a prefix) over 20,000 search documents (about 180
+    /// each), read as (n, title) tuples.
+    case search = "search"
 
     /// What the workload does, at full scale.
     public var summary: String {
@@ -120,6 +123,9 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .pageKeyset:
             return
                 "20-row keyset pages by (i1, id) walked through 10,000 rows by their cursors, in one read transaction"
+        case .search:
+            return "50 full-text matches (two words ORed and a prefix: about 180 of 20,000 search documents each), "
+                + "read as (n, title) tuples, in one read transaction"
         }
     }
 
@@ -152,6 +158,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .jsonPath: return "\(JSONPathQuery.queries) JSON path ranges"
         case .windowSum: return "\(WindowSum.queries) running sums over i1 ranges"
         case .pageKeyset: return "keyset pages of 20 over \(Self.count(PageKeyset.rows(tableSize: sizes.fetch))) rows"
+        case .search: return "\(SearchBench.queries) full-text matches"
         }
     }
 
@@ -167,7 +174,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
 
     /// Whether the workload reads a table of its own (fresh databases, json-path's documents): warmed up first, its
     /// digest what it read.
-    var readsOwnTable: Bool { self == .fresh || self == .jsonPath }
+    var readsOwnTable: Bool { self == .fresh || self == .jsonPath || self == .search }
 
     /// Whether the workload reads the seeded table (and is warmed up first).
     var isRead: Bool {

@@ -99,6 +99,8 @@ enum ASTText {
                 }
             }
             return ".jsonPath(\(node(e)), JSONPath([\(steps.joined(separator: ", "))], as: .\(path.type)))"
+        case .search(let e, let query): return ".search(\(node(e)), \(quoted(query.description)))"
+        case .searchRank(let e, let query): return ".searchRank(\(node(e)), \(quoted(query.description)))"
         }
     }
 

@@ -77,6 +77,7 @@ public final class DifferentialEngine {
                 }
                 if select.readsJSONPath { report.jsonPathQueries += 1 }
                 if select.groupBy.contains(ColumnRef("id")) { report.associationAggregateQueries += 1 }
+                if select.searches { report.searchQueries += 1 }
                 for (check, details) in failures(of: select, in: world) {
                     let d = Divergence(
                         check: check, seed: options.seed, batch: batch, query: q, world: world, select: select,
@@ -335,6 +336,8 @@ public struct FuzzReport: Sendable {
     public var windowQueries = 0
     /// Generated reads that read a JSON path (see `QueryGenerator.jsonPathShare`).
     public var jsonPathQueries = 0
+    /// Generated reads that match a full-text query (see `QueryGenerator.searchShare`).
+    public var searchQueries = 0
     /// Generated reads whose window function is a running aggregate (`SUM(c) OVER (…)`), among ``windowQueries``.
     public var runningAggregateQueries = 0
     /// Generated reads shaped as an association aggregate (a LEFT JOIN grouped by every column of the parent).
@@ -347,11 +350,13 @@ public struct FuzzReport: Sendable {
     public var summary: String { "\(queries) queries, \(divergences.count) divergences" }
 
     /// The share of generated queries that exercised each construct:
-    /// `window functions: 35 of 500 queries (running aggregates: 12); JSON paths: 20 of 500 queries`.
+    /// `window functions: 35 of 500 queries (running aggregates: 12); JSON paths: 20 of 500 queries; full-text
+    /// search: 15 of 500 queries`.
     public var shares: String {
         "window functions: \(windowQueries) of \(queries) queries (running aggregates: \(runningAggregateQueries)); "
             + "JSON paths: \(jsonPathQueries) of \(queries) queries; "
-            + "association aggregates: \(associationAggregateQueries) of \(queries) queries"
+            + "association aggregates: \(associationAggregateQueries) of \(queries) queries; "
+            + "full-text search: \(searchQueries) of \(queries) queries"
     }
 
     /// The known divergences seen, one line each, or nil when there were none.

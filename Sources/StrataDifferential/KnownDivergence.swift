@@ -100,7 +100,8 @@ struct Features {
             case .arithmetic(_, let l, let r), .concat(let l, let r):
                 walk(l)
                 walk(r)
-            case .caseMapped(let e, _), .typed(let e, _), .jsonPath(let e, _): walk(e)
+            case .caseMapped(let e, _), .typed(let e, _), .jsonPath(let e, _), .search(let e, _), .searchRank(let e, _):
+                walk(e)
             case .coalesce(let items): items.forEach(walk)
             case .inSubquery(let e, let inner, _):
                 walk(e)

@@ -85,6 +85,7 @@ struct QueryGenerator {
         commonTable(&s, rng, risky: isRisky)
         window(&s, rng)
         jsonPath(&s, rng)
+        search(&s, rng, risky: isRisky)
         return s
     }
 

@@ -179,7 +179,8 @@ extension DifferentialEngine {
         case .compare(_, let l, let r): return names(alias: l) || names(alias: r)
         case .between(let e, let l, let h, _): return names(alias: e) || names(alias: l) || names(alias: h)
         case .arithmetic(_, let l, let r), .concat(let l, let r): return names(alias: l) || names(alias: r)
-        case .caseMapped(let e, _), .inSubquery(let e, _, _), .typed(let e, _), .jsonPath(let e, _):
+        case .caseMapped(let e, _), .inSubquery(let e, _, _), .typed(let e, _), .jsonPath(let e, _), .search(let e, _),
+            .searchRank(let e, _):
             return names(alias: e)
         case .coalesce(let items): return items.contains(where: names(alias:))
         case .scalarSubquery: return false
@@ -251,6 +252,7 @@ extension DifferentialEngine {
         case .arithmetic, .concat, .caseMapped, .coalesce, .inSubquery, .scalarSubquery, .typed:
             return simplerComputed(n)
         case .jsonPath: return []  // a shorter path reads another value of another type
+        case .search, .searchRank: return []
         }
     }
 
@@ -301,7 +303,8 @@ extension DifferentialEngine {
             case .arithmetic(_, let l, let r), .concat(let l, let r):
                 walk(l)
                 walk(r)
-            case .caseMapped(let e, _), .typed(let e, _), .jsonPath(let e, _): walk(e)
+            case .caseMapped(let e, _), .typed(let e, _), .jsonPath(let e, _), .search(let e, _), .searchRank(let e, _):
+                walk(e)
             case .coalesce(let items): items.forEach(walk)
             case .inSubquery(let e, let inner, _):
                 walk(e)

@@ -149,6 +149,8 @@ public protocol Dialect: Sendable {
     /// How the backend reads a value at a JSON path (``JSONPath``), or nil when it cannot: a query with one fails
     /// to render with ``StrataError/unsupported(feature:driver:)``. Default nil.
     var jsonPathSyntax: JSONPathSyntax? { get }
+    /// How the backend matches a full-text query against a search document. Default ``SearchSyntax/likeTokens``.
+    var searchSyntax: SearchSyntax { get }
 }
 
 /// Where a backend sorts NULL when ORDER BY names no `NULLS FIRST`/`NULLS LAST`. Strata's rule is NULLs first
@@ -305,6 +307,8 @@ extension Dialect {
 
     /// No JSON path reading.
     public var jsonPathSyntax: JSONPathSyntax? { nil }
+    /// Each term a LIKE over the padded document.
+    public var searchSyntax: SearchSyntax { .likeTokens }
 
     /// Quotes an identifier, doubling the quote character at the Unicode-scalar level.
     ///

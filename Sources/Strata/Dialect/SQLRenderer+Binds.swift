@@ -108,6 +108,12 @@ extension SQLRenderer {
             selectBinds(s, dialect, into: &out)
         case .scalarSubquery(let s): selectBinds(firstRow(of: s), dialect, into: &out)
         case .jsonPath: break  // a column and literal path steps: nothing bound
+        case .search(let e, let query):
+            collect(e, dialect, into: &out)  // a column: nothing bound
+            out += SQLRenderer.searchBinds(query, dialect?.searchSyntax ?? .likeTokens)
+        case .searchRank(let e, let query):
+            collect(e, dialect, into: &out)
+            out += SQLRenderer.rankBinds(query, dialect?.searchSyntax ?? .likeTokens)
         }
     }
 }

@@ -363,6 +363,8 @@ public struct SQLRenderer {
         case .arithmetic, .concat, .caseMapped, .coalesce, .inSubquery, .scalarSubquery, .typed:
             try computed(node)
         case .jsonPath(let e, let path): try jsonPath(e, path)
+        case .search(let e, let query): try search(e, query)
+        case .searchRank(let e, let query): try searchRank(e, query)
         }
     }
 

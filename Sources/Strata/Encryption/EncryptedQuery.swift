@@ -66,7 +66,7 @@ struct EncryptedFilter {
         case .compare(_, let l, let r), .arithmetic(_, let l, let r), .concat(let l, let r): return first([l, r])
         case .and(let items), .or(let items), .coalesce(let items): return first(items)
         case .not(let e), .isNull(let e, _), .inList(let e, _, _), .like(let e, _, _, _), .caseMapped(let e, _),
-            .inSubquery(let e, _, _), .typed(let e, _), .jsonPath(let e, _):
+            .inSubquery(let e, _, _), .typed(let e, _), .jsonPath(let e, _), .search(let e, _), .searchRank(let e, _):
             return first([e])
         case .between(let e, let low, let high, _): return first([e, low, high])
         }

@@ -178,8 +178,9 @@ extension Model {
     @inlinable
     func storedValues(_ encryption: (any ColumnEncryption)?) throws(StrataError) -> [DatabaseValue] {
         let schema = Self.schema
-        guard schema.storage.hasEncryptedColumns else { return databaseValues }
-        return try schema.sealing(databaseValues, model: Self.self, encryption)
+        let values = try Self.fillingSearchDocument(databaseValues)
+        guard schema.storage.hasEncryptedColumns else { return values }
+        return try schema.sealing(values, model: Self.self, encryption)
     }
 
     /// Throws ``StrataError/encryptedColumn(model:column:reason:)`` when the model has encrypted columns and the

@@ -154,6 +154,10 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// migrated before it (they keep their new schema); the failed shard is as it was where its DDL is
     /// transactional (SQLite, PostgreSQL), and the later shards were not touched. `reason` is the shard's error.
     case shardMigrationIncomplete(failedShard: Int, migrated: [Int], reason: String)
+    /// A full-text search Strata refused before any driver saw it: a query with no word (`"--- !!"`), a dangling
+    /// `OR`, a phrase, a word too long to index, a model without searchable columns, or a write that would leave
+    /// the stored search document stale. `part` is the query word, declaration or column at fault.
+    case invalidSearch(model: String, part: String, reason: String)
 
     /// A one-line message naming the model, table, column or parameter; it never shows a password or bound values.
     public var description: String {
@@ -230,6 +234,7 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "(retrying may apply it twice): \(r)"
         case .encryptedColumn(let m, let c, let r): return "encrypted column \(m).\(c): \(r)"
         case .generatedColumn(let m, let c, let r): return "generated column \(m).\(c) \(r)"
+        case .invalidSearch(let m, let p, let r): return "invalid full-text search on \(m): '\(p)' \(r)"
         case .migrationStepIncomplete(let s, let remaining, let r):
             return
                 "migration \(s) failed (\(r)) and could not be undone (DDL is not transactional here); still applied: "

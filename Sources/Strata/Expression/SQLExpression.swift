@@ -37,6 +37,11 @@ public struct SQLExpression: Sendable, Hashable {
         case typed(Node, ColumnType)
         /// The scalar at a path inside a JSON column, read as the path's type; NULL where it is not there as one.
         case jsonPath(Node, JSONPath)
+        /// Whether the search document in a column matches a full-text query (see ``SearchQuery``).
+        case search(Node, SearchQuery)
+        /// How many of a full-text query's distinct terms the search document in a column holds: an integer, the
+        /// portable rank (see ``SearchQuery/rank(_:)``).
+        case searchRank(Node, SearchQuery)
     }
 
     package let node: Node
@@ -170,6 +175,8 @@ extension SQLExpression.Node {
         case .scalarSubquery: return self
         case .typed(let e, let type): return .typed(e.qualified(as: alias), type)
         case .jsonPath(let e, let path): return .jsonPath(e.qualified(as: alias), path)
+        case .search(let e, let query): return .search(e.qualified(as: alias), query)
+        case .searchRank(let e, let query): return .searchRank(e.qualified(as: alias), query)
         }
     }
 }

@@ -35,8 +35,24 @@ extension Transaction {
         }
         if policy == .automatic {
             try installChangeNotifications(Self.followingAssociations(models).filter { $0.notifiesOtherProcesses })
+            try installSearchIndexes(Self.followingAssociations(models))
         }
         try trackHistory(Self.followingAssociations(models).filter { $0.tracksHistory }, policy: policy)
+    }
+
+    /// Indexes the search document of each searchable model where the dialect can (a GIN index on PostgreSQL:
+    /// see ``SQLRenderer/searchIndexSQL(table:column:dialect:)``).
+    private func installSearchIndexes(_ models: [any Model.Type]) throws {
+        guard let dialect = (connection as? any SQLConnection)?.dialect else { return }
+        func document<M: Model>(_ m: M.Type) throws(StrataError) -> String? {
+            try M.searchColumns().map { M.schema.columns[$0.document].name }
+        }
+        for model in models {
+            guard let column = try document(model) else { continue }
+            for sql in try SQLRenderer.searchIndexSQL(table: model.schema.name, column: column, dialect: dialect) {
+                try unsafeRawExecute(sql)
+            }
+        }
     }
 
     /// Creates the change history's tables (unless migration is disabled, when they must exist) and records the

@@ -187,6 +187,10 @@ extension Model {
     @usableFromInline
     static func updates(_ index: Int, _ state: PersistenceState, _ schema: TableSchema) throws -> Bool {
         let column = schema.columns[index]
+        if column.type == .text, let search = try searchColumns(), index == search.document {
+            // The search document follows its columns: rewritten whenever one of them is.
+            return search.sources.contains { state.isChanged($0) || !schema.columns[$0].tracksChanges }
+        }
         guard column.isGenerated else { return state.isChanged(index) || !column.tracksChanges }
         if state.isChanged(index) { throw generatedWrite(index) }
         return false

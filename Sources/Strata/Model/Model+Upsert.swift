@@ -243,6 +243,19 @@ struct UpsertPlan<M: Model> {
                     reason: "cannot be an upsert's set column: the database computes it")
             }
             if let updated, !set.contains(updated) { set.append(updated) }
+            if let search = try M.searchColumns(),
+                search.sources.contains(where: { set.contains(schema.columns[$0].name) })
+            {
+                // The document is made from the model's values: the row gets them all, or the document would name
+                // words the row does not hold.
+                if let missing = search.sources.first(where: { !set.contains(schema.columns[$0].name) }) {
+                    throw .invalidSearch(
+                        model: M.modelName, part: schema.columns[missing].name,
+                        reason: "is searched with a column this upsert updates: update all searched columns or none")
+                }
+                let document = schema.columns[search.document].name
+                if !set.contains(document) { set.append(document) }
+            }
         }
         set.removeAll { target.contains($0) || $0 == schema.columns[pk].name }
         let increment = version.map { [$0] } ?? []

@@ -35,6 +35,9 @@ public protocol Model: Sendable {
     /// The expressions of the model's `@Generated` columns (see ``GeneratedColumn``), which migration writes into
     /// the table; none by default.
     static var generatedColumns: [GeneratedColumn<Self>] { get }
+    /// The columns `match` searches and the column that stores their search document (see
+    /// ``SearchableColumns``); nil, no full-text search, by default.
+    static var searchable: SearchableColumns<Self>? { get }
 
     /// Lifecycle callbacks: declare any of them in a `@Model` struct's body and `save`/`delete` run them inside
     /// the same savepoint as the write, so a callback that throws leaves nothing written.

@@ -51,6 +51,7 @@ extension StrataError {
         case .outcomeUnknown: return "outcomeUnknown"
         case .encryptedColumn: return "encryptedColumn"
         case .generatedColumn: return "generatedColumn"
+        case .invalidSearch: return "invalidSearch"
         case .migrationStepIncomplete: return "migrationStepIncomplete"
         case .crossShard: return "crossShard"
         case .shardMigrationIncomplete: return "shardMigrationIncomplete"

@@ -77,7 +77,8 @@ extension SQLExpression.Node {
         case .column, .joinedColumn, .value, .constant: return true
         case .compare(_, let l, let r): return l.readsNamedTablesOnly && r.readsNamedTablesOnly
         case .and(let items), .or(let items): return items.allSatisfy(\.readsNamedTablesOnly)
-        case .not(let e), .isNull(let e, _), .inList(let e, _, _), .like(let e, _, _, _), .jsonPath(let e, _):
+        case .not(let e), .isNull(let e, _), .inList(let e, _, _), .like(let e, _, _, _), .jsonPath(let e, _),
+            .search(let e, _), .searchRank(let e, _):
             return e.readsNamedTablesOnly
         case .between(let e, let low, let high, _):
             return e.readsNamedTablesOnly && low.readsNamedTablesOnly && high.readsNamedTablesOnly

@@ -150,7 +150,7 @@ struct NumberUses {
             recurse(r)
         case .and(let all), .or(let all), .coalesce(let all): all.forEach(recurse)
         case .not(let n), .isNull(let n, _), .like(let n, _, _, _), .caseMapped(let n, _), .typed(let n, _),
-            .jsonPath(let n, _):
+            .jsonPath(let n, _), .search(let n, _), .searchRank(let n, _):
             recurse(n)
         case .concat(let l, let r):
             recurse(l)
@@ -285,7 +285,7 @@ extension SQLExpression.Node {
         case .inSubquery, .scalarSubquery: return true
         case .and(let all), .or(let all), .coalesce(let all): return all.contains { $0.containsSubquery }
         case .not(let n), .isNull(let n, _), .like(let n, _, _, _), .caseMapped(let n, _), .inList(let n, _, _),
-            .typed(let n, _), .jsonPath(let n, _):
+            .typed(let n, _), .jsonPath(let n, _), .search(let n, _), .searchRank(let n, _):
             return n.containsSubquery
         case .compare(_, let l, let r), .arithmetic(_, let l, let r), .concat(let l, let r):
             return l.containsSubquery || r.containsSubquery

@@ -196,6 +196,14 @@ extension QueryBuilder where Executor == Transaction {
             throw StrataError.generatedColumn(
                 model: M.modelName, column: a.column, reason: "cannot be set by update(): the database computes it")
         }
+        if let search = try M.searchColumns() {
+            let names = Set(([search.document] + search.sources).map { schema.columns[$0].name })
+            if let a = assignments.first(where: { names.contains($0.column) }) {
+                throw StrataError.invalidSearch(
+                    model: M.modelName, part: a.column,
+                    reason: "is part of the search document, which update() cannot rewrite: save the models instead")
+            }
+        }
         var assignments = self.assignments
         if let stamp = M.schema.column(withRole: .updatedAt), !assignments.contains(where: { $0.column == stamp.name })
         {

@@ -103,7 +103,7 @@ extension StatementCheck {
             try checkScopes(r, scope)
         case .and(let items), .or(let items), .coalesce(let items): for item in items { try checkScopes(item, scope) }
         case .not(let e), .isNull(let e, _), .caseMapped(let e, _), .typed(let e, _), .like(let e, _, _, _),
-            .jsonPath(let e, _):
+            .jsonPath(let e, _), .search(let e, _), .searchRank(let e, _):
             try checkScopes(e, scope)
         case .inList(let e, let values, _): if !values.isEmpty { try checkScopes(e, scope) }
         case .between(let e, let low, let high, _):

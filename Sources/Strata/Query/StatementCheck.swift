@@ -210,6 +210,11 @@ public enum StatementCheck {
             try check(r)
         case .and(let items), .or(let items): for item in items { try check(item) }
         case .not(let e), .isNull(let e, _), .caseMapped(let e, _), .typed(let e, _): try check(e)
+        case .search(let e, _), .searchRank(let e, _):
+            switch e {
+            case .column, .joinedColumn: break
+            default: throw .invalidQuery("a full-text search reads a search document column, not a computed value")
+            }
         case .jsonPath(let e, let path):
             let name: String
             switch e {

@@ -143,7 +143,8 @@ enum ValueCheck {
             let (t, c) = place(l, table) ?? place(r, table) ?? (table, column)
             try check(l, table: t, column: c)
             try check(r, table: t, column: c)
-        case .caseMapped(let e, _), .typed(let e, _), .jsonPath(let e, _): try check(e, table: table, column: column)
+        case .caseMapped(let e, _), .typed(let e, _), .jsonPath(let e, _), .search(let e, _), .searchRank(let e, _):
+            try check(e, table: table, column: column)
         case .coalesce(let items): for item in items { try check(item, table: table, column: column) }
         case .inSubquery(let e, let s, _):
             try check(e, table: table, column: column)
