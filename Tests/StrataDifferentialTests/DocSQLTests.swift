@@ -29,6 +29,11 @@ import Testing
     static var indexes: [Index] { [.on(\DocAccount.email, unique: true)] }
 }
 
+@Model(table: "label") struct DocLabel {
+    var id: String?
+    var text: String
+}
+
 /// The data statements a database ran, in order.
 final class StatementLog: Sendable {
     private let statements = Mutex<[Statement]>([])
@@ -164,6 +169,10 @@ struct DocQuery: Sendable, CustomTestStringConvertible {
             var account = DocAccount(email: "ann@example.com", name: "Ann")
             try await account.upsert(on: db, onConflict: \.email, do: .update(\.name))
         },
+        DocQuery(name: "upsert own key", file: "Sources/Strata/Model/Model+Upsert.swift") { db in
+            var label = DocLabel(id: "greeting", text: "Hello")
+            try await label.upsert(on: db, onConflict: \.id)
+        },
         DocQuery(name: "association aggregates", file: "Sources/Strata/Association/AssociationAggregate.swift") { db in
             _ = try await DocUser.query(on: db)
                 .having(.count(DocUser.posts) > 2)
@@ -194,7 +203,7 @@ struct DocSQLTests {
     func documentedSQL(_ query: DocQuery) async throws {
         let driver = LoggingDriver()
         let db = Database(driver: driver)
-        try await db.migrate(DocUser.self, DocPost.self, DocAccount.self)
+        try await db.migrate(DocUser.self, DocPost.self, DocAccount.self, DocLabel.self)
         try await db.transaction { tx in
             var ann = DocUser(name: "Ann", age: 40)
             try ann.save(tx)

@@ -80,6 +80,20 @@ extension Model {
     /// INSERT INTO "account" ("email", "name") VALUES ($1, $2) ON CONFLICT ("email") DO UPDATE SET "name" = excluded."name" RETURNING "id"
     /// ```
     ///
+    /// A key the app gives as the target (the update sets every other column, never the key):
+    ///
+    /// ```swift
+    /// var label = Label(id: "greeting", text: "Hello")
+    /// try label.upsert(tx, onConflict: \.id)
+    /// ```
+    ///
+    /// ```sql
+    /// -- SQLite
+    /// INSERT INTO "label" ("id", "text") VALUES (?, ?) ON CONFLICT ("id") DO UPDATE SET "text" = excluded."text" RETURNING "id"
+    /// -- PostgreSQL
+    /// INSERT INTO "label" ("id", "text") VALUES ($1, $2) ON CONFLICT ("id") DO UPDATE SET "text" = excluded."text" RETURNING "id"
+    /// ```
+    ///
     /// - Parameters:
     ///   - tx: the transaction to write in.
     ///   - target: the columns of a declared unique index whose values decide the conflict.
