@@ -97,68 +97,49 @@ extension QueryBuilder where Executor == ShardedQuery {
         }
     }
 
+    /// What `read` answers on the pinned shard, or the smallest (or largest) of its answers on every shard when the
+    /// query fans out (NULLs left out, as SQL's MIN and MAX do).
+    nonisolated(nonsending) private func extreme<V: DatabaseValueConvertible>(
+        _ name: String, smallest: Bool, _ read: nonisolated(nonsending) (QueryBuilder<M, Database>) async throws -> V?
+    ) async throws -> V? {
+        switch try target() {
+        case .one(let shard): return try await read(onShard(shard))
+        case .every:
+            try checkFanOut(name)
+            var answers: [V] = []
+            for shard in executor.database.shards.indices {
+                if let value = try await read(onShard(shard)) { answers.append(value) }
+            }
+            return ShardMerge.extreme(answers, smallest: smallest)
+        }
+    }
+
     /// The smallest value of a column, over every shard when it fans out.
     nonisolated(nonsending) public func min<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V> & Sendable) async throws
         -> V?
     {
-        switch try target() {
-        case .one(let shard): return try await onShard(shard).min(kp)
-        case .every:
-            try checkFanOut("min(_:)")
-            var answers: [V] = []
-            for shard in executor.database.shards.indices {
-                if let value = try await onShard(shard).min(kp) { answers.append(value) }
-            }
-            return ShardMerge.extreme(answers, smallest: true)
-        }
+        try await extreme("min(_:)", smallest: true) { try await $0.min(kp) }
     }
 
     /// The smallest value of an optional column, nil when all are NULL.
     nonisolated(nonsending) public func min<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V?> & Sendable) async throws
         -> V?
     {
-        switch try target() {
-        case .one(let shard): return try await onShard(shard).min(kp)
-        case .every:
-            try checkFanOut("min(_:)")
-            var answers: [V] = []
-            for shard in executor.database.shards.indices {
-                if let value = try await onShard(shard).min(kp) { answers.append(value) }
-            }
-            return ShardMerge.extreme(answers, smallest: true)
-        }
+        try await extreme("min(_:)", smallest: true) { try await $0.min(kp) }
     }
 
     /// The largest value of a column, over every shard when it fans out.
     nonisolated(nonsending) public func max<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V> & Sendable) async throws
         -> V?
     {
-        switch try target() {
-        case .one(let shard): return try await onShard(shard).max(kp)
-        case .every:
-            try checkFanOut("max(_:)")
-            var answers: [V] = []
-            for shard in executor.database.shards.indices {
-                if let value = try await onShard(shard).max(kp) { answers.append(value) }
-            }
-            return ShardMerge.extreme(answers, smallest: false)
-        }
+        try await extreme("max(_:)", smallest: false) { try await $0.max(kp) }
     }
 
     /// The largest value of an optional column, nil when all are NULL.
     nonisolated(nonsending) public func max<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V?> & Sendable) async throws
         -> V?
     {
-        switch try target() {
-        case .one(let shard): return try await onShard(shard).max(kp)
-        case .every:
-            try checkFanOut("max(_:)")
-            var answers: [V] = []
-            for shard in executor.database.shards.indices {
-                if let value = try await onShard(shard).max(kp) { answers.append(value) }
-            }
-            return ShardMerge.extreme(answers, smallest: false)
-        }
+        try await extreme("max(_:)", smallest: false) { try await $0.max(kp) }
     }
 
     /// Deletes the matching rows of the pinned shard; returns how many.
