@@ -10,6 +10,8 @@ import Strata
 struct MemoryTable: Sendable {
     let name: String
     private(set) var columns: [TableColumn]
+    /// Whether a column has a database default (``TableColumn/databaseDefault``), which an INSERT omitting it fills.
+    private(set) var hasDatabaseDefaults = false
     private(set) var positions: [String: Int]
     /// The position of the integer primary key, if the table has one.
     let primaryKey: Int?
@@ -35,6 +37,7 @@ struct MemoryTable: Sendable {
     init(schema: TableSchema) throws(StrataError) {
         name = schema.name
         columns = schema.columns
+        hasDatabaseDefaults = columns.contains { $0.databaseDefault != nil }
         positions = Dictionary(
             schema.columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         // An integer key is the id map's; a UUID or text key (assigned by Strata or the app) is a NOT NULL
@@ -62,6 +65,7 @@ struct MemoryTable: Sendable {
     init(derived name: String, columns: [TableColumn], rows: [[DatabaseValue]]) {
         self.name = name
         self.columns = columns
+        hasDatabaseDefaults = columns.contains { $0.databaseDefault != nil }
         positions = Dictionary(columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         primaryKey = nil
         foreignKeys = []
@@ -214,6 +218,7 @@ struct MemoryTable: Sendable {
         insertPlan = nil
         positions[column.name] = columns.count
         columns.append(column)
+        if column.databaseDefault != nil { hasDatabaseDefaults = true }
         for slot in slots.indices where !slots[slot].isEmpty {
             slots[slot].append(fill)
         }

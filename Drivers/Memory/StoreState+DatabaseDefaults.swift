@@ -8,7 +8,7 @@ extension StoreState {
     /// of `COALESCE(?, default)` and of `DEFAULT`. Every row of the statement takes the same time, as SQLite's
     /// `'now'` and PostgreSQL's `statement_timestamp()` give.
     func fillingDatabaseDefaults(_ i: Insert) -> Insert {
-        guard let table = tables[i.table] else { return i }
+        guard let table = tables[i.table], !i.defaults.isEmpty || table.hasDatabaseDefaults else { return i }
         var given: [(position: Int, value: DatabaseDefault)] = []
         if !i.defaults.isEmpty {
             for (k, c) in i.columns.enumerated() { if let d = i.defaults[c] { given.append((k, d)) } }

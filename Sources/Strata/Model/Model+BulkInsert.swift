@@ -44,7 +44,7 @@ extension Model {
             try insertAllRows(&copy, pk: pk, tx)
         }
         if !schema.storage.readBackColumns.isEmpty {
-            for i in copy.indices { try copy[i].readBackGenerated(tx) }
+            for i in copy.indices { try copy[i].readBackComputedColumns(tx) }
         }
         if let scope = tx.undoScope {
             for i in copy.indices { copy[i]._persistence.recordInsert(scope, assignedKey: keyWasNil[i]) }

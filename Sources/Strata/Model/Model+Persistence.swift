@@ -149,17 +149,22 @@ extension Model {
     }
 
     /// Inserts or updates the row (see ``save(_:insertIfMissing:)``), after validation, and reads back the columns
-    /// the database computed (``GeneratedColumn``).
+    /// the database computed: generated ones (``GeneratedColumn``) after any write, those with a database default
+    /// (``DatabaseDefault``) only when the write may have inserted (an update never fills a default).
     @inlinable
     mutating func write(_ tx: Transaction, insertIfMissing: Bool) throws {
+        let schema = Self.schema
+        let mayInsert = insertIfMissing || _persistence?.isStored != true
         try writeRow(tx, insertIfMissing: insertIfMissing)
-        if !Self.schema.storage.readBackColumns.isEmpty { try readBackGenerated(tx) }
+        if !schema.generatedColumnIndexes.isEmpty || (mayInsert && !schema.databaseDefaults.isEmpty) {
+            try readBackComputedColumns(tx)
+        }
     }
 
     /// Sets the generated columns' properties, and those with a database default, to what the database computed for
     /// the model's row.
     @usableFromInline
-    mutating func readBackGenerated(_ tx: Transaction) throws {
+    mutating func readBackComputedColumns(_ tx: Transaction) throws {
         guard let id, let fresh = try Self.query(on: tx).withDeleted().filter(id: id).first() else { return }
         let columns = Self.schema.columns
         let state = _persistence  // the copies below mark the columns assigned

@@ -172,7 +172,7 @@ extension Model {
             try writeAll(tx)
         }
         if !schema.storage.readBackColumns.isEmpty {
-            for i in copy.indices { try copy[i].readBackGenerated(tx) }
+            for i in copy.indices { try copy[i].readBackComputedColumns(tx) }
         }
         if let scope = tx.undoScope {
             // Remembered even though the model is not marked stored: after a rollback, an id the upsert assigned
