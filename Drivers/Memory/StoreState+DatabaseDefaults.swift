@@ -34,7 +34,5 @@ extension StoreState {
     }
 
     /// The clock's time in whole microseconds, the precision Strata stores dates with.
-    static func statementTime() -> Date {
-        Date(timeIntervalSince1970: (Date().timeIntervalSince1970 * 1_000_000).rounded(.down) / 1_000_000)
-    }
+    static func statementTime() -> Date { DatabaseValue.roundedToMicroseconds(Date()) }
 }

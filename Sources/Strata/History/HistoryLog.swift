@@ -107,7 +107,7 @@ enum HistoryLog {
     ) throws {
         guard !keys.isEmpty else { return }
         let token = try tx.writeToken()
-        let now = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 * 1_000_000).rounded() / 1_000_000)
+        let now = DatabaseValue.roundedToMicroseconds(Date())
         let names = ["token", "table_name", "row_key", "operation", "columns", "changed_at"]
         let fixed: [DatabaseValue] = [.integer(token), .text(table)]
         let tail: [DatabaseValue] = [

@@ -63,7 +63,7 @@ enum MigrationLog {
 
     static func record(_ tx: Transaction, kind: String, name: String, checksum: String, summary: String) throws {
         try ensureTable(tx)
-        let now = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 * 1_000_000).rounded() / 1_000_000)
+        let now = DatabaseValue.roundedToMicroseconds(Date())
         _ = try tx.execute(
             .insert(
                 Insert(
