@@ -181,35 +181,28 @@ struct RecursiveCommonTableRenderTests {
 struct CommonTableGeneratorTests {
     @Test("a share of generated reads run over a named query of all columns, some of them a set operation")
     func share() {
-        var rng = SplitMix64(seed: 5)
-        let values = EdgeValues(noncharacters: true)
         var named = 0
         var overSets = 0
         var walks = 0
         var total = 0
-        for _ in 0..<40 {
-            let world = FuzzWorld.generate(&rng, values: values)
-            let generator = QueryGenerator(world: world, values: values)
-            for _ in 0..<50 {
-                let s = generator.select(&rng)
-                total += 1
-                // A window read through a WITH query (QueryGenerator+Window) is the window generator's share.
-                guard let w = s.commonTable, w.windowColumn == nil else { continue }
-                named += 1
-                if w.select.compound != nil { overSets += 1 }
-                if let r = w.recursion {
-                    walks += 1
-                    #expect(r.maxDepth >= 0 && r.maxDepth <= 2)
-                    #expect(w.step?.joins.map(\.table) == [w.name])
-                }
-                #expect(s.joins.isEmpty && s.lock == nil && s.groupBy.isEmpty && s.compound == nil)
-                #expect(w.select.table == s.table && w.name == QueryGenerator.commonTableName)
-                do {
-                    try StatementCheck.check(.select(s))
-                } catch {
-                    // A generated dangling LIKE escape is refused; the WITH query's shape never is.
-                    #expect(!"\(error)".contains("WITH"), "\(error)")
-                }
+        for s in GeneratedReads.sample(seed: 5) {
+            total += 1
+            // A window read through a WITH query (QueryGenerator+Window) is the window generator's share.
+            guard let w = s.commonTable, w.windowColumn == nil else { continue }
+            named += 1
+            if w.select.compound != nil { overSets += 1 }
+            if let r = w.recursion {
+                walks += 1
+                #expect(r.maxDepth >= 0 && r.maxDepth <= 2)
+                #expect(w.step?.joins.map(\.table) == [w.name])
+            }
+            #expect(s.joins.isEmpty && s.lock == nil && s.groupBy.isEmpty && s.compound == nil)
+            #expect(w.select.table == s.table && w.name == QueryGenerator.commonTableName)
+            do {
+                try StatementCheck.check(.select(s))
+            } catch {
+                // A generated dangling LIKE escape is refused; the WITH query's shape never is.
+                #expect(!"\(error)".contains("WITH"), "\(error)")
             }
         }
         let share = Double(named) / Double(total)

@@ -18,23 +18,17 @@ struct GeneratorRawInListTests {
 
     @Test("long IN lists and raw conditions are generated; every raw one parses back with all its binds")
     func coverage() throws {
-        var rng = SplitMix64(seed: 3)
-        let values = EdgeValues(noncharacters: true)
         var longIn = 0
         var raw = 0
         var rawLongIn = 0
-        for _ in 0..<40 {
-            let world = FuzzWorld.generate(&rng, values: values)
-            let generator = QueryGenerator(world: world, values: values)
-            for _ in 0..<50 {
-                guard let filter = generator.select(&rng).filter else { continue }
-                if case .unsafeRaw(let sql, let binds) = filter.node {
-                    raw += 1
-                    if binds.count >= 100 { rawLongIn += 1 }
-                    #expect(throws: Never.self, "\(sql)") { _ = try RawCondition.parse(sql, binds) }
-                } else if Self.hasLongIn(filter.node) {
-                    longIn += 1
-                }
+        for s in GeneratedReads.sample(seed: 3) {
+            guard let filter = s.filter else { continue }
+            if case .unsafeRaw(let sql, let binds) = filter.node {
+                raw += 1
+                if binds.count >= 100 { rawLongIn += 1 }
+                #expect(throws: Never.self, "\(sql)") { _ = try RawCondition.parse(sql, binds) }
+            } else if Self.hasLongIn(filter.node) {
+                longIn += 1
             }
         }
         #expect(longIn > 0 && raw > 0, "long IN lists: \(longIn), raw conditions: \(raw)")

@@ -154,33 +154,26 @@ struct JSONPathRenderTests {
 struct JSONPathGeneratorTests {
     @Test("a share of generated reads filter, order or select by a path, every type drawn")
     func share() {
-        var rng = SplitMix64(seed: 11)
-        let values = EdgeValues(noncharacters: true)
         var withPath = 0
         var total = 0
         var types: Set<JSONPath.ValueType> = []
-        for _ in 0..<40 {
-            let world = FuzzWorld.generate(&rng, values: values)
-            let generator = QueryGenerator(world: world, values: values)
-            for _ in 0..<50 {
-                let s = generator.select(&rng)
-                total += 1
-                guard s.readsJSONPath else { continue }
-                withPath += 1
-                #expect(s.joins.isEmpty && s.groupBy.isEmpty && s.compound == nil)
-                func collect(_ n: SQLExpression.Node) {
-                    switch n {
-                    case .jsonPath(_, let p): types.insert(p.type)
-                    case .and(let items): items.forEach(collect)
-                    case .compare(_, let l, _), .isNull(let l, _): collect(l)
-                    default: break
-                    }
+        for s in GeneratedReads.sample(seed: 11) {
+            total += 1
+            guard s.readsJSONPath else { continue }
+            withPath += 1
+            #expect(s.joins.isEmpty && s.groupBy.isEmpty && s.compound == nil)
+            func collect(_ n: SQLExpression.Node) {
+                switch n {
+                case .jsonPath(_, let p): types.insert(p.type)
+                case .and(let items): items.forEach(collect)
+                case .compare(_, let l, _), .isNull(let l, _): collect(l)
+                default: break
                 }
-                s.filter.map { collect($0.node) }
-                s.order.forEach { $0.expression.map { collect($0.node) } }
-                if case .items(let items) = s.selection {
-                    for case .expression(let e) in items { collect(e.node) }
-                }
+            }
+            s.filter.map { collect($0.node) }
+            s.order.forEach { $0.expression.map { collect($0.node) } }
+            if case .items(let items) = s.selection {
+                for case .expression(let e) in items { collect(e.node) }
             }
         }
         let share = Double(withPath) / Double(total)

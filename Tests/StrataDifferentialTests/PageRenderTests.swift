@@ -145,22 +145,15 @@ struct PageRenderTests {
 struct KeysetGeneratorTests {
     @Test("a share of generated reads are keyset pages, each ordered to the key with a page limit")
     func share() {
-        var rng = SplitMix64(seed: 3)
-        let values = EdgeValues(noncharacters: true)
         var pages = 0
         var total = 0
-        for _ in 0..<40 {
-            let world = FuzzWorld.generate(&rng, values: values)
-            let generator = QueryGenerator(world: world, values: values)
-            for _ in 0..<50 {
-                let s = generator.select(&rng)
-                total += 1
-                guard s.tag == QueryGenerator.keysetTag else { continue }
-                pages += 1
-                #expect(s.order.last?.column == "id" && s.joins.isEmpty && s.offset == nil)
-                #expect((1...6).contains(s.limit ?? 0))
-                #expect(s.filter != nil)
-            }
+        for s in GeneratedReads.sample(seed: 3) {
+            total += 1
+            guard s.tag == QueryGenerator.keysetTag else { continue }
+            pages += 1
+            #expect(s.order.last?.column == "id" && s.joins.isEmpty && s.offset == nil)
+            #expect((1...6).contains(s.limit ?? 0))
+            #expect(s.filter != nil)
         }
         let share = Double(pages) / Double(total)
         #expect(share > 0.03 && share < 0.1, "keyset pages: \(pages) of \(total)")

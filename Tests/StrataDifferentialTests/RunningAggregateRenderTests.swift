@@ -104,30 +104,23 @@ struct RunningAggregateRenderTests {
 struct RunningAggregateGeneratorTests {
     @Test("a share of generated windows are running aggregates over a column they take, ordered by the key last")
     func share() {
-        var rng = SplitMix64(seed: 11)
-        let values = EdgeValues(noncharacters: true)
         var windowed = 0
         var running = 0
         var wholePartition = 0
         var functions: Set<WindowFunction.Function> = []
-        for _ in 0..<40 {
-            let world = FuzzWorld.generate(&rng, values: values)
-            let generator = QueryGenerator(world: world, values: values)
-            for _ in 0..<50 {
-                let s = generator.select(&rng)
-                guard let w = s.generatedWindow else { continue }
-                windowed += 1
-                guard let a = w.aggregate else { continue }
-                running += 1
-                functions.insert(w.function)
-                #expect(a.typeProblem == nil, "\(w.summary)")
-                #expect(s.limit == nil && s.offset == nil && s.commonTable == nil)
-                if w.order.isEmpty {
-                    wholePartition += 1
-                    #expect(w.argumentType != .double || ![.sum, .avg].contains(w.function), "\(w.summary)")
-                } else {
-                    #expect(w.order.last?.column == "id")
-                }
+        for s in GeneratedReads.sample(seed: 11) {
+            guard let w = s.generatedWindow else { continue }
+            windowed += 1
+            guard let a = w.aggregate else { continue }
+            running += 1
+            functions.insert(w.function)
+            #expect(a.typeProblem == nil, "\(w.summary)")
+            #expect(s.limit == nil && s.offset == nil && s.commonTable == nil)
+            if w.order.isEmpty {
+                wholePartition += 1
+                #expect(w.argumentType != .double || ![.sum, .avg].contains(w.function), "\(w.summary)")
+            } else {
+                #expect(w.order.last?.column == "id")
             }
         }
         #expect(running > windowed / 5 && running < windowed * 3 / 4, "running: \(running) of \(windowed)")

@@ -139,25 +139,18 @@ struct LikeSearchDialect: Dialect {
 struct SearchGeneratorTests {
     @Test("a share of generated reads match a query, some ordered by rank")
     func share() {
-        var rng = SplitMix64(seed: 13)
-        let values = EdgeValues(noncharacters: true)
         var searching = 0
         var ranked = 0
         var total = 0
-        for _ in 0..<40 {
-            let world = FuzzWorld.generate(&rng, values: values)
-            let generator = QueryGenerator(world: world, values: values)
-            for _ in 0..<50 {
-                let s = generator.select(&rng)
-                total += 1
-                guard s.searches else { continue }
-                searching += 1
-                #expect(s.joins.isEmpty && s.groupBy.isEmpty && s.compound == nil)
-                if s.order.contains(where: {
-                    if case .searchRank? = $0.expression?.node { true } else { false }
-                }) {
-                    ranked += 1
-                }
+        for s in GeneratedReads.sample(seed: 13) {
+            total += 1
+            guard s.searches else { continue }
+            searching += 1
+            #expect(s.joins.isEmpty && s.groupBy.isEmpty && s.compound == nil)
+            if s.order.contains(where: {
+                if case .searchRank? = $0.expression?.node { true } else { false }
+            }) {
+                ranked += 1
             }
         }
         let share = Double(searching) / Double(total)

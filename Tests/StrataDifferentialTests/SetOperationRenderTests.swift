@@ -126,28 +126,21 @@ struct SetOperationRenderTests {
 struct SetOperationGeneratorTests {
     @Test("a share of generated reads run over a set operation, every operator drawn, each branch of all columns")
     func share() {
-        var rng = SplitMix64(seed: 5)
-        let values = EdgeValues(noncharacters: true)
         var compounds = 0
         var total = 0
         var kinds: Set<SetOperator> = []
-        for _ in 0..<40 {
-            let world = FuzzWorld.generate(&rng, values: values)
-            let generator = QueryGenerator(world: world, values: values)
-            for _ in 0..<50 {
-                let s = generator.select(&rng)
-                total += 1
-                guard let c = s.compound else { continue }
-                compounds += 1
-                kinds.formUnion(c.rest.map(\.kind))
-                #expect(s.joins.isEmpty && s.lock == nil && s.groupBy.isEmpty)
-                #expect(c.branches.allSatisfy { $0.selection == c.first.selection && $0.table == s.table })
-                do {
-                    try StatementCheck.check(.select(s))
-                } catch {
-                    // A generated dangling LIKE escape is refused; the compound's shape never is.
-                    #expect(!"\(error)".contains("branch"), "\(error)")
-                }
+        for s in GeneratedReads.sample(seed: 5) {
+            total += 1
+            guard let c = s.compound else { continue }
+            compounds += 1
+            kinds.formUnion(c.rest.map(\.kind))
+            #expect(s.joins.isEmpty && s.lock == nil && s.groupBy.isEmpty)
+            #expect(c.branches.allSatisfy { $0.selection == c.first.selection && $0.table == s.table })
+            do {
+                try StatementCheck.check(.select(s))
+            } catch {
+                // A generated dangling LIKE escape is refused; the compound's shape never is.
+                #expect(!"\(error)".contains("branch"), "\(error)")
             }
         }
         let share = Double(compounds) / Double(total)

@@ -210,30 +210,23 @@ struct WindowRenderTests {
 struct WindowGeneratorTests {
     @Test("a share of generated reads select a window, every function drawn, a row number ordered by the key last")
     func share() {
-        var rng = SplitMix64(seed: 7)
-        let values = EdgeValues(noncharacters: true)
         var windowed = 0
         var total = 0
         var functions: Set<WindowFunction.Function> = []
         var filtered = 0
-        for _ in 0..<40 {
-            let world = FuzzWorld.generate(&rng, values: values)
-            let generator = QueryGenerator(world: world, values: values)
-            for _ in 0..<50 {
-                let s = generator.select(&rng)
-                total += 1
-                guard let w = s.generatedWindow else { continue }
-                windowed += 1
-                if s.commonTable?.windowColumn != nil { filtered += 1 }
-                functions.insert(w.function)
-                #expect(s.joins.isEmpty && s.lock == nil && s.groupBy.isEmpty && s.compound == nil)
-                if [.rowNumber, .lag, .lead].contains(w.function) { #expect(w.order.last?.column == "id") }
-                do {
-                    try StatementCheck.check(.select(s))
-                } catch {
-                    // A generated dangling LIKE escape is refused; the window's shape never is.
-                    #expect(!"\(error)".contains("over ("), "\(error)")
-                }
+        for s in GeneratedReads.sample(seed: 7) {
+            total += 1
+            guard let w = s.generatedWindow else { continue }
+            windowed += 1
+            if s.commonTable?.windowColumn != nil { filtered += 1 }
+            functions.insert(w.function)
+            #expect(s.joins.isEmpty && s.lock == nil && s.groupBy.isEmpty && s.compound == nil)
+            if [.rowNumber, .lag, .lead].contains(w.function) { #expect(w.order.last?.column == "id") }
+            do {
+                try StatementCheck.check(.select(s))
+            } catch {
+                // A generated dangling LIKE escape is refused; the window's shape never is.
+                #expect(!"\(error)".contains("over ("), "\(error)")
             }
         }
         let share = Double(windowed) / Double(total)
