@@ -25,7 +25,7 @@ public struct WPAccount: Codable {
 
     public mutating func willSave(_ tx: Transaction) throws {
         if balance == WPAccount.refusedBeforeWrite { throw InjectedFault.willSave }
-        if WPAccount.simulatedBusy.load(ordering: .relaxed) { throw StrataError.busy }
+        if WPAccount.simulatedBusy.withLock({ $0.contains(ObjectIdentifier(tx.database)) }) { throw StrataError.busy }
     }
 
     public func didSave(_ tx: Transaction) throws {
@@ -36,9 +36,10 @@ public struct WPAccount: Codable {
     static let refusedBeforeWrite: Int64 = 13
     /// The balance `didSave` refuses, after the row was written.
     static let refusedAfterWrite: Int64 = 666
-    /// Set where no second connection can hold the write lock (an in-memory database): the write a save is
-    /// about to make fails as it would waiting for one (``WriteStep/busySave(handle:by:)``).
-    static let simulatedBusy = Atomic<Bool>(false)
+    /// The databases where no second connection can hold the write lock (an in-memory database) and a
+    /// ``WriteStep/busySave(handle:by:)`` is under way: a save's write there fails as it would waiting for one.
+    /// Per database, so runners of other tests in the same process are not made busy.
+    static let simulatedBusy = Mutex<Set<ObjectIdentifier>>([])
 }
 
 /// An entry of an account: a foreign key (no action on delete, so deleting a referenced account fails), a

@@ -277,8 +277,9 @@ final class WriteBackend {
         case .busySave(let i, let by):
             handles[i].balance &+= by
             guard let holder = sibling else {
-                WPAccount.simulatedBusy.store(true, ordering: .relaxed)
-                defer { WPAccount.simulatedBusy.store(false, ordering: .relaxed) }
+                let id = ObjectIdentifier(tx.database)
+                WPAccount.simulatedBusy.withLock { _ = $0.insert(id) }
+                defer { WPAccount.simulatedBusy.withLock { _ = $0.remove(id) } }
                 return attempt { try handles[i].save(tx) }
             }
             return try holder.readSync { h in
