@@ -32,6 +32,22 @@ extension MemoryTable {
         return entries.edge(count, descending: descending, slotCount: slots.count)
     }
 
+    /// Builds the ordered entries of an index whose first column is `c`, if one has none yet: for a join that looks
+    /// rows up by that column (see ``canLookUp(column:)``).
+    mutating func prepareOrderedEntries(forColumn c: Int) {
+        guard let i = indexes.indices.first(where: { indexes[$0].columns[0] == c }), indexes[i].ordered == nil else {
+            return
+        }
+        buildOrderedEntries(ofIndex: i)
+    }
+
+    /// Whether ``candidateSlots(_:inOrder:)`` can answer `c = value` without a scan: `c` is the primary key, the
+    /// column of a unique index, or the first column of an index whose ordered entries are built.
+    func canLookUp(column c: Int) -> Bool {
+        c == primaryKey || orderedIndex(on: c) != nil
+            || indexes.contains { $0.isUnique && $0.columns.count == 1 && $0.columns[0] == c }
+    }
+
     private mutating func prepareOrderedEntries(column c: Int, for values: [DatabaseValue]) {
         guard let i = indexes.indices.first(where: { indexes[$0].columns[0] == c }), indexes[i].ordered == nil else {
             return

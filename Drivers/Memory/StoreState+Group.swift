@@ -22,7 +22,7 @@ extension StoreState {
             (scope, rows) = try joinedRows(s, main: main)
         }
         let condition = try s.filter.map { f throws(StrataError) in try CompiledCondition(f.node, scope: scope) }
-        let candidates = s.joins.isEmpty ? condition.flatMap { main.searchSlots($0) } : nil
+        let candidates = s.joins.isEmpty ? condition.flatMap { main.candidateSlots($0) } : nil
         let matched = try RowScan.matching(rows, condition, candidates: candidates)
         let items: [SelectItem]
         switch s.selection {

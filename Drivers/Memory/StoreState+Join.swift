@@ -1,33 +1,81 @@
-// StoreState+Join: INNER, LEFT, RIGHT and FULL joins, as nested loops with a hash lookup on an equality.
+// StoreState+Join: INNER, LEFT, RIGHT and FULL joins, as nested loops with an index or hash lookup on an equality.
 import Strata
 
 extension StoreState {
+    /// Builds the ordered index entries ``joinedRows(_:main:)`` reads: the main table's, for the WHERE terms on its
+    /// own columns, and each joined table's, for the column its ON condition equates with an earlier table's.
+    /// Statements that fail here fail again, with their error, when they run.
+    mutating func prepareJoin(_ s: Select, main i: [String: MemoryTable].Index) {
+        if let own = Self.ownTerms(s, main: tables.values[i]) {
+            tables.values[i].prepareOrderedEntries(for: own)
+            tables.values[i].prepareSearchIndex(for: own)
+        }
+        var scope = ColumnScope(tables.values[i])
+        for join in s.joins {
+            guard let r = tables.index(forKey: join.table) else { return }
+            let leftWidth = scope.width
+            guard (try? scope.join(tables.values[r], as: join.alias)) != nil else { return }
+            guard let on = try? CompiledCondition(join.on.node, scope: scope),
+                let equality = JoinEquality.find(on, leftWidth: leftWidth)
+            else { continue }
+            tables.values[r].prepareOrderedEntries(forColumn: equality.right - leftWidth)
+        }
+    }
+
     /// The rows of the main table joined with each join in turn: a joined row is the main row
     /// followed by one row of each joined table (NULLs where an outer join found none).
     ///
     /// Order, which SQL leaves open without ORDER BY: left rows in order, each followed by its
     /// matches in insertion order; a RIGHT or FULL join then adds the unmatched right rows.
+    ///
+    /// When every join is INNER or LEFT, the main rows are first narrowed by an index over the WHERE terms on the
+    /// main table's own columns (the whole WHERE is still evaluated on the joined rows); a joined table whose ON
+    /// column has an index is read through it for each left row, else through a hash of its rows built once.
     func joinedRows(_ s: Select, main: MemoryTable) throws(StrataError) -> (ColumnScope, [[DatabaseValue]]) {
         var scope = ColumnScope(main)
-        var rows = main.slots.filter { !$0.isEmpty }
+        var rows: [[DatabaseValue]] = []
+        if let own = Self.ownTerms(s, main: main), let slots = main.candidateSlots(own) {
+            rows.reserveCapacity(slots.count)
+            for slot in slots where !main.slots[slot].isEmpty { rows.append(main.slots[slot]) }
+        } else {
+            rows = main.slots.filter { !$0.isEmpty }
+        }
         for join in s.joins {
             let right = try table(join.table)
             let leftWidth = scope.width
             try scope.join(right, as: join.alias)
             let on = try CompiledCondition(join.on.node, scope: scope)
             let predicate = RowPredicate(on).evaluate
-            let rightRows = right.slots.filter { !$0.isEmpty }
-            let lookup = HashLookup(on, rows: rightRows, leftWidth: leftWidth, scope: scope)
+            let live = right.slots.indices.filter { !right.slots[$0].isEmpty }
+            let equality = JoinEquality.find(on, leftWidth: leftWidth)
+            // The right column's position in its own table, when an index answers `column = value` there.
+            let indexed = equality.flatMap { e in right.canLookUp(column: e.right - leftWidth) ? e : nil }
+            var hash: HashLookup?
+            var hashBuilt = false
             let keepLeft = join.kind == .left || join.kind == .full
             let keepRight = join.kind == .right || join.kind == .full
-            var matchedRight = [Bool](repeating: false, count: keepRight ? rightRows.count : 0)
+            var matchedRight = [Bool](repeating: false, count: keepRight ? right.slots.count : 0)
             let rightNulls = [DatabaseValue](repeating: .null, count: right.columns.count)
             var out: [[DatabaseValue]] = []
-            let everyRight = Array(rightRows.indices)
             for left in rows {
+                var candidates: [Int]?
+                if let e = indexed {
+                    let v = left[e.left]
+                    candidates =
+                        v.isNull
+                        ? [] : right.candidateSlots(.compare(.equal, .column(e.right - leftWidth), .value(v)))
+                }
+                if candidates == nil, let e = equality {
+                    if !hashBuilt {
+                        hash = HashLookup(e, table: right, live: live, leftWidth: leftWidth, scope: scope)
+                        hashBuilt = true
+                    }
+                    candidates = hash?.candidates(for: left)
+                }
                 var matched = false
-                for r in lookup?.candidates(for: left) ?? everyRight {
-                    let combined = left + rightRows[r]
+                // An index's candidates may name slots emptied since it was built: skipped, as a scan skips them.
+                for r in candidates ?? live where !right.slots[r].isEmpty {
+                    let combined = left + right.slots[r]
                     guard try predicate(combined) == .yes else { continue }
                     out.append(combined)
                     matched = true
@@ -37,55 +85,76 @@ extension StoreState {
             }
             if keepRight {
                 let leftNulls = [DatabaseValue](repeating: .null, count: leftWidth)
-                for r in rightRows.indices where !matchedRight[r] { out.append(leftNulls + rightRows[r]) }
+                for r in live where !matchedRight[r] { out.append(leftNulls + right.slots[r]) }
             }
             rows = out
         }
         return (scope, rows)
     }
+
+    /// The WHERE terms (of its top-level AND) that name only the main table's columns, compiled over the main
+    /// table alone; nil when there are none, or when a RIGHT or FULL join can bring rows without a main row.
+    static func ownTerms(_ s: Select, main: MemoryTable) -> CompiledCondition? {
+        guard let filter = s.filter, s.joins.allSatisfy({ $0.kind == .inner || $0.kind == .left }) else { return nil }
+        let terms: [SQLExpression.Node]
+        if case .and(let items) = filter.node { terms = items } else { terms = [filter.node] }
+        let scope = ColumnScope(main)
+        var own: [CompiledCondition] = []
+        for term in terms {
+            if let c = try? CompiledCondition(term, scope: scope) { own.append(c) }
+        }
+        if own.isEmpty { return nil }
+        return own.count == 1 ? own[0] : .and(own)
+    }
 }
 
-/// For a join condition with a term `left column = right column`: the right rows by that column's
-/// value, so each left row finds its matches without a scan. The full condition is still checked.
-private struct HashLookup {
-    let leftColumn: Int
-    let rightType: ColumnType
-    let rowsByKey: [IndexKey: [Int]]
+/// A term `left column = right column` of a join condition (alone or inside an AND), as positions: `left` in the
+/// left row, `right` in the joined row.
+struct JoinEquality {
+    let left: Int
+    let right: Int
 
-    init?(_ on: CompiledCondition, rows: [[DatabaseValue]], leftWidth: Int, scope: ColumnScope) {
-        guard let (l, r) = Self.equality(on, leftWidth: leftWidth) else { return nil }
-        leftColumn = l
-        rightType = scope.type(at: r)
-        var map: [IndexKey: [Int]] = [:]
-        for (i, row) in rows.enumerated() where !row[r - leftWidth].isNull {
-            map[IndexKey(row[r - leftWidth]), default: []].append(i)
-        }
-        rowsByKey = map
-    }
-
-    /// A `left = right` term (or one inside an AND), as positions: left in the left row, right in the joined row.
-    private static func equality(_ c: CompiledCondition, leftWidth: Int) -> (Int, Int)? {
+    static func find(_ c: CompiledCondition, leftWidth: Int) -> JoinEquality? {
         switch c {
         case .compare(.equal, .column(let a), .column(let b)):
-            if a < leftWidth && b >= leftWidth { return (a, b) }
-            if b < leftWidth && a >= leftWidth { return (b, a) }
+            if a < leftWidth && b >= leftWidth { return JoinEquality(left: a, right: b) }
+            if b < leftWidth && a >= leftWidth { return JoinEquality(left: b, right: a) }
             return nil
         case .and(let items):
             for item in items {
-                if let found = equality(item, leftWidth: leftWidth) { return found }
+                if let found = find(item, leftWidth: leftWidth) { return found }
             }
             return nil
         default:
             return nil
         }
     }
+}
 
-    /// The right rows whose column equals the left row's value, or nil when the lookup cannot
+/// The right table's live slots by the value of the equality's right column, so each left row finds its matches
+/// without a scan. The full condition is still checked.
+private struct HashLookup {
+    let leftColumn: Int
+    let rightType: ColumnType
+    let slotsByKey: [IndexKey: [Int]]
+
+    init(_ e: JoinEquality, table: MemoryTable, live: [Int], leftWidth: Int, scope: ColumnScope) {
+        leftColumn = e.left
+        rightType = scope.type(at: e.right)
+        let column = e.right - leftWidth
+        var map: [IndexKey: [Int]] = [:]
+        for slot in live where !table.slots[slot][column].isNull {
+            map[IndexKey(table.slots[slot][column]), default: []].append(slot)
+        }
+        slotsByKey = map
+    }
+
+    /// The right slots whose column equals the left row's value, or nil when the lookup cannot
     /// answer (a value of another kind than the right column stores: scan instead).
     func candidates(for left: [DatabaseValue]) -> [Int]? {
         let v = left[leftColumn]
         if v.isNull { return [] }
         guard MemoryTable.sameKind(v, rightType) else { return nil }
-        return rowsByKey[IndexKey(v)] ?? []
+        return slotsByKey[IndexKey(v)] ?? []
     }
 }

@@ -10,14 +10,19 @@ extension StoreState {
         // Read the table in place in the dictionary: copying the struct out costs a retain per field.
         guard let i = tables.index(forKey: s.table) else { throw .noSuchTable(s.table) }
         if s.needsGrouping {
-            // Typed items (`select(.column(\.n), …)`) come here: a match among them still reads its index.
-            if s.joins.isEmpty, let f = s.filter, MemorySearchIndex.hasMatch(f.node) {
+            // Typed items (`select(.column(\.n), …)`) come here: a match, range or key term among them still
+            // reads its index.
+            if s.joins.isEmpty, let f = s.filter {
                 let compiled = try CompiledCondition(f.node, scope: ColumnScope(tables.values[i]))
-                tables.values[i].prepareSearchIndex(for: compiled)
+                tables.values[i].prepareOrderedEntries(for: compiled)
+                if MemorySearchIndex.hasMatch(f.node) { tables.values[i].prepareSearchIndex(for: compiled) }
+            } else if !s.joins.isEmpty {
+                prepareJoin(s, main: i)
             }
             return try groupedSelect(s, main: tables.values[i])
         }
         if s.joins.isEmpty { return try Self.select(s, from: &tables.values[i]) }
+        prepareJoin(s, main: i)
         let (scope, rows) = try joinedRows(s, main: tables.values[i])
         let condition = try s.filter.map { f throws(StrataError) in try CompiledCondition(f.node, scope: scope) }
         return try Self.finish(s, scope: scope, rows: rows, condition: condition, candidates: nil, total: nil)
