@@ -74,4 +74,26 @@ struct SQLiteInteropTests {
             try await LegacyPerson.query(on: db).all()
         }
     }
+
+    @Test("typed items read row after row: a wrong type in the second row's second item names that item's column")
+    func foreignWrongTypeInTypedItems() async throws {
+        let file = TemporarySQLiteFile()
+        try sqlite3(
+            file.path,
+            """
+            CREATE TABLE legacy_people (id INTEGER PRIMARY KEY, full_name TEXT NOT NULL, born TEXT, is_admin INTEGER,
+                                        balance TEXT, profile TEXT, note TEXT);
+            INSERT INTO legacy_people VALUES (1, 'Ada', '2000-01-01', 1, '1', NULL, NULL);
+            INSERT INTO legacy_people VALUES (2, 'Bad', '2000-01-01', 'maybe', '1', NULL, NULL);
+            """)
+        let db = try Database.open("sqlite:\(file.path)", drivers: [.sqlite])
+        let first = try await LegacyPerson.query(on: db).where(\.id == 1).select(.column(\.name), .column(\.admin))
+        #expect(first.count == 1 && first[0].0 == "Ada" && first[0].1)
+        await #expect(
+            throws: StrataError.decodingFailed(
+                model: "LegacyPerson", column: "is_admin", value: "text \"maybe\"", expected: "Bool")
+        ) {
+            try await LegacyPerson.query(on: db).order(\.id).select(.column(\.name), .column(\.admin))
+        }
+    }
 }

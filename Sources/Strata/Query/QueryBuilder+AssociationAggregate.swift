@@ -84,17 +84,21 @@ extension QueryBuilder where Executor == Transaction {
         -> [(M, repeat each V)]
     {
         var projections: [(AssociationJoin, ItemResolver)] = []
-        for item in repeat each items { projections.append((item.join, item.projection.resolve)) }
+        var keys: [String] = []
+        for item in repeat each items {
+            projections.append((item.join, item.projection.resolve))
+            keys.append(item.projection.key)
+        }
         let (query, selected) = try associationItems(projections)
         let select = try query.itemsStatement(selected)
         let width = M.schema.columns.count
         let model = M.modelName
-        var out: [(M, repeat each V)] = []
+        // The models and their aggregates first, then the tuples in one loop (see `select(_:)`: a tuple built per
+        // row in the callback costs its generic metadata again).
+        var models: [M] = []
+        var values: [DatabaseValue] = []
         do {
-            try readModels(select, selected, width: width) { m, values in
-                var index = 0
-                out.append((m, repeat try Self.readAggregate(each items, values, &index)))
-            }
+            try readModels(select, selected, width: width, into: &models, &values)
         } catch StrataError.arithmeticError(_, let reason) {
             // A driver that stopped on overflow names only its table: name the sum.
             let sum = selected.lazy.compactMap { item -> String? in
@@ -102,42 +106,29 @@ extension QueryBuilder where Executor == Transaction {
             }.first
             throw StrataError.arithmeticError(expression: model + "." + (sum ?? "sum"), reason: reason)
         }
+        var out: [(M, repeat each V)] = []
+        out.reserveCapacity(models.count)
+        var index = 0
+        for m in models { out.append((m, repeat try Self.decode((each V).self, values, &index, keys))) }
         return out
     }
 
-    /// Runs the SELECT and hands each row's model and normalized aggregates to `body`.
+    /// Runs the SELECT and appends each row's model to `models` and its normalized aggregates to `values`.
     private func readModels(
-        _ select: Select, _ selected: [SelectItem], width: Int, _ body: (M, [DatabaseValue]) throws -> Void
+        _ select: Select, _ selected: [SelectItem], width: Int, into models: inout [M], _ values: inout [DatabaseValue]
     ) throws {
         let context = RowContext(model: M.self, schema: M.schema, selected: nil, keyring: executor.database.keyring)
         let scope = executor.undoScope
         let model = M.modelName
+        let rules = selected.dropFirst(width).map(\.aggregateRule)
         _ = try executor.execute(.select(select)) { reader in
             var m = try M(row: Row(reader: reader, context: context))
             m._persistence.markRead(in: scope)
-            var values: [DatabaseValue] = []
-            for (k, item) in selected.enumerated().dropFirst(width) {
-                let v = reader.value(at: k)
-                if let a = item.aggregateRule {
-                    values.append(try a.normalize(v, model: model))
-                } else {
-                    values.append(v)
-                }
+            models.append(m)
+            for (k, rule) in rules.enumerated() {
+                let v = reader.value(at: width + k)
+                if let rule { values.append(try rule.normalize(v, model: model)) } else { values.append(v) }
             }
-            try body(m, values)
-        }
-    }
-
-    private static func readAggregate<V: DatabaseValueConvertible>(
-        _ item: AssociationAggregate<M, V>, _ values: [DatabaseValue], _ index: inout Int
-    ) throws -> V {
-        let v = values[index]
-        index += 1
-        do {
-            return try item.projection.read(v)
-        } catch {
-            throw StrataError.decodingFailed(
-                model: M.modelName, column: item.projection.key, value: v.summary, expected: error.expected)
         }
     }
 }
