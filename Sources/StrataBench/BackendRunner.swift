@@ -27,6 +27,7 @@ struct BackendRunner {
         .jsonPath,
         .windowSum,
         .search,
+        .assocAggregate,
     ]
 
     func run() async throws -> [WorkloadResult] {
@@ -167,6 +168,12 @@ struct BackendRunner {
                     try await (pair.sharedStore ? pair.strata : $0).prepareArticles()
                 }
                 return Arm(side: side, contender: c, before: fill) { try await $0.searchQueries() }
+            case .assocAggregate:
+                // Its own tables, filled through Strata (once: the raw side reads the same file on SQLite).
+                let fill: (Contender) async throws -> Void = {
+                    try await (pair.sharedStore ? pair.strata : $0).prepareBlogs()
+                }
+                return Arm(side: side, contender: c, before: fill) { try await $0.assocAggregates() }
             // The filtered queries; the throughput workloads never come here (see ThroughputRunner).
             case .query, .sleep, .pointSelect, .serverMix:
                 return Arm(side: side, contender: c, before: nothing) {

@@ -92,6 +92,11 @@ protocol Contender: AnyObject {
     func prepareArticles() async throws
     /// Runs ``SearchBench/queries`` full-text matches, in one read transaction.
     func searchQueries() async throws -> Sample
+    /// Creates and fills the assoc-aggregate workload's `bench_blog` and `bench_post` tables unless they are full
+    /// already (see ``AssocAggregate``).
+    func prepareBlogs() async throws
+    /// Runs ``AssocAggregate/queries`` reads of blogs with their posts' count and sum, in one read transaction.
+    func assocAggregates() async throws -> Sample
 }
 
 extension Contender {
@@ -131,6 +136,14 @@ extension Contender {
 
     func searchQueries() async throws -> Sample {
         throw BenchError("\(name) has no full-text search")
+    }
+
+    func prepareBlogs() async throws {
+        throw BenchError("\(name) cannot fill bench_blog")
+    }
+
+    func assocAggregates() async throws -> Sample {
+        throw BenchError("\(name) has no association aggregates")
     }
 
     func bulkInsertFloor(_ count: Int) async throws -> Sample {

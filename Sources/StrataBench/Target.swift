@@ -15,7 +15,8 @@ public struct Target: Sendable, Codable, Hashable {
         case (.sqlite, .lookupTx): return Target(maxRatio: 1.3)
         case (.sqlite, .lookupAsync): return Target(maxRatio: 2.0)
         case (.sqlite, .query), (.sqlite, .pageKeyset), (.sqlite, .setUnion), (.sqlite, .cteDescendants),
-            (.sqlite, .windowRank), (.sqlite, .jsonPath), (.sqlite, .windowSum), (.sqlite, .search):
+            (.sqlite, .windowRank), (.sqlite, .jsonPath), (.sqlite, .windowSum), (.sqlite, .search),
+            (.sqlite, .assocAggregate), (.postgres, .assocAggregate):
             return Target(maxRatio: 1.2)
         case (.sqlite, .groupSum), (.postgres, .groupSum), (.postgres, .search): return Target(maxRatio: 1.2)
         case (.postgres, .insert), (.postgres, .insertAborting), (.sqlite, .insertAborting):

@@ -62,6 +62,9 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     /// Every backend: full-text matches (two words ORed, and a prefix) over 20,000 search documents (about 180
     /// each), read as (n, title) tuples.
     case search = "search"
+    /// Every backend: blogs read with the count and sum of their posts (`all(with:)`: one LEFT JOIN grouped by the
+    /// blog), 20 blogs a query.
+    case assocAggregate = "assoc-aggregate"
 
     /// What the workload does, at full scale.
     public var summary: String {
@@ -126,6 +129,9 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .search:
             return "50 full-text matches (two words ORed and a prefix: about 180 of 20,000 search documents each), "
                 + "read as (n, title) tuples, in one read transaction"
+        case .assocAggregate:
+            return "50 queries of 20 blogs each with the count and sum of their posts (1,000 blogs, 18,000 posts), "
+                + "one LEFT JOIN grouped by the blog, read as (blog, count, sum) tuples, in one read transaction"
         }
     }
 
@@ -159,6 +165,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .windowSum: return "\(WindowSum.queries) running sums over i1 ranges"
         case .pageKeyset: return "keyset pages of 20 over \(Self.count(PageKeyset.rows(tableSize: sizes.fetch))) rows"
         case .search: return "\(SearchBench.queries) full-text matches"
+        case .assocAggregate: return "\(AssocAggregate.queries) association counts and sums"
         }
     }
 
@@ -174,7 +181,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
 
     /// Whether the workload reads a table of its own (fresh databases, json-path's documents): warmed up first, its
     /// digest what it read.
-    var readsOwnTable: Bool { self == .fresh || self == .jsonPath || self == .search }
+    var readsOwnTable: Bool { self == .fresh || self == .jsonPath || self == .search || self == .assocAggregate }
 
     /// Whether the workload reads the seeded table (and is warmed up first).
     var isRead: Bool {
