@@ -20,6 +20,14 @@ struct DjangoTextInvoice {
     @Column("Total") var total: Decimal
 }
 
+/// A line of a Django invoice, in a table Strata did not create; joined to its invoice by `invoice_id`.
+@Model(table: "invoice_line_text")
+struct DjangoTextInvoiceLine {
+    var id: Int64?
+    var invoiceID: Int64
+    static let invoice = belongsTo(DjangoTextInvoice.self, key: \.invoiceID)
+}
+
 @Suite("SQLite existing databases")
 struct SQLiteExistingDatabaseTests {
     /// Runs the real `sqlite3` tool on a database file and returns what it prints.
@@ -155,5 +163,35 @@ struct SQLiteExistingDatabaseTests {
         await #expect(performing: { try await DjangoTextInvoice.query(on: db).order(\.total).all() }, throws: refused)
         await #expect(performing: { try await DjangoTextInvoice.query(on: db).max(\.total) }, throws: refused)
         #expect(try sqlite3(file.path, "SELECT count(*) FROM invoice_text") == "3")
+    }
+
+    @Test("a joined table's numbers stored as text are refused too, while a join over columns storing numbers runs")
+    func joinedTotalsStoredAsText() async throws {
+        let file = TemporarySQLiteFile()
+        try sqlite3(
+            file.path,
+            """
+            CREATE TABLE "invoice_text" ("id" integer NOT NULL PRIMARY KEY AUTOINCREMENT, "Total" text NOT NULL);
+            INSERT INTO invoice_text ("Total") VALUES ('2.98'), ('10'), ('9.5');
+            CREATE TABLE "invoice_line_text" ("id" integer NOT NULL PRIMARY KEY, "invoice_id" integer NOT NULL);
+            INSERT INTO invoice_line_text ("invoice_id") VALUES (1), (2), (2), (3);
+            """)
+        let db = try Database.open("sqlite:\(file.path)", drivers: [.sqlite])
+        defer { db.close() }
+        // Twice: the second time the tables' storage is known from the cache, and still refused.
+        for _ in 0..<2 {
+            await #expect(
+                performing: {
+                    try await DjangoTextInvoiceLine.query(on: db).join(DjangoTextInvoiceLine.invoice)
+                        .where(DjangoTextInvoiceLine.invoice, \.total >= Decimal(10)).count()
+                },
+                throws: { error in
+                    guard case StrataError.schemaMismatch("invoice_text", let problems) = error else { return false }
+                    return problems.count == 1 && problems[0].hasPrefix("column Total (stores text")
+                })
+            let lines = try await DjangoTextInvoiceLine.query(on: db).join(DjangoTextInvoiceLine.invoice)
+                .where(\.invoiceID >= 2).count()
+            #expect(lines == 3)
+        }
     }
 }

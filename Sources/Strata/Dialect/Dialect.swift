@@ -320,6 +320,7 @@ extension Dialect {
             throw .invalidIdentifier(identifier, reason: "longer than \(max) bytes")
         }
         let q = identifierQuote.unicodeScalars.first ?? "\""
+        if q.isASCII, let quoted = Self.quotedASCII(identifier, UInt8(q.value)) { return quoted }
         var out = String.UnicodeScalarView()
         out.append(q)
         for scalar in identifier.unicodeScalars {
@@ -329,6 +330,21 @@ extension Dialect {
         }
         out.append(q)
         return String(out)
+    }
+
+    /// The usual name, with nothing to double or refuse, copied between the quotes in one pass of its UTF-8 (the
+    /// renderer quotes every column of every statement); nil when a byte needs the general path.
+    private static func quotedASCII(_ identifier: String, _ quote: UInt8) -> String? {
+        var identifier = identifier
+        return identifier.withUTF8 { src -> String? in
+            for byte in src where byte == 0 || byte == quote { return nil }
+            return String(unsafeUninitializedCapacity: src.count + 2) { dst in
+                dst[0] = quote
+                for (k, byte) in src.enumerated() { dst[k + 1] = byte }
+                dst[src.count + 1] = quote
+                return src.count + 2
+            }
+        }
     }
 
     /// A generated name (index) kept within ``maxIdentifierLength``: too-long names keep a prefix

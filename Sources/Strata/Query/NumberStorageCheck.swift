@@ -270,8 +270,10 @@ extension Transaction {
 
 extension Select {
     /// Whether the SELECT reads another table than its own: a join, or a subquery anywhere.
-    var readsOtherTables: Bool {
-        if !joins.isEmpty { return true }
+    var readsOtherTables: Bool { !joins.isEmpty || containsSubquery }
+
+    /// Whether the WHERE or ORDER BY holds a subquery.
+    var containsSubquery: Bool {
         if let filter, filter.node.containsSubquery { return true }
         return order.contains { $0.expression?.node.containsSubquery ?? false }
     }
@@ -299,7 +301,14 @@ extension QueryBuilder {
     /// Refuses a SELECT of this builder that uses a column storing text as a number (see `NumberUses`).
     func checkNumberStorage(_ select: Select) throws {
         guard let tx = executor as? Transaction else { return }
-        if try tx.numbersStoredAsText(M.self).isEmpty && !select.readsOtherTables { return }
+        if try tx.numbersStoredAsText(M.self).isEmpty && !select.containsSubquery {
+            if select.joins.isEmpty { return }
+            // Joined tables without a column storing text only (the cached answer for a schema Strata made):
+            // nothing to walk the statement for.
+            var joinedText = false
+            for join in select.joins where try !tx.textStoredColumns(of: join.table).isEmpty { joinedText = true }
+            if !joinedText { return }
+        }
         var uses = NumberUses(model: (M.modelName, M.schema.name))
         uses.select(select, schema: M.schema)
         try tx.refuseNumbersStoredAsText(uses.uses)
