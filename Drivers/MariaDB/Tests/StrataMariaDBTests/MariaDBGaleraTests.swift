@@ -123,6 +123,18 @@ struct MariaDBGaleraTests {
         }
     }
 
+    /// Galera's own conflict counters summed over the nodes: local certification failures, and local
+    /// transactions aborted by a replicated write (`wsrep_local_cert_failures`, `wsrep_local_bf_aborts`).
+    static func conflicts(_ cluster: GaleraCluster) throws -> (certification: Int, aborts: Int) {
+        var total = (certification: 0, aborts: 0)
+        for node in 1...3 {
+            let status = cluster.wsrepStatus(node: node)
+            total.certification += Int(status["wsrep_local_cert_failures"] ?? "") ?? 0
+            total.aborts += Int(status["wsrep_local_bf_aborts"] ?? "") ?? 0
+        }
+        return total
+    }
+
     static func counters(_ db: Database) throws -> [Int64] {
         try synced(db, "SELECT hits FROM galera_counter ORDER BY id").map { try Int64(databaseValue: $0[0]) }
     }
@@ -180,16 +192,17 @@ struct MariaDBGaleraTests {
                 #expect(counters == [21, 0, 0], "\(counters)")
             }
 
-            // Under load: two writers per node, each incrementing the three rows in turn (read FOR UPDATE,
-            // then write what it read plus one), all at once.
+            // Under load: two writers per node, each incrementing the three rows in the same turn (read FOR
+            // UPDATE, then write what it read plus one), all at once.
             let perWriter = 25
             let counts = GaleraCounts()
+            let conflictsBefore = try Self.conflicts(cluster)
             await withTaskGroup(of: Void.self) { group in
                 for w in 0..<6 {
                     let db = dbs[w % 3]
                     group.addTask {
                         for k in 0..<perWriter {
-                            let row = Int64((w + k) % 3 + 1)
+                            let row = Int64(k % 3 + 1)
                             do {
                                 try await db.transaction(retry: .attempts(200, backoff: .milliseconds(2))) { tx in
                                     counts.add("runs")
@@ -209,9 +222,13 @@ struct MariaDBGaleraTests {
             }
             let acked = counts["acknowledged"]
             let retries = counts["runs"] - acked
+            let conflictsAfter = try Self.conflicts(cluster)
             print(
                 "MariaDBGaleraTests: certification: 6 writers on 3 nodes, \(acked) of \(6 * perWriter) increments "
-                    + "acknowledged, \(retries) serialization failures absorbed by transaction(retry:)")
+                    + "acknowledged, \(retries) serialization failures absorbed by transaction(retry:) (Galera "
+                    + "counted \(conflictsAfter.certification - conflictsBefore.certification) certification "
+                    + "failures and \(conflictsAfter.aborts - conflictsBefore.aborts) transactions aborted by "
+                    + "another node's write)")
             #expect(counts.notes.isEmpty, "no error escaped the retries: \(counts.notes)")
             #expect(acked == 6 * perWriter)
             #expect(retries > 0, "writers on three nodes updating three rows conflicted at least once")
@@ -277,6 +294,7 @@ struct MariaDBGaleraTests {
             try await Task.sleep(for: .seconds(3))
             let killedAt = log.now
             try await Self.offPool { cluster.kill(node: 1) }
+            let deadAt = log.now  // the node reaped: every write in flight on it has lost its connection
             // Bounded: until each writer has a write acknowledged that began after the kill, then 2 s more.
             var back: [Int: Double] = [:]
             for _ in 0..<600 where back.count < 5 {
@@ -312,13 +330,15 @@ struct MariaDBGaleraTests {
             let doubled = rows.filter { $0.value > 1 }
             let unknownApplied = unknown.filter { rows[$0.token] != nil }.count
             let failedApplied = failed.filter { rows[$0.token] != nil }
-            let inFlight = writes.filter { $0.start < killedAt && $0.end > killedAt }
+            let inFlight = writes.filter { $0.start < deadAt && $0.end > killedAt }
             let movedTo = try await port(failover)
             let poolBack = (0..<3).compactMap { back[$0] }.max() ?? .infinity
             let pinnedBack = (3..<5).compactMap { back[$0] }.max() ?? .infinity
             print(
                 "MariaDBGaleraTests: SIGKILL of node 1 at \(String(format: "%.1f", killedAt)) s under 5 writers: "
-                    + "\(acknowledged.count) acknowledged, \(lost.count) lost, \(unknown.count) unknown "
+                    + "\(acknowledged.count) acknowledged (\(acknowledged.filter { $0.end < killedAt }.count) before, "
+                    + "\(acknowledged.filter { $0.start > deadAt }.count) after), \(lost.count) lost, "
+                    + "\(unknown.count) unknown "
                     + "(\(unknownApplied) applied), \(failed.count) failed (\(failedApplied.count) applied), "
                     + "\(doubled.count) doubled, \(inFlight.count) in flight; writes back in "
                     + String(
