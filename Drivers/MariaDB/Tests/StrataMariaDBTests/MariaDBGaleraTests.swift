@@ -49,6 +49,31 @@ final class GaleraLog: @unchecked Sendable {
     }
 }
 
+/// Lets `parties` threads through together, round after round: each waits (at most 60 s) until all have arrived.
+final class RoundBarrier: @unchecked Sendable {
+    private let condition = NSCondition()
+    private let parties: Int
+    private var waiting = 0
+    private var round = 0
+
+    init(parties: Int) { self.parties = parties }
+
+    func arrive() {
+        condition.lock()
+        defer { condition.unlock() }
+        let mine = round
+        waiting += 1
+        if waiting == parties {
+            waiting = 0
+            round += 1
+            condition.broadcast()
+            return
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while round == mine && condition.wait(until: deadline) {}
+    }
+}
+
 /// Counts shared by the writer tasks.
 final class GaleraCounts: @unchecked Sendable {
     private let lock = NSLock()
@@ -107,7 +132,7 @@ struct MariaDBGaleraTests {
         for node in cluster.nodes {
             let db = try Database.open(node.url + "/", drivers: [.mariadb])
             defer { db.close() }
-            let found = try db.readSync { tx in
+            let found = try await db.withConnection { tx in
                 _ = try tx.unsafeRawExecute("SET SESSION wsrep_sync_wait = 15")
                 return try tx.unsafeRawExecute("SHOW DATABASES LIKE 'strata_galera'")
             }
@@ -116,8 +141,8 @@ struct MariaDBGaleraTests {
     }
 
     /// Rows read on a node after it has applied every write the cluster committed (`wsrep_sync_wait = 1`).
-    static func synced(_ db: Database, _ sql: String) throws -> [[DatabaseValue]] {
-        try db.readSync { tx in
+    static func synced(_ db: Database, _ sql: String) async throws -> [[DatabaseValue]] {
+        try await db.withConnection { tx in
             _ = try tx.unsafeRawExecute("SET SESSION wsrep_sync_wait = 1")
             return try tx.unsafeRawExecute(sql)
         }
@@ -125,18 +150,18 @@ struct MariaDBGaleraTests {
 
     /// Galera's own conflict counters summed over the nodes: local certification failures, and local
     /// transactions aborted by a replicated write (`wsrep_local_cert_failures`, `wsrep_local_bf_aborts`).
-    static func conflicts(_ cluster: GaleraCluster) throws -> (certification: Int, aborts: Int) {
+    static func conflicts(_ cluster: GaleraCluster) async throws -> (certification: Int, aborts: Int) {
         var total = (certification: 0, aborts: 0)
         for node in 1...3 {
-            let status = cluster.wsrepStatus(node: node)
+            let status = try await offPool { cluster.wsrepStatus(node: node) }
             total.certification += Int(status["wsrep_local_cert_failures"] ?? "") ?? 0
             total.aborts += Int(status["wsrep_local_bf_aborts"] ?? "") ?? 0
         }
         return total
     }
 
-    static func counters(_ db: Database) throws -> [Int64] {
-        try synced(db, "SELECT hits FROM galera_counter ORDER BY id").map { try Int64(databaseValue: $0[0]) }
+    static func counters(_ db: Database) async throws -> [Int64] {
+        try await synced(db, "SELECT hits FROM galera_counter ORDER BY id").map { try Int64(databaseValue: $0[0]) }
     }
 
     @Test(
@@ -155,7 +180,7 @@ struct MariaDBGaleraTests {
             _ = try await dbs[0].unsafeRawExecute("INSERT INTO galera_counter VALUES (1, 0), (2, 0), (3, 0)")
             // Galera is virtually synchronous: a node applies another's commit a moment after it returns. Until
             // nodes 2 and 3 have applied the rows (a read with wsrep_sync_wait), their writes could miss them.
-            for db in dbs { #expect(try Self.counters(db) == [0, 0, 0]) }
+            for db in dbs { #expect(try await Self.counters(db) == [0, 0, 0]) }
 
             // A conflict made on purpose: node 1's transaction has written row 1 when node 2 commits a write to
             // it; node 1's commit then fails certification (or its transaction was aborted by the replicated
@@ -170,7 +195,7 @@ struct MariaDBGaleraTests {
                 }
             }
             for db in dbs {
-                let counters = try Self.counters(db)
+                let counters = try await Self.counters(db)
                 #expect(counters == [10, 0, 0], "node 1's write rolled back: \(counters)")
             }
 
@@ -188,44 +213,50 @@ struct MariaDBGaleraTests {
             }
             #expect(runs["runs"] == 2, "the body ran again once")
             for db in dbs {
-                let counters = try Self.counters(db)
+                let counters = try await Self.counters(db)
                 #expect(counters == [21, 0, 0], "\(counters)")
             }
 
-            // Under load: two writers per node, each incrementing the three rows in the same turn (read FOR
-            // UPDATE, then write what it read plus one), all at once.
+            // Under load: two writers per node on threads of their own, each round all six incrementing the same
+            // row at once (read FOR UPDATE, then write what it read plus one) through writeSync(retry:), the
+            // blocking twin of transaction(retry:) (the same RetryPolicy). The round barrier makes the writers
+            // contend even on a loaded machine, where tasks on the cooperative pool could run one after another.
             let perWriter = 25
             let counts = GaleraCounts()
-            let conflictsBefore = try Self.conflicts(cluster)
-            await withTaskGroup(of: Void.self) { group in
-                for w in 0..<6 {
-                    let db = dbs[w % 3]
-                    group.addTask {
-                        for k in 0..<perWriter {
-                            let row = Int64(k % 3 + 1)
-                            do {
-                                try await db.transaction(retry: .attempts(200, backoff: .milliseconds(2))) { tx in
-                                    counts.add("runs")
-                                    let read = try tx.unsafeRawExecute(
-                                        "SELECT hits FROM galera_counter WHERE id = ? FOR UPDATE", [row])
-                                    let hits = try Int64(databaseValue: read[0][0])
-                                    _ = try tx.unsafeRawExecute(
-                                        "UPDATE galera_counter SET hits = ? WHERE id = ?", [hits + 1, row])
-                                }
-                                counts.add("acknowledged")
-                            } catch {
-                                counts.note("\(error)")
+            let conflictsBefore = try await Self.conflicts(cluster)
+            let barrier = RoundBarrier(parties: 6)
+            let done = DispatchGroup()
+            for w in 0..<6 {
+                let db = dbs[w % 3]
+                done.enter()
+                Thread.detachNewThread {
+                    defer { done.leave() }
+                    for k in 0..<perWriter {
+                        let row = Int64(k % 3 + 1)
+                        barrier.arrive()
+                        do {
+                            try db.writeSync(retry: .attempts(200, backoff: .milliseconds(2))) { tx in
+                                counts.add("runs")
+                                let read = try tx.unsafeRawExecute(
+                                    "SELECT hits FROM galera_counter WHERE id = ? FOR UPDATE", [row])
+                                let hits = try Int64(databaseValue: read[0][0])
+                                _ = try tx.unsafeRawExecute(
+                                    "UPDATE galera_counter SET hits = ? WHERE id = ?", [hits + 1, row])
                             }
+                            counts.add("acknowledged")
+                        } catch {
+                            counts.note("\(error)")
                         }
                     }
                 }
             }
+            await withCheckedContinuation { c in done.notify(queue: .global()) { c.resume() } }
             let acked = counts["acknowledged"]
             let retries = counts["runs"] - acked
-            let conflictsAfter = try Self.conflicts(cluster)
+            let conflictsAfter = try await Self.conflicts(cluster)
             print(
                 "MariaDBGaleraTests: certification: 6 writers on 3 nodes, \(acked) of \(6 * perWriter) increments "
-                    + "acknowledged, \(retries) serialization failures absorbed by transaction(retry:) (Galera "
+                    + "acknowledged, \(retries) serialization failures absorbed by writeSync(retry:) (Galera "
                     + "counted \(conflictsAfter.certification - conflictsBefore.certification) certification "
                     + "failures and \(conflictsAfter.aborts - conflictsBefore.aborts) transactions aborted by "
                     + "another node's write)")
@@ -233,7 +264,7 @@ struct MariaDBGaleraTests {
             #expect(acked == 6 * perWriter)
             #expect(retries > 0, "writers on three nodes updating three rows conflicted at least once")
             for (n, db) in dbs.enumerated() {
-                let total = try Self.counters(db).reduce(0, +)
+                let total = try await Self.counters(db).reduce(0, +)
                 #expect(total == Int64(21 + acked), "node \(n + 1): every acknowledged increment, once")
             }
         }
@@ -255,7 +286,7 @@ struct MariaDBGaleraTests {
                     cluster.url(nodes: [$0], database: "strata_galera", pool: 2), drivers: [.mariadb])
             }
             defer { for db in pinned { db.close() } }
-            for db in pinned { _ = try Self.synced(db, "SELECT COUNT(*) FROM galera_mark") }
+            for db in pinned { _ = try await Self.synced(db, "SELECT COUNT(*) FROM galera_mark") }
             let port = { (db: Database) async throws -> Int64 in
                 try Int64(databaseValue: try await db.unsafeRawExecute("SELECT @@port")[0][0])
             }
@@ -313,7 +344,7 @@ struct MariaDBGaleraTests {
             var stored: [[String: Int]] = []
             for db in pinned {
                 var counts: [String: Int] = [:]
-                for row in try Self.synced(db, "SELECT token, COUNT(*) FROM galera_mark GROUP BY token") {
+                for row in try await Self.synced(db, "SELECT token, COUNT(*) FROM galera_mark GROUP BY token") {
                     counts[try String(databaseValue: row[0])] = Int(try Int64(databaseValue: row[1]))
                 }
                 stored.append(counts)
