@@ -390,6 +390,36 @@ struct MariaDBGaleraTests {
             }
             #expect(back.count == 5, "every writer wrote again after the kill: \(back)")
             #expect(movedTo == Int64(cluster.nodes[1].port), "the pool moved to node 2, the next live host")
+
+            // Node 2 killed too: node 3, one of three, is no longer a primary component and refuses statements
+            // (1047). A pooled connection to it fails with connectionLost (the statement did not run), not
+            // outcomeUnknown; a host list skips it (wsrep_ready OFF) and names why.
+            try await Self.offPool { cluster.kill(node: 2) }
+            let notReady = try await Self.offPool {
+                for _ in 0..<240 {
+                    if cluster.wsrepStatus(node: 3)["wsrep_ready"] == "OFF" { return true }
+                    usleep(250_000)
+                }
+                return false
+            }
+            #expect(notReady, "node 3 alone is not ready")
+            await #expect {
+                var mark = GaleraMark(token: "after-quorum-loss", writer: 9)
+                try await mark.save(on: pinned[1])
+            } throws: { error in
+                guard case StrataError.connectionLost = error else { return false }
+                return true
+            }
+            var quick = Configuration()
+            quick.timeout = 2
+            #expect {
+                try Database.open(
+                    cluster.url(nodes: [1, 3], database: "strata_galera", pool: 1), drivers: [.mariadb],
+                    configuration: quick)
+            } throws: { error in
+                guard case StrataError.connectionFailed(let reason) = error else { return false }
+                return reason.contains("not ready")
+            }
         }
     }
 }
