@@ -90,14 +90,57 @@ public final class MariaDBConnection: SQLConnection {
     /// The typed error for the handle's last failure; marks the connection broken when the server is gone.
     func failure(table: String?) -> StrataError {
         let code = Int(mysql_errno(handle))
-        if MariaDBErrors.losesConnection(code) { isBroken = true }
+        noteLoss(code)
         return MariaDBErrors.map(code, message: String(cString: mysql_error(handle)), table: table, on: self)
     }
 
     func failure(of stmt: StatementHandle, table: String?) -> StrataError {
         let code = Int(mysql_stmt_errno(stmt))
-        if MariaDBErrors.losesConnection(code) { isBroken = true }
+        noteLoss(code)
         return MariaDBErrors.map(code, message: String(cString: mysql_stmt_error(stmt)), table: table, on: self)
+    }
+
+    /// Marks the connection broken when error `code` means the server is gone or the node cannot serve it, and
+    /// notes whether the loss happened with a statement in flight (its outcome is then unknown).
+    private func noteLoss(_ code: Int) {
+        if MariaDBErrors.losesConnection(code) { isBroken = true }
+        if MariaDBErrors.lostInFlight(code) { lostInFlight = true }
+    }
+
+    /// Whether the last statement's connection broke while the statement was on its way or awaiting its answer
+    /// (CR_SERVER_GONE_ERROR, CR_SERVER_LOST): the server may have applied it.
+    private var lostInFlight = false
+
+    /// Whether the idle connection is still fit to use, found without a round trip: its socket has nothing to read
+    /// (a MariaDB server sends nothing unasked; a killed or stopped server leaves the end of the stream, or an
+    /// error packet, there). The pool replaces one that is not, so a node that died costs no caller an error.
+    public var isUsable: Bool {
+        guard !isBroken else { return false }
+        let fd = mysql_get_socket(handle)
+        guard fd >= 0 else { return true }
+        var ready = pollfd(fd: Int32(fd), events: Int16(POLLIN), revents: 0)
+        let n = poll(&ready, 1, 0)
+        if n == 0 { return true }
+        if n < 0 { return errno == EINTR }
+        isBroken = true
+        return false
+    }
+
+    /// Whether the server is ready for statements: not a Galera node (`wsrep_on` OFF, or no such variable), or one
+    /// whose `wsrep_ready` is ON (a node outside the primary component, or still joining, refuses them with error
+    /// 1047). Only SHOW statements, which such a node still answers.
+    func isGaleraReady() throws -> Bool {
+        guard try showValue("SHOW VARIABLES LIKE 'wsrep_on'")?.uppercased() == "ON" else { return true }
+        return try showValue("SHOW STATUS LIKE 'wsrep_ready'")?.uppercased() == "ON"
+    }
+
+    /// The value column of the first row a `SHOW … LIKE` statement answers, or nil for none.
+    private func showValue(_ sql: String) throws -> String? {
+        if mysql_real_query(handle, sql, UInt(sql.utf8.count)) != 0 { throw failure(table: nil) }
+        guard let result = mysql_store_result(handle) else { return nil }
+        defer { mysql_free_result(result) }
+        guard mysql_num_fields(result) >= 2, let row = mysql_fetch_row(result), let value = row[1] else { return nil }
+        return String(cString: value)
     }
 
     /// The cached prepared statement for `sql`, or a fresh one the caller closes (`owned`) when the cached one is
@@ -124,6 +167,43 @@ public final class MariaDBConnection: SQLConnection {
     }
 
     public func run(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void) throws -> Int
+    {
+        let autocommit = !isInTransaction
+        lostInFlight = false
+        do {
+            return try perform(rendered, statement: statement, onRow: onRow)
+        } catch StrataError.connectionLost(let reason)
+            where lostInFlight && Self.mayHaveWritten(statement, sql: rendered.sql, autocommit: autocommit)
+        {
+            // The server went away after the statement was sent: a COMMIT, an autocommit write or a DDL statement
+            // (which commits the open transaction first) may have been applied, or not (a Galera node killed
+            // mid-commit may have replicated it to the others).
+            throw StrataError.outcomeUnknown(reason)
+        }
+    }
+
+    /// Whether a statement that lost its connection in flight may have changed the database: a COMMIT, a write
+    /// outside a transaction, any DDL (MariaDB commits the open transaction before it); never a read, a BEGIN, a
+    /// ROLLBACK or a savepoint.
+    static func mayHaveWritten(_ statement: Statement?, sql: String, autocommit: Bool) -> Bool {
+        switch statement {
+        case .commit?: return true
+        case .select?, .begin?, .beginIsolated?, .rollback?, .savepoint?, .releaseSavepoint?, .rollbackToSavepoint?:
+            return false
+        case .insert?, .update?, .delete?: return autocommit
+        case .some: return true
+        case nil:
+            let word = sql.drop { $0.isWhitespace || $0 == "(" }.prefix { $0.isLetter }.uppercased()
+            let reads = [
+                "SELECT", "SHOW", "BEGIN", "START", "ROLLBACK", "SAVEPOINT", "RELEASE", "VALUES", "SET", "WITH",
+            ]
+            if ["INSERT", "UPDATE", "DELETE", "REPLACE"].contains(word) { return autocommit }
+            return !reads.contains(word)
+        }
+    }
+
+    private func perform(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void)
+        throws -> Int
     {
         let table = statement?.tableName
         if case .insert(let insert)? = statement { try checkUpsertTarget(insert) }

@@ -6,9 +6,17 @@ import Strata
 /// Every part is optional: the host defaults to `127.0.0.1`, the port to 3306, the user to libmariadb's (the
 /// operating system's user name). A host that starts with `/` is a unix-socket path. The URL reads no parameters
 /// of its own; Strata's `pool` and `migrate` are read by ``Database/open(_:drivers:configuration:)``.
+///
+/// Several hosts, `mariadb://app@db1:3306,db2:3306,db3:3306/shop`, are a failover list (the nodes of a Galera
+/// cluster): each new connection goes to the first host in order that accepts it and, when it is a Galera node,
+/// reports `wsrep_ready` ON; a host left without a port takes the first host's (or 3306).
 public struct MariaDBConnectionOptions: Sendable, Hashable, CustomStringConvertible {
+    /// The first host.
     public var host: String
+    /// The first host's port.
     public var port: Int
+    /// Further hosts tried in order when the first does not answer (or is a Galera node not ready); empty for one.
+    public var failoverHosts: [DatabaseURL.Host] = []
     public var user: String?
     public var password: String?
     public var database: String?
@@ -45,20 +53,46 @@ public struct MariaDBConnectionOptions: Sendable, Hashable, CustomStringConverti
     /// - Parameters:
     ///   - url: the parsed URL.
     ///   - configuration: the database's configuration (its timeout).
-    /// - Throws: ``StrataError/invalidURL(_:reason:)`` for a host list or a port out of range.
+    /// - Throws: ``StrataError/invalidURL(_:reason:)`` for a port out of range, or an empty host or a unix-socket
+    ///   path in a host list.
     public init(url: DatabaseURL, configuration: Configuration = Configuration()) throws(StrataError) {
-        if url.hosts.count > 1 { throw .invalidURL(url.original, reason: "MariaDB takes one host") }
-        if let port = url.port, !(1...65535).contains(port) {
+        for port in url.hosts.compactMap(\.port) + (url.port.map { [$0] } ?? []) where !(1...65535).contains(port) {
             throw .invalidURL(url.original, reason: "port \(port) is out of range")
+        }
+        if url.hosts.count > 1 {
+            if let bad = url.hosts.first(where: { $0.name.isEmpty || $0.name.hasPrefix("/") }) {
+                throw .invalidURL(
+                    url.original,
+                    reason: bad.name.isEmpty
+                        ? "a host list names an empty host" : "a host list takes TCP hosts, not a socket path")
+            }
         }
         self.init(
             host: url.host.flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1", port: url.port ?? 3306,
             user: url.user, password: url.password, database: url.database.flatMap { $0.isEmpty ? nil : $0 },
             timeout: configuration.timeout)
+        if url.hosts.count > 1 {
+            failoverHosts = url.hosts.dropFirst().map { DatabaseURL.Host($0.name, port: $0.port ?? port) }
+        }
+    }
+
+    /// Every host a connection may go to, in the order tried: the first, then ``failoverHosts``.
+    public var candidates: [(host: String, port: Int)] {
+        [(host, port)] + failoverHosts.map { ($0.name, $0.port ?? port) }
     }
 
     /// The options without the password.
     public var description: String {
-        "mariadb://\(user.map { $0 + "@" } ?? "")\(host):\(port)/\(database ?? "")"
+        let hosts = candidates.map { "\($0.host):\($0.port)" }.joined(separator: ",")
+        return "mariadb://\(user.map { $0 + "@" } ?? "")\(hosts)/\(database ?? "")"
+    }
+
+    /// The options of one of the ``candidates``: that host alone.
+    func only(_ candidate: (host: String, port: Int)) -> MariaDBConnectionOptions {
+        var one = self
+        one.host = candidate.host
+        one.port = candidate.port
+        one.failoverHosts = []
+        return one
     }
 }

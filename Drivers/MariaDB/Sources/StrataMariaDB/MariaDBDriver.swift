@@ -25,8 +25,27 @@ public struct MariaDBDriver: Driver {
         self.maxConnections = configuration.maxConnections ?? 4
     }
 
+    /// A new connection: to the URL's host, or with a host list to the first host in order that accepts it and
+    /// is ready (a Galera node whose `wsrep_ready` is ON).
+    ///
+    /// - Throws: ``StrataError/authenticationFailed(_:)`` at once when a host refuses the credentials;
+    ///   ``StrataError/connectionFailed(_:)`` naming each host's failure when none is left (never the password).
     public func connect() throws -> any DatabaseConnection {
-        try MariaDBConnection(options: options)
+        let candidates = options.candidates
+        guard candidates.count > 1 else { return try MariaDBConnection(options: options) }
+        var failures: [String] = []
+        for candidate in candidates {
+            do {
+                let connection = try MariaDBConnection(options: options.only(candidate))
+                if try connection.isGaleraReady() { return connection }
+                failures.append("\(candidate.host):\(candidate.port): the Galera node is not ready")
+            } catch StrataError.authenticationFailed(let reason) {
+                throw StrataError.authenticationFailed(reason)
+            } catch {
+                failures.append("\(candidate.host):\(candidate.port): \(error)")
+            }
+        }
+        throw StrataError.connectionFailed("no host of \(options) is ready: " + failures.joined(separator: "; "))
     }
 
     /// The version of the linked libmariadb, e.g. 30303 for 3.3.3.

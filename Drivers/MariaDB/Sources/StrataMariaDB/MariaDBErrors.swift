@@ -4,8 +4,17 @@ import Strata
 
 enum MariaDBErrors {
     /// Whether error `code` means the connection is gone (CR_SERVER_GONE_ERROR, CR_SERVER_LOST, and friends).
+    /// 1047 is a Galera node that is not ready ("WSREP has not yet prepared node for application use"): outside
+    /// the primary component, or still joining; the pool replaces the connection, and the next one goes to a
+    /// ready node of the host list.
     static func losesConnection(_ code: Int) -> Bool {
-        [2002, 2003, 2006, 2013, 2055, 1927, 4031].contains(code)
+        [2002, 2003, 2006, 2013, 2055, 1927, 4031, 1047].contains(code)
+    }
+
+    /// Whether error `code` means the connection broke with a statement sent and its answer not read
+    /// (CR_SERVER_GONE_ERROR, CR_SERVER_LOST, CR_SERVER_LOST_EXTENDED): the server may have run it.
+    static func lostInFlight(_ code: Int) -> Bool {
+        [2006, 2013, 2055].contains(code)
     }
 
     /// The typed error for a failed call; `table` is the statement's table when the message lacks it. Messages
@@ -29,8 +38,13 @@ enum MariaDBErrors {
             return .noSuchTable(name ?? table ?? "?")
         case 1054:  // ER_BAD_FIELD_ERROR: "Unknown column 'c' in 'field list'"
             return .unknownColumn(model: table ?? "?", column: firstQuoted(in: message) ?? "?")
-        case 1213:  // ER_LOCK_DEADLOCK: the transaction was rolled back
+        case 1213:
+            // ER_LOCK_DEADLOCK: an InnoDB deadlock victim, or on Galera a certification failure (another node
+            // committed a conflicting write first) or a brute-force abort; either way the whole transaction was
+            // rolled back, so `transaction(retry:)` may run it again.
             return .serializationFailure
+        case 1047:  // ER_UNKNOWN_COM_ERROR: a Galera node not ready; the statement did not run
+            return .connectionLost("the Galera node is not ready (wsrep_ready OFF): \(message)")
         case 1205:  // ER_LOCK_WAIT_TIMEOUT
             return .busy
         case 3572:  // ER_LOCK_NOWAIT
