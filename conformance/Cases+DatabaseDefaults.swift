@@ -154,6 +154,26 @@ extension ConformanceSuite {
             try checkEqual(batch, beforeBatch, "the failed insertAll left every model as it was")
             try checkEqual(try await ConfVisit.query(on: db).count(), 1, "and wrote no row")
         },
+        ConformanceCase("generated.default-now-failed-upsert-and-load-leave-models-and-table") { db in
+            try await db.migrate(ConfVisit.self)
+            var stored = ConfVisit(path: "/dup")
+            try await stored.save(on: db)
+            var batch = [ConfVisit(path: "/r"), ConfVisit(path: "/r")]
+            let before = batch
+            try await checkThrows("an upsert batch updating one path twice", { e in
+                if case .invalidQuery = e { return true }
+                return false
+            }) {
+                try await ConfVisit.upsertAll(&batch, on: db, onConflict: [\ConfVisit.path])
+            }
+            try checkEqual(batch, before, "the refused upsertAll left every model as it was: no id, no time")
+            let load = [ConfVisit(path: "/l1"), ConfVisit(path: "/dup")]
+            try await checkThrows("a load with a duplicate path", DefaultNow.isUnique) {
+                try await ConfVisit.load(load, on: db)
+            }
+            try checkEqual(
+                try await ConfVisit.query(on: db).all(), [stored], "neither wrote a row; the stored one is as it was")
+        },
         ConformanceCase("generated.default-now-on-a-non-date-column-is-refused") { db in
             try await checkThrows(
                 "a .now default on an integer column",
