@@ -160,10 +160,13 @@ extension ConformanceSuite {
             try await stored.save(on: db)
             var batch = [ConfVisit(path: "/r"), ConfVisit(path: "/r")]
             let before = batch
-            try await checkThrows("an upsert batch updating one path twice", { e in
-                if case .invalidQuery = e { return true }
-                return false
-            }) {
+            try await checkThrows(
+                "an upsert batch updating one path twice",
+                { e in
+                    if case .invalidQuery = e { return true }
+                    return false
+                }
+            ) {
                 try await ConfVisit.upsertAll(&batch, on: db, onConflict: [\ConfVisit.path])
             }
             try checkEqual(batch, before, "the refused upsertAll left every model as it was: no id, no time")
