@@ -27,18 +27,16 @@ enum MariaDBTestServer {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Scripts/throwaway-server.sh").path
         let dir = NSTemporaryDirectory() + "strata-mariadb-\(port)-\(getpid())"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["bash", script, dir, String(port), String(getpid())]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        process.waitUntilExit()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw StrataError.connectionFailed("the throwaway MariaDB server did not start: \(printed)")
+        // Through posix_spawn (SpawnedProcess), never Foundation's Process, whose run() can crash on Linux. The
+        // script starts mariadbd in the background and returns; 300 s bounds a first install of its data directory.
+        let log = dir + ".start.log"
+        let status = try SpawnedProcess.run(
+            "/bin/bash", [script, dir, String(port), String(getpid())], log: log, within: 300)
+        guard status == 0 else {
+            let printed = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            throw StrataError.connectionFailed("the throwaway MariaDB server did not start (\(status)): \(printed)")
         }
+        try? FileManager.default.removeItem(atPath: log)
         // Bounded wait until it accepts connections: 120 tries, 0.5 s apart.
         var last: Error?
         for _ in 0..<120 {
