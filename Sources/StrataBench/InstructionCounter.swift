@@ -30,12 +30,9 @@ struct InstructionCounter {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("strata-bench-stripped-\(getpid())")
             .path
         if FileManager.default.fileExists(atPath: copy) { return copy }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["strip", "--strip-debug", "-o", copy, exe]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        guard let strip = ChildProcess.find("strip"),
+            try ChildProcess.run(strip, ["--strip-debug", "-o", copy, exe]).status == 0
+        else {
             throw BenchError("strip --strip-debug failed on \(exe) (binutils is needed for --instructions)")
         }
         return copy
@@ -64,17 +61,8 @@ struct InstructionCounter {
         ]
         if let dir = options.directory { arguments += ["--dir", dir] }
         if options.observed { arguments += ["--observed"] }  // the counts are of the run the times are of
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: valgrind)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let output = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
+        let (status, output) = try ChildProcess.run(valgrind, arguments)
+        guard status == 0 else {
             throw BenchError("the callgrind run of \(side.rawValue) \(workload.rawValue) failed:\n\(output)")
         }
         guard let text = try? String(contentsOfFile: out, encoding: .utf8), let n = Self.total(in: text) else {
