@@ -13,6 +13,9 @@ public struct SQLRenderer {
     var qualifier: String?
     /// The SELECT's main table, which a qualified column may also name.
     var mainTable: String?
+    /// The stored table whose rows the statement reads (a SELECT's own table, not a WITH query's or a set
+    /// operation's; an UPDATE's or DELETE's), where a match may read the table's full-text index by rowid.
+    var searchTable: String?
     /// Whether an arithmetic expression is being rendered (its operands are not wrapped for NaN again).
     var insideArithmetic = false
     /// SQL the next SELECT writes after its columns (a recursive walk's depth), then forgets.
@@ -64,6 +67,7 @@ public struct SQLRenderer {
             try select(s)
         case .insert(let i): try insert(i)
         case .update(let u):
+            searchTable = u.table
             sql += "UPDATE " + (try q(u.table)) + " SET "
             for (n, a) in u.assignments.enumerated() {
                 if n > 0 { sql += ", " }
@@ -72,6 +76,7 @@ public struct SQLRenderer {
             }
             try whereClause(u.filter)
         case .delete(let d):
+            searchTable = d.table
             sql += "DELETE FROM " + (try q(d.table))
             try whereClause(d.filter)
         case .createTable(let t): try createTable(t)
@@ -125,10 +130,11 @@ public struct SQLRenderer {
     mutating func select(_ s: Select) throws(StrataError) {
         let extra = extraItem
         extraItem = nil
-        let outer = (qualifier, mainTable)  // a subquery's SELECT restores its outer query's scope
+        let outer = (qualifier, mainTable, searchTable)  // a subquery's SELECT restores its outer query's scope
         qualifier = s.joins.isEmpty ? nil : s.table
         mainTable = s.table
-        defer { (qualifier, mainTable) = outer }
+        searchTable = Self.searchTable(of: s)
+        defer { (qualifier, mainTable, searchTable) = outer }
         if let w = s.commonTable { try with(w) }
         let select = s.distinct ? "SELECT DISTINCT " : "SELECT "
         let collated = Self.distinctTextOrder(s, dialect: dialect)
