@@ -54,19 +54,35 @@ struct SQLiteFullTextRenderTests {
         #expect(plain.binds == [" a ", " b ", " c"].map { .text($0) })
     }
 
-    @Test("the rank stays the portable count of distinct terms; NOT wraps the whole test")
-    func rankAndNot() throws {
+    @Test("only a match ANDed at the top of WHERE reads the index: under NOT or OR it is the scan, NULL-exact")
+    func positions() throws {
         let q = try SearchQuery("a", model: "M")
-        let s = Select(
-            table: "t", selection: .columns(["id"]), filter: SQLExpression(.not(.search(.column("d"), q))),
-            order: [Ordering(expression: SQLExpression(.searchRank(.column("d"), q)), .descending)])
-        let r = try SQLRenderer.render(.select(s), dialect: Self.indexed)
-        #expect(
-            r.sql == #"SELECT "id" FROM "t" WHERE (NOT ("t"."rowid" IN (SELECT "rowid" FROM "t_d_fts" WHERE "#
-                + #""t_d_fts" MATCH ?) AND "# + Self.instr() + ")) ORDER BY (CASE WHEN instr(" + Self.padded
-                + #", ?) > 0 THEN 1 ELSE 0 END) DESC"#)
-        #expect(r.binds == [#""a""#, " a ", " a "].map { .text($0) })
-        #expect(SQLRenderer.binds(of: .select(s), dialect: Self.indexed) == r.binds)
+        let match = SQLExpression.Node.search(.column("d"), q)
+        let index = #"("t"."rowid" IN (SELECT "rowid" FROM "t_d_fts" WHERE "t_d_fts" MATCH ?) AND "#
+        func render(_ filter: SQLExpression.Node) throws -> RenderedSQL {
+            let s = Select(
+                table: "t", selection: .columns(["id"]), filter: SQLExpression(filter),
+                order: [Ordering(expression: SQLExpression(.searchRank(.column("d"), q)), .descending)])
+            let r = try SQLRenderer.render(.select(s), dialect: Self.indexed)
+            #expect(SQLRenderer.binds(of: .select(s), dialect: Self.indexed) == r.binds)
+            return r
+        }
+        let rank = " ORDER BY (CASE WHEN instr(" + Self.padded + ", ?) > 0 THEN 1 ELSE 0 END) DESC"
+        let positive = SQLExpression.Node.compare(.greater, .column("id"), .value(.integer(0)))
+        let top = try render(.and([match, positive]))
+        let topSQL: String = #"SELECT "id" FROM "t" WHERE ("# + index + Self.instr() + #") AND ("id" > ?))"# + rank
+        #expect(top.sql == topSQL)
+        let topBinds: [DatabaseValue] = [.text(#""a""#), .text(" a "), .integer(0), .text(" a ")]
+        #expect(top.binds == topBinds)
+        let not = try render(.not(match))
+        let notSQL: String = #"SELECT "id" FROM "t" WHERE (NOT "# + Self.instr() + ")" + rank
+        #expect(not.sql == notSQL)
+        let notBinds: [DatabaseValue] = [.text(" a "), .text(" a ")]
+        #expect(not.binds == notBinds)
+        let either = try render(.or([match, .isNull(.column("d"), negated: false)]))
+        #expect(!either.sql.contains("MATCH"), "\(either.sql)")
+        let nested = try render(.and([.and([match]), .not(match)]))
+        #expect(nested.sql.components(separatedBy: "MATCH").count == 3, "the same match at the top and under NOT")
     }
 
     @Test("DELETE and UPDATE filter through the index of their own table")

@@ -16,13 +16,13 @@ extension SQLRenderer {
             out.reserveCapacity(i.rows.count * i.columns.count)
             for row in i.rows { out.append(contentsOf: row) }
         case .update(let u):
-            let table: String? = u.table
+            let table = SearchScope(table: u.table, filter: u.filter)
             for a in u.assignments {
                 if let e = a.expression { collect(e.node, dialect, table, into: &out) } else { out.append(a.value) }
             }
             if let f = u.filter { collect(f.node, dialect, table, into: &out) }
         case .delete(let d):
-            let table: String? = d.table
+            let table = SearchScope(table: d.table, filter: d.filter)
             if let f = d.filter { collect(f.node, dialect, table, into: &out) }
         case .createTable, .addColumn, .createIndex, .dropTable, .begin, .commit, .rollback, .savepoint,
             .releaseSavepoint, .rollbackToSavepoint, .beginIsolated:
@@ -42,7 +42,7 @@ extension SQLRenderer {
         if let c = s.compound {
             for b in c.branches { selectBinds(b, dialect, into: &out) }
         }
-        let table = SQLRenderer.searchTable(of: s)
+        let table = SearchScope(table: SQLRenderer.searchTable(of: s), filter: s.filter)
         for join in s.joins { collect(join.on.node, dialect, table, into: &out) }
         if let f = s.filter { collect(f.node, dialect, table, into: &out) }
         if case .count = s.selection, s.limit == nil, s.offset == nil { return }
@@ -58,10 +58,21 @@ extension SQLRenderer {
         if let o = s.offset { out.append(.integer(Int64(o))) }
     }
 
-    /// Collects the binds of `node`; `table` is the table the statement reads, whose full-text index (if the
-    /// dialect knows one) a match on its column reads first (see ``SQLRenderer/search(_:_:)``).
+    /// Where a match may read a full-text index: the table the statement reads and the matches its WHERE clause
+    /// ANDs at its top (see ``SQLRenderer/search(_:_:)``).
+    struct SearchScope {
+        var table: String?
+        var indexable: Set<SQLExpression.Node>
+
+        init(table: String?, filter: SQLExpression?) {
+            self.table = table
+            indexable = filter.map { SQLRenderer.conjunctSearches($0.node) } ?? []
+        }
+    }
+
+    /// Collects the binds of `node`; `table` says where a match may read a full-text index.
     static func collect(
-        _ node: SQLExpression.Node, _ dialect: (any Dialect)?, _ table: String?, insideArithmetic: Bool = false,
+        _ node: SQLExpression.Node, _ dialect: (any Dialect)?, _ table: SearchScope, insideArithmetic: Bool = false,
         into out: inout [DatabaseValue]
     ) {
         let mixed = dialect?.numericSyntax.mixedComparison != nil
@@ -115,7 +126,9 @@ extension SQLRenderer {
         case .jsonPath: break  // a column and literal path steps: nothing bound
         case .search(let e, let query):
             collect(e, dialect, table, into: &out)  // a column: nothing bound
-            if let dialect, SQLRenderer.fullTextIndex(for: e, in: table, dialect: dialect) != nil {
+            if let dialect, table.indexable.contains(node),
+                SQLRenderer.fullTextIndex(for: e, in: table.table, dialect: dialect) != nil
+            {
                 out.append(.text(SQLRenderer.fts5Text(query)))
             }
             out += SQLRenderer.searchBinds(query, dialect?.searchSyntax ?? .likeTokens)

@@ -4,8 +4,9 @@ extension SQLRenderer {
     /// Renders ``SQLExpression/Node/search(_:_:)``: every clause of `query` (AND), any alternative of a clause
     /// (OR), every term of an alternative (AND), each term a whole token or a token prefix of the document.
     ///
-    /// Where the dialect knows a full-text index of the column (``Dialect/fullTextIndexTable(table:column:)``), the
-    /// index finds the candidate rows first and the scan confirms each of them:
+    /// Where the match is ANDed at the top of a WHERE clause and the dialect knows a full-text index of the column
+    /// (``Dialect/fullTextIndexTable(table:column:)``), the index finds the candidate rows first and the scan
+    /// confirms each of them:
     /// `("t"."rowid" IN (SELECT "rowid" FROM "t_doc_fts" WHERE "t_doc_fts" MATCH ?) AND <the scan>)`.
     mutating func search(_ column: SQLExpression.Node, _ query: SearchQuery) throws(StrataError) {
         if case .tsquery = dialect.searchSyntax {
@@ -16,7 +17,9 @@ extension SQLRenderer {
             sql += " AS tsquery))"
             return
         }
-        if let (table, index) = Self.fullTextIndex(for: column, in: searchTable, dialect: dialect) {
+        if indexableSearches.contains(.search(column, query)),
+            let (table, index) = Self.fullTextIndex(for: column, in: searchTable, dialect: dialect)
+        {
             let i = try q(index)
             let rowid = try q("rowid")
             sql += "(" + (try q(table)) + "." + rowid + " IN (SELECT " + rowid + " FROM " + i + " WHERE " + i
@@ -39,6 +42,18 @@ extension SQLRenderer {
             let index = dialect.fullTextIndexTable(table: table, column: name)
         else { return nil }
         return (table, index)
+    }
+
+    /// The matches a WHERE condition ANDs at its top: the only ones that may read a full-text index. The index's
+    /// test is FALSE for a NULL document where the scan's is NULL, which a row filter takes alike, but `NOT`,
+    /// `IS NULL` or a comparison over it would not: a match anywhere else is the scan alone. (The same match both
+    /// at the top and under a `NOT` is safe: a NULL document already fails the top one.)
+    static func conjunctSearches(_ node: SQLExpression.Node) -> Set<SQLExpression.Node> {
+        switch node {
+        case .search: return [node]
+        case .and(let items): return items.reduce(into: []) { $0.formUnion(conjunctSearches($1)) }
+        default: return []
+        }
     }
 
     /// The stored table a SELECT reads its rows from, or nil for a WITH query's rows or a set operation's.
