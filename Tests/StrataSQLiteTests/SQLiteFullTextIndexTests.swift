@@ -382,6 +382,35 @@ struct SQLiteFullTextIndexTests {
         try await Self.integrityCheck(db, "fts_keyed_search_document_fts")
     }
 
+    @Test("a connection sees an index another connection created, and stops reading one whose triggers are gone")
+    func otherConnection() async throws {
+        let (db, path) = try Self.open()
+        defer { Self.close(db, path) }
+        let other = try Database.open("sqlite:" + path, drivers: [.sqlite])
+        defer { other.close() }
+        try await db.migrate(FTSArticle.self)
+        var a = FTSArticle(title: "shared row", body: nil)
+        try await a.save(on: db)
+        func plan(_ d: Database) async throws -> [String] {
+            try await d.withConnection { tx in
+                let select = try FTSArticle.query(on: tx).match("shared").selectStatement()
+                return try (tx.connection as? any SQLConnection)?.explain(select) ?? []
+            }
+        }
+        #expect(try await plan(other).contains { $0.contains("VIRTUAL TABLE") }, "the index db made")
+        _ = try await db.unsafeRawExecute("DROP TRIGGER \(Self.index)_update")
+        #expect(try await !plan(other).contains { $0.contains("VIRTUAL TABLE") }, "a trigger gone: the scan")
+        #expect(try await FTSArticle.query(on: other).match("shared").count() == 1)
+        _ = try await other.unsafeRawExecute(
+            "UPDATE fts_article SET search_document = 'moved row' WHERE id = ?", [a.id])  // past the index
+        #expect(try await FTSArticle.query(on: other).match("moved").count() == 1, "the scan sees it")
+        try await db.migrate(FTSArticle.self)
+        #expect(try await plan(other).contains { $0.contains("VIRTUAL TABLE") }, "the trigger back: the index")
+        #expect(try await FTSArticle.query(on: other).match("moved").count() == 1, "refilled: the index has it")
+        #expect(try await FTSArticle.query(on: other).match("shared").count() == 0)
+        try await Self.integrityCheck(db)
+    }
+
     @Test("rows written before the index existed are indexed when migrate creates it; a dropped table scans")
     func fillAndDrop() async throws {
         let (db, path) = try Self.open()

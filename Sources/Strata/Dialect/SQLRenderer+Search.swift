@@ -296,8 +296,8 @@ extension SQLRenderer {
 
     /// The statement that fills a new full-text index from the rows its table already holds (FTS5's `rebuild`:
     /// `INSERT INTO "recipe_doc_fts" ("recipe_doc_fts") VALUES ('rebuild')`), or nil where the dialect has no
-    /// full-text index table. Automatic migration runs it when it creates the index or the table (an index left
-    /// from a dropped table of the same name is emptied so), and SQLite's table rebuild after it copies the rows
+    /// full-text index table. Automatic migration runs it when it creates the table, or finds the index or one of
+    /// its triggers missing (an index left from a dropped table of the same name is emptied so), and SQLite's table rebuild after it copies the rows
     /// (their implicit rowids may change).
     ///
     /// - Parameters:

@@ -53,13 +53,12 @@ extension Transaction {
         for model in models {
             guard let column = try document(model) else { continue }
             let table = model.schema.name
-            // A new full-text index table is filled from the rows the table already holds, once; one that outlived
-            // a dropped table of the same name is emptied when the table is created again.
-            var fill = false
-            if dialect.fullTextIndex != nil {
-                let index = SQLRenderer.fullTextIndexName(table: table, column: column, dialect: dialect)
-                fill = try created.contains(table) || columns(of: index) == nil
-            }
+            // An index a match cannot read yet (new, or missing a trigger, which may have let writes past it) is
+            // filled from the rows the table holds; one that outlived a dropped table of the same name is emptied
+            // when the table is created again.
+            let fill =
+                dialect.fullTextIndex != nil
+                && (created.contains(table) || dialect.fullTextIndexTable(table: table, column: column) == nil)
             for sql in try SQLRenderer.searchIndexSQL(table: table, column: column, dialect: dialect) {
                 try unsafeRawExecute(sql)
             }
