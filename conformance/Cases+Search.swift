@@ -136,6 +136,28 @@ extension ConformanceSuite {
             try checkEqual(try await slugs(db, "clash"), [], "no document was written")
             try checkEqual(try await slugs(db, "second"), ["b"], "the row keeps its document")
         },
+        ConformanceCase("search.words-that-are-operators-to-a-backend-are-only-words") { db in
+            // FTS5 reads AND, OR, NOT and NEAR as operators and `col:` as a column filter, tsquery reads & | ! <->:
+            // Strata quotes every term, so each is a word (or, for the punctuation, a separator) everywhere.
+            try await seedArticles(
+                db,
+                [
+                    ("a", "not and near", nil), ("b", "near", "or"), ("c", "title: x & y | z", "!w <-> v"),
+                    ("d", "\"quoted\" words", "NEAR(a b)"),
+                ])
+            try checkEqual(try await slugs(db, "NOT"), ["a"], "NOT is a word")
+            try checkEqual(try await slugs(db, "AND near"), ["a"], "AND is a word, and both are needed")
+            try checkEqual(try await slugs(db, "NEAR*"), ["a", "b", "d"], "NEAR* is a prefix")
+            try checkEqual(try await slugs(db, "or"), ["b"], "a lower-case or is a word")
+            try checkEqual(try await slugs(db, "title:x"), ["c"], "a colon separates: title and x")
+            try checkEqual(try await slugs(db, "x&y|z"), ["c"], "& and | separate")
+            try checkEqual(try await slugs(db, "!w <-> v"), ["c"], "! and <-> are separators")
+            try checkEqual(try await slugs(db, "near(a"), ["d"], "a parenthesis separates")
+            try checkEqual(try await slugs(db, "quoted"), ["d"], "quotes around a word in a document separate")
+            try await checkThrows("a double quote in a query", { isInvalidSearch($0, part: "query") }) {
+                try await ConfSearchArticle.query(on: db).match("\"quoted\"").all()
+            }
+        },
         ConformanceCase("search.rank-counts-the-distinct-terms-a-document-holds") { db in
             try await seedArticles(
                 db,

@@ -80,7 +80,7 @@ indirect enum ComputedValue: Sendable {
             }
         case .searchRank(let e, let query):
             switch try e.value(row) {
-            case .null: return .null
+            case .null: return .integer(0)  // no term is in a NULL document: SQL's sum of CASE terms is 0 too
             case .text(let document):
                 return .integer(Int64(query.rank(CompiledCondition.searchTokens(document))))
             case let v:

@@ -24,11 +24,13 @@ extension SQLiteConnection {
         }
     }
 
-    /// The tables of the main database, SQLite's own left out.
+    /// The tables of the main database, SQLite's own left out, and so are FTS5 indexes (virtual tables) and
+    /// their shadow tables.
     public func liveTables() throws -> [String] {
         var names: [String] = []
         let sql =
-            "SELECT name FROM sqlite_schema WHERE type = 'table' AND substr(name, 1, 7) <> 'sqlite_' ORDER BY name"
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND substr(name, 1, 7) <> 'sqlite_' "
+            + "AND name IN (SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table') ORDER BY name"
         _ = try run(RenderedSQL(sql: sql, binds: []), statement: nil) { r in
             if case .text(let n) = r.value(at: 0) { names.append(n) }
         }

@@ -13,8 +13,10 @@ extension SQLiteConnection: SchemaEditing {
     }
 
     public func introspect() throws -> DatabaseSchema {
+        // Ordinary tables only: an FTS5 index (a virtual table) and its shadow tables are the index's own.
         let tables = try rows(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' ESCAPE '!'")
+            "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' ESCAPE '!' "
+                + "AND name IN (SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table')")
         var out: [TableSchema] = []
         for t in tables {
             guard case .text(let name) = t[0] else { continue }
@@ -303,8 +305,21 @@ extension SQLiteConnection: SchemaEditing {
             _ = try rows("DELETE FROM sqlite_sequence WHERE name IN (?1, ?2)", [.text(name), .text(temporary)])
             _ = try rows("INSERT INTO sqlite_sequence (name, seq) VALUES (?1, ?2)", [.text(name), sequence])
         }
+        try refillFullTextIndexes(of: name)
         if !(try rows("SELECT 1 FROM pragma_foreign_key_check(?1) LIMIT 1", [.text(name)])).isEmpty {
             throw StrataError.foreignKeyViolation(table: name)
+        }
+    }
+
+    /// Fills again every FTS5 index of a rebuilt table from its rows (its triggers came back with the table's
+    /// others): the copy gave a table whose key is not its rowid new rowids, which the index must read.
+    private func refillFullTextIndexes(of table: String) throws {
+        guard dialect.fullTextIndex == .fts5 else { return }
+        for r in try rows("SELECT name FROM pragma_table_xinfo(?1) WHERE hidden = 0", [.text(table)]) {
+            guard case .text(let column) = r[0], dialect.fullTextIndexTable(table: table, column: column) != nil,
+                let sql = try SQLRenderer.fullTextIndexFillSQL(table: table, column: column, dialect: dialect)
+            else { continue }
+            _ = try rows(sql)
         }
     }
 

@@ -28,7 +28,10 @@ public final class SQLiteConnection: SQLConnection {
     private var outerRow: SQLiteRow?
     /// The one-value row that hands back an INSERT's key.
     let keyRow = SingleValueRow(value: .null)
-    public let dialect: any Dialect = SQLiteDialect()
+    /// The SQLite dialect, reading which FTS5 index tables exist from this connection's database.
+    public private(set) var dialect: any Dialect = SQLiteDialect()
+    /// The FTS5 index tables of the database (see ``SQLiteFullTextCatalog``).
+    private var fullTextCatalog: SQLiteFullTextCatalog?
     public private(set) var isBroken = false
     /// Whether a transaction is open (SQLite is not in autocommit mode).
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
@@ -51,6 +54,9 @@ public final class SQLiteConnection: SQLConnection {
         SQLiteDecimalSum.register(on: db)
         SQLiteArithmetic.register(on: db)
         SQLiteNumbers.register(on: db)
+        let catalog = SQLiteFullTextCatalog(self)
+        fullTextCatalog = catalog
+        dialect = SQLiteDialect(catalog: catalog)
         do {
             if path != ":memory:", let pragma = journal.pragma { try exec(pragma) }
             try exec("PRAGMA synchronous = NORMAL")
@@ -63,6 +69,7 @@ public final class SQLiteConnection: SQLConnection {
     }
 
     deinit {
+        fullTextCatalog?.close()
         for stmt in cache.values { sqlite3_finalize(stmt) }
         sqlite3_close_v2(handle)
         bindArena.deallocate()

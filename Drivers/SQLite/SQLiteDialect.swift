@@ -7,8 +7,38 @@ import Strata
 /// `INTEGER` with a CHECK; dates are fixed-width UTC text with microseconds; UUIDs and JSON are text;
 /// decimals are exact text under a numeric collation, so they compare and sort as numbers. Transactions open with `BEGIN IMMEDIATE` so writers queue on the busy timeout.
 public struct SQLiteDialect: Dialect {
-    public init() {}
+    /// Where the FTS5 index tables are known from: a connection's live schema, or a fixed list.
+    private enum FullTextTables: Sendable {
+        case live(SQLiteFullTextCatalog)
+        case fixed(Set<String>)
+    }
+    private let fullTextTables: FullTextTables
+
+    /// The dialect without a database: a match scans (no FTS5 index table is known).
+    public init() { fullTextTables = .fixed([]) }
+
+    /// The dialect that renders a match through the FTS5 index tables named here (as
+    /// ``SQLRenderer/fullTextIndexName(table:column:dialect:)`` names them), to show the SQL a connection to a
+    /// database holding them runs.
+    ///
+    /// - Parameter fullTextIndexes: the names of the FTS5 index tables the database holds.
+    public init(fullTextIndexes: Set<String>) { fullTextTables = .fixed(fullTextIndexes) }
+
+    /// A connection's dialect, which reads the FTS5 index tables from its live schema.
+    init(catalog: SQLiteFullTextCatalog) { fullTextTables = .live(catalog) }
+
     public var name: String { "sqlite" }
+    /// FTS5 where libsqlite3 has it (``FullTextIndexSyntax/fts5``), nil otherwise (then every match scans).
+    public var fullTextIndex: FullTextIndexSyntax? { SQLiteFullText.isAvailable ? .fts5 : nil }
+    /// `<table>_<column>_fts` when the database holds that FTS5 table; nil, and the match scans, otherwise.
+    public func fullTextIndexTable(table: String, column: String) -> String? {
+        guard SQLiteFullText.isAvailable else { return nil }
+        let name = SQLRenderer.fullTextIndexName(table: table, column: column, dialect: self)
+        switch fullTextTables {
+        case .live(let catalog): return catalog.contains(name) ? name : nil
+        case .fixed(let names): return names.contains(name) ? name : nil
+        }
+    }
     /// `EXPLAIN QUERY PLAN`, each plan line read from column 3.
     public var explainSyntax: ExplainSyntax? { ExplainSyntax(prefix: "EXPLAIN QUERY PLAN", detailColumn: 3) }
     /// `json_type` and `json_extract` over the stored JSON text.

@@ -136,9 +136,40 @@ public final class DifferentialEngine {
                 return "every backend refused \(Self.kind(statement)): \(outcomes[0])"
             }
         }
+        if let failure = indexSearchDocuments(world) {
+            current = nil
+            return failure
+        }
         if let wrong = numbersReadAsText(world) {
             current = nil
             return wrong
+        }
+        return nil
+    }
+
+    /// Gives every text column of the world a full-text index where a backend keeps one beside the table (FTS5
+    /// on SQLite, kept by triggers, filled from the rows), so that the generator's matches (which read any text
+    /// column as a search document) go through the index there, and its writes through the triggers.
+    func indexSearchDocuments(_ world: FuzzWorld) -> String? {
+        for b in backends {
+            guard let sql = b.connection as? any SQLConnection, sql.dialect.fullTextIndex != nil else { continue }
+            for table in world.tables {
+                for column in table.schema.columns where column.type == .text {
+                    statements += 1
+                    do {
+                        var ddl = try SQLRenderer.searchIndexSQL(
+                            table: table.name, column: column.name, dialect: sql.dialect)
+                        if let fill = try SQLRenderer.fullTextIndexFillSQL(
+                            table: table.name, column: column.name, dialect: sql.dialect)
+                        {
+                            ddl.append(fill)
+                        }
+                        for statement in ddl { _ = try sql.executeRaw(statement, []) { _ in } }
+                    } catch {
+                        return "\(b.name): indexing \(table.name).\(column.name) failed: \(error)"
+                    }
+                }
+            }
         }
         return nil
     }

@@ -137,6 +137,39 @@ struct LikeSearchDialect: Dialect {
 
 @Suite("Differential generator: full-text search")
 struct SearchGeneratorTests {
+    @Test("the world's text columns get FTS5 indexes on SQLite: a match reads them and agrees with memory")
+    func indexedWorld() throws {
+        let engine = try DifferentialEngine(
+            urls: ["memory:", "sqlite::memory:"], drivers: FuzzBackends.drivers, options: FuzzOptions())
+        let parent = TableSchema(
+            name: FuzzWorld.parent,
+            columns: [
+                TableColumn(name: "id", type: .integer, isNullable: false, isPrimaryKey: true),
+                TableColumn(name: "note", type: .text, isNullable: true),
+            ])
+        let texts = ["a ab", "AB b", nil, "", "ab-c  ab", "日本 a"]
+        let world = FuzzWorld(tables: [
+            FuzzWorld.Table(schema: parent, indexes: [], rows: texts.map { [$0.map { .text($0) } ?? .null] })
+        ])
+        #expect(engine.setUp(world) == nil)
+        for text in ["ab", "a OR b", "ab*", "日本*", "a ab"] {
+            let query = try SearchQuery(text, model: FuzzWorld.parent)
+            let match = SQLExpression.Node.search(.column("note"), query)
+            for filter in [match, .not(match), .and([match, .isNull(.column("note"), negated: true)])] {
+                let select = Select(
+                    table: FuzzWorld.parent, selection: .columns(["id"]), filter: SQLExpression(filter),
+                    order: [Ordering("id")])
+                let sql = try #require(engine.backends[1].sql(.select(select)))
+                if case .not = filter {
+                    #expect(!sql.contains("MATCH"), "under NOT, the scan alone: \(sql)")
+                } else {
+                    #expect(sql.contains(#""fz_parent_note_fts" MATCH"#), "\(sql)")
+                }
+                #expect(engine.failures(of: select, in: world).isEmpty, "\(text): \(sql)")
+            }
+        }
+    }
+
     @Test("a share of generated reads match a query, some ordered by rank")
     func share() {
         var searching = 0

@@ -151,6 +151,18 @@ public protocol Dialect: Sendable {
     var jsonPathSyntax: JSONPathSyntax? { get }
     /// How the backend matches a full-text query against a search document. Default ``SearchSyntax/likeTokens``.
     var searchSyntax: SearchSyntax { get }
+    /// The full-text index automatic migration creates for a search document, or nil when the backend has none
+    /// (then only PostgreSQL's ``SearchSyntax/tsquery`` GIN index, if any, is made). Default nil.
+    var fullTextIndex: FullTextIndexSyntax? { get }
+    /// The name of the ``fullTextIndex`` table that indexes `column` of `table` on the database this dialect
+    /// renders for, or nil when there is none (the match then scans with ``searchSyntax`` alone). A connection's
+    /// dialect answers from the live schema; a dialect value made without one answers nil. Default nil.
+    ///
+    /// - Parameters:
+    ///   - table: the table whose rows a statement reads.
+    ///   - column: its search document column.
+    /// - Returns: the index table's name, or nil.
+    func fullTextIndexTable(table: String, column: String) -> String?
 }
 
 /// Where a backend sorts NULL when ORDER BY names no `NULLS FIRST`/`NULLS LAST`. Strata's rule is NULLs first
@@ -309,6 +321,10 @@ extension Dialect {
     public var jsonPathSyntax: JSONPathSyntax? { nil }
     /// Each term a LIKE over the padded document.
     public var searchSyntax: SearchSyntax { .likeTokens }
+    /// No full-text index table.
+    public var fullTextIndex: FullTextIndexSyntax? { nil }
+    /// No full-text index table: every match scans.
+    public func fullTextIndexTable(table: String, column: String) -> String? { nil }
 
     /// Quotes an identifier, doubling the quote character at the Unicode-scalar level.
     ///

@@ -16,12 +16,14 @@ extension SQLRenderer {
             out.reserveCapacity(i.rows.count * i.columns.count)
             for row in i.rows { out.append(contentsOf: row) }
         case .update(let u):
+            let table = SearchScope(table: u.table, filter: u.filter)
             for a in u.assignments {
-                if let e = a.expression { collect(e.node, dialect, into: &out) } else { out.append(a.value) }
+                if let e = a.expression { collect(e.node, dialect, table, into: &out) } else { out.append(a.value) }
             }
-            if let f = u.filter { collect(f.node, dialect, into: &out) }
+            if let f = u.filter { collect(f.node, dialect, table, into: &out) }
         case .delete(let d):
-            if let f = d.filter { collect(f.node, dialect, into: &out) }
+            let table = SearchScope(table: d.table, filter: d.filter)
+            if let f = d.filter { collect(f.node, dialect, table, into: &out) }
         case .createTable, .addColumn, .createIndex, .dropTable, .begin, .commit, .rollback, .savepoint,
             .releaseSavepoint, .rollbackToSavepoint, .beginIsolated:
             break
@@ -40,23 +42,37 @@ extension SQLRenderer {
         if let c = s.compound {
             for b in c.branches { selectBinds(b, dialect, into: &out) }
         }
-        for join in s.joins { collect(join.on.node, dialect, into: &out) }
-        if let f = s.filter { collect(f.node, dialect, into: &out) }
+        let table = SearchScope(table: SQLRenderer.searchTable(of: s), filter: s.filter)
+        for join in s.joins { collect(join.on.node, dialect, table, into: &out) }
+        if let f = s.filter { collect(f.node, dialect, table, into: &out) }
         if case .count = s.selection, s.limit == nil, s.offset == nil { return }
         for o in s.order {
             guard let e = o.expression else { continue }
             // A NULLs sort key (``NullsClauseSyntax/sortKey``) writes the term twice.
             if let dialect, dialect.nullsClause == .sortKey, needsNullsClause(o, in: s, dialect: dialect) {
-                collect(e.node, dialect, into: &out)
+                collect(e.node, dialect, table, into: &out)
             }
-            collect(e.node, dialect, into: &out)
+            collect(e.node, dialect, table, into: &out)
         }
         if let l = s.limit { out.append(.integer(Int64(l))) }
         if let o = s.offset { out.append(.integer(Int64(o))) }
     }
 
+    /// Where a match may read a full-text index: the table the statement reads and the matches its WHERE clause
+    /// ANDs at its top (see ``SQLRenderer/search(_:_:)``).
+    struct SearchScope {
+        var table: String?
+        var indexable: Set<SQLExpression.Node>
+
+        init(table: String?, filter: SQLExpression?) {
+            self.table = table
+            indexable = filter.map { SQLRenderer.conjunctSearches($0.node) } ?? []
+        }
+    }
+
+    /// Collects the binds of `node`; `table` says where a match may read a full-text index.
     static func collect(
-        _ node: SQLExpression.Node, _ dialect: (any Dialect)?, insideArithmetic: Bool = false,
+        _ node: SQLExpression.Node, _ dialect: (any Dialect)?, _ table: SearchScope, insideArithmetic: Bool = false,
         into out: inout [DatabaseValue]
     ) {
         let mixed = dialect?.numericSyntax.mixedComparison != nil
@@ -64,55 +80,60 @@ extension SQLRenderer {
         case .column, .joinedColumn, .constant: break
         case .value(let v): out.append(v)
         case .compare(_, let l, let r):
-            collect(l, dialect, into: &out)
-            collect(r, dialect, into: &out)
-        case .and(let items), .or(let items): for item in items { collect(item, dialect, into: &out) }
-        case .not(let e), .isNull(let e, _): collect(e, dialect, into: &out)
+            collect(l, dialect, table, into: &out)
+            collect(r, dialect, table, into: &out)
+        case .and(let items), .or(let items): for item in items { collect(item, dialect, table, into: &out) }
+        case .not(let e), .isNull(let e, _): collect(e, dialect, table, into: &out)
         case .inList(let e, let values, _):
             if values.isEmpty { return }
-            collect(e, dialect, into: &out)
+            collect(e, dialect, table, into: &out)
             if let dialect, let array = ArrayInList(values, negated: false, dialect: dialect) {
                 out.append(array.value)
             } else if mixed, isComputedNumber(e) {  // `f(e, v1) = 0 OR f(e, v2) = 0 …` (SQLRenderer+Numbers)
                 for (n, v) in values.enumerated() {
-                    if n > 0 { collect(e, dialect, into: &out) }
+                    if n > 0 { collect(e, dialect, table, into: &out) }
                     out.append(v)
                 }
             } else {
                 out.append(contentsOf: values)
             }
         case .like(let e, let pattern, _, _):
-            collect(e, dialect, into: &out)
+            collect(e, dialect, table, into: &out)
             out.append(.text(pattern))
         case .between(let e, let low, let high, _):
-            collect(e, dialect, into: &out)
-            collect(low, dialect, into: &out)
+            collect(e, dialect, table, into: &out)
+            collect(low, dialect, table, into: &out)
             // `f(e, low) >= 0 AND f(e, high) <= 0` (SQLRenderer+Numbers) names `e` twice.
-            if mixed, [e, low, high].contains(where: isComputedNumber) { collect(e, dialect, into: &out) }
-            collect(high, dialect, into: &out)
+            if mixed, [e, low, high].contains(where: isComputedNumber) { collect(e, dialect, table, into: &out) }
+            collect(high, dialect, table, into: &out)
         case .unsafeRaw(_, let values): out.append(contentsOf: values)
         case .arithmetic(let op, let l, let r):
             // The outermost arithmetic is rendered twice where NaN is checked (SQLRenderer+Numbers).
             let twice = !insideArithmetic && op != .remainder && dialect?.numericSyntax.nullsNaN == true
             for _ in 0..<(twice ? 2 : 1) {
-                collect(l, dialect, insideArithmetic: twice || insideArithmetic, into: &out)
-                collect(r, dialect, insideArithmetic: twice || insideArithmetic, into: &out)
+                collect(l, dialect, table, insideArithmetic: twice || insideArithmetic, into: &out)
+                collect(r, dialect, table, insideArithmetic: twice || insideArithmetic, into: &out)
             }
         case .concat(let l, let r):
-            collect(l, dialect, into: &out)
-            collect(r, dialect, into: &out)
-        case .caseMapped(let e, _), .typed(let e, _): collect(e, dialect, into: &out)
-        case .coalesce(let items): for item in items { collect(item, dialect, into: &out) }
+            collect(l, dialect, table, into: &out)
+            collect(r, dialect, table, into: &out)
+        case .caseMapped(let e, _), .typed(let e, _): collect(e, dialect, table, into: &out)
+        case .coalesce(let items): for item in items { collect(item, dialect, table, into: &out) }
         case .inSubquery(let e, let s, _):
-            collect(e, dialect, into: &out)
+            collect(e, dialect, table, into: &out)
             selectBinds(s, dialect, into: &out)
         case .scalarSubquery(let s): selectBinds(firstRow(of: s), dialect, into: &out)
         case .jsonPath: break  // a column and literal path steps: nothing bound
         case .search(let e, let query):
-            collect(e, dialect, into: &out)  // a column: nothing bound
+            collect(e, dialect, table, into: &out)  // a column: nothing bound
+            if let dialect, table.indexable.contains(node),
+                SQLRenderer.fullTextIndex(for: e, in: table.table, dialect: dialect) != nil
+            {
+                out.append(.text(SQLRenderer.fts5Text(query)))
+            }
             out += SQLRenderer.searchBinds(query, dialect?.searchSyntax ?? .likeTokens)
         case .searchRank(let e, let query):
-            collect(e, dialect, into: &out)
+            collect(e, dialect, table, into: &out)
             out += SQLRenderer.rankBinds(query, dialect?.searchSyntax ?? .likeTokens)
         }
     }

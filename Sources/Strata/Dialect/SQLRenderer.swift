@@ -13,6 +13,12 @@ public struct SQLRenderer {
     var qualifier: String?
     /// The SELECT's main table, which a qualified column may also name.
     var mainTable: String?
+    /// The stored table whose rows the statement reads (a SELECT's own table, not a WITH query's or a set
+    /// operation's; an UPDATE's or DELETE's), where a match may read the table's full-text index by rowid.
+    var searchTable: String?
+    /// The matches the WHERE clause being rendered ANDs at its top (see ``conjunctSearches(_:)``): only there may a
+    /// match read a full-text index, whose test is FALSE where the scan's is NULL (a NULL document).
+    var indexableSearches: Set<SQLExpression.Node> = []
     /// Whether an arithmetic expression is being rendered (its operands are not wrapped for NaN again).
     var insideArithmetic = false
     /// SQL the next SELECT writes after its columns (a recursive walk's depth), then forgets.
@@ -64,6 +70,7 @@ public struct SQLRenderer {
             try select(s)
         case .insert(let i): try insert(i)
         case .update(let u):
+            searchTable = u.table
             sql += "UPDATE " + (try q(u.table)) + " SET "
             for (n, a) in u.assignments.enumerated() {
                 if n > 0 { sql += ", " }
@@ -72,6 +79,7 @@ public struct SQLRenderer {
             }
             try whereClause(u.filter)
         case .delete(let d):
+            searchTable = d.table
             sql += "DELETE FROM " + (try q(d.table))
             try whereClause(d.filter)
         case .createTable(let t): try createTable(t)
@@ -125,10 +133,13 @@ public struct SQLRenderer {
     mutating func select(_ s: Select) throws(StrataError) {
         let extra = extraItem
         extraItem = nil
-        let outer = (qualifier, mainTable)  // a subquery's SELECT restores its outer query's scope
+        // A subquery's SELECT restores its outer query's scope.
+        let outer = (qualifier, mainTable, searchTable, indexableSearches)
         qualifier = s.joins.isEmpty ? nil : s.table
         mainTable = s.table
-        defer { (qualifier, mainTable) = outer }
+        searchTable = Self.searchTable(of: s)
+        indexableSearches = []
+        defer { (qualifier, mainTable, searchTable, indexableSearches) = outer }
         if let w = s.commonTable { try with(w) }
         let select = s.distinct ? "SELECT DISTINCT " : "SELECT "
         let collated = Self.distinctTextOrder(s, dialect: dialect)
@@ -269,6 +280,9 @@ public struct SQLRenderer {
     private mutating func whereClause(_ filter: SQLExpression?) throws(StrataError) {
         guard let filter else { return }
         sql += " WHERE "
+        let outer = indexableSearches
+        indexableSearches = Self.conjunctSearches(filter.node)
+        defer { indexableSearches = outer }
         try expression(filter.node)
     }
 

@@ -30,26 +30,39 @@ extension Transaction {
         }
         let policy = policy ?? database.configuration.migration
         if policy == .disabled { try checkMapping(schemas) }
+        var created: Set<String> = []
         for schema in schemas {
+            if policy == .automatic, try columns(of: schema.name) == nil { created.insert(schema.name) }
             try migrate(schema, policy: policy)
         }
         if policy == .automatic {
             try installChangeNotifications(Self.followingAssociations(models).filter { $0.notifiesOtherProcesses })
-            try installSearchIndexes(Self.followingAssociations(models))
+            try installSearchIndexes(Self.followingAssociations(models), created: created)
         }
         try trackHistory(Self.followingAssociations(models).filter { $0.tracksHistory }, policy: policy)
     }
 
-    /// Indexes the search document of each searchable model where the dialect can (a GIN index on PostgreSQL:
-    /// see ``SQLRenderer/searchIndexSQL(table:column:dialect:)``).
-    private func installSearchIndexes(_ models: [any Model.Type]) throws {
+    /// Indexes the search document of each searchable model where the dialect can (a GIN index on PostgreSQL, an
+    /// FTS5 table kept by triggers on SQLite, filled from the rows already there when it or the table is new: see
+    /// ``SQLRenderer/searchIndexSQL(table:column:dialect:)``).
+    private func installSearchIndexes(_ models: [any Model.Type], created: Set<String>) throws {
         guard let dialect = (connection as? any SQLConnection)?.dialect else { return }
         func document<M: Model>(_ m: M.Type) throws(StrataError) -> String? {
             try M.searchColumns().map { M.schema.columns[$0.document].name }
         }
         for model in models {
             guard let column = try document(model) else { continue }
-            for sql in try SQLRenderer.searchIndexSQL(table: model.schema.name, column: column, dialect: dialect) {
+            let table = model.schema.name
+            // An index a match cannot read yet (new, or missing a trigger, which may have let writes past it) is
+            // filled from the rows the table holds; one that outlived a dropped table of the same name is emptied
+            // when the table is created again.
+            let fill =
+                dialect.fullTextIndex != nil
+                && (created.contains(table) || dialect.fullTextIndexTable(table: table, column: column) == nil)
+            for sql in try SQLRenderer.searchIndexSQL(table: table, column: column, dialect: dialect) {
+                try unsafeRawExecute(sql)
+            }
+            if fill, let sql = try SQLRenderer.fullTextIndexFillSQL(table: table, column: column, dialect: dialect) {
                 try unsafeRawExecute(sql)
             }
         }

@@ -9,8 +9,11 @@ extension Condition {
     /// ```
     ///
     /// ```sql
-    /// -- SQLite: each term found in the document padded with spaces (binds ' swift ', ' rust ')
-    /// ((instr((' ' || "search_document" || ' '), ?) > 0) OR (instr((' ' || "search_document" || ' '), ?) > 0))
+    /// -- SQLite: the FTS5 index's candidates (binds '"swift" OR "rust"'), each confirmed in the document padded
+    /// -- with spaces (binds ' swift ', ' rust '); without the index, the second half alone
+    /// ("article"."rowid" IN (SELECT "rowid" FROM "article_search_document_fts" WHERE "article_search_document_fts"
+    /// MATCH ?) AND ((instr((' ' || "search_document" || ' '), ?) > 0) OR (instr((' ' || "search_document" || ' '), ?)
+    /// > 0)))
     /// -- PostgreSQL: the terms as a tsquery over the stored lexemes
     /// (array_to_tsvector(array_remove(string_to_array("search_document", ' '), '')) @@ CAST($1 AS tsquery))
     /// ```
