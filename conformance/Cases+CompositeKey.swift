@@ -1,0 +1,249 @@
+// Cases+CompositeKey: models whose primary key has two or three columns: find, save, delete, migrate twice.
+import Foundation
+import Strata
+
+/// An order line keyed by its order and product (two integer columns).
+@Model(table: "conf_order_line", primaryKey: ["orderID", "productID"])
+struct ConfOrderLine {
+    var orderID: Int64
+    var productID: Int64
+    var quantity: Int
+    var note: String?
+}
+
+/// A three-column key mixing text and integers, with timestamps.
+@Model(table: "conf_price", primaryKey: ["region", "sku", "year"])
+struct ConfPrice {
+    var region: String
+    var sku: String
+    var year: Int64
+    var cents: Int64
+    @CreatedAt var createdAt: Date?
+    @UpdatedAt var updatedAt: Date?
+}
+
+/// A join table: nothing but its two key columns.
+@Model(table: "conf_group_member", primaryKey: ["groupID", "userID"])
+struct ConfGroupMember {
+    var groupID: Int64
+    var userID: String
+}
+
+/// A cart whose items have a composite key that starts with the cart's id.
+@Model(table: "conf_cart")
+struct ConfCart {
+    var id: Int64?
+    var owner: String
+    static let items = hasMany(ConfCartItem.self, key: \.cartID, onDelete: .destroy)
+}
+
+/// An item of a cart, keyed by the cart and the SKU; a child of a single-key parent.
+@Model(table: "conf_cart_item", primaryKey: ["cartID", "sku"])
+struct ConfCartItem {
+    var cartID: Int64
+    var sku: String
+    var count: Int
+    static let cart = belongsTo(ConfCart.self, key: \.cartID)
+}
+
+/// A note that points at an order line by one of its key columns: an association to a composite key, refused.
+@Model(table: "conf_line_note")
+struct ConfLineNote {
+    var id: Int64?
+    var orderID: Int64
+    var text: String
+    static let line = belongsTo(ConfOrderLine.self, key: \.orderID)
+}
+
+extension ConformanceSuite {
+    static func migrateCompositeWorld(_ db: Database) async throws {
+        try await db.migrate(ConfOrderLine.self, ConfPrice.self, ConfGroupMember.self)
+    }
+
+    static let compositeKeyCases: [ConformanceCase] = [
+        ConformanceCase("composite-key.find-save-delete") { db in
+            try await migrateCompositeWorld(db)
+            var line = ConfOrderLine(orderID: 7, productID: 3, quantity: 2)
+            try await line.save(on: db)
+            var other = ConfOrderLine(orderID: 7, productID: 4, quantity: 5)
+            try await other.save(on: db)
+            var third = ConfOrderLine(orderID: 8, productID: 3, quantity: 1)
+            try await third.save(on: db)
+            try checkEqual(try await ConfOrderLine.query(on: db).count(), 3, "three rows sharing key parts")
+            let key = ConfOrderLine.ID(orderID: 7, productID: 3)
+            try checkEqual(line.id, key, "the id is the key's properties")
+            try checkEqual(try await ConfOrderLine.find(key, on: db)?.quantity, 2, "found by both columns")
+            try checkEqual(
+                try await ConfOrderLine.find(ConfOrderLine.ID(orderID: 3, productID: 7), on: db)?.quantity, nil,
+                "the key's parts are not interchangeable")
+            line.quantity = 9
+            try await line.save(on: db)
+            try checkEqual(try await ConfOrderLine.find(key, on: db)?.quantity, 9, "the update reached its row")
+            try checkEqual(
+                try await ConfOrderLine.find(ConfOrderLine.ID(orderID: 7, productID: 4), on: db)?.quantity, 5,
+                "a row sharing the order is untouched")
+            try checkEqual(
+                try await ConfOrderLine.find(ConfOrderLine.ID(orderID: 8, productID: 3), on: db)?.quantity, 1,
+                "a row sharing the product is untouched")
+            var rebuilt = ConfOrderLine(orderID: 7, productID: 3, quantity: 4, note: "again")
+            try await rebuilt.save(on: db)
+            try checkEqual(try await ConfOrderLine.query(on: db).count(), 3, "a model built with a stored key updates")
+            try checkEqual(try await ConfOrderLine.find(key, on: db)?.note, "again", "every column written")
+            try await rebuilt.reload(on: db)
+            try checkEqual(rebuilt.quantity, 4, "reload by the key")
+            try checkEqual(try await rebuilt.delete(on: db), true, "delete by the key")
+            try checkEqual(try await ConfOrderLine.find(key, on: db)?.quantity, nil, "the row is gone")
+            try checkEqual(
+                try await ConfOrderLine.query(on: db).order(\.orderID).order(\.productID).all().map(\.quantity),
+                [5, 1], "the rows sharing a part stay")
+            try checkEqual(try await rebuilt.delete(on: db), false, "a second delete deletes nothing")
+        },
+        ConformanceCase("composite-key.key-column-cannot-change") { db in
+            try await migrateCompositeWorld(db)
+            var line = ConfOrderLine(orderID: 1, productID: 1, quantity: 1)
+            try await line.save(on: db)
+            line.productID = 2
+            line.quantity = 6
+            try await checkThrows(
+                "a stored model's key column assigned",
+                { $0 == .invalidValue(table: "conf_order_line", column: "product_id", reason: $0.reasonText) }
+            ) { try await line.save(on: db) }
+            try checkEqual(line.productID, 2, "the model keeps what the caller assigned")
+            try checkEqual(line.quantity, 6, "and its other columns")
+            let rows = try await ConfOrderLine.query(on: db).all()
+            try checkEqual(rows.map(\.productID), [1], "the row kept its key")
+            try checkEqual(rows.map(\.quantity), [1], "and its other columns")
+            var moved = ConfOrderLine(orderID: 1, productID: 2, quantity: 6)
+            try await moved.save(on: db)
+            try await line.reload(on: db)
+            try checkEqual(line.quantity, 6, "a new model with the new key inserts its row")
+            try checkEqual(try await ConfOrderLine.query(on: db).count(), 2, "beside the old one")
+        },
+        ConformanceCase("composite-key.three-columns-text-and-stamps") { db in
+            try await migrateCompositeWorld(db)
+            var eu = ConfPrice(region: "eu", sku: "A-1", year: 2025, cents: 100)
+            try await eu.save(on: db)
+            var us = ConfPrice(region: "us", sku: "A-1", year: 2025, cents: 120)
+            try await us.save(on: db)
+            var next = ConfPrice(region: "eu", sku: "A-1", year: 2026, cents: 110)
+            try await next.save(on: db)
+            try check(eu.createdAt != nil && eu.updatedAt != nil, "an insert stamps both times")
+            let created = eu.createdAt
+            eu.cents = 105
+            try await eu.save(on: db)
+            try checkEqual(eu.createdAt, created, "an update keeps the creation time")
+            let key = ConfPrice.ID(region: "eu", sku: "A-1", year: 2025)
+            try checkEqual(try await ConfPrice.find(key, on: db)?.cents, 105, "found by three columns")
+            try checkEqual(
+                try await ConfPrice.find(ConfPrice.ID(region: "EU", sku: "A-1", year: 2025), on: db)?.cents, nil,
+                "text key parts compare exactly")
+            try checkEqual(
+                try await ConfPrice.query(on: db).order(\.region).order(\.year).all().map(\.cents), [105, 110, 120],
+                "each row kept its own values")
+            try checkEqual("\(key)", "(region: eu, sku: A-1, year: 2025)", "the key describes its columns")
+        },
+        ConformanceCase("composite-key.join-table-of-keys-only") { db in
+            try await migrateCompositeWorld(db)
+            var m = ConfGroupMember(groupID: 1, userID: "ann")
+            try await m.save(on: db)
+            var again = ConfGroupMember(groupID: 1, userID: "ann")
+            try await again.save(on: db)
+            var bob = ConfGroupMember(groupID: 1, userID: "bob")
+            try await bob.save(on: db)
+            try checkEqual(try await ConfGroupMember.query(on: db).count(), 2, "saving a stored key again adds no row")
+            try checkEqual(
+                try await ConfGroupMember.query(on: db).where(\.groupID == 1).order(\.userID).all().map(\.userID),
+                ["ann", "bob"], "queried by one key column")
+            try await again.delete(on: db)
+            try checkEqual(
+                try await ConfGroupMember.query(on: db).all().map(\.userID), ["bob"], "delete by both columns")
+        },
+        ConformanceCase("composite-key.migrate-twice-plans-nothing") { db in
+            try await migrateCompositeWorld(db)
+            let live = try await db.withConnection { tx in try tx.introspect() }
+            let line = live[table: "conf_order_line"]
+            try checkEqual(
+                line?.columns.map(\.isPrimaryKey), [true, true, false, false], "both key columns read back as the key")
+            try checkEqual(line?.columns.map(\.isNullable), [false, false, false, true], "key columns are NOT NULL")
+            try checkEqual(
+                live[table: "conf_price"]?.columns.filter(\.isPrimaryKey).map(\.name), ["region", "sku", "year"],
+                "a three-column key read back")
+            let plan = try await db.withConnection { tx in
+                try tx.plan([ConfOrderLine.self, ConfPrice.self, ConfGroupMember.self])
+            }
+            try checkEqual(plan.changes.map { "\($0.change)" }, [], "a second migration plans no change")
+            try await migrateCompositeWorld(db)
+            var line2 = ConfOrderLine(orderID: 2, productID: 2, quantity: 2)
+            try await line2.save(on: db)
+            try checkEqual(try await ConfOrderLine.query(on: db).count(), 1, "the table still works")
+        },
+        ConformanceCase("composite-key.upsert-on-the-key") { db in
+            try await migrateCompositeWorld(db)
+            var first = ConfOrderLine(orderID: 1, productID: 1, quantity: 1)
+            try await first.upsert(on: db)
+            var same = ConfOrderLine(orderID: 1, productID: 1, quantity: 7, note: "x")
+            try await same.upsert(on: db)
+            var other = ConfOrderLine(orderID: 1, productID: 2, quantity: 3)
+            try await other.upsert(on: db, do: .nothing)
+            var kept = ConfOrderLine(orderID: 1, productID: 1, quantity: 99)
+            try await kept.upsert(on: db, do: .nothing)
+            try checkEqual(kept.id, ConfOrderLine.ID(orderID: 1, productID: 1), "the model keeps its key")
+            let rows = try await ConfOrderLine.query(on: db).order(\.productID).all()
+            try checkEqual(rows.map(\.quantity), [7, 3], "the key is the default conflict target")
+            try checkEqual(rows.map(\.note), ["x", nil], "an update writes every other column")
+            var twice = [
+                ConfOrderLine(orderID: 2, productID: 1, quantity: 1),
+                ConfOrderLine(orderID: 2, productID: 1, quantity: 2),
+            ]
+            try await checkThrows(
+                "two models with one composite key in one upsert",
+                {
+                    if case .invalidQuery = $0 { return true }
+                    return false
+                }
+            ) { try await ConfOrderLine.upsertAll(&twice, on: db, onConflict: [], do: .updateAll) }
+            try checkEqual(try await ConfOrderLine.query(on: db).count(), 2, "nothing written")
+        },
+        ConformanceCase("composite-key.child-of-a-single-key-parent") { db in
+            try await db.migrate(ConfCart.self, ConfCartItem.self)
+            var cart = ConfCart(owner: "ann")
+            try await cart.save(on: db)
+            var other = ConfCart(owner: "bob")
+            try await other.save(on: db)
+            guard let cartID = cart.id, let otherID = other.id else {
+                throw ConformanceFailure(description: "save set no id")
+            }
+            for (id, sku, count) in [(cartID, "A", 1), (cartID, "B", 2), (otherID, "A", 5)] {
+                var item = ConfCartItem(cartID: id, sku: sku, count: count)
+                try await item.save(on: db)
+            }
+            let carts = try await ConfCart.query(on: db).including(ConfCart.items).order(\.owner).all()
+            try checkEqual(
+                try carts.map { try $0.loaded(ConfCart.items).map(\.sku).sorted() }, [["A", "B"], ["A"]],
+                "hasMany to children with a composite key")
+            let items = try await ConfCartItem.query(on: db).including(ConfCartItem.cart).order(\.count).all()
+            try checkEqual(
+                try items.map { try $0.loaded(ConfCartItem.cart)?.owner ?? "-" }, ["ann", "ann", "bob"],
+                "belongsTo from a child with a composite key")
+            try await cart.delete(on: db)
+            try checkEqual(
+                try await ConfCartItem.query(on: db).all().map(\.cartID), [otherID],
+                "destroy deletes each child by its composite key")
+        },
+        ConformanceCase("composite-key.association-to-a-composite-key-is-refused") { db in
+            try await db.migrate(ConfOrderLine.self, ConfLineNote.self)
+            var line = ConfOrderLine(orderID: 1, productID: 1, quantity: 1)
+            try await line.save(on: db)
+            var note = ConfLineNote(orderID: 1, text: "n")
+            try await note.save(on: db)
+            try await checkThrows(
+                "belongsTo a model with a composite key",
+                {
+                    if case .invalidAssociation(let reason) = $0 { return reason.contains("ConfOrderLine") }
+                    return false
+                }
+            ) { try await ConfLineNote.query(on: db).including(ConfLineNote.line).all() }
+            try checkEqual(try await ConfLineNote.query(on: db).count(), 1, "the note is untouched")
+        },
+    ]
+}
