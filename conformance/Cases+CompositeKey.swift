@@ -20,6 +20,7 @@ struct ConfPrice {
     var cents: Int64
     @CreatedAt var createdAt: Date?
     @UpdatedAt var updatedAt: Date?
+    static func validations(_ v: inout Validations<ConfPrice>) { v.uniqueness(\.cents) }
 }
 
 /// A join table: nothing but its two key columns.
@@ -43,6 +44,8 @@ struct ConfCartItem {
     var cartID: Int64
     var sku: String
     var count: Int
+    @CreatedAt var createdAt: Date?
+    @UpdatedAt var updatedAt: Date?
     static let cart = belongsTo(ConfCart.self, key: \.cartID)
 }
 
@@ -53,6 +56,14 @@ struct ConfLineNote {
     var orderID: Int64
     var text: String
     static let line = belongsTo(ConfOrderLine.self, key: \.orderID)
+}
+
+extension StrataError {
+    /// The reason of an `invalidArgument`, so a check can match the case but not the wording.
+    var argumentReason: String {
+        if case .invalidArgument(_, let reason) = self { return reason }
+        return ""
+    }
 }
 
 extension ConformanceSuite {
@@ -73,6 +84,11 @@ extension ConformanceSuite {
             let key = ConfOrderLine.ID(orderID: 7, productID: 3)
             try checkEqual(line.id, key, "the id is the key's properties")
             try checkEqual(try await ConfOrderLine.find(key, on: db)?.quantity, 2, "found by both columns")
+            try checkEqual(
+                try await ConfOrderLine.query(on: db).filter(id: key).exists(), true, "exists by both columns")
+            try checkEqual(
+                try await ConfOrderLine.query(on: db).filter(id: ConfOrderLine.ID(orderID: 8, productID: 4)).exists(),
+                false, "no row has both parts of a key whose parts exist apart")
             try checkEqual(
                 try await ConfOrderLine.find(ConfOrderLine.ID(orderID: 3, productID: 7), on: db)?.quantity, nil,
                 "the key's parts are not interchangeable")
@@ -97,6 +113,30 @@ extension ConformanceSuite {
                 try await ConfOrderLine.query(on: db).order(\.orderID).order(\.productID).all().map(\.quantity),
                 [5, 1], "the rows sharing a part stay")
             try checkEqual(try await rebuilt.delete(on: db), false, "a second delete deletes nothing")
+        },
+        ConformanceCase("composite-key.keyset-pages-end-in-every-key-column") { db in
+            try await migrateCompositeWorld(db)
+            for (order, product) in [(1, 1), (1, 2), (2, 1), (2, 2), (3, 1)] as [(Int64, Int64)] {
+                var line = ConfOrderLine(orderID: order, productID: product, quantity: 1)
+                try await line.save(on: db)
+            }
+            let query = ConfOrderLine.query(on: db).order(\.orderID, .descending).order(\.productID)
+            var seen: [String] = []
+            var cursor: PageCursor?
+            for _ in 0..<5 {
+                let page = try await query.page(after: cursor, limit: 2)
+                seen += page.items.map { "\($0.orderID).\($0.productID)" }
+                cursor = page.nextCursor
+                if cursor == nil { break }
+            }
+            try checkEqual(seen, ["3.1", "2.1", "2.2", "1.1", "1.2"], "pages ordered by both key columns")
+            try await checkThrows(
+                "an order ending in one key column of two",
+                {
+                    $0 == .invalidArgument("order", reason: $0.argumentReason)
+                        && $0.argumentReason.contains("product_id")
+                }
+            ) { _ = try await ConfOrderLine.query(on: db).order(\.orderID).page(after: nil, limit: 2) }
         },
         ConformanceCase("composite-key.key-column-cannot-change") { db in
             try await migrateCompositeWorld(db)
@@ -141,6 +181,18 @@ extension ConformanceSuite {
                 try await ConfPrice.query(on: db).order(\.region).order(\.year).all().map(\.cents), [105, 110, 120],
                 "each row kept its own values")
             try checkEqual("\(key)", "(region: eu, sku: A-1, year: 2025)", "the key describes its columns")
+            var clash = ConfPrice(region: "us", sku: "B-2", year: 2025, cents: 110)
+            try await checkThrows(
+                "a uniqueness validation meeting another row",
+                {
+                    if case .validationFailed = $0 { return true }
+                    return false
+                }
+            ) { try await clash.save(on: db) }
+            try checkEqual(clash.createdAt, nil, "the refused model is unchanged")
+            try checkEqual(try await ConfPrice.query(on: db).count(), 3, "nothing written")
+            eu.cents = 105
+            try await eu.save(on: db)  // its own row is not another row with the same value
         },
         ConformanceCase("composite-key.join-table-of-keys-only") { db in
             try await migrateCompositeWorld(db)
@@ -157,6 +209,21 @@ extension ConformanceSuite {
             try await again.delete(on: db)
             try checkEqual(
                 try await ConfGroupMember.query(on: db).all().map(\.userID), ["bob"], "delete by both columns")
+            var many = [ConfGroupMember(groupID: 2, userID: "ann"), ConfGroupMember(groupID: 2, userID: "cy")]
+            try await ConfGroupMember.insertAll(&many, on: db)
+            try await db.withConnection { tx in
+                try ConfGroupMember.load([ConfGroupMember(groupID: 3, userID: "ann")], tx)
+            }
+            try checkEqual(try await ConfGroupMember.query(on: db).count(), 4, "insertAll and load write their keys")
+            var repeated = [ConfGroupMember(groupID: 4, userID: "dee"), ConfGroupMember(groupID: 2, userID: "cy")]
+            try await checkThrows(
+                "insertAll of a stored key",
+                {
+                    if case .uniqueViolation(let table, _) = $0 { return table == nil || table == "conf_group_member" }
+                    return false
+                }
+            ) { try await ConfGroupMember.insertAll(&repeated, on: db) }
+            try checkEqual(try await ConfGroupMember.query(on: db).count(), 4, "the failed insertAll wrote nothing")
         },
         ConformanceCase("composite-key.migrate-twice-plans-nothing") { db in
             try await migrateCompositeWorld(db)
@@ -229,6 +296,27 @@ extension ConformanceSuite {
             try checkEqual(
                 try await ConfCartItem.query(on: db).all().map(\.cartID), [otherID],
                 "destroy deletes each child by its composite key")
+        },
+        ConformanceCase("composite-key.failed-save-leaves-the-model-and-the-table") { db in
+            try await db.migrate(ConfCart.self, ConfCartItem.self)
+            var orphan = ConfCartItem(cartID: 999, sku: "A", count: 1)
+            try await checkThrows(
+                "an item of no cart",
+                {
+                    if case .foreignKeyViolation = $0 { return true }
+                    return false
+                }
+            ) { try await orphan.save(on: db) }
+            try checkEqual(orphan.createdAt, nil, "the failed insert stamped no creation time on the model")
+            try checkEqual(orphan.updatedAt, nil, "nor an update time")
+            try checkEqual(orphan.hasChanges, true, "the model is still new")
+            try checkEqual(try await ConfCartItem.query(on: db).count(), 0, "nothing written")
+            var cart = ConfCart(owner: "ann")
+            try await cart.save(on: db)
+            orphan.cartID = cart.id ?? 0
+            try await orphan.save(on: db)
+            try check(orphan.createdAt != nil, "fixed, the same model saves")
+            try checkEqual(try await ConfCartItem.query(on: db).count(), 1, "one row")
         },
         ConformanceCase("composite-key.association-to-a-composite-key-is-refused") { db in
             try await db.migrate(ConfOrderLine.self, ConfLineNote.self)

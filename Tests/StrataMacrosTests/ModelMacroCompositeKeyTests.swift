@@ -3,6 +3,70 @@ import SwiftSyntaxMacrosTestSupport
 import XCTest
 
 final class ModelMacroCompositeKeyTests: XCTestCase {
+    func testCompositeKeyExpansion() {
+        assertMacroExpansion(
+            #"""
+            @Model(table: "line", primaryKey: ["orderID", "sku"])
+            public struct Line {
+                public var orderID: Int64
+                public var sku: String
+                public var qty: Int = 1
+            }
+            """#,
+            expandedSource: #"""
+                public struct Line {
+                    @Strata._ChangeTracked(0)
+                    public var orderID: Int64
+                    @Strata._ChangeTracked(1)
+                    public var sku: String
+                    @Strata._ChangeTracked(2)
+                    public var qty: Int = 1
+
+                    @Strata.PersistenceStorage public var _persistence: Strata.PersistenceState? = nil
+                }
+
+                extension Line: Strata.Model {
+                    public static let schema = Strata.TableSchema(name: "line", columns: [
+                        Strata.TableColumn(\Line.orderID, "order_id", primaryKey: true),
+                        Strata.TableColumn(\Line.sku, "sku", primaryKey: true),
+                        Strata.TableColumn(\Line.qty, "qty", default: 1, constant: true),
+                    ])
+                    public struct ID: Strata.CompositeKey {
+                        public var orderID: Int64
+                        public var sku: String
+                        public init(orderID: Int64, sku: String) {
+                            self.orderID = orderID
+                            self.sku = sku
+                        }
+                        public var keyValues: [Strata.DatabaseValue] { [self.orderID.databaseValue, self.sku.databaseValue] }
+                        public static var keyColumns: [String] { ["order_id", "sku"] }
+                    }
+                    public var id: ID? {
+                        get { ID(orderID: self.orderID, sku: self.sku) }
+                        set {
+                            guard let newValue else { return }
+                            if self.orderID != newValue.orderID { self.orderID = newValue.orderID }
+                            if self.sku != newValue.sku { self.sku = newValue.sku }
+                        }
+                    }
+                    public init(row: Strata.Row) throws {
+                        self.orderID = try row.decode(0)
+                        self.sku = try row.decode(1)
+                        self.qty = try row.decode(2, default: 1)
+                    }
+                    public var databaseValues: [Strata.DatabaseValue] {
+                        [
+                            self.orderID.databaseValue,
+                            self.sku.databaseValue,
+                            self.qty.databaseValue,
+                        ]
+                    }
+                }
+                """#,
+            macroSpecs: testMacros
+        )
+    }
+
     func testOneNameIsNotACompositeKey() {
         assertMacroExpansion(
             """
