@@ -64,6 +64,12 @@ extension StrataError {
         if case .invalidArgument(_, let reason) = self { return reason }
         return ""
     }
+
+    /// The reason of an `invalidAggregate`, for the same purpose.
+    var aggregateReason: String {
+        if case .invalidAggregate(_, _, let reason) = self { return reason }
+        return ""
+    }
 }
 
 extension ConformanceSuite {
@@ -224,6 +230,14 @@ extension ConformanceSuite {
                 }
             ) { try await ConfGroupMember.insertAll(&repeated, on: db) }
             try checkEqual(try await ConfGroupMember.query(on: db).count(), 4, "the failed insertAll wrote nothing")
+            try await checkThrows(
+                "a count of distinct rows, which counts one key column",
+                {
+                    $0
+                        == .invalidAggregate(
+                            model: "ConfGroupMember", column: "group_id, user_id", reason: $0.aggregateReason)
+                }
+            ) { _ = try await ConfGroupMember.query(on: db).distinct().count() }
         },
         ConformanceCase("composite-key.migrate-twice-plans-nothing") { db in
             try await migrateCompositeWorld(db)
