@@ -258,6 +258,49 @@ extension ConformanceSuite {
             try await line2.save(on: db)
             try checkEqual(try await ConfOrderLine.query(on: db).count(), 1, "the table still works")
         },
+        ConformanceCase("composite-key.altering-a-column-keeps-the-key") { db in
+            try await migrateCompositeWorld(db)
+            for (product, note) in [(1, nil), (2, "b")] as [(Int64, String?)] {
+                var line = ConfOrderLine(orderID: 5, productID: product, quantity: 1, note: note)
+                try await line.save(on: db)
+            }
+            // SQLite rebuilds the table for this change, from the table it reads back: the key must survive.
+            try await db.migrate([
+                Migration("ck1") { up in
+                    up.alterColumn("note", in: "conf_order_line", to: .text, nullable: false, fill: .text("-"))
+                    up.renameColumn("quantity", to: "qty", in: "conf_order_line")
+                }
+            ])
+            let live = try await db.withConnection { tx in try tx.introspect() }[table: "conf_order_line"]
+            try checkEqual(
+                live?.columns.filter(\.isPrimaryKey).map(\.name), ["order_id", "product_id"], "the key after the change"
+            )
+            try checkEqual(live?.column(named: "note")?.isNullable, false, "the change applied")
+            try await checkThrows(
+                "a second row with a stored key",
+                {
+                    if case .uniqueViolation = $0 { return true }
+                    return false
+                }
+            ) {
+                try await db.withConnection { tx in
+                    _ = try tx.execute(
+                        .insert(
+                            Insert(
+                                table: "conf_order_line", columns: ["order_id", "product_id", "qty", "note"],
+                                rows: [[.integer(5), .integer(2), .integer(9), .text("dup")]])))
+                }
+            }
+            let rows = try await db.withConnection { tx in
+                var out: [[DatabaseValue]] = []
+                let select = Select(
+                    table: "conf_order_line", selection: .columns(["product_id", "note"]),
+                    order: [Ordering("product_id")])
+                _ = try tx.execute(.select(select)) { r in out.append([r.value(at: 0), r.value(at: 1)]) }
+                return out
+            }
+            try checkEqual(rows, [[.integer(1), .text("-")], [.integer(2), .text("b")]], "rows kept, NULL filled")
+        },
         ConformanceCase("composite-key.upsert-on-the-key") { db in
             try await migrateCompositeWorld(db)
             var first = ConfOrderLine(orderID: 1, productID: 1, quantity: 1)
