@@ -13,6 +13,21 @@ import Testing
     var quantity: Int
 }
 
+/// A hand-written model whose table has two key columns but whose `ID` is a plain `String`: refused by save.
+struct MiskeyedLine: Model {
+    static let schema = TableSchema(
+        name: "miskeyed",
+        columns: [
+            TableColumn(\MiskeyedLine.a, "a", primaryKey: true), TableColumn(\MiskeyedLine.b, "b", primaryKey: true),
+        ])
+    var a: Int64
+    var b: Int64
+    var id: String?
+    init(a: Int64, b: Int64) { (self.a, self.b, id) = (a, b, "x") }
+    init(row: Row) throws { (a, b, id) = (try row.decode(0), try row.decode(1), "x") }
+    var databaseValues: [DatabaseValue] { [a.databaseValue, b.databaseValue] }
+}
+
 @Suite("SQL renderer: composite primary keys")
 struct CompositeKeyRenderTests {
     @Test("CREATE TABLE declares the key columns NOT NULL and PRIMARY KEY (a, b) after the columns")
@@ -62,6 +77,20 @@ struct CompositeKeyRenderTests {
                     + " WHERE ((\"order_id\" = $1) AND (\"product_id\" = $2)) LIMIT $3",
                 "DELETE FROM \"line\" WHERE ((\"order_id\" = $1) AND (\"product_id\" = $2))",
             ])
+    }
+
+    @Test("a hand-written model with two key columns and an ID that is no CompositeKey is refused by name")
+    func handWrittenWithoutCompositeKey() async throws {
+        let db = Database(driver: MemoryDriver())
+        try await db.migrate(MiskeyedLine.self)
+        var line = MiskeyedLine(a: 1, b: 2)
+        await #expect(
+            throws: StrataError.invalidArgument(
+                "MiskeyedLine",
+                reason: "its table has a composite key (a, b) but its ID, String, is no CompositeKey: "
+                    + "declare it with @Model(primaryKey:)")
+        ) { try await line.save(on: db) }
+        #expect(try await MiskeyedLine.query(on: db).count() == 0)
     }
 
     @Test("a stored model's key column is refused by name, model and row unchanged")

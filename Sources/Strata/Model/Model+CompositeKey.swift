@@ -29,6 +29,7 @@ extension Model {
     /// `@UpdatedAt` on every write. A model with `@Version` is refused: its key and version are not yet combined.
     ///
     /// - Throws: ``StrataError/invalidValue(table:column:reason:)`` naming a key column assigned on a stored model,
+    ///   ``StrataError/invalidArgument(_:reason:)`` naming a hand-written model whose `ID` is no ``CompositeKey``,
     ///   ``StrataError/unsupported(feature:driver:)`` for `@Version`, ``StrataError/recordNotFound(model:id:)``
     ///   when a stored model's row is gone, and what the write throws. The model is left as it was.
     @usableFromInline
@@ -36,6 +37,12 @@ extension Model {
         let schema = Self.schema
         let keys = schema.primaryKeyIndexes
         guard let id else { throw StrataError.notPersisted(model: Self.modelName) }
+        guard id is any CompositeKey else {
+            throw StrataError.invalidArgument(
+                Self.modelName,
+                reason: "its table has a composite key (\(schema.primaryKeyColumnNames.joined(separator: ", "))) "
+                    + "but its ID, \(ID.self), is no CompositeKey: declare it with @Model(primaryKey:)")
+        }
         if schema.column(withRole: .version) != nil {
             throw StrataError.unsupported(feature: "@Version on \(Self.modelName)'s composite key", driver: "Strata")
         }
