@@ -49,6 +49,32 @@ struct ConfCartItem {
     static let cart = belongsTo(ConfCart.self, key: \.cartID)
 }
 
+/// A team whose players are reached through a join model keyed by both sides (the classic composite key).
+@Model(table: "conf_squad")
+struct ConfSquad {
+    var id: Int64?
+    var name: String
+    static let players = hasMany(
+        ConfAthlete.self, through: ConfSquadSeat.self, ownerKey: \ConfSquadSeat.teamID,
+        targetKey: \ConfSquadSeat.playerID)
+}
+
+/// A player of teams.
+@Model(table: "conf_athlete")
+struct ConfAthlete {
+    var id: Int64?
+    var name: String
+}
+
+/// The join model of teams and players: its key is the pair.
+@Model(table: "conf_squad_seat", primaryKey: ["teamID", "playerID"])
+struct ConfSquadSeat {
+    var teamID: Int64
+    var playerID: Int64
+    static let team = belongsTo(ConfSquad.self, key: \.teamID)
+    static let player = belongsTo(ConfAthlete.self, key: \.playerID)
+}
+
 /// A note that points at an order line by one of its key columns: an association to a composite key, refused.
 @Model(table: "conf_line_note")
 struct ConfLineNote {
@@ -374,6 +400,38 @@ extension ConformanceSuite {
             try await orphan.save(on: db)
             try check(orphan.createdAt != nil, "fixed, the same model saves")
             try checkEqual(try await ConfCartItem.query(on: db).count(), 1, "one row")
+        },
+        ConformanceCase("composite-key.join-model-of-has-many-through") { db in
+            try await db.migrate(ConfSquad.self, ConfAthlete.self, ConfSquadSeat.self)
+            var red = ConfSquad(name: "red")
+            var blue = ConfSquad(name: "blue")
+            var ann = ConfAthlete(name: "ann")
+            var bob = ConfAthlete(name: "bob")
+            try await db.withConnection { tx in
+                try red.add(&ann, to: ConfSquad.players, tx)
+                try red.add(&bob, to: ConfSquad.players, tx)
+                try blue.add(&ann, to: ConfSquad.players, tx)
+            }
+            let teams = try await ConfSquad.query(on: db).including(ConfSquad.players).order(\.name).all()
+            try checkEqual(
+                try teams.map { try $0.loaded(ConfSquad.players).map(\.name).sorted() }, [["ann"], ["ann", "bob"]],
+                "targets through a join model keyed by both sides")
+            try await checkThrows(
+                "linking a pair twice",
+                {
+                    if case .uniqueViolation = $0 { return true }
+                    return false
+                }
+            ) { try await db.withConnection { tx in try red.add(&ann, to: ConfSquad.players, tx) } }
+            try await db.withConnection { tx in try red.remove(bob, from: ConfSquad.players, tx) }
+            guard let redID = red.id, let annID = ann.id else { throw ConformanceFailure(description: "no ids") }
+            try checkEqual(
+                try await ConfSquadSeat.find(ConfSquadSeat.ID(teamID: redID, playerID: annID), on: db)?.playerID, annID,
+                "a join row found by its pair")
+            try checkEqual(try await ConfSquadSeat.query(on: db).count(), 2, "remove deleted one join row")
+            try await red.delete(on: db)
+            try checkEqual(try await ConfSquadSeat.query(on: db).count(), 1, "deleting the team deleted its join rows")
+            try checkEqual(try await ConfAthlete.query(on: db).count(), 2, "the players stay")
         },
         ConformanceCase("composite-key.association-to-a-composite-key-is-refused") { db in
             try await db.migrate(ConfOrderLine.self, ConfLineNote.self)
