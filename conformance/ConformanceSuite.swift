@@ -51,6 +51,7 @@ public enum ConformanceSuite {
         joinCases,
         keyCases,
         keyTypeCases,
+        compositeKeyCases,
         polymorphicCases,
         lockingCases,
         rowLockCases,

@@ -170,6 +170,8 @@ enum Fixtures {
         "conf_profile",
         "conf_search_article", "conf_plain_note",
         "conf_entry", "conf_blog",
+        "conf_squad_seat", "conf_squad", "conf_athlete", "conf_line_note", "conf_order_line", "conf_price",
+        "conf_group_member", "conf_cart_item", "conf_cart",
         "strata_migrations",  // automatic migration records what it did there
     ]
 

@@ -42,6 +42,9 @@ extension MemoryConnection: SchemaEditing {
 }
 
 extension MemoryTable {
+    /// Whether two or more columns make the table's primary key.
+    var hasCompositeKey: Bool { columns.lazy.filter(\.isPrimaryKey).count > 1 }
+
     /// The table as a schema: columns with their declared type, nullability and default, named indexes, keys.
     var schemaView: TableSchema {
         TableSchema(
@@ -52,7 +55,10 @@ extension MemoryTable {
                     schemaDefault: $0.schemaDefault)
                 return ($0.isGenerated ? c.generated(as: $0.generation) : c).defaulted($0.databaseDefault)
             },
-            indexes: indexes.map { Index(columns: $0.columnNames, unique: $0.isUnique, name: $0.name) },
+            // A composite key's index is the key itself, which the columns declare, not an index of the schema's.
+            indexes: indexes.filter { !hasCompositeKey || $0.name != Self.compositeKeyIndexName(name) }.map {
+                Index(columns: $0.columnNames, unique: $0.isUnique, name: $0.name)
+            },
             foreignKeys: foreignKeys.map(\.definition))
     }
 }

@@ -54,7 +54,16 @@ struct MemoryTable: Sendable {
             columns[keyed.index].isNullable = false
             try addIndex(name: schema.name + "_pkey", columns: [columns[keyed.index].name], unique: true)
         }
+        if schema.hasCompositeKey {
+            // A composite key (NOT NULL columns, see ``CompositeKey``) is a unique index on its columns, as the
+            // SQL backends' `PRIMARY KEY (a, b)` is.
+            try addIndex(
+                name: Self.compositeKeyIndexName(schema.name), columns: schema.primaryKeyColumnNames, unique: true)
+        }
     }
+
+    /// The name of the unique index that holds a composite key: `<table>_pkey`, as PostgreSQL names the key.
+    static func compositeKeyIndexName(_ table: String) -> String { table + "_pkey" }
 
     /// A table of rows computed by a statement (a set operation's combined rows), with no keys or indexes.
     ///

@@ -58,6 +58,15 @@ public struct WPEntry {
     }
 }
 
+/// An order line keyed by two columns (a composite key): saved by its key (update where it exists, else insert),
+/// upserted on it, and refused when a stored line's key column is assigned.
+@Model(table: "wp_line", primaryKey: ["orderNo", "sku"])
+public struct WPLine {
+    public var orderNo: Int64
+    public var sku: String
+    public var qty: Int64
+}
+
 /// A note whose writes the change history records, with a deterministic encrypted tag (equality filters reach it)
 /// and a randomized encrypted secret. Its key is set by the program, so the history's keys are the same text on
 /// every backend.

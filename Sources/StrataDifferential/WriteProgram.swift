@@ -89,6 +89,17 @@ public indirect enum WriteStep: Sendable, Equatable {
     /// `pruneHistory(before:)` the token of the `keep`-th last transaction read (0: the last one), then the whole
     /// history kept read from the start. Top level only.
     case pruneHistory(keep: Int)
+    /// An order line built with its composite key and saved: its row updated when it exists, else inserted.
+    case lineSave(order: Int64, sku: String, qty: Int64)
+    /// An order line upserted on its composite key (the default target): updated (or kept, `keep`), else inserted.
+    case lineUpsert(order: Int64, sku: String, qty: Int64, keep: Bool)
+    /// The line with this key read (when it exists), `qty += by`, saved: an update `WHERE` both key columns.
+    case lineEdit(order: Int64, sku: String, by: Int64)
+    /// The line with this key read (when it exists), its `sku` assigned `to`, saved: refused (`invalidValue`, a
+    /// stored model's key column), nothing written.
+    case lineRekey(order: Int64, sku: String, to: String)
+    /// The line with this key read (when it exists) and deleted.
+    case lineDelete(order: Int64, sku: String)
     /// Every backend's database reopened over the same data with a keyring that holds one more key, the newest:
     /// later writes seal under it, older envelopes still open, and equality filters find values sealed under any
     /// key. Top level only.
@@ -243,6 +254,19 @@ public indirect enum WriteStep: Sendable, Equatable {
         case .pruneHistory(let keep):
             return "try tx.pruneHistory(before: tokensRead[tokensRead.count - \(keep + 1)]); "
                 + "all = try tx.changes(since: nil)"
+        case .lineSave(let o, let sku, let q):
+            return "var line = WPLine(orderNo: \(o), sku: \"\(sku)\", qty: \(q)); try line.save(tx)"
+        case .lineUpsert(let o, let sku, let q, let keep):
+            return "var line = WPLine(orderNo: \(o), sku: \"\(sku)\", qty: \(q)); try line.upsert(tx"
+                + (keep ? ", do: .nothing)" : ")")
+        case .lineEdit(let o, let sku, let by):
+            return "if var line = try WPLine.find(WPLine.ID(orderNo: \(o), sku: \"\(sku)\"), tx) { line.qty += \(by); "
+                + "try line.save(tx) }"
+        case .lineRekey(let o, let sku, let to):
+            return "if var line = try WPLine.find(WPLine.ID(orderNo: \(o), sku: \"\(sku)\"), tx) { "
+                + "line.sku = \"\(to)\"; try line.save(tx) }  // invalidValue"
+        case .lineDelete(let o, let sku):
+            return "_ = try WPLine.find(WPLine.ID(orderNo: \(o), sku: \"\(sku)\"), tx)?.delete(tx)"
         case .rotateKey:
             return "keys.append(AESGCMKeyring.Key(id: \"wp-rot…\", …)); db = Database(driver: db.driver, "
                 + "configuration: withKeyring(keys))"
@@ -324,6 +348,22 @@ public struct WriteProgramGenerator {
         }
     }
 
+    static let lineSKUs = ["x", "y", "z"]
+    /// The share of steps (at every depth) on the order line with a composite key.
+    static let lineShare = 0.06
+
+    /// A step on the order line: two orders, three SKUs, so keys share one column or the other.
+    func lineStep(_ rng: inout SplitMix64) -> WriteStep {
+        let (order, sku) = (Int64(1 + rng.below(2)), rng.pick(Self.lineSKUs))
+        switch rng.below(100) {
+        case 0..<35: return .lineSave(order: order, sku: sku, qty: Int64(rng.below(20)))
+        case 35..<55: return .lineUpsert(order: order, sku: sku, qty: Int64(rng.below(20)), keep: rng.chance(0.3))
+        case 55..<80: return .lineEdit(order: order, sku: sku, by: Int64(1 + rng.below(5)))
+        case 80..<88: return .lineRekey(order: order, sku: sku, to: rng.pick(Self.lineSKUs))
+        default: return .lineDelete(order: order, sku: sku)
+        }
+    }
+
     private func balance(_ rng: inout SplitMix64) -> Int64 {
         if rng.chance(0.08) { return WPAccount.refusedBeforeWrite }
         if rng.chance(0.08) { return WPAccount.refusedAfterWrite }
@@ -340,6 +380,7 @@ public struct WriteProgramGenerator {
 
     mutating func step(depth: Int, _ rng: inout SplitMix64) -> WriteStep {
         if rng.chance(Self.noteShare) { return noteStep(depth: depth, &rng) }
+        if rng.chance(Self.lineShare) { return lineStep(&rng) }
         let roll = rng.below(100)
         switch roll {
         case 0..<14:

@@ -52,9 +52,12 @@ public struct WriteSnapshot: Equatable, CustomStringConvertible {
     var notes: [String]
     /// `key tagKey secretKey|nil` for each note: the id of the key that sealed each stored envelope.
     var sealed: [String]
+    /// `order sku qty` for each order line, sorted.
+    var lines: [String] = []
 
     public var description: String {
         "rows \(rows)\n  entries \(entries)\n  handles \(handles)\n  notes \(notes)\n  sealed \(sealed)"
+            + "\n  lines \(lines)"
     }
 
     /// A note as snapshots and ``WriteStep/noteFind(tag:)`` show it.
@@ -78,6 +81,12 @@ struct RefNote: Equatable {
         tagKey = key
         secretKey = secret == nil ? nil : key
     }
+}
+
+/// An order line's composite key in the reference.
+struct LineKey: Hashable {
+    var order: Int64
+    var sku: String
 }
 
 /// A model the program holds, as the reference sees it: what it shows, and what `save` knows of it.
@@ -116,6 +125,8 @@ struct WriteReference {
     var aborted = false
     /// The notes, by key.
     var notes: [String: RefNote] = [:]
+    /// The order lines' quantities, by composite key.
+    var lines: [LineKey: Int64] = [:]
     /// The history's transactions committed since the program began, in commit order.
     var committed: [[HistoryLine]] = []
     /// The changes of the open transaction (its savepoints' included while they may still commit).
@@ -355,6 +366,9 @@ struct WriteReference {
             .noteFind, .readHistory, .pruneHistory:
             if aborted { return [.misuse] }  // every note step runs a statement first
             return applyNote(step)
+        case .lineSave, .lineUpsert, .lineEdit, .lineRekey, .lineDelete:
+            if aborted { return [.misuse] }  // every line step runs a statement first
+            return applyLine(step)
         case .rotateKey:
             rotations += 1
             return [.ok]
@@ -379,6 +393,7 @@ struct WriteReference {
         open.append(scope)
         let saved = (rows, entries, nextID)
         let savedNotes = (notes, pendingChanges.count)
+        let savedLines = lines
         var outcomes: [WriteOutcome] = []
         for s in steps { outcomes += apply(s) }
         open.removeLast()
@@ -397,6 +412,7 @@ struct WriteReference {
             (rows, entries) = (saved.0, saved.1)
             notes = savedNotes.0
             pendingChanges.removeSubrange(savedNotes.1...)
+            lines = savedLines
         } else if open.isEmpty {
             status[scope] = 2
         }
@@ -482,6 +498,26 @@ struct WriteReference {
             let kept = HistoryText.pages(Array(committed[prunedBelow...]), limit: 1000)
             return [.found("pruned \(deleted); kept " + kept)]
         default: return [.other("not a note step")]
+        }
+        return [.ok]
+    }
+
+    /// A step on the order line (composite key): none fails but a rekey, which is refused before any write.
+    private mutating func applyLine(_ step: WriteStep) -> [WriteOutcome] {
+        switch step {
+        case .lineSave(let order, let sku, let qty):
+            lines[LineKey(order: order, sku: sku)] = qty
+        case .lineUpsert(let order, let sku, let qty, let keep):
+            let key = LineKey(order: order, sku: sku)
+            if !keep || lines[key] == nil { lines[key] = qty }
+        case .lineEdit(let order, let sku, let by):
+            lines[LineKey(order: order, sku: sku)]? &+= by
+        case .lineRekey(let order, let sku, _):
+            // A stored model's key column assigned: refused, whatever the new value (even the same one).
+            if lines[LineKey(order: order, sku: sku)] != nil { return [.invalid] }
+        case .lineDelete(let order, let sku):
+            lines[LineKey(order: order, sku: sku)] = nil
+        default: return [.other("not a line step")]
         }
         return [.ok]
     }
@@ -590,6 +626,7 @@ struct WriteReference {
             },
             sealed: notes.sorted { $0.key < $1.key }.map {
                 "\($0.key) \($0.value.tagKey) \($0.value.secretKey ?? "nil")"
-            })
+            },
+            lines: lines.map { "\($0.key.order) \($0.key.sku) \($0.value)" }.sorted())
     }
 }

@@ -80,9 +80,9 @@ final class WriteBackend {
         tokensRead = []
         try db.writeSync { tx in
             let history = ["strata_history", "strata_history_clock"]
-            let tables = [WPEntry.schema.name, WPAccount.schema.name, WPNote.schema.name] + history
+            let tables = [WPEntry.schema.name, WPAccount.schema.name, WPNote.schema.name, WPLine.schema.name] + history
             for table in tables { _ = try tx.execute(.dropTable(table)) }
-            try tx.migrate([WPAccount.self, WPEntry.self, WPNote.self])
+            try tx.migrate([WPAccount.self, WPEntry.self, WPNote.self, WPLine.self])
         }
     }
 
@@ -138,7 +138,7 @@ final class WriteBackend {
             case .serializationFailure: return .serialization
             case .connectionLost: return .connectionLost
             case .busy: return .busy
-            case .invalidQuery: return .invalid
+            case .invalidQuery, .invalidValue: return .invalid
             default: return .other(e.caseName + ": \(e)")
             }
         case is CancellationError: return .cancelled
@@ -341,6 +341,22 @@ final class WriteBackend {
             }
         case .noteDeleteWhere(let tag):
             _ = try WPNote.query(on: tx).where(\.tag == tag).delete()
+        case .lineSave(let order, let sku, let qty):
+            var line = WPLine(orderNo: order, sku: sku, qty: qty)
+            try line.save(tx)
+        case .lineUpsert(let order, let sku, let qty, let keep):
+            var line = WPLine(orderNo: order, sku: sku, qty: qty)
+            try line.upsert(tx, do: keep ? .nothing : .updateAll)
+        case .lineEdit(let order, let sku, let by):
+            guard var line = try WPLine.find(WPLine.ID(orderNo: order, sku: sku), tx) else { return [.ok] }
+            line.qty &+= by
+            try line.save(tx)
+        case .lineRekey(let order, let sku, let to):
+            guard var line = try WPLine.find(WPLine.ID(orderNo: order, sku: sku), tx) else { return [.ok] }
+            line.sku = to
+            try line.save(tx)
+        case .lineDelete(let order, let sku):
+            _ = try WPLine.find(WPLine.ID(orderNo: order, sku: sku), tx)?.delete(tx)
         case .noteFind(let tag):
             let found = try WPNote.query(on: tx).where(\.tag == tag).all().sorted { ($0.id ?? "") < ($1.id ?? "") }
             return [.found(found.map(Self.noteText).joined(separator: ", "))]
@@ -441,7 +457,8 @@ final class WriteBackend {
                 }.sorted(),
                 handles: handles.map { "\($0.code) \($0.balance) v\($0.version) \($0.id == nil ? "nil" : "id")" },
                 notes: try WPNote.query(on: tx).all().map(Self.noteText).sorted(),
-                sealed: try WPNoteSealed.query(on: tx).all().map(\.text).sorted())
+                sealed: try WPNoteSealed.query(on: tx).all().map(\.text).sorted(),
+                lines: try WPLine.query(on: tx).all().map { "\($0.orderNo) \($0.sku) \($0.qty)" }.sorted())
         }
     }
 }

@@ -10,7 +10,7 @@ struct PersistedProperty {
     /// The initial value, used as the column default; always nil for the primary key.
     let defaultValue: ExprSyntax?
     let isConstantDefault: Bool
-    let isPrimaryKey: Bool
+    var isPrimaryKey: Bool
     /// Whether @Model adds a `didSet` that marks the column changed: a `var` declared alone, without
     /// observers of its own (a `let` never changes; other columns are written on every update).
     let isTracked: Bool
@@ -25,6 +25,8 @@ struct PersistedProperty {
     var isGenerated = false
     /// The `default:` expression of `@Column(default: .now)`, if any.
     var databaseDefault: ExprSyntax? = nil
+    /// The declared type as written (a composite key's `ID` struct repeats it), if annotated.
+    var type: String? = nil
 }
 
 /// Everything @Model needs to know about the struct it is attached to.
@@ -34,6 +36,8 @@ struct ModelAnalysis {
     /// `"public "`, `"package "` or empty; prefixed to every generated member.
     var accessPrefix = ""
     var properties: [PersistedProperty] = []
+    /// The property names of `@Model(primaryKey: ["a", "b"])`, in the order given; empty for `var id`.
+    var compositeKey: [String] = []
     /// Static properties initialised with `hasMany(…)`, `hasOne(…)` or `belongsTo(…)`, in declaration order.
     var associations: [String] = []
     /// Whether the body declares a lifecycle callback (`willSave`, `didCreate`, …) and does not set
@@ -59,7 +63,9 @@ struct ModelAnalysis {
             }
         }
         tableName = resolveTableName(attribute: attribute, typeName: typeName)
+        compositeKey = resolveCompositeKey(attribute: attribute)
         collectProperties(of: structDecl)
+        if !compositeKey.isEmpty { markCompositeKey(attribute: attribute) }
         collectAssociations(of: structDecl)
         collectCallbacks(of: structDecl)
     }

@@ -14,6 +14,7 @@ enum ModelDiagnostic: DiagnosticMessage {
     case invalidTableName
     case destructuringPattern
     case invalidRoleType(attribute: String, expected: String)
+    case invalidCompositeKey(String)
 
     var message: String {
         switch self {
@@ -43,6 +44,8 @@ enum ModelDiagnostic: DiagnosticMessage {
         case .invalidRoleType(let attribute, let expected):
             "@\(attribute) needs a 'var' of type \(expected)"
                 + (expected == "Date" ? " or Date?" : expected == "Int" ? " or Int64" : "")
+        case .invalidCompositeKey(let reason):
+            "@Model(primaryKey:) \(reason)"
         }
     }
 
@@ -61,6 +64,7 @@ enum ModelDiagnostic: DiagnosticMessage {
         case .invalidTableName: id = "invalidTableName"
         case .destructuringPattern: id = "destructuringPattern"
         case .invalidRoleType: id = "invalidRoleType"
+        case .invalidCompositeKey: id = "invalidCompositeKey"
         }
         return MessageID(domain: "StrataMacros", id: id)
     }

@@ -19,6 +19,10 @@ extension ModelAnalysis {
             lines.append("    \(access)static var associations: [any Strata.ModelAssociation<\(type)>] { [\(list)] }")
         }
 
+        if !compositeKey.isEmpty {
+            lines += compositeKeyLines(access: access)
+        }
+
         if declaresCallbacks {
             lines.append("    \(access)static var hasLifecycleCallbacks: Bool { true }")
         }

@@ -57,13 +57,17 @@ extension ModelAnalysis {
                         dateFormat: dateFormat,
                         encryption: candidate.isID ? nil : ModelAnalysis.encryption(of: candidate.variable),
                         isGenerated: !candidate.isID && candidate.variable.hasAttribute(named: "Generated"),
-                        databaseDefault: candidate.isID ? nil : ModelAnalysis.databaseDefault(of: candidate.variable)
+                        databaseDefault: candidate.isID ? nil : ModelAnalysis.databaseDefault(of: candidate.variable),
+                        type: candidate.type?.trimmedDescription
                     )
                 )
             }
         }
-        if !sawID {
+        if !sawID && compositeKey.isEmpty {
             report(.missingID, at: structDecl.name)
+        } else if sawID && !compositeKey.isEmpty {
+            report(
+                .invalidCompositeKey("generates 'id' from the key's properties: remove 'var id'"), at: structDecl.name)
         }
     }
 

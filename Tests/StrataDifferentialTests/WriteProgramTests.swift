@@ -1,9 +1,10 @@
 // WriteProgramTests: the write-program tester agrees with its reference on memory and SQLite, and shrinks and prints.
 import Foundation
-import StrataDifferential
 import StrataMemory
 import StrataSQLite
 import Testing
+
+@testable import StrataDifferential
 
 @Suite("Write programs")
 struct WriteProgramTests {
@@ -65,6 +66,55 @@ struct WriteProgramTests {
                     if let f = try runner.check(program) { return "program \(n): \(f)" }
                 }
                 return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(failure == nil, "\(failure ?? "")")
+    }
+
+    @Test("composite-key line steps (save, upsert, edit, refused rekey, delete) end as the reference says")
+    func lineSteps() async throws {
+        let failure = await onOwnThread { () -> String? in
+            do {
+                let runner = try WriteRunner(urls: ["memory:", "sqlite::memory:"], drivers: [.memory, .sqlite])
+                let programs: [[WriteStep]] = [
+                    [
+                        .lineSave(order: 1, sku: "x", qty: 2), .lineSave(order: 2, sku: "x", qty: 3),
+                        .lineSave(order: 1, sku: "y", qty: 4), .lineSave(order: 1, sku: "x", qty: 5),
+                        .lineEdit(order: 1, sku: "x", by: 1), .lineEdit(order: 2, sku: "z", by: 1),
+                        .lineRekey(order: 1, sku: "y", to: "z"), .lineRekey(order: 1, sku: "y", to: "y"),
+                        .lineRekey(order: 2, sku: "y", to: "x"), .lineDelete(order: 2, sku: "x"),
+                    ],
+                    [
+                        .lineUpsert(order: 1, sku: "x", qty: 1, keep: false),
+                        .lineUpsert(order: 1, sku: "x", qty: 9, keep: true),
+                        .lineUpsert(order: 1, sku: "x", qty: 7, keep: false),
+                        .lineUpsert(order: 1, sku: "y", qty: 3, keep: true),
+                    ],
+                    [
+                        .lineSave(order: 1, sku: "x", qty: 1),
+                        .transaction(
+                            [
+                                .lineEdit(order: 1, sku: "x", by: 4),
+                                .savepoint([.lineDelete(order: 1, sku: "x")], rollback: true),
+                                .lineSave(order: 2, sku: "y", qty: 6),
+                            ], end: .rollback),
+                        .transaction(
+                            [.lineSave(order: 2, sku: "z", qty: 1), .lineRekey(order: 2, sku: "z", to: "x")],
+                            end: .commit),
+                        .abortingTransaction(
+                            [.lineRekey(order: 1, sku: "x", to: "y"), .lineEdit(order: 1, sku: "x", by: 1)],
+                            end: .commit),
+                    ],
+                ]
+                for (n, program) in programs.enumerated() {
+                    if let f = try runner.check(program) { return "program \(n): \(f)" }
+                }
+                var reference = WriteReference()
+                let outcomes = programs[0].flatMap { reference.apply($0) }
+                guard outcomes.filter({ $0 == .invalid }).count == 2 else { return "rekeys not refused: \(outcomes)" }
+                return reference.snapshot.lines == ["1 x 6", "1 y 4"] ? nil : "lines \(reference.snapshot.lines)"
             } catch {
                 return "\(error)"
             }

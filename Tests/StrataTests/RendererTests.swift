@@ -184,6 +184,23 @@ struct RendererTests {
                     backfill: .integer(0))), dialect: odd)
         #expect(add.sql == "ALTER TABLE `pet` ADD COLUMN `age` T_INTEGER DEFAULT 0 NOT NULL")
     }
+
+    @Test("CREATE TABLE of a composite key: key columns NOT NULL, PRIMARY KEY (a, b) before the foreign keys")
+    func compositeKeyDDL() throws {
+        let schema = TableSchema(
+            name: "line",
+            columns: [
+                TableColumn(name: "o", type: .integer, isNullable: true, isPrimaryKey: true),
+                TableColumn(name: "s", type: .text, isNullable: true, isPrimaryKey: true),
+                TableColumn(name: "q", type: .integer, isNullable: true),
+            ], foreignKeys: [ForeignKey(column: "o", references: "ord", onDelete: .cascade)])
+        #expect(schema.primaryKeyIndex == nil && schema.primaryKeyIndexes == [0, 1] && schema.hasCompositeKey)
+        #expect(schema.columns.map(\.isNullable) == [false, false, true], "a composite key's columns are NOT NULL")
+        let create = try SQLRenderer.render(.createTable(schema), dialect: odd)
+        #expect(
+            create.sql == "CREATE TABLE IF NOT EXISTS `line` (`o` T_INTEGER NOT NULL, `s` T_TEXT NOT NULL, "
+                + "`q` T_INTEGER, PRIMARY KEY (`o`, `s`), FOREIGN KEY (`o`) REFERENCES `ord` (`id`) ON DELETE CASCADE)")
+    }
 }
 
 /// The double-quote dialect default, to test escaping with `"`.

@@ -48,7 +48,9 @@ extension Transaction {
         while start < ids.count {
             let slice = ids[start..<(ids.count - start > chunk ? start + chunk : ids.count)]
             var query = T.query(on: self).where(Condition(.inList(.column(column), slice.map { $0.databaseValue })))
-            query.order = [.key(T.primaryKeyColumn)]  // children in id order on every backend
+            // Children in key order on every backend: every column of a composite key, so ties are ordered too.
+            query.order =
+                T.schema.hasCompositeKey ? T.schema.primaryKeyColumnNames.map { .key($0) } : [.key(T.primaryKeyColumn)]
             out += try query.all()
             start += slice.count
         }

@@ -7,26 +7,30 @@ extension Model {
     /// static let users = hasMany(User.self, onDelete: .destroy)
     /// ```
     public static func hasMany<T: Model>(_ target: T.Type, onDelete: DeleteRule = .none) -> HasMany<Self, T> {
-        HasMany(foreignKey: .conventional(parent: Self.self, in: T.self), onDelete: onDelete)
+        HasMany(
+            foreignKey: ResolvedKey.conventional(parent: Self.self, in: T.self).referencing(Self.self),
+            onDelete: onDelete)
     }
 
     /// The children pointing at this model by an explicit key: `hasMany(User.self, key: \.managerID)`.
     public static func hasMany<T: Model, V>(_ target: T.Type, key: KeyPath<T, V>, onDelete: DeleteRule = .none)
         -> HasMany<Self, T>
     {
-        HasMany(foreignKey: .explicit(key), onDelete: onDelete)
+        HasMany(foreignKey: ResolvedKey.explicit(key).referencing(Self.self), onDelete: onDelete)
     }
 
     /// The single child pointing at this model by the conventional key.
     public static func hasOne<T: Model>(_ target: T.Type, onDelete: DeleteRule = .none) -> HasOne<Self, T> {
-        HasOne(foreignKey: .conventional(parent: Self.self, in: T.self), onDelete: onDelete)
+        HasOne(
+            foreignKey: ResolvedKey.conventional(parent: Self.self, in: T.self).referencing(Self.self),
+            onDelete: onDelete)
     }
 
     /// The single child pointing at this model by an explicit key.
     public static func hasOne<T: Model, V>(_ target: T.Type, key: KeyPath<T, V>, onDelete: DeleteRule = .none)
         -> HasOne<Self, T>
     {
-        HasOne(foreignKey: .explicit(key), onDelete: onDelete)
+        HasOne(foreignKey: ResolvedKey.explicit(key).referencing(Self.self), onDelete: onDelete)
     }
 
     /// The parent this model points at by the conventional key (`Group` → this model's `group_id`).
@@ -41,14 +45,15 @@ extension Model {
     /// static let group = belongsTo(Group.self, onDelete: .destroy)   // deleting a group deletes its users
     /// ```
     public static func belongsTo<T: Model>(_ target: T.Type, onDelete: DeleteRule? = nil) -> BelongsTo<Self, T> {
-        BelongsTo(foreignKey: .conventional(parent: T.self, in: Self.self), onDelete: onDelete)
+        BelongsTo(
+            foreignKey: ResolvedKey.conventional(parent: T.self, in: Self.self).referencing(T.self), onDelete: onDelete)
     }
 
     /// The parent this model points at by an explicit key: `belongsTo(User.self, key: \.managerID)`.
     public static func belongsTo<T: Model, V>(_ target: T.Type, key: KeyPath<Self, V>, onDelete: DeleteRule? = nil)
         -> BelongsTo<Self, T>
     {
-        BelongsTo(foreignKey: .explicit(key), onDelete: onDelete)
+        BelongsTo(foreignKey: ResolvedKey.explicit(key).referencing(T.self), onDelete: onDelete)
     }
 
     /// Targets reached through a join model with conventional keys (`user_id`, `project_id`).
@@ -61,8 +66,8 @@ extension Model {
         onDelete: DeleteRule = .destroy
     ) -> HasManyThrough<Self, T, J> {
         HasManyThrough(
-            ownerKey: .conventional(parent: Self.self, in: J.self),
-            targetKey: .conventional(parent: T.self, in: J.self), onDelete: onDelete)
+            ownerKey: ResolvedKey.conventional(parent: Self.self, in: J.self).referencing(Self.self),
+            targetKey: ResolvedKey.conventional(parent: T.self, in: J.self).referencing(T.self), onDelete: onDelete)
     }
 
     /// Targets reached through a join model with explicit keys on the join model.
@@ -71,6 +76,8 @@ extension Model {
         ownerKey: KeyPath<J, A>, targetKey: KeyPath<J, B>,
         onDelete: DeleteRule = .destroy
     ) -> HasManyThrough<Self, T, J> {
-        HasManyThrough(ownerKey: .explicit(ownerKey), targetKey: .explicit(targetKey), onDelete: onDelete)
+        HasManyThrough(
+            ownerKey: ResolvedKey.explicit(ownerKey).referencing(Self.self),
+            targetKey: ResolvedKey.explicit(targetKey).referencing(T.self), onDelete: onDelete)
     }
 }

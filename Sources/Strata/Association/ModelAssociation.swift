@@ -85,6 +85,17 @@ struct ResolvedKey: Sendable, Hashable {
                 + "name the key explicitly (key: \\.yourKey)")
     }
 
+    /// The key, unless the model it references has a composite key (see ``CompositeKey``): an association to
+    /// one would need a foreign key of several columns, which associations do not take yet.
+    func referencing<Parent: Model>(_ parent: Parent.Type) -> ResolvedKey {
+        guard Parent.schema.hasCompositeKey else { return self }
+        return ResolvedKey(
+            column: nil,
+            problem:
+                "\(Parent.modelName) has a composite primary key (\(Parent.schema.primaryKeyColumnNames.joined(separator: ", "))); "
+                + "associations to it are not supported: query it by its key columns")
+    }
+
     static func explicit<Child: Model, V>(_ kp: KeyPath<Child, V>) -> ResolvedKey {
         if let column = Child.columnName(for: kp) { return ResolvedKey(column: column, problem: nil) }
         return ResolvedKey(column: nil, problem: "\(kp) is not a stored column of \(Child.modelName)")
@@ -133,6 +144,10 @@ extension Model {
         return id
     }
 
+    /// The key column; for a composite key its first column (which orders rows and counts them, never finds one).
     @usableFromInline
-    static var primaryKeyColumn: String { schema.columns[schema.primaryKeyIndex ?? 0].name }
+    static var primaryKeyColumn: String {
+        let schema = self.schema
+        return schema.columns[schema.primaryKeyIndex ?? schema.primaryKeyIndexes.first ?? 0].name
+    }
 }

@@ -494,7 +494,18 @@ public struct SQLRenderer {
         for (n, c) in t.columns.enumerated() {
             if n > 0 { sql += ", " }
             let isKey = t.foreignKeys.contains { $0.column == c.name }
+            if t.hasCompositeKey && c.isPrimaryKey {
+                // A column of a composite key: typed as a key, NOT NULL; the key is declared after the columns.
+                sql += try q(c.name) + " " + dialect.keySQLType(c.type) + " NOT NULL"
+                if let check = dialect.typeCheck(c.type, column: try q(c.name)) { sql += " CHECK (" + check + ")" }
+                continue
+            }
             try columnDefinition(c, table: t.name, forAdd: false, referencesKey: isKey)
+        }
+        if t.hasCompositeKey {
+            sql += ", PRIMARY KEY ("
+            for (n, name) in t.primaryKeyColumnNames.enumerated() { sql += (n > 0 ? ", " : "") + (try q(name)) }
+            sql += ")"
         }
         for fk in t.foreignKeys {
             sql += ", FOREIGN KEY (" + (try q(fk.column)) + ") REFERENCES " + (try q(fk.referencedTable))

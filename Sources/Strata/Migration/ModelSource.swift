@@ -7,7 +7,9 @@ import Foundation
 /// follow the declared types and the stored values (a `decimal` stored as REAL is a `Decimal`; a date column's
 /// form is read from a stored value and declared with `dateFormat:`), single-column foreign keys become
 /// `belongsTo` and `hasMany`, and a table of an id and two foreign keys becomes `hasMany(through:)` on both
-/// sides. A table without a single integer primary key is listed in a comment: Strata models need one.
+/// sides. A table keyed by several integer, text or UUID columns becomes `@Model(table:primaryKey:)` with its
+/// key's properties (see ``CompositeKey``); associations to it are not written (they would need a foreign key of
+/// several columns). Any other table without a single integer primary key is listed in a comment.
 public enum ModelSource {
     /// The source for every table of the database `tx` is connected to.
     ///
@@ -18,7 +20,10 @@ public enum ModelSource {
         for name in try tx.connection.liveTables() {
             guard let columns = try tx.liveColumns(of: name) else { continue }
             let keys = columns.filter(\.isPrimaryKey)
-            guard keys.count == 1, let key = keys.first, key.reads.contains(.integer) else {
+            let single = keys.count == 1 && keys[0].reads.contains(.integer)
+            // A composite key maps when each of its columns reads into a key type (see ``CompositeKey``).
+            let composite = keys.count > 1 && keys.allSatisfy { compositeKeyType($0) != nil }
+            guard single || composite else {
                 skipped.append(name)
                 continue
             }
@@ -33,8 +38,8 @@ public enum ModelSource {
             let foreignKeys = try tx.connection.liveForeignKeys(of: name).sorted { position($0) < position($1) }
             tables.append(
                 Table(
-                    name: name, columns: columns, key: key.name, foreignKeys: foreignKeys, samples: samples,
-                    kinds: kinds))
+                    name: name, columns: columns, key: single ? keys[0].name : "", foreignKeys: foreignKeys,
+                    samples: samples, kinds: kinds))
         }
         return render(tables, skipped: skipped)
     }
@@ -42,6 +47,7 @@ public enum ModelSource {
     struct Table {
         let name: String
         let columns: [LiveColumn]
+        /// The single key column's name, which becomes `id`; empty for a composite key.
         let key: String
         let foreignKeys: [LiveForeignKey]
         let samples: [String: DatabaseValue]
@@ -54,9 +60,12 @@ public enum ModelSource {
             column == key ? "id" : ModelSource.propertyName(column)
         }
 
+        /// Whether the table's key has two or more columns.
+        var hasCompositeKey: Bool { key.isEmpty }
+
         /// A link table: an id and exactly two foreign keys, nothing else.
         var link: (LiveForeignKey, LiveForeignKey)? {
-            guard columns.count == 3, foreignKeys.count == 2 else { return nil }
+            guard !hasCompositeKey, columns.count == 3, foreignKeys.count == 2 else { return nil }
             return (foreignKeys[0], foreignKeys[1])
         }
     }
@@ -79,9 +88,21 @@ public enum ModelSource {
         for placeholder in Placeholder.allCases where types.contains(placeholder.rawValue) {
             out += "\n" + placeholder.source
         }
+        let composite = Set(tables.filter(\.hasCompositeKey).map(\.name))
         for t in tables {
-            out += "\n@Model(table: \(literal(t.name)))\nstruct \(t.structName) {\n"
+            var keyArgument = ""
+            if t.hasCompositeKey {
+                let keys = t.columns.filter(\.isPrimaryKey).map { literal(t.property($0.name)) }
+                keyArgument = ", primaryKey: [" + keys.joined(separator: ", ") + "]"
+            }
+            out += "\n@Model(table: \(literal(t.name))\(keyArgument))\nstruct \(t.structName) {\n"
             for c in t.columns {
+                if t.hasCompositeKey && c.isPrimaryKey {
+                    let property = t.property(c.name)
+                    let attribute = property != c.name ? "@Column(\(literal(c.name))) " : ""
+                    out += "    \(attribute)var \(escaped(property)): \(compositeKeyType(c) ?? "String")\n"
+                    continue
+                }
                 let (type, format, note) = swiftType(c, sample: t.samples[c.name], kinds: t.kinds[c.name])
                 if let note, !c.isPrimaryKey { out += "    // \(commentText(c.declaredType)): \(note)\n" }
                 let property = t.property(c.name)
@@ -103,13 +124,15 @@ public enum ModelSource {
                 used.insert(name)
                 return name
             }
-            for fk in t.foreignKeys where names.contains(fk.referencedTable) {
+            // An association to a table with a composite key needs a foreign key of several columns: not mapped.
+            for fk in t.foreignKeys where names.contains(fk.referencedTable) && !composite.contains(fk.referencedTable)
+            {
                 let parent = typeName(fk.referencedTable)
                 let name = unique(associationName(fk.column, parent: parent))
                 out +=
                     "    static let \(escaped(name)) = belongsTo(\(parent).self, key: \\\(t.structName).\(t.property(fk.column)))\n"
             }
-            for child in tables {
+            for child in tables where !t.hasCompositeKey {
                 for fk in child.foreignKeys where fk.referencedTable == t.name {
                     let name = unique(plural(lowerFirst(child.structName)))
                     out +=
@@ -132,6 +155,17 @@ public enum ModelSource {
             out += "\n// \(commentText(name)): no single integer primary key, which a Strata model needs; not mapped.\n"
         }
         return out
+    }
+
+    /// The Swift type of a composite key's column: `Int64`, `UUID` or `String` as the column reads, else nil.
+    static func compositeKeyType(_ c: LiveColumn) -> String? {
+        let t = c.declaredType.lowercased()
+        if c.reads.contains(.integer) && t.contains("int") { return "Int64" }
+        if c.reads.contains(.uuid) && t.contains("uuid") { return "UUID" }
+        if c.reads.contains(.text) && (t.contains("char") || t.contains("text") || t.contains("clob")) {
+            return "String"
+        }
+        return nil
     }
 
     /// The Swift type, date form and a note for a column, from its declared type, a stored value and (for a

@@ -29,7 +29,10 @@ extension Model {
         var validations = Validations<Self>()
         Self.validations(&validations)
         if !validations.rules.isEmpty { for m in models { try validations.run(m, tx) } }
-        guard let pk = schema.primaryKeyIndex else { throw StrataError.invalidQuery("\(modelName) has no primary key") }
+        // A composite key (see ``CompositeKey``) is the models' own, as a `String` key is: its first column names it.
+        guard let pk = schema.primaryKeyIndex ?? schema.primaryKeyIndexes.first else {
+            throw StrataError.invalidQuery("\(modelName) has no primary key")
+        }
         var copy = models
         // A model whose insert a rollback undid is new again (as before a save).
         for i in copy.indices where copy[i]._persistence != nil { copy[i].forgetUndoneInsert() }

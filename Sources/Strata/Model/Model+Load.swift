@@ -31,7 +31,10 @@ extension Model {
         var validations = Validations<Self>()
         Self.validations(&validations)
         if !validations.rules.isEmpty { for m in models { try validations.run(m, tx) } }
-        guard let pk = schema.primaryKeyIndex else { throw StrataError.invalidQuery("\(modelName) has no primary key") }
+        // A composite key (see ``CompositeKey``) is the models' own, as a `String` key is: its first column names it.
+        guard let pk = schema.primaryKeyIndex ?? schema.primaryKeyIndexes.first else {
+            throw StrataError.invalidQuery("\(modelName) has no primary key")
+        }
         var keyed = models
         // A database-assigned id must be nil: checked as each row is written (one pass over the batch, not two);
         // a throw there ends the batch, which keeps nothing.

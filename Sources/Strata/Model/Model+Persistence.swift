@@ -100,7 +100,7 @@ extension Model {
         case .update(let versionBefore):
             var fresh = state
             fresh.updateScope = nil
-            fresh.markEveryColumnChanged(except: Self.schema.primaryKeyIndex)
+            fresh.markEveryColumnChanged(except: Self.schema.primaryKeyIndexes)
             _persistence = fresh
             if let version = Self.schema.column(withRole: .version) {
                 try setVersion(versionBefore, column: version.name)
@@ -206,6 +206,7 @@ extension Model {
     mutating func writeRow(_ tx: Transaction, insertIfMissing: Bool) throws {
         let schema = Self.schema
         guard let pk = schema.primaryKeyIndex else {
+            if schema.hasCompositeKey { return try writeCompositeRow(tx, insertIfMissing: insertIfMissing) }
             throw StrataError.invalidQuery("\(Self.modelName) has no primary key")
         }
         try Self.checkKeyring(tx)
@@ -383,7 +384,7 @@ extension Model {
         guard inserted > 0 else { throw StrataError.insertIgnored(table: schema.name) }
     }
 
-    private mutating func setDate(_ date: Date, column: String) throws {
+    mutating func setDate(_ date: Date, column: String) throws {
         switch Self.keyPath(forColumn: column) {
         case let kp as WritableKeyPath<Self, Date>: self[keyPath: kp] = date
         case let kp as WritableKeyPath<Self, Date?>: self[keyPath: kp] = date
@@ -536,7 +537,7 @@ extension Model {
     /// `id = ?`, and `deleted_at IS NULL` for a soft-deleted model.
     @usableFromInline
     static func keyFilter(_ id: ID) -> SQLExpression {
-        let key = SQLExpression.compare(.equal, .column(primaryKeyColumn), .value(id.databaseValue))
+        let key = keyEquality(id)
         guard let deleted = schema.column(withRole: .deletedAt) else { return key }
         return .and([key, .isNull(.column(deleted.name))])
     }
@@ -544,6 +545,7 @@ extension Model {
     /// Fetches the model with this id, or nil (also when the row is soft-deleted).
     @inlinable
     public static func find(_ id: ID, _ tx: Transaction) throws -> Self? {
+        if schema.primaryKeyIndex == nil { return try query(on: tx).filter(id: id).first() }
         var found: Self?
         _ = try tx.execute(
             template: findTemplate, binds: [id.databaseValue], statement: { findStatement(id) },
@@ -558,6 +560,7 @@ extension Model {
     nonisolated(nonsending)
         public static func find(_ id: ID, on db: Database) async throws -> Self?
     {
+        if schema.primaryKeyIndex == nil { return try await query(on: db).filter(id: id).first() }
         var found: Self?
         _ = try await db.readOne(
             template: findTemplate, binds: [id.databaseValue], statement: { findStatement(id) },

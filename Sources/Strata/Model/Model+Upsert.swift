@@ -204,6 +204,8 @@ struct UpsertPlan<M: Model> {
     /// The positions of the target columns in the model's schema.
     let targetPositions: [Int]
     let pk: Int
+    /// The key's columns: one, or those of a composite key (see ``CompositeKey``), whose models keep their own key.
+    let keyColumns: [String]
     /// The columns the INSERT writes: all but the key when the database assigns it, else all (the key included).
     let columns: [String]
 
@@ -211,18 +213,23 @@ struct UpsertPlan<M: Model> {
     ///   is not exactly the columns of a unique index the model declares (or, for a key the app gives, the key).
     init(target keyPaths: [PartialKeyPath<M>], action: UpsertAction<M>) throws(StrataError) {
         let schema = M.schema
-        guard let pk = schema.primaryKeyIndex else { throw .invalidQuery("\(M.modelName) has no primary key") }
+        guard let pk = schema.primaryKeyIndex ?? (schema.hasCompositeKey ? schema.primaryKeyIndexes[0] : nil) else {
+            throw .invalidQuery("\(M.modelName) has no primary key")
+        }
         self.pk = pk
-        // A UUID or String key is the model's own: the INSERT writes it, and it may be the conflict target.
+        keyColumns = schema.primaryKeyColumnNames
+        // A UUID, String or composite key is the model's own: the INSERT writes it, and it may be the conflict target.
         let ownKey = !M.ID.isAssignedByDatabase
         columns = schema.writtenColumnNames(includingKey: ownKey)
         var target: [String] = []
         for kp in keyPaths { target.append(try M.column(kp)) }
+        // A composite key is the default target: `upsert(tx)` inserts the model or updates the row with its key.
+        if target.isEmpty && schema.hasCompositeKey { target = keyColumns }
         let described = "\(M.modelName)(\(target.joined(separator: ", ")))"
         guard !target.isEmpty, Set(target).count == target.count else {
             throw .invalidQuery("upsert on \(described): name each conflict column once")
         }
-        let onKey = target == [schema.columns[pk].name]
+        let onKey = Set(target) == Set(keyColumns) && target.count == keyColumns.count
         guard
             (ownKey && onKey)
                 || M.indexes.contains(where: {
@@ -271,7 +278,8 @@ struct UpsertPlan<M: Model> {
                 if !set.contains(document) { set.append(document) }
             }
         }
-        set.removeAll { target.contains($0) || $0 == schema.columns[pk].name }
+        let keys = keyColumns
+        set.removeAll { target.contains($0) || keys.contains($0) }
         let increment = version.map { [$0] } ?? []
         onConflict = OnConflict(
             target: target,
@@ -344,6 +352,15 @@ struct UpsertPlan<M: Model> {
         let ownKey = !M.ID.isAssignedByDatabase
         for i in range {
             rows.append(schema.writtenValues(try models[i].storedValues(tx), includingKey: ownKey))
+        }
+        if schema.hasCompositeKey {
+            // Each model holds its own key, which the INSERT writes: nothing to read back.
+            _ = try tx.execute(
+                .insert(
+                    Insert(
+                        table: schema.name, columns: columns, rows: rows, onConflict: onConflict,
+                        defaults: schema.databaseDefaults)))
+            return
         }
         let insert = Statement.insert(
             Insert(

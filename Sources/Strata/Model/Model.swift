@@ -206,10 +206,10 @@ public struct PersistenceState: Sendable, Hashable, Codable {
     @inlinable
     public mutating func markStored() { bits = Self.storedBit }
 
-    /// Marks every column but the primary key (at `key`) assigned, so the next update writes them all.
-    mutating func markEveryColumnChanged(except key: Int?) {
+    /// Marks every column but the primary key's (at `keys`) assigned, so the next update writes them all.
+    mutating func markEveryColumnChanged(except keys: [Int]) {
         bits = Self.storedBit | (Self.storedBit - 1)
-        if let key, key < 62 { bits &= ~(1 << UInt64(key)) }
+        for key in keys where key < 62 { bits &= ~(1 << UInt64(key)) }
     }
 
     /// What a rolled-back transaction or savepoint undid of the model's last writes: nil when nothing.

@@ -39,3 +39,59 @@ extension UUID: PrimaryKey {
 }
 
 extension String: PrimaryKey {}
+
+/// The key of a model whose primary key has two or more columns: `@Model(primaryKey: ["orderID", "productID"])`
+/// generates one as the model's nested `ID` struct, with one stored property per key column.
+///
+/// ```swift
+/// @Model(table: "order_line", primaryKey: ["orderID", "productID"])
+/// struct OrderLine {
+///     var orderID: Int64
+///     var productID: Int64
+///     var quantity: Int
+/// }
+/// let line = try OrderLine.find(OrderLine.ID(orderID: 7, productID: 3), tx)
+/// // SELECT … FROM "order_line" WHERE ("order_id" = ? AND "product_id" = ?)
+/// ```
+///
+/// The model's `id` is computed from the key properties, so it is never nil: `save` follows the rule of a key
+/// the app sets (a `String` key), updating the row when it exists (`WHERE` every key column) and inserting it
+/// otherwise. A stored model's key columns cannot change: saving one assigned since the model was fetched or saved
+/// throws ``StrataError/invalidValue(table:column:reason:)`` naming the column, and writes nothing.
+public protocol CompositeKey: PrimaryKey {
+    /// The key's value for each key column, in the order of ``keyColumns``.
+    var keyValues: [DatabaseValue] { get }
+    /// The key's columns, in the order of ``keyValues``.
+    static var keyColumns: [String] { get }
+}
+
+extension CompositeKey {
+    /// Text: a composite key is never stored in one column (``keyValues`` holds its columns' values).
+    public static var columnType: ColumnType { .text }
+    /// The key's description as text; Strata binds ``keyValues`` instead, one value per key column.
+    public var databaseValue: DatabaseValue { .text(description) }
+    /// Always throws: a composite key is read from its columns, never from one value.
+    ///
+    /// - Parameter databaseValue: the value a driver returned.
+    /// - Throws: ``ValueConversionError``, always.
+    public init(databaseValue: DatabaseValue) throws(ValueConversionError) {
+        throw ValueConversionError(databaseValue, expected: Self.self)
+    }
+    /// `(order_id: 7, product_id: 3)`: each key column with its value.
+    public var description: String {
+        "(" + zip(Self.keyColumns, keyValues).map { "\($0): \(DatabaseValue.keyText($1))" }.joined(separator: ", ")
+            + ")"
+    }
+}
+
+extension DatabaseValue {
+    /// A key value as a message shows it: integers and text as they are, anything else as its literal.
+    static func keyText(_ value: DatabaseValue) -> String {
+        switch value {
+        case .integer(let i): return "\(i)"
+        case .text(let t): return t
+        case .uuid(let u): return u.uuidString.lowercased()
+        default: return SchemaChange.literal(value)
+        }
+    }
+}

@@ -135,6 +135,11 @@ extension QueryBuilder where Executor == Transaction {
             throw StrataError.invalidAggregate(
                 model: M.modelName, column: "*", reason: "count() of distinct only(…) columns: use count(distinct:)")
         }
+        if M.schema.hasCompositeKey {
+            throw StrataError.invalidAggregate(
+                model: M.modelName, column: M.schema.primaryKeyColumnNames.joined(separator: ", "),
+                reason: "count() of distinct rows counts one key column: a composite key has several")
+        }
         var copy = self
         copy.grouping.distinct = false
         let pk = M.primaryKeyColumn

@@ -194,8 +194,9 @@ extension QueryBuilder where Executor == Transaction {
         let keyring = executor.database.keyring
         let leftContext = RowContext(model: M.self, schema: M.schema, selected: nil, keyring: keyring)
         let rightContext = RowContext(model: T.self, columns: T.schema.columns, offset: left.count, keyring: keyring)
-        let leftKey = M.schema.primaryKeyIndex ?? 0
-        let rightKey = left.count + (T.schema.primaryKeyIndex ?? 0)
+        // A key column (NOT NULL, a composite key's first included) is NULL only on the missing side of an outer join.
+        let leftKey = M.schema.primaryKeyIndex ?? M.schema.primaryKeyIndexes.first ?? 0
+        let rightKey = left.count + (T.schema.primaryKeyIndex ?? T.schema.primaryKeyIndexes.first ?? 0)
         var out: [(M?, T?)] = []
         let scope = executor.undoScope
         _ = try executor.execute(.select(select)) { reader in

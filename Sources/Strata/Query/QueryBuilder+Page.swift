@@ -15,15 +15,17 @@ extension QueryBuilder {
             throw StrataError.invalidArgument(
                 "limit", reason: "a keyset page of \(M.modelName) sets its own limit; remove limit(_:) and offset(_:)")
         }
-        let key = M.primaryKeyColumn
-        guard let last = order.last, last.column == key, last.table == nil, last.expression == nil,
-            last.aggregate == nil
+        // A composite key's columns end the order in any order of theirs (see ``CompositeKey``).
+        let keys = M.schema.hasCompositeKey ? M.schema.primaryKeyColumnNames : [M.primaryKeyColumn]
+        let tail = order.suffix(keys.count)
+        guard tail.count == keys.count, Set(tail.map(\.column)) == Set(keys),
+            tail.allSatisfy({ $0.table == nil && $0.expression == nil && $0.aggregate == nil })
         else {
             let spelled = order.isEmpty ? "none" : Self.orderKey(order)
             throw StrataError.invalidArgument(
                 "order",
-                reason: "a keyset page of \(M.modelName) needs an order ending in its primary key \(key); "
-                    + "the order is \(spelled)")
+                reason: "a keyset page of \(M.modelName) needs an order ending in its primary key "
+                    + "\(keys.joined(separator: ", ")); the order is \(spelled)")
         }
         for o in order where o.table != nil || o.expression != nil || o.aggregate != nil {
             throw StrataError.invalidArgument(

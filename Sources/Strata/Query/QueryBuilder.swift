@@ -199,9 +199,8 @@ public struct QueryBuilder<M: Model, Executor> {
     /// - Parameter id: the primary key's value.
     /// - Returns: the query with the condition added.
     public func filter(id: M.ID) -> Self {
-        let pk = M.primaryKeyColumn
         var copy = self
-        copy.filters.append(.compare(.equal, .column(pk), .value(id.databaseValue)))
+        copy.filters.append(M.keyEquality(id))
         return copy
     }
 

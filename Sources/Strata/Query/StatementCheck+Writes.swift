@@ -33,8 +33,11 @@ extension StatementCheck {
             guard seen.insert(c.name).inserted else { throw .invalidQuery("duplicate column name: \(c.name)") }
             try checkKey(c)
         }
-        guard t.columns.filter(\.isPrimaryKey).count <= 1 else {
-            throw .invalidQuery("table \(t.name) has more than one primary key")
+        // Two or more key columns are one composite key (see ``CompositeKey``); none of them is nullable.
+        for k in t.primaryKeyIndexes where t.hasCompositeKey && t.columns[k].isGenerated {
+            throw .invalidValue(
+                table: t.name, column: t.columns[k].name, reason: "a generated column cannot be part of the primary key"
+            )
         }
     }
 

@@ -14,6 +14,9 @@ public struct TableSchema: Sendable, Hashable {
         @usableFromInline let foreignKeys: [ForeignKey]
         @usableFromInline let columnNames: [String]
         @usableFromInline let primaryKeyIndex: Int?
+        /// The positions of the key columns, in column order: one for a single-column key, two or more for a
+        /// composite key (then ``primaryKeyIndex`` is nil).
+        @usableFromInline let primaryKeyIndexes: [Int]
         @usableFromInline let insertColumnNames: [String]
         /// Every column name but the generated columns'.
         @usableFromInline let writtenColumnNames: [String]
@@ -34,9 +37,14 @@ public struct TableSchema: Sendable, Hashable {
         let sealedColumns = Mutex<SealedColumns?>(nil)
 
         @usableFromInline
-        init(name: String, columns: [TableColumn], indexes: [Index], foreignKeys: [ForeignKey]) {
+        init(name: String, columns given: [TableColumn], indexes: [Index], foreignKeys: [ForeignKey]) {
             self.name = name
+            let keys = given.indices.filter { given[$0].isPrimaryKey }
+            var columns = given
+            // The columns of a composite key are NOT NULL: none of them is assigned by the database.
+            if keys.count > 1 { for k in keys { columns[k].isNullable = false } }
             self.columns = columns
+            primaryKeyIndexes = keys
             self.indexes = indexes.map { index in
                 guard index.nullsFirstColumns == nil else { return index }  // read from the database as it is
                 var index = index
@@ -48,7 +56,7 @@ public struct TableSchema: Sendable, Hashable {
             }
             self.foreignKeys = foreignKeys
             columnNames = columns.map(\.name)
-            primaryKeyIndex = columns.firstIndex(where: \.isPrimaryKey)
+            primaryKeyIndex = keys.count == 1 ? keys[0] : nil
             insertColumnNames = columns.filter { !$0.isPrimaryKey && !$0.isGenerated }.map(\.name)
             writtenColumnNames = columns.filter { !$0.isGenerated }.map(\.name)
             generatedColumns = columns.indices.filter { columns[$0].isGenerated }
@@ -101,8 +109,15 @@ public struct TableSchema: Sendable, Hashable {
 
     /// The column names, in order (kept with the columns, so queries need not rebuild the list).
     @inlinable public var columnNames: [String] { storage.columnNames }
-    /// The position of the primary key column in `columns`, if there is one.
+    /// The position of the primary key column in `columns`, if there is one; nil for a composite key.
     @inlinable public var primaryKeyIndex: Int? { storage.primaryKeyIndex }
+    /// The positions of the primary key's columns in `columns`, in column order: one for a single-column key,
+    /// two or more for a composite key (see ``CompositeKey``), none for a table without a key.
+    @inlinable public var primaryKeyIndexes: [Int] { storage.primaryKeyIndexes }
+    /// Whether the primary key has more than one column (see ``CompositeKey``).
+    @inlinable public var hasCompositeKey: Bool { storage.primaryKeyIndexes.count > 1 }
+    /// The names of the primary key's columns, in column order.
+    public var primaryKeyColumnNames: [String] { storage.primaryKeyIndexes.map { storage.columns[$0].name } }
     /// The column names but the primary key's and the generated columns': what an INSERT of a new model names.
     @inlinable public var insertColumnNames: [String] { storage.insertColumnNames }
 

@@ -74,7 +74,9 @@ public struct Validations<M: Model> {
             let value = v.databaseValue
             if value.isNull { return true }
             var q = M.query(on: tx).where(Condition(.compare(.equal, .column(column), .value(value))))
-            if let id = m.id {
+            if let id = m.id, M.schema.hasCompositeKey {
+                q = q.where(Condition(.not(M.keyEquality(id))))  // not the model's own row: any key column differs
+            } else if let id = m.id {
                 let pk = M.primaryKeyColumn
                 q = q.where(Condition(.compare(.notEqual, .column(pk), .value(id.databaseValue))))
             }
