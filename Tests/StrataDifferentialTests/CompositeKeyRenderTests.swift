@@ -91,6 +91,13 @@ struct CompositeKeyRenderTests {
                     + "declare it with @Model(primaryKey:)")
         ) { try await line.save(on: db) }
         #expect(try await MiskeyedLine.query(on: db).count() == 0)
+        // Find and delete by such an ID are refused too, never matched by the first key column alone.
+        let refusal = StrataError.invalidArgument(
+            "MiskeyedLine",
+            reason: "its table has a composite key (a, b) but its ID, String, is no CompositeKey: "
+                + "declare it with @Model(primaryKey:)")
+        await #expect(throws: refusal) { try await MiskeyedLine.find("1", on: db) }
+        await #expect(throws: refusal) { try await MiskeyedLine.query(on: db).filter(id: "1").delete() }
     }
 
     @Test("a stored model's key column is refused by name, model and row unchanged")

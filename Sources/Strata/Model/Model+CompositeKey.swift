@@ -12,6 +12,15 @@ extension Model {
         return compositeKeyEquality(id)
     }
 
+    /// The refusal of a hand-written model whose table has a composite key but whose `ID` is no ``CompositeKey``:
+    /// its save, and any find, delete or `filter(id:)` (which would otherwise match one key column only).
+    static var keyIsNoCompositeKey: StrataError {
+        .invalidArgument(
+            Self.modelName,
+            reason: "its table has a composite key (\(schema.primaryKeyColumnNames.joined(separator: ", "))) "
+                + "but its ID, \(ID.self), is no CompositeKey: declare it with @Model(primaryKey:)")
+    }
+
     /// The terms of a composite key's condition, one per key column; a key that is not a ``CompositeKey`` (a
     /// hand-written model's mistake) compares the first key column with its one value.
     @usableFromInline
@@ -37,12 +46,7 @@ extension Model {
         let schema = Self.schema
         let keys = schema.primaryKeyIndexes
         guard let id else { throw StrataError.notPersisted(model: Self.modelName) }
-        guard id is any CompositeKey else {
-            throw StrataError.invalidArgument(
-                Self.modelName,
-                reason: "its table has a composite key (\(schema.primaryKeyColumnNames.joined(separator: ", "))) "
-                    + "but its ID, \(ID.self), is no CompositeKey: declare it with @Model(primaryKey:)")
-        }
+        guard id is any CompositeKey else { throw Self.keyIsNoCompositeKey }
         if schema.column(withRole: .version) != nil {
             throw StrataError.unsupported(feature: "@Version on \(Self.modelName)'s composite key", driver: "Strata")
         }

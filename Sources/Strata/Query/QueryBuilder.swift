@@ -200,6 +200,10 @@ public struct QueryBuilder<M: Model, Executor> {
     /// - Returns: the query with the condition added.
     public func filter(id: M.ID) -> Self {
         var copy = self
+        if M.schema.hasCompositeKey, !(id is any CompositeKey), copy.error == nil {
+            // A hand-written model's mistake: refused when the query runs, never one key column matched alone.
+            copy.error = M.keyIsNoCompositeKey
+        }
         copy.filters.append(M.keyEquality(id))
         return copy
     }
