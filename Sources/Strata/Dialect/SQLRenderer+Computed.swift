@@ -18,15 +18,7 @@ extension SQLRenderer {
             try expression(r)
             sql += ")"
         case .caseMapped(let e, let upper):
-            sql += upper ? "upper(" : "lower("
-            switch dialect.caseMappingSyntax {
-            case .plain: try expression(e)
-            case .collateC:
-                sql += "("
-                try expression(e)
-                sql += ") COLLATE " + (try q("C"))
-            }
-            sql += ")"
+            try caseMapped(upper: upper) { (r: inout SQLRenderer) throws(StrataError) in try r.expression(e) }
         case .coalesce(let items):
             sql += "COALESCE("
             for (n, item) in items.enumerated() {
@@ -92,4 +84,32 @@ extension Dialect {
     public var arithmeticSyntax: ArithmeticSyntax { .operators }
     /// Default: ``CaseMappingSyntax/plain`` (the backend's `lower`/`upper` fold ASCII only).
     public var caseMappingSyntax: CaseMappingSyntax { .plain }
+}
+
+extension SQLRenderer {
+    /// `lower(…)` or `upper(…)` of what `body` renders, folding ASCII letters only on every dialect (see
+    /// ``CaseMappingSyntax``).
+    mutating func caseMapped(
+        upper: Bool, _ body: (inout SQLRenderer) throws(StrataError) -> Void
+    ) throws(StrataError) {
+        switch dialect.caseMappingSyntax {
+        case .plain:
+            sql += upper ? "upper(" : "lower("
+            try body(&self)
+            sql += ")"
+        case .collateC:
+            sql += upper ? "upper((" : "lower(("
+            try body(&self)
+            sql += ") COLLATE " + (try q("C")) + ")"
+        case .asciiReplace:
+            let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+            sql += String(repeating: "REPLACE(", count: letters.count)
+            try body(&self)
+            for letter in letters {
+                let from = upper ? letter.lowercased() : String(letter)
+                let to = upper ? String(letter) : letter.lowercased()
+                sql += ", '" + from + "', '" + to + "')"
+            }
+        }
+    }
 }

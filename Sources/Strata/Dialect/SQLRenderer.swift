@@ -347,11 +347,9 @@ public struct SQLRenderer {
                 sql += op
                 bind(.text(pattern))
             case (true, .lowerBoth):
-                sql += "lower("
-                try operand(e)
-                sql += ")" + op + "lower("
-                bind(.text(pattern))
-                sql += ")"
+                try caseMapped(upper: false) { (r: inout SQLRenderer) throws(StrataError) in try r.operand(e) }
+                sql += op
+                try caseMapped(upper: false) { (r: inout SQLRenderer) throws(StrataError) in r.bind(.text(pattern)) }
             case (true, .ilike):
                 try operand(e)
                 sql += negated ? " NOT ILIKE " : " ILIKE "

@@ -46,6 +46,9 @@ public enum CaseMappingSyntax: Sendable, Hashable {
     case plain
     /// `lower((x) COLLATE "C")`: PostgreSQL folds ASCII only under the "C" collation, whatever the cluster's.
     case collateC
+    /// `REPLACE(…REPLACE(x, 'A', 'a')…, 'Z', 'z')`, one case-sensitive replacement per ASCII letter: for a backend
+    /// whose `lower`/`upper` fold every script (MariaDB and MySQL, whatever the collation).
+    case asciiReplace
 }
 
 /// The result of one arithmetic operation, checked by Strata's one rule; shared by the memory driver and the

@@ -22,8 +22,11 @@ public struct MariaDBDialect: Dialect {
     /// Plain `?`: the binary protocol binds in order.
     public func placeholder(_ index: Int) -> String { "?" }
     public var offsetWithoutLimit: OffsetWithoutLimit { .limitMaximum }
-    /// `lower(x) LIKE lower(p)`.
+    /// `lower(x) LIKE lower(p)`, each lowered as ``caseMappingSyntax`` writes it.
     public var caseInsensitiveLike: CaseInsensitiveLike { .lowerBoth }
+    /// MariaDB's `LOWER`/`UPPER` fold every script (`É` to `é`): one case-sensitive `REPLACE` per ASCII letter
+    /// instead, so only A-Z fold, as on every other backend.
+    public var caseMappingSyntax: CaseMappingSyntax { .asciiReplace }
     public var autoIncrementPrimaryKey: String { "BIGINT AUTO_INCREMENT PRIMARY KEY" }
     /// InnoDB, so that foreign keys and transactions hold; utf8mb4 text by code point, without padding.
     public var tableSuffix: String { " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_nopad_bin" }

@@ -28,7 +28,6 @@ enum MariaDBKnownGaps {
         "expression.double-division-by-zero-is-an-error": "ratio / 0.0: expected an error, none was thrown",
         "expression.integer-division-truncates": "-5 / 2 = -2: expected [\"Beta\"], got []",
         "expression.integer-overflow-is-an-error": "Int64.min / -1: expected an error, none was thrown",
-        "expression.lower-upper-ascii-only": "upper leaves é and à: expected [\"DELTA\"], got []",
         "numbers.avg-of-large-doubles-answers":
             "sum past Double.greatestFiniteMagnitude: expected an error, none was thrown",
         "numbers.decimal-past-38-digits-is-typed-error":
@@ -41,7 +40,6 @@ enum MariaDBKnownGaps {
         "setop.arithmetic-error-in-a-branch-fails-the-whole-query":
             "UNION with step / step, a step being 0: expected an error, none was thrown",
         "types.double-special-values": "wrong type for conf_value.double: error 1264",
-        "where.like-case-insensitive-ascii": "non-ASCII does not fold: expected [], got [\"émile\"]",
         "history.app-keyed-upsert-records-its-key":
             "an upsert that keeps the stored row (the ON DUPLICATE KEY form of DO NOTHING) is recorded as an insert",
         "window.running-total-and-whole-partition-frames":
@@ -112,9 +110,6 @@ extension MariaDBKnownGaps {
         if details.contains("error 4018") { return "rank-without-order" }
         // FULL JOIN is refused before any SQL runs (join.right-and-full, unsupported).
         if details.contains("FULL JOIN is not supported") { return "full-join" }
-        // `lower`/`upper` fold non-ASCII letters (expression.lower-upper-ascii-only,
-        // where.like-case-insensitive-ascii).
-        if sql.contains("lower(") || sql.contains("upper(") { return "case-mapping" }
         return nil
     }
 }

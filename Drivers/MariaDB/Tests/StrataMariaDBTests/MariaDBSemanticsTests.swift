@@ -167,6 +167,35 @@ struct MariaDBSemanticsTests {
         try await MariaDBTestServer.dropDatabase("strata_in_limit")
     }
 
+    @Test("lower, upper and a case-insensitive LIKE fold A-Z only: one REPLACE per letter, since LOWER folds É")
+    func asciiCaseMapping() throws {
+        let replaceAll = { (inner: String, upper: Bool) -> String in
+            let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".map(String.init)
+            return String(repeating: "REPLACE(", count: 26) + inner
+                + letters.map { upper ? ", '\($0.lowercased())', '\($0)')" : ", '\($0)', '\($0.lowercased())')" }
+                .joined()
+        }
+        let lowered = Select(
+            table: "t", selection: .columns(["id"]),
+            filter: .compare(.equal, .lower(.column("name")), .value(.text("é"))))
+        #expect(
+            try SQLRenderer.render(.select(lowered), dialect: MariaDBDialect()).sql
+                == "SELECT `id` FROM `t` WHERE (" + replaceAll("`name`", false) + " = ?)")
+        let uppered = Select(
+            table: "t", selection: .columns(["id"]),
+            filter: .compare(.equal, .upper(.column("name")), .value(.text("É"))))
+        #expect(
+            try SQLRenderer.render(.select(uppered), dialect: MariaDBDialect()).sql
+                == "SELECT `id` FROM `t` WHERE (" + replaceAll("`name`", true) + " = ?)")
+        let like = Select(
+            table: "t", selection: .columns(["id"]),
+            filter: .like(.column("name"), "É%", caseInsensitive: true))
+        #expect(
+            try SQLRenderer.render(.select(like), dialect: MariaDBDialect()).sql
+                == "SELECT `id` FROM `t` WHERE (" + replaceAll("`name`", false) + " LIKE " + replaceAll("?", false)
+                + " ESCAPE '\\')")
+    }
+
     @Test("a String key longer than 255 characters is a typed error naming the column")
     func longTextKey() async throws {
         let db = try await MariaDBTestServer.freshDatabase("strata_text_key")
