@@ -161,11 +161,7 @@ extension ConformanceSuite {
             var batch = [ConfVisit(path: "/r"), ConfVisit(path: "/r")]
             let before = batch
             try await checkThrows(
-                "an upsert batch updating one path twice",
-                { e in
-                    if case .invalidQuery = e { return true }
-                    return false
-                }
+                "an upsert batch updating one path twice", { isInvalidQuery($0, naming: "ConfVisit", "same path") }
             ) {
                 try await ConfVisit.upsertAll(&batch, on: db, onConflict: [\ConfVisit.path])
             }
