@@ -50,8 +50,7 @@ extension StoreState {
             let equality = JoinEquality.find(on, leftWidth: leftWidth)
             // The right column's position in its own table, when an index answers `column = value` there.
             let indexed = equality.flatMap { e in right.canLookUp(column: e.right - leftWidth) ? e : nil }
-            var hash: HashLookup?
-            var hashBuilt = false
+            var hash: HashLookup?  // built on the first left row the index cannot answer
             let keepLeft = join.kind == .left || join.kind == .full
             let keepRight = join.kind == .right || join.kind == .full
             var matchedRight = [Bool](repeating: false, count: keepRight ? right.slots.count : 0)
@@ -66,9 +65,8 @@ extension StoreState {
                         ? [] : right.candidateSlots(.compare(.equal, .column(e.right - leftWidth), .value(v)))
                 }
                 if candidates == nil, let e = equality {
-                    if !hashBuilt {
+                    if hash == nil {
                         hash = HashLookup(e, table: right, live: live, leftWidth: leftWidth, scope: scope)
-                        hashBuilt = true
                     }
                     candidates = hash?.candidates(for: left)
                 }
