@@ -76,6 +76,15 @@ struct ColumnScope {
     }
 
     /// The type of the column at a position of the scope's rows.
+    /// The table and column name at `position`.
+    func names(at position: Int) -> (table: String, column: String) {
+        if position < main.columns.count { return (main.name, main.columns[position].name) }
+        for part in joined where position >= part.offset && position < part.offset + part.columns.count {
+            return (part.name, part.columns[position - part.offset].name)
+        }
+        return (main.name, "?")
+    }
+
     func type(at position: Int) -> ColumnType {
         if position < main.columns.count { return main.columns[position].type }
         for part in joined where position >= part.offset && position < part.offset + part.columns.count {

@@ -38,7 +38,21 @@ enum CompiledCondition: Sendable {
             // (PostgreSQL refuses it when planning).
             _ = try Self.condition(v)
             self = .operand(.value(v))
-        case .column, .joinedColumn: self = .operand(try Operand(node, scope: scope))
+        case .column, .joinedColumn:
+            let operand = try Operand(node, scope: scope)
+            // A column in a condition's place is checked by its type now, not per row, as a constant is: a date
+            // column holds no condition whatever its rows, so `p` and `NOT p` fail alike even when an index leaves
+            // no row to evaluate (found by the FuzzMemoryCondition target: `id AND d AND id IN ()`).
+            if case .column(let p) = operand, scope.type(at: p) != .bool, scope.type(at: p) != .integer {
+                let names = scope.names(at: p)
+                throw .typeMismatch(
+                    table: names.table, column: names.column,
+                    detail: "a condition must be boolean, got a \(scope.type(at: p).rawValue) column")
+            }
+            self = .operand(operand)
+        case .concat, .caseMapped:
+            // Always text, whatever the rows: refused now for the same reason.
+            throw .typeMismatch(table: nil, column: nil, detail: "a condition must be boolean, got text")
         case .constant(let b): self = .constant(b)
         case .compare(let op, let l, let r):
             self = .compare(op, try Operand(l, scope: scope), try Operand(r, scope: scope))
@@ -70,7 +84,7 @@ enum CompiledCondition: Sendable {
                 high: try Operand(high, scope: scope), negated: negated)
         case .unsafeRaw(let sql, let binds):
             self = try CompiledCondition(RawCondition.parse(sql, binds), scope: scope)
-        case .arithmetic, .concat, .caseMapped, .coalesce, .jsonPath, .searchRank:
+        case .arithmetic, .coalesce, .jsonPath, .searchRank:
             self = .operand(try Operand(node, scope: scope))
         case .typed(let e, _): self = try CompiledCondition(e, scope: scope)
         case .search(let e, let query): self = .search(try Operand(e, scope: scope), query)

@@ -9,6 +9,8 @@ private struct Item {
     var id: Int64?
     var name: String
     var count: Int64 = 0
+    var seen: Date?
+    var done: Bool?
 }
 
 @Suite struct ConstantConditionTests {
@@ -60,5 +62,37 @@ private struct Item {
             }
         }
         #expect(try await Item.query(on: db).where(\.name, like: "a%").count() == 1, "LIKE over text still answers")
+    }
+
+    /// Found by FuzzMemoryCondition in CI: `id AND d AND id IN ()` returned no rows (the empty IN left no row to
+    /// evaluate) while its negation failed on the first row with a date; PostgreSQL refuses a timestamp column in a
+    /// condition's place when planning, and so does the memory driver now, naming the column. Bool and integer
+    /// columns (non-zero is true, as in SQLite) still answer.
+    @Test func aColumnThatHoldsNoConditionFailsWhateverTheIndexLeaves() async throws {
+        let db = try Database.open("memory:", drivers: [.memory])
+        try await db.migrate(Item.self)
+        for (name, done) in [("a", true), ("b", false)] {
+            var item = Item(name: name, count: 2, seen: Date(timeIntervalSince1970: 3), done: done)
+            try await item.save(on: db)
+        }
+        for column in ["seen", "name"] {
+            let p = SQLExpression.and([.column("id"), .column(column), .inList(.column("id"), [])])
+            for condition in [p, .not(p), .isNull(p), .column(column), .concat(.column("name"), .value(.text("x")))] {
+                do {
+                    _ = try await Item.query(on: db).where(Condition(condition)).all()
+                    Issue.record("no error for \(condition)")
+                } catch StrataError.typeMismatch(let table, let named, let detail) {
+                    if case .concat = condition.node {
+                        #expect(detail == "a condition must be boolean, got text")
+                    } else {
+                        #expect(table == "constant_condition_item" && named == column)
+                        #expect(detail.hasPrefix("a condition must be boolean, got a "), "\(detail)")
+                    }
+                }
+            }
+        }
+        #expect(try await Item.query(on: db).where(Condition(.column("done"))).values(\.name) == ["a"])
+        #expect(try await Item.query(on: db).where(Condition(.column("count"))).count() == 2)
+        #expect(try await Item.query(on: db).count() == 2, "nothing changed")
     }
 }
