@@ -7,7 +7,7 @@ extension ConformanceSuite {
         ConformanceCase("log.caller-logger-carries-its-metadata-on-every-path") { db in
             try await Fixtures.migrate(db)
             let own = CapturedLogs()
-            let logged = observed(db) {
+            let logged = try await observed(db) {
                 $0.logger = own.logger(level: .debug)
                 // Outcomes, not waits: a whole test run on 2 cores can hold a queued call back for long.
                 $0.poolTimeout = max($0.poolTimeout, 180)
@@ -78,7 +78,7 @@ extension ConformanceSuite {
         ConformanceCase("log.caller-logger-level-decides-and-slow-statements-reach-it") { db in
             try await Fixtures.migrate(db)
             let own = CapturedLogs()
-            let logged = observed(db) {
+            let logged = try await observed(db) {
                 $0.logger = own.logger(level: .debug)
                 $0.slowStatementThreshold = 0
             }

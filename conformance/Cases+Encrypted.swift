@@ -42,7 +42,9 @@ enum EncryptedWorld {
 
     /// A database over `db`'s driver whose configuration holds `keyring` (nil: none).
     static func database(_ db: Database, _ keyring: AESGCMKeyring?) -> Database {
-        ConformanceSuite.observed(db) { $0.encryption = keyring }
+        var configuration = db.configuration
+        configuration.encryption = keyring
+        return Database(driver: db.driver, configuration: configuration)
     }
 
     static func full(_ k: Int) -> ConfSecret {
@@ -133,6 +135,7 @@ extension ConformanceSuite {
             let rotated = EncryptedWorld.database(
                 plain, try EncryptedWorld.keyring(("k1", EncryptedWorld.key1), ("k2", EncryptedWorld.key2)))
             defer { rotated.close() }
+            try await ConformanceSuite.requireSameData(old, rotated, probe: ConfSecret.self)
             var b = EncryptedWorld.full(2)
             try await b.save(on: rotated)
             try checkEqual(try await ConfSecret.find(try unwrap(a.id), on: rotated), a, "k1's row opens")
@@ -274,6 +277,7 @@ extension ConformanceSuite {
             defer { other.close() }
             let none = EncryptedWorld.database(plain, nil)
             defer { none.close() }
+            try await ConformanceSuite.requireSameData(db, wrong, probe: ConfSecret.self)
             for (what, candidate) in [("a wrong key", wrong), ("an unknown key id", other), ("no keyring", none)] {
                 try await checkThrows(what, { EncryptedWorld.isEncrypted($0, column: "note") }) {
                     try await ConfSecret.find(try unwrap(a.id), on: candidate)
@@ -291,7 +295,7 @@ extension ConformanceSuite {
         ConformanceCase("encrypted.logs-never-show-plaintext") { plain in
             let logs = CapturedLogs()
             let keyring = try EncryptedWorld.keyring(("k1", EncryptedWorld.key1))
-            let db = ConformanceSuite.observed(plain) {
+            let db = try await ConformanceSuite.observed(plain) {
                 $0.encryption = keyring
                 $0.logger = logs.logger(level: .trace)
                 $0.logBoundValues = true

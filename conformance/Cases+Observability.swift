@@ -4,17 +4,41 @@ import Strata
 
 extension ConformanceSuite {
     /// A second database over the case's driver, logging and measuring as `change` configures.
-    static func observed(_ db: Database, _ change: (inout Configuration) -> Void) -> Database {
+    ///
+    /// - Throws: ``StrataError/unsupported(feature:driver:)`` when `probe`'s table is in `db` but a second database
+    ///   over the driver does not see it (`sqlite::memory:` opens a new, empty database per connection).
+    static func observed(
+        _ db: Database, probe: any Model.Type = ConfUser.self, _ change: (inout Configuration) -> Void
+    ) async throws -> Database {
+        let plain = Database(driver: db.driver, configuration: db.configuration)
+        defer { plain.close() }
+        try await requireSameData(db, plain, probe: probe)
         var configuration = db.configuration
         change(&configuration)
         return Database(driver: db.driver, configuration: configuration)
+    }
+
+    /// Throws ``StrataError/unsupported(feature:driver:)`` when `probe`'s table answers in `reference` but not in
+    /// `sibling`, another database over the same driver: the case needs both to reach the same data.
+    static func requireSameData(_ reference: Database, _ sibling: Database, probe: any Model.Type) async throws {
+        guard (try? await rowCount(probe, reference)) != nil else { return }
+        do {
+            _ = try await rowCount(probe, sibling)
+        } catch StrataError.noSuchTable {
+            throw StrataError.unsupported(
+                feature: "a second connection to the same database", driver: reference.driverName)
+        }
+    }
+
+    private static func rowCount<M: Model>(_ model: M.Type, _ db: Database) async throws -> Int {
+        try await M.query(on: db).count()
     }
 
     static let observabilityCases: [ConformanceCase] = [
         ConformanceCase("log.statements-with-sql-duration-rows-and-driver") { db in
             try await Fixtures.migrate(db)
             let logs = CapturedLogs()
-            let logged = observed(db) { $0.logger = logs.logger(level: .debug) }
+            let logged = try await observed(db) { $0.logger = logs.logger(level: .debug) }
             defer { logged.close() }
             var user = ConfUser(name: "Ann", email: "s3cret@x.io")
             try await user.save(on: logged)
@@ -46,7 +70,7 @@ extension ConformanceSuite {
         ConformanceCase("log.bound-values-and-transaction-control-on-request") { db in
             try await Fixtures.migrate(db)
             let logs = CapturedLogs()
-            let logged = observed(db) {
+            let logged = try await observed(db) {
                 $0.logger = logs.logger(level: .trace)
                 $0.logBoundValues = true
             }
@@ -67,7 +91,7 @@ extension ConformanceSuite {
         ConformanceCase("log.slow-statements-warn-at-any-level") { db in
             try await Fixtures.migrate(db)
             let logs = CapturedLogs()
-            let everything = observed(db) {
+            let everything = try await observed(db) {
                 $0.logger = logs.logger(level: .warning)
                 $0.slowStatementThreshold = 0
             }
@@ -80,7 +104,7 @@ extension ConformanceSuite {
                 !logs.records.contains { $0.message == "statement" }, "nothing at debug when the level is warning")
 
             let quiet = CapturedLogs()
-            let never = observed(db) {
+            let never = try await observed(db) {
                 $0.logger = quiet.logger(level: .warning)
                 $0.slowStatementThreshold = 3600
             }
@@ -91,7 +115,7 @@ extension ConformanceSuite {
         ConformanceCase("log.connection-events-at-info") { db in
             try await Fixtures.migrate(db)
             let logs = CapturedLogs()
-            let logged = observed(db) { $0.logger = logs.logger(level: .info) }
+            let logged = try await observed(db) { $0.logger = logs.logger(level: .info) }
             _ = try await ConfUser.query(on: logged).count()
             logged.close()
             let messages = logs.records.map(\.message)
@@ -102,7 +126,7 @@ extension ConformanceSuite {
         ConformanceCase("metrics.statements-errors-and-pool") { db in
             try await Fixtures.migrate(db)
             let metrics = CapturedMetrics()
-            let measured = observed(db) { $0.metricsFactory = metrics }
+            let measured = try await observed(db) { $0.metricsFactory = metrics }
             defer { measured.close() }
             var a = ConfUser(name: "a", email: "a@x.io")
             try await a.save(on: measured)

@@ -137,7 +137,7 @@ extension ConformanceSuite {
         ConformanceCase("tag.carried-into-the-statement-log") { db in
             try await Fixtures.seedUsers(db)
             let logs = CapturedLogs()
-            let logged = observed(db) { $0.logger = logs.logger(level: .debug) }
+            let logged = try await observed(db) { $0.logger = logs.logger(level: .debug) }
             defer { logged.close() }
             let found = try await ConfUser.query(on: logged).tagged("conformance.tag-log").where(\.age == 30).count()
             try checkEqual(found, 2, "the tagged query answers as without a tag")

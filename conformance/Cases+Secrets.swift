@@ -7,7 +7,7 @@ extension ConformanceSuite {
         ConformanceCase("log.unrenderable-statement-shows-no-values") { db in
             try await Fixtures.migrate(db)
             let logs = CapturedLogs()
-            let logged = observed(db) { $0.logger = logs.logger(level: .debug) }
+            let logged = try await observed(db) { $0.logger = logs.logger(level: .debug) }
             defer { logged.close() }
             // A NUL in an identifier makes the statement unrenderable on every dialect; its value is a secret.
             let insert = Statement.insert(
