@@ -46,8 +46,13 @@ struct MemoryTable: Sendable {
         primaryKey = keyed?.isInteger == true ? keyed?.index : nil
         var keys: [MemoryForeignKey] = []
         for fk in schema.foreignKeys {
-            guard let p = positions[fk.column] else { throw .unknownColumn(model: schema.name, column: fk.column) }
-            keys.append(MemoryForeignKey(column: p, definition: fk))
+            var resolved: [Int] = []
+            for c in fk.columns {
+                guard let p = positions[c] else { throw .unknownColumn(model: schema.name, column: c) }
+                resolved.append(p)
+            }
+            guard !resolved.isEmpty else { throw .unknownColumn(model: schema.name, column: fk.column) }
+            keys.append(MemoryForeignKey(columns: resolved, definition: fk))
         }
         foreignKeys = keys
         if let keyed, !keyed.isInteger {
@@ -275,6 +280,15 @@ struct MemoryTable: Sendable {
         }
         for slot in slots.indices where !slots[slot].isEmpty && ValueOrder.equal(slots[slot][column], value) {
             return true
+        }
+        return false
+    }
+
+    /// Whether a row holds `values` in `columns` (a composite foreign key's referenced columns), by SQL equality.
+    func contains(_ values: [DatabaseValue], in columns: [Int]) -> Bool {
+        if values.count == 1, let c = columns.first { return contains(values[0], in: c) }
+        for slot in slots.indices where !slots[slot].isEmpty {
+            if zip(columns, values).allSatisfy({ ValueOrder.equal(slots[slot][$0], $1) }) { return true }
         }
         return false
     }
