@@ -61,6 +61,11 @@ extension Model {
 
     /// The parent, fetched now (nil when the key is nil).
     public func fetch<T>(_ association: BelongsTo<Self, T>, _ tx: Transaction) throws -> T? {
+        if association.foreignKey.isComposite {
+            guard let values = values(inColumns: try association.foreignKey.getColumns()) else { return nil }
+            let match = CompositeForeignKey.equality(T.keyColumnsInOrder, values)
+            return try T.query(on: tx).where(Condition(match)).first()
+        }
         guard let parentID = key(inColumn: try association.foreignKey.get(), as: T.ID.self) else { return nil }
         return try T.find(parentID, tx)
     }
