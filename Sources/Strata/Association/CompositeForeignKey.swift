@@ -1,4 +1,5 @@
 // CompositeForeignKey: the conditions and batched loads of a foreign key of several columns to a composite key.
+import Foundation
 
 /// The pieces an association to a model with a composite key (see ``CompositeKey``) is built of: the condition that
 /// matches one key or many, and the rows' key values read without decoding them.
@@ -57,5 +58,60 @@ extension Transaction {
             start += slice.count
         }
         return out
+    }
+}
+
+extension Model {
+    /// Points the key `columns` at `values` (nil: at nothing) on a copy, so a column that cannot take its value
+    /// leaves the model as it was.
+    ///
+    /// - Throws: ``StrataError/invalidAssociation(_:)`` naming the model and column that is no stored `var` of the
+    ///   key column's type (`Int64`, `Int`, `String`, `UUID`), or not optional when cleared.
+    mutating func setKeyColumns(_ columns: [String], to values: [DatabaseValue]?) throws {
+        var copy = self
+        for (n, column) in columns.enumerated() {
+            let value = values.map { $0[n] }
+            let kp = Self.keyPath(forColumn: column)
+            let done =
+                try Self.assign(Int64.self, value, to: &copy, at: kp)
+                || Self.assign(Int.self, value, to: &copy, at: kp)
+                || Self.assign(String.self, value, to: &copy, at: kp)
+                || Self.assign(UUID.self, value, to: &copy, at: kp)
+            guard done else {
+                throw StrataError.invalidAssociation(
+                    "\(Self.modelName).\(column) cannot be set to \(value.map(DatabaseValue.keyText) ?? "nil") (it must be "
+                        + "a stored 'var' of the referenced key column's type, optional to point at nothing)")
+            }
+        }
+        self = copy
+    }
+
+    /// Sets the key columns on a copy, saves it and only then hands it back: a save that throws leaves the model as
+    /// it was.
+    mutating func link(_ columns: [String], to values: [DatabaseValue]?, saving tx: Transaction) throws {
+        var copy = self
+        try copy.setKeyColumns(columns, to: values)
+        try copy.save(tx)
+        self = copy
+    }
+
+    /// Assigns `value` through `kp` when it is a writable key path to `V` or `V?`; false when it is neither or a
+    /// non-optional one is to be cleared.
+    private static func assign<V: DatabaseValueConvertible>(
+        _ type: V.Type, _ value: DatabaseValue?, to model: inout Self, at kp: PartialKeyPath<Self>?
+    ) throws -> Bool {
+        do {
+            if let optional = kp as? WritableKeyPath<Self, V?> {
+                model[keyPath: optional] = try value.map { try V(databaseValue: $0) }
+                return true
+            }
+            if let required = kp as? WritableKeyPath<Self, V>, let value {
+                model[keyPath: required] = try V(databaseValue: value)
+                return true
+            }
+        } catch {
+            return false
+        }
+        return false
     }
 }

@@ -93,14 +93,14 @@ struct ResolvedKey: Sendable, Hashable {
         columns.isEmpty ? "?" : columns.count == 1 ? columns[0] : "(" + columns.joined(separator: ", ") + ")"
     }
 
-    /// The column, or the typed error explaining the declaration; a composite key is refused by the paths that
-    /// take one column (a `where(has:)` subquery, `add` and `set`) with the association's model named.
+    /// The column, or the typed error explaining the declaration; a composite key is refused by the one path that
+    /// takes one column (`whereExists`'s subquery) with the association's model named.
     func get() throws -> String {
         guard let column else {
             if isComposite {
                 throw StrataError.invalidAssociation(
-                    "\(model)'s foreign key \(name) has several columns: this use (add, set, remove, whereExists) "
-                        + "takes a one-column key; set the key columns and save, or query by them")
+                    "\(model)'s foreign key \(name) has several columns: whereExists takes a "
+                        + "one-column key; query by the key columns instead")
             }
             throw StrataError.invalidAssociation(problem ?? "unresolved foreign key")
         }
