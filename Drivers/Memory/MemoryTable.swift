@@ -284,9 +284,19 @@ struct MemoryTable: Sendable {
         return false
     }
 
-    /// Whether a row holds `values` in `columns` (a composite foreign key's referenced columns), by SQL equality.
+    /// Whether a row holds `values` in `columns` (a composite foreign key's referenced columns), by SQL equality:
+    /// looked up in a unique index on exactly those columns (the composite key's) when the values are of the columns'
+    /// kinds, else by a scan.
     func contains(_ values: [DatabaseValue], in columns: [Int]) -> Bool {
         if values.count == 1, let c = columns.first { return contains(values[0], in: c) }
+        if zip(values, columns).allSatisfy({ Self.sameKind($0, self.columns[$1].type) }),
+            let index = indexes.first(where: { $0.isUnique && Set($0.columns) == Set(columns) }),
+            index.columns.count == columns.count
+        {
+            // The index's column order may differ from the key's: its key lists the values in the index's order.
+            let ordered = index.columns.compactMap { c in columns.firstIndex(of: c).map { values[$0] } }
+            if let key = IndexKey(row: ordered, columns: Array(ordered.indices)) { return index.slots[key] != nil }
+        }
         for slot in slots.indices where !slots[slot].isEmpty {
             if zip(columns, values).allSatisfy({ ValueOrder.equal(slots[slot][$0], $1) }) { return true }
         }

@@ -81,13 +81,6 @@ extension SQLRenderer {
         }
     }
 
-    /// The name Strata gives the foreign key on `table.column` (`t_c_fkey`, shortened to the dialect's limit).
-    ///
-    /// - Parameters:
-    ///   - table: the table that holds the key.
-    ///   - column: the key's column.
-    ///   - dialect: the dialect whose identifier length applies.
-    /// - Returns: the constraint's name, unquoted.
     /// `FOREIGN KEY ("a") REFERENCES "t" ("id") ON DELETE …`, or for a key of several columns (see
     /// ``ForeignKey/columns``) `FOREIGN KEY ("a", "b") REFERENCES "t" ("x", "y") ON DELETE …`: the clause a table's
     /// definition and `ADD CONSTRAINT` share, and a driver that rebuilds a table adds.
@@ -107,6 +100,13 @@ extension SQLRenderer {
             + " " + (try list(key.referencedColumns)) + " ON DELETE " + key.onDelete.rawValue
     }
 
+    /// The name Strata gives the foreign key on `table.column` (`t_c_fkey`, shortened to the dialect's limit).
+    ///
+    /// - Parameters:
+    ///   - table: the table that holds the key.
+    ///   - column: the key's column (the first of a key of several columns).
+    ///   - dialect: the dialect whose identifier length applies.
+    /// - Returns: the constraint's name, unquoted.
     public static func foreignKeyName(table: String, column: String, dialect: any Dialect) -> String {
         dialect.shortened(table + "_" + column + "_fkey")
     }
