@@ -52,6 +52,7 @@ public enum ConformanceSuite {
         keyCases,
         keyTypeCases,
         compositeKeyCases,
+        compositeKeyAssociationCases,
         polymorphicCases,
         lockingCases,
         rowLockCases,

@@ -93,7 +93,7 @@ extension StoreState {
             guard let p = schema.index(of: column) else { throw .unknownColumn(model: table, column: column) }
             schema.columns.remove(at: p)
             schema.indexes.removeAll { $0.columns.contains(column) }
-            schema.foreignKeys.removeAll { $0.column == column }
+            schema.foreignKeys.removeAll { $0.columns.contains(column) }
             try rebuild(table, as: schema) { row in
                 var row = row
                 row.remove(at: p)
@@ -110,8 +110,10 @@ extension StoreState {
             }
             schema.foreignKeys = schema.foreignKeys.map { k in
                 var k = k
-                if k.column == column { k.column = to }
-                if k.referencedTable == table && k.referencedColumn == column { k.referencedColumn = to }
+                k.columns = k.columns.map { $0 == column ? to : $0 }
+                if k.referencedTable == table {
+                    k.referencedColumns = k.referencedColumns.map { $0 == column ? to : $0 }
+                }
                 return k
             }
             try rebuild(table, as: schema) { $0 }

@@ -46,8 +46,13 @@ struct MemoryTable: Sendable {
         primaryKey = keyed?.isInteger == true ? keyed?.index : nil
         var keys: [MemoryForeignKey] = []
         for fk in schema.foreignKeys {
-            guard let p = positions[fk.column] else { throw .unknownColumn(model: schema.name, column: fk.column) }
-            keys.append(MemoryForeignKey(column: p, definition: fk))
+            var resolved: [Int] = []
+            for c in fk.columns {
+                guard let p = positions[c] else { throw .unknownColumn(model: schema.name, column: c) }
+                resolved.append(p)
+            }
+            guard !resolved.isEmpty else { throw .unknownColumn(model: schema.name, column: fk.column) }
+            keys.append(MemoryForeignKey(columns: resolved, definition: fk))
         }
         foreignKeys = keys
         if let keyed, !keyed.isInteger {
@@ -275,6 +280,25 @@ struct MemoryTable: Sendable {
         }
         for slot in slots.indices where !slots[slot].isEmpty && ValueOrder.equal(slots[slot][column], value) {
             return true
+        }
+        return false
+    }
+
+    /// Whether a row holds `values` in `columns` (a composite foreign key's referenced columns), by SQL equality:
+    /// looked up in a unique index on exactly those columns (the composite key's) when the values are of the columns'
+    /// kinds, else by a scan.
+    func contains(_ values: [DatabaseValue], in columns: [Int]) -> Bool {
+        if values.count == 1, let c = columns.first { return contains(values[0], in: c) }
+        if zip(values, columns).allSatisfy({ Self.sameKind($0, self.columns[$1].type) }),
+            let index = indexes.first(where: { $0.isUnique && Set($0.columns) == Set(columns) }),
+            index.columns.count == columns.count
+        {
+            // The index's column order may differ from the key's: its key lists the values in the index's order.
+            let ordered = index.columns.compactMap { c in columns.firstIndex(of: c).map { values[$0] } }
+            if let key = IndexKey(row: ordered, columns: Array(ordered.indices)) { return index.slots[key] != nil }
+        }
+        for slot in slots.indices where !slots[slot].isEmpty {
+            if zip(columns, values).allSatisfy({ ValueOrder.equal(slots[slot][$0], $1) }) { return true }
         }
         return false
     }

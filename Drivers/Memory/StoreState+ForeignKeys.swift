@@ -30,6 +30,17 @@ extension StoreState {
         guard let child = tables[table] else { return }
         for key in child.foreignKeys {
             let parent = try self.table(key.definition.referencedTable)
+            if key.columns.count > 1 {
+                // MATCH SIMPLE, as SQL's: a row with any referencing column NULL references nothing.
+                var referenced: [Int] = []
+                for c in key.definition.referencedColumns { referenced.append(try parent.position(of: c)) }
+                for row in rows {
+                    let values = key.columns.map { row[$0] }
+                    if values.contains(where: \.isNull) { continue }
+                    if !parent.contains(values, in: referenced) { throw .foreignKeyViolation(table: table) }
+                }
+                continue
+            }
             let referenced = try parent.position(of: key.definition.referencedColumn)
             for row in rows {
                 let value = row[key.column]
@@ -47,17 +58,22 @@ extension StoreState {
         if removed.isEmpty { return }
         for reference in references(to: table) {
             guard let parent = tables[table] else { return }
-            let referenced = try parent.position(of: reference.key.definition.referencedColumn)
+            var referenced: [Int] = []
+            for c in reference.key.definition.referencedColumns { referenced.append(try parent.position(of: c)) }
+            // Keys of one column or several (a composite key's), compared as a unique index compares them.
             var gone: Set<IndexKey> = []
-            for row in removed where !row[referenced].isNull && !parent.contains(row[referenced], in: referenced) {
-                gone.insert(IndexKey(row[referenced]))
+            for row in removed {
+                guard let key = IndexKey(row: row, columns: referenced),
+                    !parent.contains(referenced.map { row[$0] }, in: referenced)
+                else { continue }
+                gone.insert(key)
             }
             if gone.isEmpty { continue }
             guard let child = tables[reference.table] else { continue }
-            let column = reference.key.column
+            let columns = reference.key.columns
             var orphans: [Int] = []
             for (slot, row) in child.slots.enumerated() where !row.isEmpty {
-                guard !row[column].isNull, gone.contains(IndexKey(row[column])) else { continue }
+                guard let key = IndexKey(row: row, columns: columns), gone.contains(key) else { continue }
                 orphans.append(slot)
             }
             if orphans.isEmpty { continue }
@@ -68,11 +84,10 @@ extension StoreState {
                 let rows = try removeRows(orphans, from: reference.table)
                 try applyReferences(to: reference.table, removed: rows, deleted: true)
             case .setNull:
-                let columnName = child.columns[column].name
-                if !child.columns[column].isNullable {
-                    throw .notNullViolation(table: reference.table, column: columnName)
+                if let column = columns.first(where: { !child.columns[$0].isNullable }) {
+                    throw .notNullViolation(table: reference.table, column: child.columns[column].name)
                 }
-                let changed = try setNull(column, in: orphans, of: reference.table)
+                let changed = try setNull(columns, in: orphans, of: reference.table)
                 try applyReferences(to: reference.table, removed: changed, deleted: false)
             }
         }
@@ -92,8 +107,8 @@ extension StoreState {
         }
     }
 
-    /// Sets `column` to NULL in the rows in `slots` of `table`, journaled; returns the rows as they were.
-    private mutating func setNull(_ column: Int, in slots: [Int], of table: String) throws(StrataError)
+    /// Sets `columns` to NULL in the rows in `slots` of `table`, journaled; returns the rows as they were.
+    private mutating func setNull(_ columns: [Int], in slots: [Int], of table: String) throws(StrataError)
         -> [[DatabaseValue]]
     {
         try changing(table) { t, journal throws(StrataError) in
@@ -101,7 +116,7 @@ extension StoreState {
             for slot in slots {
                 guard let old = t.row(at: slot) else { continue }
                 var row = old
-                row[column] = .null
+                for column in columns { row[column] = .null }
                 journal.append(.slot(table: t.name, slot: slot, previous: old))
                 t.put(row, at: slot)
                 changed.append(old)

@@ -36,13 +36,14 @@ extension PostgresConnection: SchemaEditing {
 
     private static let keysSQL = """
         SELECT t.relname::text, a.attname::text, p.relname::text, pa.attname::text, con.confdeltype::text,
-               con.conname::text
+               con.conname::text, k.i::int8
         FROM pg_constraint con JOIN pg_class t ON t.oid = con.conrelid JOIN pg_class p ON p.oid = con.confrelid
         JOIN pg_namespace n ON n.oid = t.relnamespace
-        JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = con.conkey[1]
-        JOIN pg_attribute pa ON pa.attrelid = p.oid AND pa.attnum = con.confkey[1]
+        CROSS JOIN LATERAL generate_subscripts(con.conkey, 1) AS k(i)
+        JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = con.conkey[k.i]
+        JOIN pg_attribute pa ON pa.attrelid = p.oid AND pa.attnum = con.confkey[k.i]
         WHERE con.contype = 'f' AND n.nspname = current_schema()
-        ORDER BY t.relname, con.conname
+        ORDER BY t.relname, con.conname, k.i
         """
 
     public func introspect() throws -> DatabaseSchema {
@@ -81,10 +82,18 @@ extension PostgresConnection: SchemaEditing {
             }
         }
         var keys: [String: [ForeignKey]] = [:]
+        var lastConstraint: (table: String, name: DatabaseValue)?
         for r in try rows(Self.keysSQL) {
             guard case .text(let table) = r[0], case .text(let column) = r[1], case .text(let parent) = r[2],
                 case .text(let referenced) = r[3]
             else { continue }
+            // A key of several columns is one constraint with a row per column, in order.
+            if let last = lastConstraint, last.table == table, last.name == r[5], let n = keys[table]?.indices.last {
+                keys[table]?[n].columns.append(column)
+                keys[table]?[n].referencedColumns.append(referenced)
+                continue
+            }
+            lastConstraint = (table, r[5])
             let actions: [String: ForeignKey.Action] = ["r": .restrict, "c": .cascade, "n": .setNull]
             var action = ForeignKey.Action.noAction
             if case .text(let a) = r[4] { action = actions[a] ?? .noAction }
@@ -156,7 +165,7 @@ extension PostgresConnection: SchemaEditing {
             change = .addIndex(table: name, index)
         case .dropForeignKey(let name, let column):
             // The constraint's own name, which a table Strata did not create may not share.
-            for r in try rows(Self.keysSQL) where r[0] == .text(name) && r[1] == .text(column) {
+            for r in try rows(Self.keysSQL) where r[0] == .text(name) && r[1] == .text(column) && r[6] == .integer(1) {
                 if case .text(let constraint) = r[5] {
                     _ = try rows(SQLRenderer.dropConstraint(constraint, table: name, dialect: dialect))
                 }

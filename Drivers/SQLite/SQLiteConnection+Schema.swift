@@ -76,12 +76,21 @@ extension SQLiteConnection: SchemaEditing {
             indexes.append(Index(columns: cols, unique: r[1] == .integer(1), name: index))
         }
         var keys: [ForeignKey] = []
+        var lastID: DatabaseValue?
         for r in try rows(
-            #"SELECT "table", "from", "to", on_delete FROM pragma_foreign_key_list(?1) ORDER BY id, seq"#, [.text(name)]
+            #"SELECT "table", "from", "to", on_delete, id FROM pragma_foreign_key_list(?1) ORDER BY id, seq"#,
+            [.text(name)]
         ) {
             guard case .text(let parent) = r[0], case .text(let from) = r[1] else { continue }
             var to = "id"
             if case .text(let t) = r[2] { to = t }
+            // A key of several columns is one id with a row per column, in order (seq).
+            if let lastID, lastID == r[4], !keys.isEmpty {
+                keys[keys.count - 1].columns.append(from)
+                keys[keys.count - 1].referencedColumns.append(to)
+                continue
+            }
+            lastID = r[4]
             var action = ForeignKey.Action.noAction
             if case .text(let a) = r[3] { action = ForeignKey.Action(rawValue: a) ?? .noAction }
             keys.append(ForeignKey(column: from, references: parent, column: to, onDelete: action))
@@ -125,10 +134,7 @@ extension SQLiteConnection: SchemaEditing {
                 }
             }
         case .addForeignKey(let name, let key):
-            func q(_ name: String) throws -> String { try dialect.quote(name) }
-            let clause =
-                " FOREIGN KEY (" + (try q(key.column)) + ") REFERENCES " + (try q(key.referencedTable)) + " ("
-                + (try q(key.referencedColumn)) + ") ON DELETE " + key.onDelete.rawValue
+            let clause = " " + (try SQLRenderer.foreignKeyClause(key, dialect: dialect))
             try rebuild(name) { $0.definitions.append(clause) }
         case .dropForeignKey(let name, let column):
             try rebuild(name) { try $0.removeForeignKeys(on: column, table: name) }

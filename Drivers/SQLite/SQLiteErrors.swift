@@ -16,6 +16,9 @@ enum SQLiteErrors {
             return .notNullViolation(table: t ?? table, column: columns.first)
         case 787:  // SQLITE_CONSTRAINT_FOREIGNKEY: the message names nothing
             return .foreignKeyViolation(table: table)
+        // SQLITE_CONSTRAINT_TRIGGER: an `ON DELETE RESTRICT` action, which SQLite runs as a trigger's RAISE.
+        case 1811 where message == "FOREIGN KEY constraint failed":
+            return .foreignKeyViolation(table: table)
         case 275:  // SQLITE_CONSTRAINT_CHECK
             return .checkViolation(table: table, detail: message)
         case 3091:  // SQLITE_CONSTRAINT_DATATYPE: "cannot store TEXT value in INTEGER column t.c"

@@ -77,8 +77,8 @@ struct SQLiteTableText {
         definitions.remove(at: p)
     }
 
-    /// Removes every foreign key on `column` alone: a table constraint `FOREIGN KEY (column) …` and the column's
-    /// own `REFERENCES …` clause.
+    /// Removes every foreign key whose first column is `column` (as ``ForeignKey/column`` names a key of several
+    /// columns): a table constraint `FOREIGN KEY (column …) …` and the column's own `REFERENCES …` clause.
     mutating func removeForeignKeys(on column: String, table: String) throws {
         definitions.removeAll { definition in
             let tokens = SQLiteTokens.tokens(Array(definition.unicodeScalars))
@@ -88,7 +88,7 @@ struct SQLiteTableText {
                 tokens[k + 2].kind == .group
             else { return false }
             let columns = SQLiteTokens.identifiers(inGroup: tokens[k + 2].text)
-            return columns.map { $0.lowercased() } == [column.lowercased()]
+            return columns.first?.lowercased() == column.lowercased()
         }
         if columnIndex(column) != nil {
             try editColumn(column, table: table) { $0.remove(["REFERENCES"]) }

@@ -65,6 +65,17 @@ public struct WPLine {
     public var orderNo: Int64
     public var sku: String
     public var qty: Int64
+    /// The line's marks, destroyed with it; their two-column foreign key refuses a mark of no line.
+    public static let marks = hasMany(WPLineMark.self, keys: \.orderNo, \.sku, onDelete: .destroy)
+}
+
+/// A mark on an order line, by a foreign key of two columns to the line's composite key.
+@Model(table: "wp_line_mark")
+public struct WPLineMark {
+    public var id: Int64?
+    public var orderNo: Int64
+    public var sku: String
+    public static let line = belongsTo(WPLine.self, keys: \.orderNo, \.sku)
 }
 
 /// A note whose writes the change history records, with a deterministic encrypted tag (equality filters reach it)

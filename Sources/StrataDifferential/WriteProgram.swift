@@ -100,6 +100,9 @@ public indirect enum WriteStep: Sendable, Equatable {
     case lineRekey(order: Int64, sku: String, to: String)
     /// The line with this key read (when it exists) and deleted.
     case lineDelete(order: Int64, sku: String)
+    /// A mark inserted on the line with this key, through its two-column foreign key: `foreignKey` when no line has
+    /// the key (nothing written). Deleting the line destroys its marks.
+    case lineMark(order: Int64, sku: String)
     /// Every backend's database reopened over the same data with a keyring that holds one more key, the newest:
     /// later writes seal under it, older envelopes still open, and equality filters find values sealed under any
     /// key. Top level only.
@@ -267,6 +270,8 @@ public indirect enum WriteStep: Sendable, Equatable {
                 + "line.sku = \"\(to)\"; try line.save(tx) }  // invalidValue"
         case .lineDelete(let o, let sku):
             return "_ = try WPLine.find(WPLine.ID(orderNo: \(o), sku: \"\(sku)\"), tx)?.delete(tx)"
+        case .lineMark(let o, let sku):
+            return "var mark = WPLineMark(orderNo: \(o), sku: \"\(sku)\"); try mark.save(tx)"
         case .rotateKey:
             return "keys.append(AESGCMKeyring.Key(id: \"wp-rot…\", …)); db = Database(driver: db.driver, "
                 + "configuration: withKeyring(keys))"
@@ -360,6 +365,7 @@ public struct WriteProgramGenerator {
         case 35..<55: return .lineUpsert(order: order, sku: sku, qty: Int64(rng.below(20)), keep: rng.chance(0.3))
         case 55..<80: return .lineEdit(order: order, sku: sku, by: Int64(1 + rng.below(5)))
         case 80..<88: return .lineRekey(order: order, sku: sku, to: rng.pick(Self.lineSKUs))
+        case 88..<94: return .lineMark(order: order, sku: sku)
         default: return .lineDelete(order: order, sku: sku)
         }
     }

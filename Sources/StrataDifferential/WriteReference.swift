@@ -54,10 +54,12 @@ public struct WriteSnapshot: Equatable, CustomStringConvertible {
     var sealed: [String]
     /// `order sku qty` for each order line, sorted.
     var lines: [String] = []
+    /// `order sku` for each mark on a line (two-column foreign key), sorted.
+    var marks: [String] = []
 
     public var description: String {
         "rows \(rows)\n  entries \(entries)\n  handles \(handles)\n  notes \(notes)\n  sealed \(sealed)"
-            + "\n  lines \(lines)"
+            + "\n  lines \(lines)\n  marks \(marks)"
     }
 
     /// A note as snapshots and ``WriteStep/noteFind(tag:)`` show it.
@@ -127,6 +129,8 @@ struct WriteReference {
     var notes: [String: RefNote] = [:]
     /// The order lines' quantities, by composite key.
     var lines: [LineKey: Int64] = [:]
+    /// The number of marks on each order line, by its composite key.
+    var marks: [LineKey: Int] = [:]
     /// The history's transactions committed since the program began, in commit order.
     var committed: [[HistoryLine]] = []
     /// The changes of the open transaction (its savepoints' included while they may still commit).
@@ -366,7 +370,7 @@ struct WriteReference {
             .noteFind, .readHistory, .pruneHistory:
             if aborted { return [.misuse] }  // every note step runs a statement first
             return applyNote(step)
-        case .lineSave, .lineUpsert, .lineEdit, .lineRekey, .lineDelete:
+        case .lineSave, .lineUpsert, .lineEdit, .lineRekey, .lineDelete, .lineMark:
             if aborted { return [.misuse] }  // every line step runs a statement first
             return applyLine(step)
         case .rotateKey:
@@ -393,7 +397,7 @@ struct WriteReference {
         open.append(scope)
         let saved = (rows, entries, nextID)
         let savedNotes = (notes, pendingChanges.count)
-        let savedLines = lines
+        let savedLines = (lines, marks)
         var outcomes: [WriteOutcome] = []
         for s in steps { outcomes += apply(s) }
         open.removeLast()
@@ -412,7 +416,7 @@ struct WriteReference {
             (rows, entries) = (saved.0, saved.1)
             notes = savedNotes.0
             pendingChanges.removeSubrange(savedNotes.1...)
-            lines = savedLines
+            (lines, marks) = savedLines
         } else if open.isEmpty {
             status[scope] = 2
         }
@@ -502,7 +506,8 @@ struct WriteReference {
         return [.ok]
     }
 
-    /// A step on the order line (composite key): none fails but a rekey, which is refused before any write.
+    /// A step on the order line (composite key): none fails but a rekey, which is refused before any write, and a
+    /// mark of no line, which its two-column foreign key refuses.
     private mutating func applyLine(_ step: WriteStep) -> [WriteOutcome] {
         switch step {
         case .lineSave(let order, let sku, let qty):
@@ -517,6 +522,14 @@ struct WriteReference {
             if lines[LineKey(order: order, sku: sku)] != nil { return [.invalid] }
         case .lineDelete(let order, let sku):
             lines[LineKey(order: order, sku: sku)] = nil
+            marks[LineKey(order: order, sku: sku)] = nil  // destroy: the marks go first, each by its id
+        case .lineMark(let order, let sku):
+            let key = LineKey(order: order, sku: sku)
+            guard lines[key] != nil else {
+                if aborting { aborted = true }
+                return [.foreignKey]  // the two-column foreign key: no line has both parts
+            }
+            marks[key, default: 0] += 1
         default: return [.other("not a line step")]
         }
         return [.ok]
@@ -627,6 +640,7 @@ struct WriteReference {
             sealed: notes.sorted { $0.key < $1.key }.map {
                 "\($0.key) \($0.value.tagKey) \($0.value.secretKey ?? "nil")"
             },
-            lines: lines.map { "\($0.key.order) \($0.key.sku) \($0.value)" }.sorted())
+            lines: lines.map { "\($0.key.order) \($0.key.sku) \($0.value)" }.sorted(),
+            marks: marks.flatMap { Array(repeating: "\($0.key.order) \($0.key.sku)", count: $0.value) }.sorted())
     }
 }

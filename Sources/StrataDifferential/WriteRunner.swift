@@ -80,9 +80,11 @@ final class WriteBackend {
         tokensRead = []
         try db.writeSync { tx in
             let history = ["strata_history", "strata_history_clock"]
-            let tables = [WPEntry.schema.name, WPAccount.schema.name, WPNote.schema.name, WPLine.schema.name] + history
+            let tables =
+                [WPEntry.schema.name, WPAccount.schema.name, WPNote.schema.name, WPLineMark.schema.name]
+                + [WPLine.schema.name] + history
             for table in tables { _ = try tx.execute(.dropTable(table)) }
-            try tx.migrate([WPAccount.self, WPEntry.self, WPNote.self, WPLine.self])
+            try tx.migrate([WPAccount.self, WPEntry.self, WPNote.self, WPLine.self, WPLineMark.self])
         }
     }
 
@@ -357,6 +359,9 @@ final class WriteBackend {
             try line.save(tx)
         case .lineDelete(let order, let sku):
             _ = try WPLine.find(WPLine.ID(orderNo: order, sku: sku), tx)?.delete(tx)
+        case .lineMark(let order, let sku):
+            var mark = WPLineMark(orderNo: order, sku: sku)
+            try mark.save(tx)
         case .noteFind(let tag):
             let found = try WPNote.query(on: tx).where(\.tag == tag).all().sorted { ($0.id ?? "") < ($1.id ?? "") }
             return [.found(found.map(Self.noteText).joined(separator: ", "))]
@@ -458,7 +463,8 @@ final class WriteBackend {
                 handles: handles.map { "\($0.code) \($0.balance) v\($0.version) \($0.id == nil ? "nil" : "id")" },
                 notes: try WPNote.query(on: tx).all().map(Self.noteText).sorted(),
                 sealed: try WPNoteSealed.query(on: tx).all().map(\.text).sorted(),
-                lines: try WPLine.query(on: tx).all().map { "\($0.orderNo) \($0.sku) \($0.qty)" }.sorted())
+                lines: try WPLine.query(on: tx).all().map { "\($0.orderNo) \($0.sku) \($0.qty)" }.sorted(),
+                marks: try WPLineMark.query(on: tx).all().map { "\($0.orderNo) \($0.sku)" }.sorted())
         }
     }
 }

@@ -122,6 +122,43 @@ struct WriteProgramTests {
         #expect(failure == nil, "\(failure ?? "")")
     }
 
+    @Test("marks on a composite-key line (two-column foreign key) end as the reference says on memory and SQLite")
+    func lineMarkSteps() async throws {
+        let failure = await onOwnThread { () -> String? in
+            do {
+                let runner = try WriteRunner(urls: ["memory:", "sqlite::memory:"], drivers: [.memory, .sqlite])
+                let programs: [[WriteStep]] = [
+                    [
+                        .lineMark(order: 1, sku: "x"), .lineSave(order: 1, sku: "x", qty: 2),
+                        .lineSave(order: 2, sku: "y", qty: 1), .lineMark(order: 1, sku: "x"),
+                        .lineMark(order: 1, sku: "x"), .lineMark(order: 2, sku: "x"), .lineMark(order: 2, sku: "y"),
+                        .lineDelete(order: 1, sku: "x"),
+                    ],
+                    [
+                        .lineSave(order: 1, sku: "x", qty: 1),
+                        .transaction(
+                            [.lineMark(order: 1, sku: "x"), .lineMark(order: 1, sku: "y")], end: .commit),
+                        .savepoint([.lineDelete(order: 1, sku: "x")], rollback: true),
+                        .abortingTransaction(
+                            [.lineMark(order: 2, sku: "z"), .lineMark(order: 1, sku: "x")], end: .commit),
+                    ],
+                ]
+                for (n, program) in programs.enumerated() {
+                    if let f = try runner.check(program) { return "program \(n): \(f)" }
+                }
+                var reference = WriteReference()
+                let outcomes = programs[0].flatMap { reference.apply($0) }
+                guard outcomes.filter({ $0 == .foreignKey }).count == 2 else {
+                    return "marks of no line not refused: \(outcomes)"
+                }
+                return reference.snapshot.marks == ["2 y"] ? nil : "marks \(reference.snapshot.marks)"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(failure == nil, "\(failure ?? "")")
+    }
+
     @Test(
         "history, encrypted-column, key-rotation and note-upsert steps end as the reference says on memory and SQLite")
     func historySteps() async throws {

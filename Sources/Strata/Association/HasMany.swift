@@ -12,7 +12,7 @@ public struct HasMany<Owner: Model, Target: Model>: EagerLoadable {
     /// What deleting the owner does to its children.
     public var onDelete: DeleteRule { link.onDelete }
     /// `hasMany <target table>.<foreign key>`, unique within the owner; names the association in errors.
-    public var key: String { "hasMany \(Target.schema.name).\(foreignKey.column ?? "?")" }
+    public var key: String { "hasMany \(Target.schema.name).\(foreignKey.name)" }
     /// The tables this association needs: created by `migrate` with the owner's.
     public var relatedModels: [any Model.Type] { [Target.self] }
 
@@ -95,14 +95,22 @@ func applyDeleteRule<Target: Model>(
     _ rule: DeleteRule, foreignKey: String, table: String, ownerID: some PrimaryKey,
     children: QueryBuilder<Target, Transaction>, key: String, _ tx: Transaction
 ) throws {
+    try applyDeleteRule(
+        rule, foreignKey: [foreignKey], table: table,
+        filter: .compare(.equal, .column(foreignKey), .value(ownerID.databaseValue)), children: children, key: key, tx)
+}
+
+/// Applies a delete rule to the rows that reference an owner being deleted through a key of one or several columns
+/// (`nullify` sets every one of them to NULL) and match `filter`.
+func applyDeleteRule<Target: Model>(
+    _ rule: DeleteRule, foreignKey: [String], table: String, filter: SQLExpression,
+    children: QueryBuilder<Target, Transaction>, key: String, _ tx: Transaction
+) throws {
     switch rule {
     case .none: return
     case .nullify:
         _ = try tx.execute(
-            .update(
-                Update(
-                    table: table, assignments: [Assignment(foreignKey, .null)],
-                    filter: .compare(.equal, .column(foreignKey), .value(ownerID.databaseValue)))))
+            .update(Update(table: table, assignments: foreignKey.map { Assignment($0, .null) }, filter: filter)))
     case .destroy:
         for child in try children.all() { try child.delete(tx) }
     case .restrict:

@@ -11,7 +11,7 @@ public struct HasOne<Owner: Model, Target: Model>: EagerLoadable {
     /// What deleting the owner does to its child.
     public var onDelete: DeleteRule { link.onDelete }
     /// `hasOne <target table>.<foreign key>`, unique within the owner; names the association in errors.
-    public var key: String { "hasOne \(Target.schema.name).\(foreignKey.column ?? "?")" }
+    public var key: String { "hasOne \(Target.schema.name).\(foreignKey.name)" }
     /// The tables this association needs: created by `migrate` with the owner's.
     public var relatedModels: [any Model.Type] { [Target.self] }
 

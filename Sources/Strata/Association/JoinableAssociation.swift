@@ -17,8 +17,11 @@ extension BelongsTo: JoinableAssociation {
     /// - Returns: the join.
     /// - Throws: ``StrataError/invalidAssociation(_:)`` for a key that maps to no column.
     public func joins(_ kind: Join.Kind, alias: String) throws -> [Join] {
-        let on = SQLExpression.compare(
-            .equal, .column(try foreignKey.get()), .column(Target.primaryKeyColumn, table: alias))
+        let on =
+            foreignKey.isComposite
+            ? CompositeForeignKey.joinCondition(try foreignKey.getColumns(), Target.keyColumnsInOrder, alias: alias)
+            : SQLExpression.compare(
+                .equal, .column(try foreignKey.get()), .column(Target.primaryKeyColumn, table: alias))
         return [Join(kind, table: Target.schema.name, alias: alias, on: on)]
     }
 }
@@ -32,9 +35,7 @@ extension HasMany: JoinableAssociation {
     /// - Returns: the join.
     /// - Throws: ``StrataError/invalidAssociation(_:)`` for a key that maps to no column.
     public func joins(_ kind: Join.Kind, alias: String) throws -> [Join] {
-        let on = SQLExpression.compare(
-            .equal, .column(Owner.primaryKeyColumn), .column(try foreignKey.get(), table: alias))
-        return [Join(kind, table: Target.schema.name, alias: alias, on: on)]
+        try link.joins(kind, alias: alias)
     }
 }
 
@@ -47,9 +48,7 @@ extension HasOne: JoinableAssociation {
     /// - Returns: the join.
     /// - Throws: ``StrataError/invalidAssociation(_:)`` for a key that maps to no column.
     public func joins(_ kind: Join.Kind, alias: String) throws -> [Join] {
-        let on = SQLExpression.compare(
-            .equal, .column(Owner.primaryKeyColumn), .column(try foreignKey.get(), table: alias))
-        return [Join(kind, table: Target.schema.name, alias: alias, on: on)]
+        try link.joins(kind, alias: alias)
     }
 }
 

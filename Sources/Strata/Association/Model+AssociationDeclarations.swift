@@ -8,7 +8,7 @@ extension Model {
     /// ```
     public static func hasMany<T: Model>(_ target: T.Type, onDelete: DeleteRule = .none) -> HasMany<Self, T> {
         HasMany(
-            foreignKey: ResolvedKey.conventional(parent: Self.self, in: T.self).referencing(Self.self),
+            foreignKey: ResolvedKey.conventional(parent: Self.self, in: T.self).referencing(Self.self, from: T.self),
             onDelete: onDelete)
     }
 
@@ -16,13 +16,41 @@ extension Model {
     public static func hasMany<T: Model, V>(_ target: T.Type, key: KeyPath<T, V>, onDelete: DeleteRule = .none)
         -> HasMany<Self, T>
     {
-        HasMany(foreignKey: ResolvedKey.explicit(key).referencing(Self.self), onDelete: onDelete)
+        HasMany(foreignKey: ResolvedKey.explicit(key).referencing(Self.self, from: T.self), onDelete: onDelete)
+    }
+
+    /// The children pointing at this model, whose key has several columns (see ``CompositeKey``), by a foreign key of
+    /// as many columns, in the key's column order: Rails' `has_many :notes, foreign_key: [:order_id, :product_id]`.
+    ///
+    /// ```swift
+    /// @Model(table: "order_line", primaryKey: ["orderID", "productID"])
+    /// struct OrderLine {
+    ///     var orderID: Int64
+    ///     var productID: Int64
+    ///     static let notes = hasMany(LineNote.self, keys: \.orderID, \.productID, onDelete: .destroy)
+    /// }
+    /// ```
+    ///
+    /// A key whose column count or types do not match this model's key is refused when the association is used:
+    /// ``StrataError/invalidAssociation(_:)`` naming the child model and its columns.
+    public static func hasMany<T: Model>(_ target: T.Type, keys: PartialKeyPath<T>..., onDelete: DeleteRule = .none)
+        -> HasMany<Self, T>
+    {
+        HasMany(foreignKey: ResolvedKey.explicit(keys).referencing(Self.self, from: T.self), onDelete: onDelete)
+    }
+
+    /// The single child pointing at this model, whose key has several columns, by a foreign key of as many columns
+    /// in the key's column order (see ``hasMany(_:keys:onDelete:)``).
+    public static func hasOne<T: Model>(_ target: T.Type, keys: PartialKeyPath<T>..., onDelete: DeleteRule = .none)
+        -> HasOne<Self, T>
+    {
+        HasOne(foreignKey: ResolvedKey.explicit(keys).referencing(Self.self, from: T.self), onDelete: onDelete)
     }
 
     /// The single child pointing at this model by the conventional key.
     public static func hasOne<T: Model>(_ target: T.Type, onDelete: DeleteRule = .none) -> HasOne<Self, T> {
         HasOne(
-            foreignKey: ResolvedKey.conventional(parent: Self.self, in: T.self).referencing(Self.self),
+            foreignKey: ResolvedKey.conventional(parent: Self.self, in: T.self).referencing(Self.self, from: T.self),
             onDelete: onDelete)
     }
 
@@ -30,7 +58,7 @@ extension Model {
     public static func hasOne<T: Model, V>(_ target: T.Type, key: KeyPath<T, V>, onDelete: DeleteRule = .none)
         -> HasOne<Self, T>
     {
-        HasOne(foreignKey: ResolvedKey.explicit(key).referencing(Self.self), onDelete: onDelete)
+        HasOne(foreignKey: ResolvedKey.explicit(key).referencing(Self.self, from: T.self), onDelete: onDelete)
     }
 
     /// The parent this model points at by the conventional key (`Group` → this model's `group_id`).
@@ -46,14 +74,38 @@ extension Model {
     /// ```
     public static func belongsTo<T: Model>(_ target: T.Type, onDelete: DeleteRule? = nil) -> BelongsTo<Self, T> {
         BelongsTo(
-            foreignKey: ResolvedKey.conventional(parent: T.self, in: Self.self).referencing(T.self), onDelete: onDelete)
+            foreignKey: ResolvedKey.conventional(parent: T.self, in: Self.self).referencing(T.self, from: Self.self),
+            onDelete: onDelete)
     }
 
     /// The parent this model points at by an explicit key: `belongsTo(User.self, key: \.managerID)`.
     public static func belongsTo<T: Model, V>(_ target: T.Type, key: KeyPath<Self, V>, onDelete: DeleteRule? = nil)
         -> BelongsTo<Self, T>
     {
-        BelongsTo(foreignKey: ResolvedKey.explicit(key).referencing(T.self), onDelete: onDelete)
+        BelongsTo(foreignKey: ResolvedKey.explicit(key).referencing(T.self, from: Self.self), onDelete: onDelete)
+    }
+
+    /// The parent this model points at when the parent's key has several columns (see ``CompositeKey``): a foreign
+    /// key of as many columns, in the parent key's column order, as Rails' `belongs_to :order_line, foreign_key:
+    /// [:order_id, :product_id]`.
+    ///
+    /// ```swift
+    /// @Model(table: "line_note")
+    /// struct LineNote {
+    ///     var id: Int64?
+    ///     var orderID: Int64
+    ///     var productID: Int64
+    ///     static let line = belongsTo(OrderLine.self, keys: \.orderID, \.productID)
+    /// }
+    /// ```
+    ///
+    /// A child whose key columns are all set points at the parent with those values; one left NULL (an optional
+    /// property) points at none. A key whose column count or types do not match the parent's key is refused when the
+    /// association is used: ``StrataError/invalidAssociation(_:)`` naming this model and its columns.
+    public static func belongsTo<T: Model>(_ target: T.Type, keys: PartialKeyPath<Self>..., onDelete: DeleteRule? = nil)
+        -> BelongsTo<Self, T>
+    {
+        BelongsTo(foreignKey: ResolvedKey.explicit(keys).referencing(T.self, from: Self.self), onDelete: onDelete)
     }
 
     /// Targets reached through a join model with conventional keys (`user_id`, `project_id`).
@@ -66,8 +118,9 @@ extension Model {
         onDelete: DeleteRule = .destroy
     ) -> HasManyThrough<Self, T, J> {
         HasManyThrough(
-            ownerKey: ResolvedKey.conventional(parent: Self.self, in: J.self).referencing(Self.self),
-            targetKey: ResolvedKey.conventional(parent: T.self, in: J.self).referencing(T.self), onDelete: onDelete)
+            ownerKey: ResolvedKey.conventional(parent: Self.self, in: J.self).referencing(Self.self, from: J.self),
+            targetKey: ResolvedKey.conventional(parent: T.self, in: J.self).referencing(T.self, from: J.self),
+            onDelete: onDelete)
     }
 
     /// Targets reached through a join model with explicit keys on the join model.
@@ -77,7 +130,7 @@ extension Model {
         onDelete: DeleteRule = .destroy
     ) -> HasManyThrough<Self, T, J> {
         HasManyThrough(
-            ownerKey: ResolvedKey.explicit(ownerKey).referencing(Self.self),
-            targetKey: ResolvedKey.explicit(targetKey).referencing(T.self), onDelete: onDelete)
+            ownerKey: ResolvedKey.explicit(ownerKey).referencing(Self.self, from: J.self),
+            targetKey: ResolvedKey.explicit(targetKey).referencing(T.self, from: J.self), onDelete: onDelete)
     }
 }

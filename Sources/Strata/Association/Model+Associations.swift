@@ -17,6 +17,9 @@ extension Model {
     /// Makes `child` one of this model's children and saves it; an unsaved owner is saved first.
     public mutating func add<T>(_ child: inout T, to association: HasMany<Self, T>, _ tx: Transaction) throws {
         if isUnsaved { try save(tx) }
+        if association.foreignKey.isComposite {
+            return try child.link(association.foreignKey.getColumns(), to: Self.keyValues(requireID()), saving: tx)
+        }
         try child.setForeignKey(association.foreignKey.get(), to: requireID())
         try child.save(tx)
     }
@@ -26,6 +29,11 @@ extension Model {
     /// `remove` takes the same forms on `hasMany` and `hasMany(through:)`: `inout` (the model you hold is
     /// updated, as `add` does) or a value.
     public func remove<T>(_ child: inout T, from association: HasMany<Self, T>, _ tx: Transaction) throws {
+        if association.foreignKey.isComposite {
+            let columns = try association.foreignKey.getColumns()
+            guard let id, child.values(inColumns: columns) == Self.keyValues(id) else { return }
+            return try child.link(columns, to: nil, saving: tx)
+        }
         let fk = try association.foreignKey.get()
         guard child.key(inColumn: fk, as: ID.self) == id else { return }
         try child.setForeignKey(fk, to: ID?.none)
@@ -53,6 +61,9 @@ extension Model {
     /// Makes `child` this model's child and saves it; an unsaved owner is saved first.
     public mutating func set<T>(_ child: inout T, as association: HasOne<Self, T>, _ tx: Transaction) throws {
         if isUnsaved { try save(tx) }
+        if association.foreignKey.isComposite {
+            return try child.link(association.foreignKey.getColumns(), to: Self.keyValues(requireID()), saving: tx)
+        }
         try child.setForeignKey(association.foreignKey.get(), to: requireID())
         try child.save(tx)
     }
@@ -61,6 +72,11 @@ extension Model {
 
     /// The parent, fetched now (nil when the key is nil).
     public func fetch<T>(_ association: BelongsTo<Self, T>, _ tx: Transaction) throws -> T? {
+        if association.foreignKey.isComposite {
+            guard let values = values(inColumns: try association.foreignKey.getColumns()) else { return nil }
+            let match = CompositeForeignKey.equality(T.keyColumnsInOrder, values)
+            return try T.query(on: tx).where(Condition(match)).first()
+        }
         guard let parentID = key(inColumn: try association.foreignKey.get(), as: T.ID.self) else { return nil }
         return try T.find(parentID, tx)
     }
@@ -75,6 +91,9 @@ extension Model {
     /// - Throws: ``StrataError/notPersisted(model:)`` for an unsaved parent.
     public mutating func set<T>(_ association: BelongsTo<Self, T>, to parent: T?) throws {
         let parentID = try parent.map { try $0.requireID() }
+        if association.foreignKey.isComposite {
+            return try setKeyColumns(association.foreignKey.getColumns(), to: parentID.map(T.keyValues))
+        }
         try setForeignKey(association.foreignKey.get(), to: parentID)
     }
 

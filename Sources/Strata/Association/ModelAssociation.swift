@@ -63,16 +63,54 @@ extension ModelAssociation {
     public var relatedModels: [any Model.Type] { [] }
 }
 
-/// A foreign-key column resolved when an association is declared; a bad declaration is kept as an
+/// A foreign key resolved when an association is declared: one column, or for a parent with a composite key (see
+/// ``CompositeKey``) one column per key column, in the parent key's column order. A bad declaration is kept as an
 /// error and thrown when the association is used, since a `static let` cannot throw.
 struct ResolvedKey: Sendable, Hashable {
-    let column: String?
+    /// The key's columns: one, or several for a composite key; empty when ``problem`` says why.
+    let columns: [String]
     let problem: String?
+    /// The model whose table holds the key, named by the refusal of a composite key where one column is taken.
+    var model = ""
 
-    /// The column, or the typed error explaining the declaration.
+    init(column: String?, problem: String?) {
+        columns = column.map { [$0] } ?? []
+        self.problem = problem
+    }
+
+    init(columns: [String], problem: String?, model: String = "") {
+        self.columns = problem == nil ? columns : []
+        self.problem = problem
+        self.model = model
+    }
+
+    /// The one column of a single-column key; nil for a composite or unresolved one.
+    var column: String? { columns.count == 1 ? columns[0] : nil }
+    /// Whether the key has several columns (it references a composite key).
+    var isComposite: Bool { columns.count > 1 }
+    /// How the key is named in an association's key and in errors: `group_id`, or `(order_id, product_id)`.
+    var name: String {
+        columns.isEmpty ? "?" : columns.count == 1 ? columns[0] : "(" + columns.joined(separator: ", ") + ")"
+    }
+
+    /// The column, or the typed error explaining the declaration; a composite key is refused by the one path that
+    /// takes one column (`whereExists`'s subquery) with the association's model named.
     func get() throws -> String {
-        guard let column else { throw StrataError.invalidAssociation(problem ?? "unresolved foreign key") }
+        guard let column else {
+            if isComposite {
+                throw StrataError.invalidAssociation(
+                    "\(model)'s foreign key \(name) has several columns: whereExists takes a "
+                        + "one-column key; query by the key columns instead")
+            }
+            throw StrataError.invalidAssociation(problem ?? "unresolved foreign key")
+        }
         return column
+    }
+
+    /// Every column of the key (one or several), or the typed error explaining the declaration.
+    func getColumns() throws -> [String] {
+        guard !columns.isEmpty else { throw StrataError.invalidAssociation(problem ?? "unresolved foreign key") }
+        return columns
     }
 
     /// The conventional foreign key for `owner` in `table`: `Group` → `group_id`.
@@ -85,20 +123,57 @@ struct ResolvedKey: Sendable, Hashable {
                 + "name the key explicitly (key: \\.yourKey)")
     }
 
-    /// The key, unless the model it references has a composite key (see ``CompositeKey``): an association to
-    /// one would need a foreign key of several columns, which associations do not take yet.
-    func referencing<Parent: Model>(_ parent: Parent.Type) -> ResolvedKey {
-        guard Parent.schema.hasCompositeKey else { return self }
-        return ResolvedKey(
-            column: nil,
-            problem:
-                "\(Parent.modelName) has a composite primary key (\(Parent.schema.primaryKeyColumnNames.joined(separator: ", "))); "
-                + "associations to it are not supported: query it by its key columns")
+    /// The key, checked against the key of the model it references: as many columns as `Parent`'s key has (one, or
+    /// one per column of a composite key, see ``CompositeKey``), each of the type of the key column it matches.
+    func referencing<Parent: Model, Child: Model>(_ parent: Parent.Type, from child: Child.Type) -> ResolvedKey {
+        guard problem == nil else { return self }
+        let parentColumns = Parent.keyColumnsInOrder
+        guard parentColumns.count == columns.count else {
+            let declare =
+                parentColumns.count > 1
+                ? "declare keys: with \(parentColumns.count) key paths of \(Child.modelName), in the key's order"
+                : "declare key: with one key path"
+            return ResolvedKey(
+                columns: [],
+                problem:
+                    "\(Child.modelName)'s foreign key \(name) has \(columns.count) column(s) but \(Parent.modelName)'s "
+                    + "primary key has \(parentColumns.count) (\(parentColumns.joined(separator: ", "))): \(declare)")
+        }
+        guard columns.count > 1 else { return self }
+        for (column, parentColumn) in zip(columns, parentColumns) {
+            let mine = Child.schema.index(of: column).map { Child.schema.columns[$0].type }
+            let theirs = Parent.schema.index(of: parentColumn).map { Parent.schema.columns[$0].type }
+            guard let mine, let theirs, mine == theirs else {
+                return ResolvedKey(
+                    columns: [],
+                    problem:
+                        "\(Child.modelName).\(column) (\(mine.map { "\($0)" } ?? "?")) cannot reference "
+                        + "\(Parent.modelName).\(parentColumn) (\(theirs.map { "\($0)" } ?? "?")): "
+                        + "a composite foreign key's columns match the key's in order and type")
+            }
+        }
+        return self
     }
 
     static func explicit<Child: Model, V>(_ kp: KeyPath<Child, V>) -> ResolvedKey {
         if let column = Child.columnName(for: kp) { return ResolvedKey(column: column, problem: nil) }
         return ResolvedKey(column: nil, problem: "\(kp) is not a stored column of \(Child.modelName)")
+    }
+
+    /// A key of several columns, one per key path, in the order given.
+    static func explicit<Child: Model>(_ kps: [PartialKeyPath<Child>]) -> ResolvedKey {
+        var columns: [String] = []
+        for kp in kps {
+            guard let column = Child.columnName(for: kp) else {
+                return ResolvedKey(column: nil, problem: "\(kp) is not a stored column of \(Child.modelName)")
+            }
+            guard !columns.contains(column) else {
+                return ResolvedKey(
+                    column: nil, problem: "\(Child.modelName)'s foreign key names the column '\(column)' twice")
+            }
+            columns.append(column)
+        }
+        return ResolvedKey(columns: columns, problem: nil, model: Child.modelName)
     }
 }
 
@@ -142,6 +217,18 @@ extension Model {
     func requireID() throws -> ID {
         guard let id else { throw StrataError.notPersisted(model: Self.modelName) }
         return id
+    }
+
+    /// The key's columns in the order of its ``CompositeKey/keyValues`` (the `primaryKey:` order), or the one key
+    /// column: what a foreign key to this model lists, in order.
+    static var keyColumnsInOrder: [String] {
+        if let composite = ID.self as? any CompositeKey.Type { return composite.keyColumns }
+        return schema.hasCompositeKey ? schema.primaryKeyColumnNames : [primaryKeyColumn]
+    }
+
+    /// The key's values in the order of ``keyColumnsInOrder``.
+    static func keyValues(_ id: ID) -> [DatabaseValue] {
+        (id as? any CompositeKey)?.keyValues ?? [id.databaseValue]
     }
 
     /// The key column; for a composite key its first column (which orders rows and counts them, never finds one).

@@ -60,9 +60,8 @@ extension SQLRenderer {
             guard inPlace else { return nil }
             return [
                 "ALTER TABLE " + (try q(t)) + " ADD CONSTRAINT "
-                    + (try q(foreignKeyName(table: t, column: k.column, dialect: dialect)))
-                    + " FOREIGN KEY (" + (try q(k.column)) + ") REFERENCES " + (try q(k.referencedTable)) + " ("
-                    + (try q(k.referencedColumn)) + ") ON DELETE " + k.onDelete.rawValue
+                    + (try q(foreignKeyName(table: t, column: k.column, dialect: dialect))) + " "
+                    + (try foreignKeyClause(k, dialect: dialect))
             ]
         case .dropForeignKey(let t, let c):
             guard inPlace else { return nil }
@@ -82,11 +81,30 @@ extension SQLRenderer {
         }
     }
 
+    /// `FOREIGN KEY ("a") REFERENCES "t" ("id") ON DELETE …`, or for a key of several columns (see
+    /// ``ForeignKey/columns``) `FOREIGN KEY ("a", "b") REFERENCES "t" ("x", "y") ON DELETE …`: the clause a table's
+    /// definition and `ADD CONSTRAINT` share, and a driver that rebuilds a table adds.
+    ///
+    /// - Parameters:
+    ///   - key: the foreign key.
+    ///   - dialect: the dialect that quotes its names.
+    /// - Returns: the clause.
+    /// - Throws: ``StrataError/invalidIdentifier(_:reason:)``.
+    public static func foreignKeyClause(_ key: ForeignKey, dialect: any Dialect) throws(StrataError) -> String {
+        func list(_ names: [String]) throws(StrataError) -> String {
+            var out: [String] = []
+            for name in names { out.append(try dialect.quote(name)) }
+            return "(" + out.joined(separator: ", ") + ")"
+        }
+        return "FOREIGN KEY " + (try list(key.columns)) + " REFERENCES " + (try dialect.quote(key.referencedTable))
+            + " " + (try list(key.referencedColumns)) + " ON DELETE " + key.onDelete.rawValue
+    }
+
     /// The name Strata gives the foreign key on `table.column` (`t_c_fkey`, shortened to the dialect's limit).
     ///
     /// - Parameters:
     ///   - table: the table that holds the key.
-    ///   - column: the key's column.
+    ///   - column: the key's column (the first of a key of several columns).
     ///   - dialect: the dialect whose identifier length applies.
     /// - Returns: the constraint's name, unquoted.
     public static func foreignKeyName(table: String, column: String, dialect: any Dialect) -> String {

@@ -491,7 +491,7 @@ public struct SQLRenderer {
         sql += try q(t.name) + " ("
         for (n, c) in t.columns.enumerated() {
             if n > 0 { sql += ", " }
-            let isKey = t.foreignKeys.contains { $0.column == c.name }
+            let isKey = t.foreignKeys.contains { $0.columns.contains(c.name) }
             if t.hasCompositeKey && c.isPrimaryKey {
                 // A column of a composite key: typed as a key, NOT NULL; the key is declared after the columns.
                 sql += try q(c.name) + " " + dialect.keySQLType(c.type) + " NOT NULL"
@@ -505,10 +505,7 @@ public struct SQLRenderer {
             for (n, name) in t.primaryKeyColumnNames.enumerated() { sql += (n > 0 ? ", " : "") + (try q(name)) }
             sql += ")"
         }
-        for fk in t.foreignKeys {
-            sql += ", FOREIGN KEY (" + (try q(fk.column)) + ") REFERENCES " + (try q(fk.referencedTable))
-            sql += " (" + (try q(fk.referencedColumn)) + ") ON DELETE " + fk.onDelete.rawValue
-        }
+        for fk in t.foreignKeys { sql += ", " + (try Self.foreignKeyClause(fk, dialect: dialect)) }
         sql += ")" + dialect.tableSuffix
     }
 

@@ -127,7 +127,12 @@ extension MigrationPlan {
     }
 
     static func swift(_ k: ForeignKey) -> String {
-        "ForeignKey(column: \(literal(k.column)), references: \(literal(k.referencedTable)), "
+        if k.isComposite {
+            return "ForeignKey(columns: [\(k.columns.map(literal).joined(separator: ", "))], references: "
+                + "\(literal(k.referencedTable)), columns: [\(k.referencedColumns.map(literal).joined(separator: ", "))], "
+                + "onDelete: .\(actionName(k.onDelete)))"
+        }
+        return "ForeignKey(column: \(literal(k.column)), references: \(literal(k.referencedTable)), "
             + "column: \(literal(k.referencedColumn)), onDelete: .\(actionName(k.onDelete)))"
     }
 

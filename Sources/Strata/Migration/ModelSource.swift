@@ -8,8 +8,8 @@ import Foundation
 /// form is read from a stored value and declared with `dateFormat:`), single-column foreign keys become
 /// `belongsTo` and `hasMany`, and a table of an id and two foreign keys becomes `hasMany(through:)` on both
 /// sides. A table keyed by several integer, text or UUID columns becomes `@Model(table:primaryKey:)` with its
-/// key's properties (see ``CompositeKey``); associations to it are not written (they would need a foreign key of
-/// several columns). Any other table without a single integer primary key is listed in a comment.
+/// key's properties (see ``CompositeKey``); associations to it are not written (a `keys:` association of several
+/// columns is declared by hand). Any other table without a single integer primary key is listed in a comment.
 public enum ModelSource {
     /// The source for every table of the database `tx` is connected to.
     ///

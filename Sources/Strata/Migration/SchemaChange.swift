@@ -100,7 +100,12 @@ extension SchemaChange: CustomStringConvertible {
     }
 
     static func describe(_ k: ForeignKey) -> String {
-        "foreign key \(k.column) references \(k.referencedTable)(\(k.referencedColumn)) on delete \(k.onDelete.rawValue)"
+        guard k.isComposite else {
+            return
+                "foreign key \(k.column) references \(k.referencedTable)(\(k.referencedColumn)) on delete \(k.onDelete.rawValue)"
+        }
+        return "foreign key (\(k.columns.joined(separator: ", "))) references \(k.referencedTable)("
+            + "\(k.referencedColumns.joined(separator: ", "))) on delete \(k.onDelete.rawValue)"
     }
 
     static func describe(_ i: Index, table: String) -> String {

@@ -96,14 +96,16 @@ extension Transaction {
             let t = try table(name)
             let dropped = try column(c, of: t)
             if dropped.isPrimaryKey { throw StrataError.invalidQuery("cannot drop the primary key \(name).\(c)") }
-            if let other = live.references(to: name).first(where: { $0.key.referencedColumn == c }) {
+            if let other = live.references(to: name).first(where: { $0.key.referencedColumns.contains(c) }) {
                 throw StrataError.invalidQuery(
                     "cannot drop \(name).\(c): \(other.table).\(other.key.column) references it")
             }
             for index in t.indexes where index.columns.contains(c) {
                 try apply(.dropIndex(table: name, name: index.resolvedName(table: name)))
             }
-            if t.foreignKeys.contains(where: { $0.column == c }) { try apply(.dropForeignKey(table: name, column: c)) }
+            for key in t.foreignKeys where key.columns.contains(c) {
+                try apply(.dropForeignKey(table: name, column: key.column))
+            }
             try editor.apply(change, live: try editor.introspect())
         case .renameColumn(let name, let c, let to):
             let t = try table(name)
@@ -135,11 +137,16 @@ extension Transaction {
             try editor.apply(change, live: live)
         case .addForeignKey(let name, let fk):
             let t = try table(name)
-            _ = try column(fk.column, of: t)
+            for c in fk.columns { _ = try column(c, of: t) }
             guard let parent = live[table: fk.referencedTable] else {
                 throw StrataError.missingReferencedTable(table: name, column: fk.column, references: fk.referencedTable)
             }
-            _ = try column(fk.referencedColumn, of: parent)
+            for c in fk.referencedColumns { _ = try column(c, of: parent) }
+            guard !fk.columns.isEmpty, fk.columns.count == fk.referencedColumns.count else {
+                throw StrataError.invalidQuery(
+                    "the foreign key \(name) (\(fk.columns.joined(separator: ", "))) lists \(fk.columns.count) column(s) "
+                        + "for \(fk.referencedColumns.count) of \(fk.referencedTable)")
+            }
             if t.foreignKeys.contains(where: { $0.column == fk.column }) {
                 throw StrataError.invalidQuery("\(name).\(fk.column) already has a foreign key")
             }
@@ -323,7 +330,7 @@ extension Transaction {
             return
         }
         let indexes = t.indexes.filter { $0.columns.contains(old.name) }
-        let keys = t.foreignKeys.filter { $0.column == old.name }
+        let keys = t.foreignKeys.filter { $0.columns.contains(old.name) }
         let objects = try editor.schemaObjects(of: table)
         try apply(.dropColumn(table: table, column: old.name))
         try apply(.renameColumn(table: table, column: temporary, to: old.name))

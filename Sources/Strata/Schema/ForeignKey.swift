@@ -14,14 +14,30 @@ public struct ForeignKey: Sendable, Hashable {
         case setNull = "SET NULL"
     }
 
-    /// The referencing column of this table.
-    public var column: String
-    /// The table whose row the column points at.
+    /// The referencing columns of this table: one, or one per column of a composite key (see ``CompositeKey``), in
+    /// the order of ``referencedColumns``.
+    public var columns: [String]
+    /// The table whose row the columns point at.
     public var referencedTable: String
-    /// The referenced table's column the value must match, its primary key (`id` by default).
-    public var referencedColumn: String
+    /// The referenced table's columns the values must match, its primary key (`id` by default), in order.
+    public var referencedColumns: [String]
     /// What happens to referencing rows when the referenced row is deleted (`ON DELETE …`).
     public var onDelete: Action
+
+    /// The referencing column of this table; the first of a key of several columns.
+    public var column: String {
+        get { columns.first ?? "" }
+        set { columns = columns.isEmpty ? [newValue] : [newValue] + columns.dropFirst() }
+    }
+
+    /// The referenced column; the first of a key of several columns.
+    public var referencedColumn: String {
+        get { referencedColumns.first ?? "" }
+        set { referencedColumns = referencedColumns.isEmpty ? [newValue] : [newValue] + referencedColumns.dropFirst() }
+    }
+
+    /// Whether the key has several columns (it references a composite key).
+    public var isComposite: Bool { columns.count > 1 }
 
     /// A foreign key `column REFERENCES table (referenced) ON DELETE onDelete`.
     ///
@@ -33,9 +49,26 @@ public struct ForeignKey: Sendable, Hashable {
     public init(
         column: String, references table: String, column referenced: String = "id", onDelete: Action = .noAction
     ) {
-        self.column = column
+        self.init(columns: [column], references: table, columns: [referenced], onDelete: onDelete)
+    }
+
+    /// A foreign key of several columns, `FOREIGN KEY (a, b) REFERENCES table (x, y) ON DELETE onDelete`: what
+    /// points at a composite key (see ``CompositeKey``).
+    ///
+    /// ```swift
+    /// ForeignKey(columns: ["order_id", "product_id"], references: "order_line", columns: ["order_id", "product_id"])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - columns: the referencing columns of this table, in the order of `referenced`.
+    ///   - table: the referenced table.
+    ///   - referenced: the referenced columns, its key's.
+    ///   - onDelete: what the database does to referencing rows when the referenced row is deleted.
+    public init(columns: [String], references table: String, columns referenced: [String], onDelete: Action = .noAction)
+    {
+        self.columns = columns
         self.referencedTable = table
-        self.referencedColumn = referenced
+        self.referencedColumns = referenced
         self.onDelete = onDelete
     }
 
