@@ -78,6 +78,8 @@ public struct MariaDBDialect: Dialect {
     /// LAG and LEAD take no default argument in 10.11 (error 1064): a one-row frame tells whether the offset row
     /// exists.
     public var windowDefault: WindowDefaultSyntax { .frameCase }
+    /// RANK and DENSE_RANK need an order (error 4018): `ORDER BY NULL` makes every row a peer, ranked 1.
+    public var unorderedRank: UnorderedRankSyntax { .orderByNull }
     /// `JSON_TYPE(JSON_EXTRACT(…))` and casts over the LONGTEXT document; text read under the tables' collation.
     public var jsonPathSyntax: JSONPathSyntax? { .jsonExtractFunctions(collation: "utf8mb4_nopad_bin") }
 

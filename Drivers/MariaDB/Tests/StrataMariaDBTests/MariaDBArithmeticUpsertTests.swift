@@ -169,3 +169,31 @@ struct MariaDBArithmeticUpsertTests {
         try await MariaDBTestServer.dropDatabase("strata_upsert_rows")
     }
 }
+
+@Suite("MariaDB unordered rank")
+struct MariaDBUnorderedRankTests {
+    @Test("RANK and DENSE_RANK without an order are written ORDER BY NULL (MariaDB refuses them, 4018): every row 1")
+    func unorderedRank() async throws {
+        let select = Select(
+            table: "t",
+            selection: .items([
+                .column(ColumnRef("id")), .window(WindowFunction(.rank, partition: [ColumnRef("g")])),
+                .window(WindowFunction(.denseRank)),
+            ]),
+            order: [Ordering("id")])
+        #expect(
+            try SQLRenderer.render(.select(select), dialect: MariaDBDialect()).sql
+                == "SELECT `id`, RANK() OVER (PARTITION BY `g` ORDER BY NULL), DENSE_RANK() OVER (ORDER BY NULL) "
+                + "FROM `t` ORDER BY `id` ASC")
+        let db = try await MariaDBTestServer.freshDatabase("strata_rank")
+        defer { db.close() }
+        _ = try await db.unsafeRawExecute("CREATE TABLE t (id BIGINT PRIMARY KEY, g BIGINT)")
+        _ = try await db.unsafeRawExecute("INSERT INTO t VALUES (1, 1), (2, 1), (3, 2)")
+        let url = try DatabaseURL(try MariaDBTestServer.baseURL + "/strata_rank", drivers: [.mariadb])
+        let connection = try MariaDBDriver(options: try MariaDBConnectionOptions(url: url)).connect()
+        var ranks: [[Int64?]] = []
+        _ = try connection.execute(.select(select)) { r in ranks.append([r.int64(at: 1), r.int64(at: 2)]) }
+        #expect(ranks == [[1, 1], [1, 1], [1, 1]])
+        try await MariaDBTestServer.dropDatabase("strata_rank")
+    }
+}
