@@ -44,8 +44,8 @@ public enum ArithmeticSyntax: Sendable, Hashable {
     /// division the typed API marks as integer (`.typed(a / b, as: .integer)`) is `DIV`, truncating toward zero:
     ///
     /// ```sql
-    /// ("views" DIV CASE WHEN EXP(7777 * (? = 0)) THEN ? END)   -- \.views / 2 over an Int64 column
-    /// ("ratio" / CASE WHEN EXP(7777 * (? = 0)) THEN ? END)     -- \.ratio / 2 over a Double column
+    /// (`views` DIV CASE WHEN EXP(7777 * (? = 0)) THEN ? END)   -- \.views / 2 over an Int64 column
+    /// (`ratio` / CASE WHEN EXP(7777 * (? = 0)) THEN ? END)     -- \.ratio / 2 over a Double column
     /// ```
     ///
     /// The divisor is written, and bound, twice; a NULL divisor makes the CASE, and the quotient, NULL.
