@@ -13,7 +13,8 @@ extension QueryGenerator {
             let small = SQLExpression.arithmetic(.remainder, e, .value(.integer(rng.pick([2, 3, 7, -3, 1000]))))
             switch rng.below(8) {
             case 0: return small
-            case 1: return .arithmetic(.divide, e, .value(.integer(rng.pick([2, -2, 7, 1000]))))
+            // Marked as an integer division, as the typed API marks it (``ArithmeticSyntax/guardedDivision``).
+            case 1: return .typed(.arithmetic(.divide, e, .value(.integer(rng.pick([2, -2, 7, 1000])))), as: .integer)
             case 2:
                 return .arithmetic(
                     rng.pick([.add, .subtract, .multiply]), small, .value(.integer(Int64(rng.below(11)) - 5)))
@@ -135,7 +136,12 @@ extension QueryGenerator {
         // `%` over a double does not exist on PostgreSQL, which refuses it before reading a row, while SQLite and
         // memory fail only on a row that has a value; the typed API offers `%` on integer columns only.
         if op == .remainder && (c.type == .double || (useColumn && other.type == .double)) { op = .divide }
-        s.filter = .compare(rng.pick(Self.operators), .arithmetic(op, e, rhs), .value(operand))
+        var computed = SQLExpression.arithmetic(op, e, rhs)
+        // Two integers divide as integers: the typed API marks the division so (``ArithmeticSyntax/guardedDivision``).
+        if op == .divide && c.type == .integer && (!useColumn || other.type == .integer) {
+            computed = .typed(computed, as: .integer)
+        }
+        s.filter = .compare(rng.pick(Self.operators), computed, .value(operand))
         s.limit = nil
         s.offset = nil
     }

@@ -145,6 +145,8 @@ public protocol Dialect: Sendable {
     var explainSyntax: ExplainSyntax? { get }
     /// How `LAG`/`LEAD` with a default is written. Default ``WindowDefaultSyntax/argument``.
     var windowDefault: WindowDefaultSyntax { get }
+    /// How `RANK()`/`DENSE_RANK()` over a window with no order is written. Default ``UnorderedRankSyntax/plain``.
+    var unorderedRank: UnorderedRankSyntax { get }
 
     /// How the backend reads a value at a JSON path (``JSONPath``), or nil when it cannot: a query with one fails
     /// to render with ``StrataError/unsupported(feature:driver:)``. Default nil.
@@ -316,6 +318,8 @@ extension Dialect {
     public var explainSyntax: ExplainSyntax? { nil }
     /// `LAG("c", 1, ?)`: the default is the third argument.
     public var windowDefault: WindowDefaultSyntax { .argument }
+    /// `RANK() OVER (PARTITION BY …)`: the backend ranks every row of an unordered window 1.
+    public var unorderedRank: UnorderedRankSyntax { .plain }
 
     /// No JSON path reading.
     public var jsonPathSyntax: JSONPathSyntax? { nil }

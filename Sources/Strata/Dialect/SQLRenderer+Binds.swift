@@ -110,14 +110,20 @@ extension SQLRenderer {
         case .arithmetic(let op, let l, let r):
             // The outermost arithmetic is rendered twice where NaN is checked (SQLRenderer+Numbers).
             let twice = !insideArithmetic && op != .remainder && dialect?.numericSyntax.nullsNaN == true
+            // A guarded divisor is written twice (``ArithmeticSyntax/guardedDivision``).
+            let guarded = (op == .divide || op == .remainder) && dialect?.arithmeticSyntax == .guardedDivision
             for _ in 0..<(twice ? 2 : 1) {
                 collect(l, dialect, table, insideArithmetic: twice || insideArithmetic, into: &out)
-                collect(r, dialect, table, insideArithmetic: twice || insideArithmetic, into: &out)
+                for _ in 0..<(guarded ? 2 : 1) {
+                    collect(r, dialect, table, insideArithmetic: twice || insideArithmetic, into: &out)
+                }
             }
         case .concat(let l, let r):
             collect(l, dialect, table, into: &out)
             collect(r, dialect, table, into: &out)
-        case .caseMapped(let e, _), .typed(let e, _): collect(e, dialect, table, into: &out)
+        case .caseMapped(let e, _): collect(e, dialect, table, into: &out)
+        // A type mark leaves an arithmetic expression where it was (SQLRenderer+Computed).
+        case .typed(let e, _): collect(e, dialect, table, insideArithmetic: insideArithmetic, into: &out)
         case .coalesce(let items): for item in items { collect(item, dialect, table, into: &out) }
         case .inSubquery(let e, let s, _):
             collect(e, dialect, table, into: &out)

@@ -6,7 +6,8 @@ extension SQLRenderer {
     mutating func computed(_ node: SQLExpression.Node) throws(StrataError) {
         // Below anything but arithmetic (COALESCE, a subquery), an arithmetic expression is outermost again.
         let outer = insideArithmetic
-        if case .arithmetic = node {} else { insideArithmetic = false }
+        // A type mark (`.typed(a / b, as: .integer)`) leaves an arithmetic expression where it was.
+        if case .arithmetic = node {} else if case .typed = node {} else { insideArithmetic = false }
         defer { insideArithmetic = outer }
         switch node {
         case .arithmetic(let op, let l, let r):
@@ -27,6 +28,10 @@ extension SQLRenderer {
             }
             sql += ")"
             if let c = dialect.numericSyntax.decimalCollation, Self.isDecimal(node) { sql += " COLLATE " + (try q(c)) }
+        case .typed(.arithmetic(.divide, let l, let r), .integer) where dialect.arithmeticSyntax == .guardedDivision:
+            try nanChecked(.divide) { (r2: inout SQLRenderer) throws(StrataError) in
+                try r2.arithmetic(.divide, l, r, integer: true)
+            }
         case .typed(let e, let type):
             try expression(e)
             // A decimal the backend cannot see as one (COALESCE over decimal columns) gets its collation here;
@@ -52,10 +57,22 @@ extension SQLRenderer {
         }
     }
 
-    /// `(a + b)`, or the dialect's checked function `strata_add(a, b)`.
-    private mutating func arithmetic(_ op: ArithmeticOperator, _ l: Node, _ r: Node) throws(StrataError) {
+    /// `(a + b)`, the dialect's checked function `strata_add(a, b)`, or, for ``ArithmeticSyntax/guardedDivision``,
+    /// a guarded divisor and `DIV` for an `integer` division.
+    private mutating func arithmetic(_ op: ArithmeticOperator, _ l: Node, _ r: Node, integer: Bool = false)
+        throws(StrataError)
+    {
         switch dialect.arithmeticSyntax {
-        case .operators:
+        case .guardedDivision where op == .divide || op == .remainder:
+            sql += "("
+            try expression(l)
+            sql += op == .remainder ? " % " : integer ? " DIV " : " / "
+            sql += "CASE WHEN EXP(7777 * ("
+            try expression(r)
+            sql += " = 0)) THEN "
+            try expression(r)
+            sql += " END)"
+        case .operators, .guardedDivision:
             sql += "("
             try expression(l)
             sql += " " + op.rawValue + " "

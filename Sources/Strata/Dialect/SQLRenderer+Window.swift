@@ -60,11 +60,15 @@ extension SQLRenderer {
             }
         case .sum, .avg, .count, .min, .max: throw .invalidQuery("\(w.summary) is an aggregate")
         }
-        try over(w, in: s)
+        let unorderedRank = w.order.isEmpty && (w.function == .rank || w.function == .denseRank)
+        try over(w, in: s, orderByNull: unorderedRank && dialect.unorderedRank == .orderByNull)
     }
 
-    /// ` OVER (PARTITION BY … ORDER BY …)`, with `frame` after the order when given.
-    private mutating func over(_ w: WindowFunction, in s: Select, frame: String? = nil) throws(StrataError) {
+    /// ` OVER (PARTITION BY … ORDER BY …)`, with `frame` after the order when given; `ORDER BY NULL` for a window
+    /// without an order when `orderByNull` (``UnorderedRankSyntax/orderByNull``).
+    private mutating func over(_ w: WindowFunction, in s: Select, frame: String? = nil, orderByNull: Bool = false)
+        throws(StrataError)
+    {
         sql += " OVER ("
         if !w.partition.isEmpty {
             sql += "PARTITION BY "
@@ -75,6 +79,8 @@ extension SQLRenderer {
             if !w.partition.isEmpty { sql += " " }
             sql += "ORDER BY "
             try orderTerms(w.order, in: s)
+        } else if orderByNull {
+            sql += (w.partition.isEmpty ? "" : " ") + "ORDER BY NULL"
         }
         if let frame { sql += (w.partition.isEmpty && w.order.isEmpty ? "" : " ") + frame }
         sql += ")"

@@ -125,3 +125,13 @@ public enum WindowDefaultSyntax: Sendable, Hashable {
     /// window with and one without an ORDER BY over the same partition.
     case frameCase
 }
+
+/// How `RANK()`/`DENSE_RANK()` over a window with no order is written (see ``Dialect/unorderedRank``). Every row of
+/// such a window is a peer of every other, so each ranks 1 on every backend.
+public enum UnorderedRankSyntax: Sendable, Hashable {
+    /// `RANK() OVER (PARTITION BY "g")` (SQLite, PostgreSQL).
+    case plain
+    /// `RANK() OVER (PARTITION BY "g" ORDER BY NULL)`: an order that makes every row a peer, for a backend that
+    /// refuses a ranking function without one (MariaDB 10.11: error 4018 "No order list in window specification").
+    case orderByNull
+}

@@ -38,6 +38,18 @@ public enum ArithmeticSyntax: Sendable, Hashable {
     case operators
     /// `strata_add(a, b)`: functions the driver registers, which raise the errors (SQLite).
     case checkedFunctions
+    /// `(a + b)`, the backend raising overflow itself, but for a backend whose division by zero is NULL and whose
+    /// `/` of two integers is exact (MariaDB, MySQL): the divisor of `/` and `%` is guarded so that zero raises an
+    /// out-of-range error (error 1690 naming `exp(7777 * …)`, which the driver maps to a division by zero), and a
+    /// division the typed API marks as integer (`.typed(a / b, as: .integer)`) is `DIV`, truncating toward zero:
+    ///
+    /// ```sql
+    /// (`views` DIV CASE WHEN EXP(7777 * (? = 0)) THEN ? END)   -- \.views / 2 over an Int64 column
+    /// (`ratio` / CASE WHEN EXP(7777 * (? = 0)) THEN ? END)     -- \.ratio / 2 over a Double column
+    /// ```
+    ///
+    /// The divisor is written, and bound, twice; a NULL divisor makes the CASE, and the quotient, NULL.
+    case guardedDivision
 }
 
 /// How a dialect spells `lower`/`upper` so that they fold ASCII letters only, the same on every backend.

@@ -100,34 +100,34 @@ public func * <M, V: ArithmeticColumn>(lhs: ColumnExpression<M, V>, rhs: ColumnE
 
 /// `lhs / rhs` (see ``ArithmeticOperator``).
 public func / <M, V: ArithmeticColumn>(lhs: KeyPath<M, V>, rhs: V) -> ColumnExpression<M, V> {
-    combined(ColumnExpression(lhs), ColumnExpression<M, V>(value: rhs)) { .arithmetic(.divide, $0, $1) }
+    combined(ColumnExpression(lhs), ColumnExpression<M, V>(value: rhs)) { division($0, $1, V.self) }
 }
 
 /// `lhs / rhs` (see ``ArithmeticOperator``).
 public func / <M, V: ArithmeticColumn>(lhs: KeyPath<M, V>, rhs: KeyPath<M, V>) -> ColumnExpression<M, V> {
-    combined(ColumnExpression(lhs), ColumnExpression(rhs)) { .arithmetic(.divide, $0, $1) }
+    combined(ColumnExpression(lhs), ColumnExpression(rhs)) { division($0, $1, V.self) }
 }
 
 /// `lhs / rhs` (see ``ArithmeticOperator``).
 public func / <M, V: ArithmeticColumn>(lhs: KeyPath<M, V>, rhs: ColumnExpression<M, V>) -> ColumnExpression<M, V> {
-    combined(ColumnExpression(lhs), rhs) { .arithmetic(.divide, $0, $1) }
+    combined(ColumnExpression(lhs), rhs) { division($0, $1, V.self) }
 }
 
 /// `lhs / rhs` (see ``ArithmeticOperator``).
 public func / <M, V: ArithmeticColumn>(lhs: ColumnExpression<M, V>, rhs: V) -> ColumnExpression<M, V> {
-    combined(lhs, ColumnExpression<M, V>(value: rhs)) { .arithmetic(.divide, $0, $1) }
+    combined(lhs, ColumnExpression<M, V>(value: rhs)) { division($0, $1, V.self) }
 }
 
 /// `lhs / rhs` (see ``ArithmeticOperator``).
 public func / <M, V: ArithmeticColumn>(lhs: ColumnExpression<M, V>, rhs: KeyPath<M, V>) -> ColumnExpression<M, V> {
-    combined(lhs, ColumnExpression(rhs)) { .arithmetic(.divide, $0, $1) }
+    combined(lhs, ColumnExpression(rhs)) { division($0, $1, V.self) }
 }
 
 /// `lhs / rhs` (see ``ArithmeticOperator``).
 public func / <M, V: ArithmeticColumn>(lhs: ColumnExpression<M, V>, rhs: ColumnExpression<M, V>) -> ColumnExpression<
     M, V
 > {
-    combined(lhs, rhs) { .arithmetic(.divide, $0, $1) }
+    combined(lhs, rhs) { division($0, $1, V.self) }
 }
 
 /// `lhs % rhs` (see ``ArithmeticOperator``).
@@ -327,4 +327,11 @@ public func >= <M, V: DatabaseValueConvertible>(lhs: KeyPath<M, V>, rhs: ColumnE
 /// `expression LIKE pattern` (case-sensitive), e.g. `lower(\.email) ~~ "al%"`.
 public func ~~ <M, V: StringColumn>(lhs: ColumnExpression<M, V>, rhs: String) -> Condition<M> {
     lhs.condition { .like($0, rhs) }
+}
+
+/// `lhs / rhs`, marked as an integer division where `V` is an integer type, so that a dialect whose `/` of two
+/// integers is exact writes its truncating division (``ArithmeticSyntax/guardedDivision``: `DIV`).
+func division<V: DatabaseValueConvertible>(_ lhs: SQLExpression, _ rhs: SQLExpression, _: V.Type) -> SQLExpression {
+    let quotient = SQLExpression.arithmetic(.divide, lhs, rhs)
+    return V.columnType == .integer ? .typed(quotient, as: .integer) : quotient
 }

@@ -202,11 +202,14 @@ public final class MariaDBConnection: SQLConnection {
         }
     }
 
-    private func perform(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void)
-        throws -> Int
-    {
-        let table = statement?.tableName
-        if case .insert(let insert)? = statement { try checkUpsertTarget(insert) }
+    /// Runs one statement; `table` names the table for a typed error when `statement` is nil.
+    func perform(
+        _ rendered: RenderedSQL, statement: Statement?, table: String? = nil, onRow: (any RowReader) throws -> Void
+    ) throws -> Int {
+        let table = statement?.tableName ?? table
+        if case .insert(let insert)? = statement, try upsertRunsByRow(insert) {
+            return try runUpsertByRow(insert, onRow: onRow)
+        }
         let cacheable = statement.map(Self.isCacheable) ?? !rendered.binds.isEmpty
         let stmt: StatementHandle
         let owned: Bool

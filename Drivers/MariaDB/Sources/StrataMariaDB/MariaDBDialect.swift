@@ -42,6 +42,11 @@ public struct MariaDBDialect: Dialect {
     public var returning: ReturningClauses { [.insert, .delete] }
     /// `ON DUPLICATE KEY UPDATE`: no conflict target is written.
     public var upsertSyntax: UpsertSyntax { .onDuplicateKeyUpdate }
+    /// `+ - *` raise BIGINT and DOUBLE overflow themselves (error 1690), but division by zero is NULL in a SELECT and
+    /// `/` of two integers is exact: the divisor of `/` and `%` is guarded, `CASE WHEN EXP(7777 * (d = 0)) THEN d
+    /// END`, so that zero overflows `EXP` (error 1690 naming it, mapped to a division by zero), and an integer
+    /// division is `DIV`, truncating toward zero (`Int64.min DIV -1` is error 1690 too).
+    public var arithmeticSyntax: ArithmeticSyntax { .guardedDivision }
     /// `CONCAT(a, b)`: the session sets `PIPES_AS_CONCAT` (for raw SQL), but a server's default mode reads `||` as OR.
     public var concatSyntax: ConcatSyntax { .function }
     /// Each DDL statement commits the open transaction; a rollback does not undo it.
@@ -73,18 +78,24 @@ public struct MariaDBDialect: Dialect {
     /// LAG and LEAD take no default argument in 10.11 (error 1064): a one-row frame tells whether the offset row
     /// exists.
     public var windowDefault: WindowDefaultSyntax { .frameCase }
+    /// RANK and DENSE_RANK need an order (error 4018): `ORDER BY NULL` makes every row a peer, ranked 1.
+    public var unorderedRank: UnorderedRankSyntax { .orderByNull }
     /// `JSON_TYPE(JSON_EXTRACT(…))` and casts over the LONGTEXT document; text read under the tables' collation.
     public var jsonPathSyntax: JSONPathSyntax? { .jsonExtractFunctions(collation: "utf8mb4_nopad_bin") }
 
-    /// SUM of integers is DECIMAL in MariaDB (read back as an integer when it fits); AVG is the sum as a DOUBLE over
-    /// the count (MariaDB's own AVG of integers is a DECIMAL with four fraction digits).
+    /// SUM of integers is an exact DECIMAL in MariaDB: `DIV 1` makes it a BIGINT, so a total past Int64 is error
+    /// 1690 (an arithmetic error, as elsewhere) where it is read. SUM of doubles overflows to a value MariaDB shows as
+    /// 0: `+ 0e0` makes that error 1690 too. AVG is the sum as a DOUBLE over the count (MariaDB's own AVG of integers
+    /// is a DECIMAL with four fraction digits).
     public func aggregateCall(_ function: Aggregate.Function, over type: ColumnType?, argument: String, window: String)
         -> String
     {
         let sum = "SUM(" + argument + ")" + window
         let count = "COUNT(" + argument + ")" + window
         switch (function, type) {
-        case (.avg, .double?): return sum + " / " + count
+        case (.sum, .integer?): return "(" + sum + " DIV 1)"
+        case (.sum, .double?): return "(" + sum + " + 0e0)"
+        case (.avg, .double?): return "(" + sum + " + 0e0) / " + count
         case (.avg, _): return "CAST(" + sum + " AS DOUBLE) / " + count
         default: return function.rawValue.uppercased() + "(" + argument + ")" + window
         }

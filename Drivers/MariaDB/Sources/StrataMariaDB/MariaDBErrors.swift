@@ -54,7 +54,7 @@ enum MariaDBErrors {
                 expression: "an arithmetic expression on \(table ?? "?")", reason: "division by zero")
         case 1690:  // ER_DATA_OUT_OF_RANGE: "BIGINT value is out of range in '…'"
             return .arithmeticError(
-                expression: "an arithmetic expression on \(table ?? "?")", reason: "integer out of range")
+                expression: "an arithmetic expression on \(table ?? "?")", reason: outOfRangeReason(message))
         case 1264, 1406, 1292, 1366, 1367, 4078, 3140:
             // Out of range, too long, an incorrect value for a column's type: the message quotes the value.
             return .typeMismatch(table: table, column: column(in: message), detail: "error \(code)")
@@ -63,6 +63,17 @@ enum MariaDBErrors {
             if losesConnection(code) { return .connectionLost(message) }
             return .database(code: code, message: message)
         }
+    }
+
+    /// What error 1690 ("BIGINT value is out of range in '…'", "DOUBLE value is out of range in '…'") means: a
+    /// guarded divisor that was zero (`exp(7777 * (d = 0))`, see ``MariaDBDialect/arithmeticSyntax``), a double
+    /// that overflowed, or an integer out of range; the reasons are the other drivers'.
+    static func outOfRangeReason(_ message: String) -> String {
+        // The guard itself overflowed ("DOUBLE value is out of range in 'exp(7777 * (0 = 0))'"), not a quotient
+        // whose text names the guard ("BIGINT value is out of range in '`v` DIV case when exp(7777 * …'").
+        if message.contains("out of range in 'exp(7777 * ") { return "division by zero" }
+        if message.hasPrefix("DOUBLE") { return "double out of range (overflow)" }
+        return "integer out of range"
     }
 
     private static func quoted(in message: String) -> [String] {

@@ -117,14 +117,24 @@ struct MariaDBSemanticsTests {
             .joined(separator: ", ")
         _ = try await db.unsafeRawExecute("CREATE TABLE r (\(columns))\(d.tableSuffix)")
         let last = Date(timeIntervalSince1970: 253_402_300_799.5)  // 9999-12-31 23:59:59.5 UTC
-        let wide = try #require(Decimal(string: "12345678901234567890123456789012345.123456789012345678901234567891"))
+        // 35 integer digits (with 3 fraction digits: Decimal's, and Strata's, 38 significant digits).
+        let wide = try #require(Decimal(string: "12345678901234567890123456789012345.123"))
         _ = try await db.unsafeRawExecute("INSERT INTO r VALUES (?, ?, ?)", [last, wide, true])
         let row = try #require(try await db.unsafeRawExecute("SELECT * FROM r").first)
         #expect(abs(try Date(databaseValue: row[0]).timeIntervalSince(last)) < 0.000_002)
-        // 35 integer digits and 30 fraction digits: the 31st fraction digit is rounded away, within Decimal's 38.
-        let stored = try Decimal(databaseValue: row[1])
-        #expect(stored.description.hasPrefix("12345678901234567890123456789012345.12"))
+        #expect(try Decimal(databaseValue: row[1]) == wide)
         #expect(row[2] == .integer(1))
+        // 30 fraction digits: the 31st is rounded away.
+        let fine = try #require(Decimal(string: "1.1234567890123456789012345678907"))
+        _ = try await db.unsafeRawExecute("UPDATE r SET c1 = ?", [fine])
+        let rounded = try #require(try await db.unsafeRawExecute("SELECT c1 FROM r").first)
+        #expect(try Decimal(databaseValue: rounded[0]) == Decimal(string: "1.123456789012345678901234567891"))
+        // More than 38 significant digits (an exact sum, say) read as NaN, an arithmetic error for an aggregate, as
+        // on PostgreSQL.
+        _ = try await db.unsafeRawExecute(
+            "UPDATE r SET c1 = CAST('12345678901234567890123456789012345.1234567' AS DECIMAL(65,30))")
+        let past = try #require(try await db.unsafeRawExecute("SELECT c1 FROM r").first)
+        #expect(past[0] == .decimal(.nan))
         await #expect(throws: StrataError.self) {
             _ = try await db.unsafeRawExecute("INSERT INTO r (c1) VALUES (?)", [Decimal(string: "1e36")!])
         }
