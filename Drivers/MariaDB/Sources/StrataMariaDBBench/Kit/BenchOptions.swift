@@ -14,6 +14,8 @@ public struct BenchOptions: Sendable {
     public var json: String?
     /// The workloads to run (all by default).
     public var workloads = MariaDBWorkload.allCases
+    /// One side only (`strata` or `raw`), for a profiler (`valgrind --tool=callgrind`): nothing is compared.
+    public var side: String?
     /// The database the bench creates (dropped first) and drops at the end.
     public var database = "strata_bench"
 
@@ -21,7 +23,7 @@ public struct BenchOptions: Sendable {
 
     public static let usage = """
         usage: strata-mariadb-bench [--url mariadb://user@host:port] [--port N] [--iterations K] [--scale S]
-                                    [--json FILE] [--only insert,bulk,fetch,lookup-tx,query,upsert]
+                                    [--json FILE] [--only insert,bulk,fetch,lookup-tx,query,upsert] [--side strata|raw]
         Runs each workload through Strata (mariadb://) and through raw libmariadb in the same process, against a
         MariaDB server started on 127.0.0.1:3319 (or --url's), and prints both medians, Strata / raw, and the
         checksums (a mismatch fails the run).
@@ -47,6 +49,9 @@ public struct BenchOptions: Sendable {
             case "--iterations": iterations = try number()
             case "--scale": scale = try number()
             case "--json": json = try value()
+            case "--side":
+                side = try value()
+                guard side == "strata" || side == "raw" else { throw RawMariaDBError(description: "--side strata|raw") }
             case "--only":
                 workloads = try value().split(separator: ",").map { name in
                     guard let w = MariaDBWorkload(rawValue: String(name)) else {

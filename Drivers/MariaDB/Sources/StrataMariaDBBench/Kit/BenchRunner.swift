@@ -132,7 +132,8 @@ public struct BenchRunner {
         var expected: Digest?
         var tables: [String: Digest] = [:]
         for round in 0...options.iterations {
-            for name in round % 2 == 0 ? ["Strata", "raw"] : ["raw", "Strata"] {
+            let order = round % 2 == 0 ? ["Strata", "raw"] : ["raw", "Strata"]
+            for name in order where options.side.map({ $0 == name.lowercased() }) ?? true {
                 try await prepare()
                 let sample = name == "raw" ? try await raw() : try await strata()
                 if let expected, expected != sample.checksum {
