@@ -38,7 +38,7 @@ public struct BenchReport: Codable, Sendable {
         }
         let flag = r.ratio > 1.2 ? " !" : "  "
         return r.label.padding(toLength: 62, withPad: " ", startingAt: 0) + "  " + ms(r.strataMedian) + "  "
-            + ms(r.rawMedian) + "  " + String(format: "%5.2f", r.ratio) + flag + r.checksum
+            + ms(r.rawMedian) + "  " + (r.ratio == 0 ? "    -" : String(format: "%5.2f", r.ratio)) + flag + r.checksum
     }
 
     /// The report as JSON.

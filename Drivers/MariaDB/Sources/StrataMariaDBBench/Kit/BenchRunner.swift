@@ -13,8 +13,10 @@ public struct WorkloadResult: Codable, Sendable {
 
     public var strataMedian: Double { Self.median(strataMilliseconds) }
     public var rawMedian: Double { Self.median(rawMilliseconds) }
-    /// Strata's median over raw libmariadb's.
-    public var ratio: Double { strataMedian / max(rawMedian, 1e-9) }
+    /// Strata's median over raw libmariadb's (0 when one side did not run: `--side`).
+    public var ratio: Double {
+        strataMilliseconds.isEmpty || rawMilliseconds.isEmpty ? 0 : strataMedian / max(rawMedian, 1e-9)
+    }
 
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
