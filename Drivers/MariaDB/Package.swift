@@ -7,7 +7,8 @@ let package = Package(
     name: "StrataMariaDB",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
-        .library(name: "StrataMariaDB", targets: ["StrataMariaDB"])
+        .library(name: "StrataMariaDB", targets: ["StrataMariaDB"]),
+        .executable(name: "strata-mariadb-bench", targets: ["StrataMariaDBBench"]),
     ],
     dependencies: [
         .package(name: "Strata", path: "../..")
@@ -20,10 +21,22 @@ let package = Package(
             name: "StrataMariaDB",
             dependencies: ["CMariaDB", .product(name: "Strata", package: "Strata")]
         ),
+        // The bench's workloads, both sides (a library so the tests can check its checksums on a tiny scale).
+        .target(
+            name: "StrataMariaDBBenchKit",
+            dependencies: ["CMariaDB", "StrataMariaDB", .product(name: "Strata", package: "Strata")],
+            path: "Sources/StrataMariaDBBench/Kit"
+        ),
+        // `strata-mariadb-bench`: Strata over MariaDB against raw libmariadb, in the same run.
+        .executableTarget(
+            name: "StrataMariaDBBench",
+            dependencies: ["StrataMariaDBBenchKit"],
+            path: "Sources/StrataMariaDBBench/Main"
+        ),
         .testTarget(
             name: "StrataMariaDBTests",
             dependencies: [
-                "StrataMariaDB", .product(name: "Strata", package: "Strata"),
+                "StrataMariaDB", "StrataMariaDBBenchKit", .product(name: "Strata", package: "Strata"),
                 .product(name: "StrataConformance", package: "Strata"),
                 .product(name: "StrataDifferential", package: "Strata"),
                 .product(name: "StrataMemory", package: "Strata"),
