@@ -26,16 +26,21 @@ extension MariaDBConnection: SchemaEditing {
 
     private static let keysSQL = """
         SELECT k.TABLE_NAME, k.COLUMN_NAME, k.REFERENCED_TABLE_NAME, k.REFERENCED_COLUMN_NAME, r.DELETE_RULE,
-               k.CONSTRAINT_NAME
+               k.CONSTRAINT_NAME, k.ORDINAL_POSITION
         FROM information_schema.KEY_COLUMN_USAGE k JOIN information_schema.REFERENTIAL_CONSTRAINTS r
           ON r.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA AND r.CONSTRAINT_NAME = k.CONSTRAINT_NAME
          AND r.TABLE_NAME = k.TABLE_NAME
-        WHERE k.TABLE_SCHEMA = DATABASE() AND k.ORDINAL_POSITION = 1 ORDER BY k.TABLE_NAME, k.CONSTRAINT_NAME
+        WHERE k.TABLE_SCHEMA = DATABASE() ORDER BY k.TABLE_NAME, k.CONSTRAINT_NAME, k.ORDINAL_POSITION
         """
 
     private static let checksSQL = """
         SELECT TABLE_NAME, CHECK_CLAUSE FROM information_schema.CHECK_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE()
         """
+
+    /// Whether a `KEY_COLUMN_USAGE.ORDINAL_POSITION` is 1: the first column of its key.
+    private static func isFirstKeyColumn(_ position: DatabaseValue) -> Bool {
+        position == .integer(1) || position == .text("1")
+    }
 
     public func introspect() throws -> DatabaseSchema {
         var jsonColumns = Set<String>()  // `table NUL column` of LONGTEXT columns checked by JSON_VALID
@@ -77,6 +82,12 @@ extension MariaDBConnection: SchemaEditing {
             ]
             var action = ForeignKey.Action.noAction
             if case .text(let a) = r[4] { action = actions[a] ?? .noAction }
+            // A key of several columns (to a composite key) comes as one row per column, in key order.
+            if !Self.isFirstKeyColumn(r[6]), let last = keys[table]?.indices.last {
+                keys[table]?[last].columns.append(column)
+                keys[table]?[last].referencedColumns.append(referenced)
+                continue
+            }
             keys[table, default: []].append(
                 ForeignKey(column: column, references: parent, column: referenced, onDelete: action))
             keyIndexes.insert(table + "\0" + column)
@@ -96,8 +107,11 @@ extension MariaDBConnection: SchemaEditing {
         // The index MariaDB adds by itself under a foreign key (named after its column or constraint) is no index
         // of the model's.
         for (table, list) in indexes {
+            // The index MariaDB made for a foreign key: named after its constraint or first column, over its columns.
+            let keyColumns = Set((keys[table] ?? []).map(\.columns))
             indexes[table] = list.filter { index in
-                !(index.columns.count == 1 && !index.isUnique && keyIndexes.contains(table + "\0" + (index.name ?? "")))
+                !(!index.isUnique && keyIndexes.contains(table + "\0" + (index.name ?? ""))
+                    && keyColumns.contains(index.columns))
             }
         }
         return DatabaseSchema(
@@ -172,7 +186,8 @@ extension MariaDBConnection: SchemaEditing {
         }
         if case .dropForeignKey(let name, let column) = change {
             // The constraint's own name, which a table Strata did not create may not share.
-            for r in try rows(Self.keysSQL) where r[0] == .text(name) && r[1] == .text(column) {
+            for r in try rows(Self.keysSQL)
+            where r[0] == .text(name) && r[1] == .text(column) && Self.isFirstKeyColumn(r[6]) {
                 if case .text(let constraint) = r[5] {
                     _ = try rows(SQLRenderer.dropForeignKey(constraint, table: name, dialect: dialect))
                 }

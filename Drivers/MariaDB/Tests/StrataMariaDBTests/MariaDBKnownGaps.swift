@@ -28,9 +28,6 @@ enum MariaDBKnownGaps {
             "a group HAVING drops: expected an error, none was thrown",
         "numbers.nan-from-expressions-and-aggregates-is-null": "wrong type for conf_number.x: error 1264",
         "types.double-special-values": "wrong type for conf_value.double: error 1264",
-        "composite-key.association-foreign-key-migrates-twice":
-            "the two-column key read back: introspection reads a foreign key's first column only "
-            + "(KEY_COLUMN_USAGE.ORDINAL_POSITION = 1), so a second migration plans it again",
         "window.running-total-and-whole-partition-frames":
             "a whole-partition frame beside a window with another order sums rows so far, not the partition (MariaDB "
             + "10.11 sorts windows wrongly; ORDER BY NULL or RANGE frames do not help)",
