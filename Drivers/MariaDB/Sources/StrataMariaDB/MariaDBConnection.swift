@@ -17,6 +17,9 @@ public final class MariaDBConnection: SQLConnection {
     /// or close them).
     private var inUse: Set<StatementHandle> = []
     private static let cacheLimit = 256
+    /// The SQL of each statement template this connection ran, with the statement stripped of its rows: what `run`
+    /// reads of it (see `execute(template:binds:statement:onRow:)`).
+    var templates: [StatementTemplate: (sql: String, shape: Statement)] = [:]
     /// Seconds a statement waits for a lock (the session's `innodb_lock_wait_timeout`).
     let lockWaitSeconds: Int
 
