@@ -63,6 +63,7 @@ public final class MariaDBConnection: SQLConnection {
                     + "NO_ZERO_DATE,NO_ZERO_IN_DATE,NO_AUTO_VALUE_ON_ZERO,"
                     + "ANSI_QUOTES,PIPES_AS_CONCAT,NO_BACKSLASH_ESCAPES,SIMULTANEOUS_ASSIGNMENT', "
                     + "innodb_lock_wait_timeout = \(options.timeoutSeconds), lock_wait_timeout = \(options.timeoutSeconds)"
+                    + (options.syncWait.map { ", wsrep_sync_wait = \($0)" } ?? "")
             )
         } catch {
             throw StrataError.connectionFailed("cannot configure the MariaDB session on \(options): \(error)")

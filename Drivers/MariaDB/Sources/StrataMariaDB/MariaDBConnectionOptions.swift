@@ -4,8 +4,9 @@ import Strata
 /// What a MariaDB connection is opened with: `mariadb://user:password@host:port/database`.
 ///
 /// Every part is optional: the host defaults to `127.0.0.1`, the port to 3306, the user to libmariadb's (the
-/// operating system's user name). A host that starts with `/` is a unix-socket path. The URL reads no parameters
-/// of its own; Strata's `pool` and `migrate` are read by ``Database/open(_:drivers:configuration:)``.
+/// operating system's user name). A host that starts with `/` is a unix-socket path. The URL reads one parameter
+/// of its own, `wsrep_sync_wait` (see ``syncWait``); Strata's `pool` and `migrate` are read by
+/// ``Database/open(_:drivers:configuration:)``.
 ///
 /// Several hosts, `mariadb://app@db1:3306,db2:3306,db3:3306/shop`, are a failover list (the nodes of a Galera
 /// cluster): each new connection goes to the first host in order that accepts it and, when it is a Galera node,
@@ -20,6 +21,11 @@ public struct MariaDBConnectionOptions: Sendable, Hashable, CustomStringConverti
     public var user: String?
     public var password: String?
     public var database: String?
+    /// The session's `wsrep_sync_wait` (`?wsrep_sync_wait=1` in the URL), or nil to leave the server's: on a
+    /// Galera node, a read (1), an UPDATE or DELETE (2), an INSERT or REPLACE (4) and a SHOW (8), or their sum, first
+    /// waits until the node has applied every commit the cluster made before it, so a read on one node sees a
+    /// commit just acknowledged by another. 0 to 15.
+    public var syncWait: Int?
     /// Seconds to wait for a connection, for each read and write on it, and for a row lock (then
     /// ``StrataError/busy``); at least 1.
     public var timeoutSeconds: Int
@@ -53,8 +59,8 @@ public struct MariaDBConnectionOptions: Sendable, Hashable, CustomStringConverti
     /// - Parameters:
     ///   - url: the parsed URL.
     ///   - configuration: the database's configuration (its timeout).
-    /// - Throws: ``StrataError/invalidURL(_:reason:)`` for a port out of range, or an empty host or a unix-socket
-    ///   path in a host list.
+    /// - Throws: ``StrataError/invalidURL(_:reason:)`` for a port out of range, an empty host or a unix-socket
+    ///   path in a host list, or a `wsrep_sync_wait` that is not an integer from 0 to 15.
     public init(url: DatabaseURL, configuration: Configuration = Configuration()) throws(StrataError) {
         for port in url.hosts.compactMap(\.port) + (url.port.map { [$0] } ?? []) where !(1...65535).contains(port) {
             throw .invalidURL(url.original, reason: "port \(port) is out of range")
@@ -73,6 +79,13 @@ public struct MariaDBConnectionOptions: Sendable, Hashable, CustomStringConverti
             timeout: configuration.timeout)
         if url.hosts.count > 1 {
             failoverHosts = url.hosts.dropFirst().map { DatabaseURL.Host($0.name, port: $0.port ?? port) }
+        }
+        if let text = url.parameters["wsrep_sync_wait"] {
+            guard let n = Int(text), (0...15).contains(n) else {
+                throw .invalidURL(
+                    url.original, reason: "wsrep_sync_wait must be an integer from 0 to 15, not '\(text)'")
+            }
+            syncWait = n
         }
     }
 

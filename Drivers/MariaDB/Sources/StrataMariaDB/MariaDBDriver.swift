@@ -55,11 +55,12 @@ public struct MariaDBDriver: Driver {
 extension DriverFactory {
     /// The MariaDB driver, for ``Database/open(_:drivers:configuration:)`` or ``Database/register(_:)``.
     ///
-    /// It serves `mariadb://user:password@host:port/database` and `mysql://…` (see ``URLSyntax/server``). It
+    /// It serves `mariadb://user:password@host:port/database` and `mysql://…` (see ``URLSyntax/server``), with
+    /// `?wsrep_sync_wait=N` for a Galera cluster (see ``MariaDBConnectionOptions/syncWait``). It
     /// connects once at open time (and closes that connection), so a bad password, a missing database or an
     /// unreachable server fails `Database.open` with a typed error within the timeout.
     public static let mariadb = DriverFactory(
-        schemes: ["mariadb", "mysql"], module: "StrataMariaDB", urlSyntax: .server
+        schemes: ["mariadb", "mysql"], module: "StrataMariaDB", parameters: ["wsrep_sync_wait"], urlSyntax: .server
     ) { url, config in
         let driver = MariaDBDriver(
             options: try MariaDBConnectionOptions(url: url, configuration: config), configuration: config)

@@ -37,6 +37,29 @@ struct MariaDBHostListTests {
         }
     }
 
+    @Test("wsrep_sync_wait in the URL: parsed 0 to 15, a bad value a typed error naming it, set on each session")
+    func syncWait() async throws {
+        let parsed = try MariaDBConnectionOptions(
+            url: DatabaseURL("mariadb://db1/shop?wsrep_sync_wait=3", drivers: [.mariadb]))
+        #expect(parsed.syncWait == 3)
+        #expect(
+            try MariaDBConnectionOptions(url: DatabaseURL("mariadb://db1/shop", drivers: [.mariadb])).syncWait == nil)
+        for bad in ["16", "-1", "x", ""] {
+            #expect {
+                try MariaDBConnectionOptions(
+                    url: DatabaseURL("mariadb://db1/shop?wsrep_sync_wait=\(bad)", drivers: [.mariadb]))
+            } throws: { error in
+                guard case StrataError.invalidURL(_, let reason) = error else { return false }
+                return reason.contains("wsrep_sync_wait")
+            }
+        }
+        let db = try Database.open(
+            try MariaDBTestServer.baseURL + "/?pool=2&wsrep_sync_wait=1", drivers: [.mariadb])
+        defer { db.close() }
+        let rows = try await db.unsafeRawExecute("SELECT @@SESSION.wsrep_sync_wait")
+        #expect(try rows.first.map { try Int64(databaseValue: $0[0]) } == 1)
+    }
+
     @Test("a connection goes to the first host that answers; none answering is connectionFailed naming each host")
     func firstLiveHost() async throws {
         let (host, port) = try Self.server()
