@@ -104,10 +104,9 @@ extension MariaDBConnection: SchemaEditing {
                 indexes[table, default: []].append(Index(columns: [column], unique: r[2] == .integer(0), name: name))
             }
         }
-        // The index MariaDB adds by itself under a foreign key (named after its column or constraint) is no index
-        // of the model's.
+        // The index MariaDB adds by itself under a foreign key (named after its first column or its constraint, over
+        // the key's columns) is no index of the model's.
         for (table, list) in indexes {
-            // The index MariaDB made for a foreign key: named after its constraint or first column, over its columns.
             let keyColumns = Set((keys[table] ?? []).map(\.columns))
             indexes[table] = list.filter { index in
                 !(!index.isUnique && keyIndexes.contains(table + "\0" + (index.name ?? ""))
