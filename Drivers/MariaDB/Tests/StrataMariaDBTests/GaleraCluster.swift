@@ -2,6 +2,7 @@
 import Foundation
 import Strata
 import StrataMariaDB
+import StrataMariaDBBenchKit
 
 #if canImport(Glibc)
     import Glibc

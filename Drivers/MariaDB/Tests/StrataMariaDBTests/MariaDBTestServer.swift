@@ -2,6 +2,7 @@
 import Foundation
 import Strata
 import StrataMariaDB
+import StrataMariaDBBenchKit
 
 /// Where the tests' MariaDB server is, started once per test run.
 ///
@@ -22,39 +23,7 @@ enum MariaDBTestServer {
             return url.hasSuffix("/") ? String(url.dropLast()) : url
         }
         let port = Int(environment["STRATA_MARIADB_PORT"] ?? "") ?? 3316
-        let url = "mariadb://root@127.0.0.1:\(port)"
-        if (try? connect(url)) != nil { return url }  // a server this run started already, or left running
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Scripts/throwaway-server.sh").path
-        let dir = NSTemporaryDirectory() + "strata-mariadb-\(port)-\(getpid())"
-        // Through posix_spawn (SpawnedProcess), never Foundation's Process, whose run() can crash on Linux. The
-        // script starts mariadbd in the background and returns; 300 s bounds a first install of its data directory.
-        let log = dir + ".start.log"
-        let status = try SpawnedProcess.run(
-            "/bin/bash", [script, dir, String(port), String(getpid())], log: log, within: 300)
-        guard status == 0 else {
-            let printed = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            throw StrataError.connectionFailed("the throwaway MariaDB server did not start (\(status)): \(printed)")
-        }
-        try? FileManager.default.removeItem(atPath: log)
-        // Bounded wait until it accepts connections: 120 tries, 0.5 s apart.
-        var last: Error?
-        for _ in 0..<120 {
-            do {
-                try connect(url)
-                return url
-            } catch {
-                last = error
-                usleep(500_000)
-            }
-        }
-        throw StrataError.connectionFailed(
-            "the throwaway MariaDB server on port \(port) never answered: \(last.map { "\($0)" } ?? "")")
-    }
-
-    private static func connect(_ url: String) throws {
-        let options = try MariaDBConnectionOptions(url: DatabaseURL(url, drivers: [.mariadb]))
-        _ = try MariaDBDriver(options: options).connect()
+        return try ThrowawayServer.start(port: port, directory: "strata-mariadb")
     }
 
     /// A database of its own, dropped first if it exists, opened through the `mariadb://` factory.

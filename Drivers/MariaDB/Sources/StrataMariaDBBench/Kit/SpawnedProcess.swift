@@ -1,4 +1,5 @@
-// BenchProcess: a child process started through posix_spawn (never Foundation's Process): the throwaway server.
+// SpawnedProcess: a child process started through posix_spawn (never Foundation's Process): the throwaway server,
+// the Galera cluster's nodes.
 import Foundation
 
 #if canImport(Glibc)
@@ -8,21 +9,21 @@ import Foundation
 /// A process started in the background through `posix_spawn`: stdin is `/dev/null`, stdout and stderr go to one
 /// file, and every descriptor of this process past stderr is closed before the program runs (a `/bin/bash` that
 /// closes them, then `exec`s it: the pid is the program's), so a server left running never holds the
-/// bench's pipes.
+/// bench's or the test run's pipes.
 ///
-/// A copy of the MariaDB tests' `SpawnedProcess` (the bench may not import a test target): Foundation's
+/// The MariaDB package's one copy of the root package's `ToolRun` (the bench and the tests use it): Foundation's
 /// `Process.run()` can crash on Linux (swift-corelibs-foundation #5472).
-final class BenchProcess: @unchecked Sendable {
+package final class SpawnedProcess: @unchecked Sendable {
     // One task owns a child at a time; the lock keeps `status` sound if two tasks poll it.
     private let lock = NSLock()
     private var ended: Int32?
     /// The program and its arguments, for messages.
-    let command: [String]
+    package let command: [String]
     /// The child's process id (the program's, after the shell's `exec`).
-    let pid: pid_t
+    package let pid: pid_t
 
     /// Starts `program` (an absolute path) with `arguments`, its output (both streams) appended to `log`.
-    init(_ program: String, _ arguments: [String], log: String) throws {
+    package init(_ program: String, _ arguments: [String], log: String) throws {
         command = [program] + arguments
         #if os(Linux)
             var actions = posix_spawn_file_actions_t()
@@ -50,8 +51,10 @@ final class BenchProcess: @unchecked Sendable {
 
     /// Runs `program` with `arguments` to its end (at most `seconds`, then it is killed); its exit status, or
     /// 128 + the signal that ended it.
-    static func run(_ program: String, _ arguments: [String], log: String, within seconds: Double) throws -> Int32 {
-        let child = try BenchProcess(program, arguments, log: log)
+    package static func run(_ program: String, _ arguments: [String], log: String, within seconds: Double) throws
+        -> Int32
+    {
+        let child = try SpawnedProcess(program, arguments, log: log)
         let deadline = ContinuousClock.now + .seconds(seconds)
         while child.isRunning {
             if ContinuousClock.now > deadline { child.kill(SIGKILL) }
@@ -62,7 +65,7 @@ final class BenchProcess: @unchecked Sendable {
     }
 
     /// The exit status if the child has ended (the signal that ended it as a negative number), else nil.
-    var status: Int32? {
+    package var status: Int32? {
         lock.lock()
         defer { lock.unlock() }
         if let ended { return ended }
@@ -74,15 +77,15 @@ final class BenchProcess: @unchecked Sendable {
     }
 
     /// Whether the child still runs.
-    var isRunning: Bool { status == nil }
+    package var isRunning: Bool { status == nil }
 
     /// Sends `signal` to the child if it still runs.
-    func kill(_ signal: Int32) {
+    package func kill(_ signal: Int32) {
         if isRunning { _ = Foundation.kill(pid, signal) }
     }
 
     /// Waits at most `seconds` for the child to end; whether it ended.
-    func wait(seconds: Double) -> Bool {
+    package func wait(seconds: Double) -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while isRunning {
             if ContinuousClock.now > deadline { return false }
