@@ -75,21 +75,22 @@ struct ColumnScope {
         throw .unknownColumn(model: alias, column: column)
     }
 
-    /// The type of the column at a position of the scope's rows.
-    /// The table and column name at `position`.
-    func names(at position: Int) -> (table: String, column: String) {
-        if position < main.columns.count { return (main.name, main.columns[position].name) }
+    /// The table and the column at a position of the scope's rows, or nil past them.
+    private func column(at position: Int) -> (table: String, column: TableColumn)? {
+        if position < main.columns.count { return (main.name, main.columns[position]) }
         for part in joined where position >= part.offset && position < part.offset + part.columns.count {
-            return (part.name, part.columns[position - part.offset].name)
+            return (part.name, part.columns[position - part.offset])
         }
-        return (main.name, "?")
+        return nil
     }
 
+    /// The table and column name at `position`.
+    func names(at position: Int) -> (table: String, column: String) {
+        column(at: position).map { ($0.table, $0.column.name) } ?? (main.name, "?")
+    }
+
+    /// The type of the column at a position of the scope's rows.
     func type(at position: Int) -> ColumnType {
-        if position < main.columns.count { return main.columns[position].type }
-        for part in joined where position >= part.offset && position < part.offset + part.columns.count {
-            return part.columns[position - part.offset].type
-        }
-        return .text
+        column(at: position)?.column.type ?? .text
     }
 }
