@@ -1,4 +1,5 @@
 // Migrator: creates missing tables and indexes and adds missing columns, never touching data.
+import Synchronization
 
 extension Transaction {
     /// Brings the schema up to the models: creates missing tables and indexes, adds missing columns
@@ -17,8 +18,8 @@ extension Transaction {
     ///   ``StrataError/schemaMismatch(table:missing:)`` when migration is disabled and the schema lacks a
     ///   table or column.
     public func migrate(_ models: [any Model.Type], policy: MigrationPolicy? = nil) throws {
-        let schemas = Self.referencedFirst(try Self.followingAssociations(models).map(Self.migrationSchema))
-        try Self.checkIdentifiers(schemas)
+        let derived = try Self.derivedSchemas(models)
+        let schemas = derived.schemas
         let names = Set(schemas.map(\.name))
         for schema in schemas {
             for fk in schema.foreignKeys where !names.contains(fk.referencedTable) {
@@ -31,15 +32,54 @@ extension Transaction {
         let policy = policy ?? database.configuration.migration
         if policy == .disabled { try checkMapping(schemas) }
         var created: Set<String> = []
-        for schema in schemas {
+        for (schema, summary) in zip(schemas, derived.createSummaries) {
             if policy == .automatic, try columns(of: schema.name) == nil { created.insert(schema.name) }
-            try migrate(schema, policy: policy)
+            try migrate(schema, policy: policy, createSummary: summary)
         }
         if policy == .automatic {
-            try installChangeNotifications(Self.followingAssociations(models).filter { $0.notifiesOtherProcesses })
-            try installSearchIndexes(Self.followingAssociations(models), created: created)
+            try installChangeNotifications(derived.models.filter { $0.notifiesOtherProcesses })
+            try installSearchIndexes(derived.models, created: created)
         }
-        try trackHistory(Self.followingAssociations(models).filter { $0.tracksHistory }, policy: policy)
+        try trackHistory(derived.models.filter { $0.tracksHistory }, policy: policy)
+    }
+
+    /// What `migrate(_:policy:)` of models derives from the model types alone: the models their associations
+    /// need and their tables, referenced first, with checked names.
+    struct DerivedSchemas: Sendable {
+        /// The models and every model their associations need (``followingAssociations(_:)``).
+        let models: [any Model.Type]
+        /// Their tables as migrated (``migrationSchema(_:)``), referenced first.
+        let schemas: [TableSchema]
+        /// What `strata_migrations` records when each of ``schemas`` is created (its `createTable` change's
+        /// description), in the same order.
+        let createSummaries: [String]
+    }
+
+    /// The derived schemas of each list of model types migrated so far. A model's schema, indexes, foreign keys
+    /// and associations are static declarations, so they are derived once per list; what a fresh test database
+    /// pays for `migrate` is then the statements alone. A list that fails its checks is not kept (it fails again).
+    private static let derived = Mutex<[[ObjectIdentifier]: DerivedSchemas]>([:])
+
+    /// The lists kept at most; past it the cache starts again (a program migrates a few lists).
+    private static let derivedLimit = 256
+
+    /// ``DerivedSchemas`` for `models`, derived on the first call for this list and kept.
+    ///
+    /// - Throws: what ``migrationSchema(_:)`` and ``checkIdentifiers(_:)`` throw.
+    static func derivedSchemas(_ models: [any Model.Type]) throws -> DerivedSchemas {
+        let key = models.map { ObjectIdentifier($0) }
+        if let kept = derived.withLock({ $0[key] }) { return kept }
+        let followed = followingAssociations(models)
+        let schemas = referencedFirst(try followed.map(migrationSchema))
+        try checkIdentifiers(schemas)
+        let out = DerivedSchemas(
+            models: followed, schemas: schemas,
+            createSummaries: schemas.map { SchemaChange.createTable($0).description })
+        derived.withLock {
+            if $0.count >= derivedLimit { $0.removeAll() }
+            $0[key] = out
+        }
+        return out
     }
 
     /// Indexes the search document of each searchable model where the dialect can (a GIN index on PostgreSQL, an
@@ -207,6 +247,12 @@ extension Transaction {
 
     /// Migrates one table schema (see ``migrate(_:policy:)``).
     public func migrate(_ schema: TableSchema, policy: MigrationPolicy) throws {
+        try migrate(schema, policy: policy, createSummary: nil)
+    }
+
+    /// `migrate(_:policy:)` of one table, with the log's line for the table's creation when it was derived before
+    /// (``DerivedSchemas/createSummaries``).
+    func migrate(_ schema: TableSchema, policy: MigrationPolicy, createSummary: String?) throws {
         let existing = try columns(of: schema.name)
         if policy == .disabled {
             guard let existing else { throw StrataError.schemaMismatch(table: schema.name, missing: ["the table"]) }
@@ -243,7 +289,11 @@ extension Transaction {
             }
         } else {
             _ = try execute(.createTable(schema))
-            try recordAutomatic(schema.name, [.createTable(schema)])
+            if let createSummary {
+                try MigrationLog.record(self, kind: "automatic", name: schema.name, checksum: "", summary: createSummary)
+            } else {
+                try recordAutomatic(schema.name, [.createTable(schema)])
+            }
         }
         for index in schema.indexes {
             _ = try execute(.createIndex(table: schema.name, index))
