@@ -290,7 +290,8 @@ extension Transaction {
         } else {
             _ = try execute(.createTable(schema))
             if let createSummary {
-                try MigrationLog.record(self, kind: "automatic", name: schema.name, checksum: "", summary: createSummary)
+                try MigrationLog.record(
+                    self, kind: "automatic", name: schema.name, checksum: "", summary: createSummary)
             } else {
                 try recordAutomatic(schema.name, [.createTable(schema)])
             }
