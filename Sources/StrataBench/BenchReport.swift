@@ -122,4 +122,11 @@ public struct BenchReport: Sendable, Codable {
     public var memoryMethod: String
     /// One report per backend asked for, skipped ones included.
     public var backends: [BackendReport]
+    /// With `--instructions`: the divisor applied to the counts of the callgrind runs (``scale`` unless
+    /// `--instructions-scale` set another).
+    public var instructionScale: Int? = nil
+    /// The instruction ratios committed with these figures (docs/benchmark.json), which CI's tenth-scale pass is
+    /// checked against (`--check-instructions`) and `--update-instructions` rewrites; counted by another run than
+    /// the times, at its own scale.
+    public var instructions: InstructionBaseline? = nil
 }

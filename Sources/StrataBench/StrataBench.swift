@@ -26,6 +26,7 @@ public enum StrataBench {
                     + " stream run; growth = VmHWM after it - VmRSS before it"
                 : "VmHWM could not be reset: growth over VmRSS before the stream, which runs first (approximate)",
             backends: [])
+        if options.instructions { report.instructionScale = options.instructionScale ?? options.scale }
         log(
             "Strata benchmark · \(report.host) · scale 1/\(options.scale) · \(options.iterations) timed runs per side (half for bulk and stream)"
         )
@@ -164,11 +165,7 @@ public enum StrataBench {
     }
 
     private static func write(_ report: BenchReport, _ options: BenchOptions) throws {
-        if let path = options.jsonPath {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(report).write(to: URL(fileURLWithPath: path))
-        }
+        if let path = options.jsonPath { try encoded(report).write(to: URL(fileURLWithPath: path)) }
         if let path = options.chartPath {
             try SVGChart.render(report).write(toFile: path, atomically: true, encoding: .utf8)
         }

@@ -244,4 +244,22 @@ public struct WorkloadSizes: Sendable, Codable {
         inList = max(1, 100_000 / s)
         fresh = max(1, 1_000 / s)
     }
+
+    /// Decodes the sizes a report recorded; a report written before a workload existed lacks its count, which is
+    /// then the count at the report's scale (found from the rows it fetched), so that a committed report stays
+    /// readable as workloads are added.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        fetch = try c.decode(Int.self, forKey: .fetch)
+        let scaled = WorkloadSizes(scale: max(1, 100_000 / max(1, fetch)))
+        insert = try c.decodeIfPresent(Int.self, forKey: .insert) ?? scaled.insert
+        lookups = try c.decodeIfPresent(Int.self, forKey: .lookups) ?? scaled.lookups
+        queries = try c.decodeIfPresent(Int.self, forKey: .queries) ?? scaled.queries
+        bulk = try c.decodeIfPresent(Int.self, forKey: .bulk) ?? scaled.bulk
+        stream = try c.decodeIfPresent(Int.self, forKey: .stream) ?? scaled.stream
+        queryLimit = try c.decodeIfPresent(Int.self, forKey: .queryLimit) ?? scaled.queryLimit
+        upsert = try c.decodeIfPresent(Int.self, forKey: .upsert) ?? scaled.upsert
+        inList = try c.decodeIfPresent(Int.self, forKey: .inList) ?? scaled.inList
+        fresh = try c.decodeIfPresent(Int.self, forKey: .fresh) ?? scaled.fresh
+    }
 }

@@ -52,6 +52,21 @@ struct BenchCommand: AsyncParsableCommand {
         help: "Divide the counts of the callgrind runs by this (default: --scale).")
     var instructionsScale: Int?
 
+    @Option(
+        name: .customLong("check-instructions"),
+        help: ArgumentHelp(
+            "Fail when an instruction ratio grew by more than --tolerance over the one committed in this report.",
+            discussion: "Implies --instructions; what CI runs against docs/benchmark.json at a tenth of the counts."))
+    var checkInstructions: String?
+
+    @Option(
+        name: .customLong("update-instructions"),
+        help: "Write this run's instruction ratios into this report (docs/benchmark.json), keeping the rest of it.")
+    var updateInstructions: String?
+
+    @Option(help: "With --check-instructions: the relative growth of a ratio that fails the check (0.10: 10 %).")
+    var tolerance = 0.10
+
     @Option(name: .customLong("throughput-seconds"), help: "Seconds per run of pg-sleep and pg-select (pgbench -T).")
     var throughputSeconds = 5
 
@@ -73,6 +88,7 @@ struct BenchCommand: AsyncParsableCommand {
         guard scale >= 1 else { throw ValidationError("--scale must be at least 1") }
         guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
         guard throughputSeconds >= 1 else { throw ValidationError("--throughput-seconds must be at least 1") }
+        guard tolerance > 0, tolerance < 1 else { throw ValidationError("--tolerance must be between 0 and 1") }
         if let instructionsScale, instructionsScale < 1 {
             throw ValidationError("--instructions-scale must be at least 1")
         }
@@ -91,7 +107,7 @@ struct BenchCommand: AsyncParsableCommand {
             backends: try parsedBackends(), workloads: try parsedWorkloads(), scale: scale, iterations: iterations,
             postgresURL: postgresURL, directory: dir, jsonPath: json, chartPath: chart,
             commandLine: (["strata"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
-        options.instructions = instructions
+        options.instructions = instructions || checkInstructions != nil || updateInstructions != nil
         options.instructionScale = instructionsScale
         options.throughputSeconds = Double(throughputSeconds)
         options.observed = observed
@@ -104,6 +120,20 @@ struct BenchCommand: AsyncParsableCommand {
             print(StrataBench.markdown(report))
         }
         if let json { print("\nFigures written to \(json).") }
+        if let path = updateInstructions {
+            try StrataBench.updateInstructions(report, in: path)
+            print("Instruction ratios written to \(path).")
+        }
+        if let path = checkInstructions {
+            print("")
+            let comparison = try StrataBench.checkInstructions(report, against: path, tolerance: tolerance) {
+                print($0)
+            }
+            guard comparison.regressions.isEmpty else {
+                print("\(comparison.regressions.count) instruction ratio(s) regressed past the tolerance.")
+                throw ExitCode.failure
+            }
+        }
         if let chart { print("Chart written to \(chart).") }
     }
 
