@@ -71,17 +71,19 @@ extension SQLRenderer {
     /// partition (every row still a peer, ranked 1). `w` as it is otherwise.
     static func borrowingKey(_ w: WindowFunction, in s: Select) -> WindowFunction {
         guard w.partition.isEmpty, w.order.isEmpty, case .items(let items) = s.selection else { return w }
+        var keyed: [WindowFunction] = []
         for case .window(let other) in items where !other.partition.isEmpty || !other.order.isEmpty {
-            var keyed = w
-            if w.function == .rank || w.function == .denseRank {
-                let columns = other.order.filter { $0.expression == nil && $0.aggregate == nil }
-                keyed.partition = other.partition + columns.map { ColumnRef($0.column, table: $0.table) }
-            } else {
-                keyed.order = other.partition.map { Ordering($0.name, table: $0.table) } + other.order
-            }
-            return keyed
+            keyed.append(other)
         }
-        return w
+        guard let first = keyed.first else { return w }
+        var borrowing = w
+        if w.function == .rank || w.function == .denseRank {
+            let columns = first.order.filter { $0.expression == nil && $0.aggregate == nil }
+            borrowing.partition = first.partition + columns.map { ColumnRef($0.column, table: $0.table) }
+        } else {
+            borrowing.order = first.partition.map { Ordering($0.name, table: $0.table) } + first.order
+        }
+        return borrowing
     }
 
     /// ` OVER (PARTITION BY … ORDER BY …)`, with `frame` after the order when given; `ORDER BY NULL` for a window

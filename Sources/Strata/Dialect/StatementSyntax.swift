@@ -146,7 +146,8 @@ public enum UnkeyedWindowSyntax: Sendable, Hashable {
     /// the unkeyed window: as its order, its frame still the whole result (`COUNT(*) OVER (ORDER BY "region" ASC,
     /// "id" ASC ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)`), or, for `RANK` and `DENSE_RANK`, as its
     /// partition (each row still ranks 1). MariaDB 10.11 computes the other windows of a SELECT wrongly beside an
-    /// unkeyed one once two of them sort differently (a whole-partition sum came back as a running total); with no
-    /// unkeyed window left, every combination answers right.
+    /// unkeyed one once they sort in two ways (a whole-partition sum came back as a running total; an unordered
+    /// rank's `ORDER BY NULL` is a second way on its own); with no unkeyed window left, every combination tried
+    /// answers right.
     case borrowedKey
 }

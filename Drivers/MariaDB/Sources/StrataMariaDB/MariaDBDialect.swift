@@ -82,8 +82,8 @@ public struct MariaDBDialect: Dialect {
     public var unorderedRank: UnorderedRankSyntax { .orderByNull }
     /// MariaDB 10.11 computes the windows of a SELECT wrongly beside one with neither a partition nor an order once
     /// two of them sort differently (`SUM(q) OVER (PARTITION BY r)` beside `SUM(q) OVER (ORDER BY id)` and
-    /// `COUNT(*) OVER ()` summed each region so far): the unkeyed window takes another window's key, which leaves
-    /// its value as it was and every combination right.
+    /// `COUNT(*) OVER ()` summed each region so far): the unkeyed window then takes the first keyed window's key,
+    /// which leaves its value as it was and every combination right.
     public var unkeyedWindow: UnkeyedWindowSyntax { .borrowedKey }
     /// A double sum's check (`SUM(x) + 0e0`, error 1690 past the largest double) runs where the sum is read, and
     /// MariaDB reads a selected sum only for the groups HAVING keeps: the HAVING reads each one first.

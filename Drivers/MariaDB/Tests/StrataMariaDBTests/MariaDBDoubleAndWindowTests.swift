@@ -119,11 +119,17 @@ struct MariaDBDoubleAndWindowTests {
                 + "DIV 1), (SUM(`q`) OVER (PARTITION BY `r` \(whole)) DIV 1), "
                 + "COUNT(*) OVER (ORDER BY `id` ASC \(whole)), DENSE_RANK() OVER (PARTITION BY `id` ORDER BY NULL) "
                 + "FROM `t` ORDER BY `id` ASC")
-        // Alone, or with no other window keyed, an unkeyed window is written as it is.
-        let alone = Select(table: "t", selection: .items([.window(WindowFunction(.count))]))
+        // Beside windows of one key, the key too; alone, as written.
+        let oneKey = Select(
+            table: "t",
+            selection: .items([
+                .window(WindowFunction(.count)),
+                .window(WindowFunction(.sum, ColumnRef("q"), type: .integer, order: [Ordering("id")])),
+            ]))
         #expect(
-            try SQLRenderer.render(.select(alone), dialect: MariaDBDialect()).sql
-                == "SELECT COUNT(*) OVER (\(whole)) FROM `t`")
+            try SQLRenderer.render(.select(oneKey), dialect: MariaDBDialect()).sql
+                == "SELECT COUNT(*) OVER (ORDER BY `id` ASC \(whole)), (SUM(`q`) OVER (ORDER BY `id` ASC ROWS BETWEEN "
+                + "UNBOUNDED PRECEDING AND CURRENT ROW) DIV 1) FROM `t`")
 
         let db = try await MariaDBTestServer.freshDatabase("strata_mgap_window")
         defer { db.close() }
