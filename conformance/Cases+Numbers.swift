@@ -76,6 +76,22 @@ extension ConformanceSuite {
         },
         ConformanceCase("numbers.nan-from-expressions-and-aggregates-is-null") { db in
             // inf - inf, inf / inf: SQLite turned NaN into NULL, memory and PostgreSQL kept NaN.
+            try await refuseInfinitiesWhereNotStored(db) {
+                // No DOUBLE holds ±infinity there, so no expression meets one: writing one is refused.
+                try await db.migrate(ConfNumber.self)
+                var rows = [ConfNumber(x: .infinity, y: -.infinity, s: "a"), ConfNumber(x: 0.2, y: 1, s: "b")]
+                try await checkThrows("inserting ±infinity", isTypeMismatch("conf_number", "x")) {
+                    try await ConfNumber.insertAll(&rows, on: db)
+                }
+                try checkEqual(rows.map(\.id), [nil, nil], "no ids handed out")
+                try checkEqual(try await ConfNumber.query(on: db).count(), 0, "nothing written")
+                var finite = ConfNumber(x: 0.2, y: 1, s: "b")
+                try await finite.save(on: db)
+                try await checkThrows("setting -infinity", isTypeMismatch("conf_number", "x")) {
+                    try await ConfNumber.query(on: db).where(\.s == "b").set(\.x, to: -.infinity).update()
+                }
+                try checkEqual(try await ConfNumber.query(on: db).values(\.x), [0.2], "the row unchanged")
+            }
             try await numbers(
                 db, [ConfNumber(x: .infinity, y: -.infinity, s: "a"), ConfNumber(x: 0.2, y: 1, s: "b")])
             try checkEqual(try await ConfNumber.query(on: db).where(\.x / \.x > 0).count(), 1, "x / x > 0")

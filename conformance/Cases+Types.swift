@@ -10,6 +10,21 @@ extension ConformanceSuite {
         try checkEqual(back, v, what)
     }
 
+    /// Whether `error` is a `typeMismatch` naming `table` and `column`.
+    static func isTypeMismatch(_ table: String, _ column: String) -> (StrataError) -> Bool {
+        { if case .typeMismatch(table, column, _) = $0 { true } else { false } }
+    }
+
+    /// Where the driver's DOUBLE columns cannot hold ±infinity (``Dialect/storesNonFiniteDoubles`` false, MariaDB),
+    /// runs `refused` (which checks that writing one is refused, typed, and leaves nothing written), then reports
+    /// the case unsupported; elsewhere (the memory driver, SQLite, PostgreSQL) returns and the case goes on.
+    static func refuseInfinitiesWhereNotStored(_ db: Database, _ refused: () async throws -> Void) async throws {
+        let stores = try await db.withConnection { tx in tx.dialect?.storesNonFiniteDoubles ?? true }
+        if stores { return }
+        try await refused()
+        throw StrataError.unsupported(feature: "±infinity in a DOUBLE column", driver: db.driverName)
+    }
+
     static let typeCases: [ConformanceCase] = [
         ConformanceCase("types.bool") { db in
             try await Fixtures.migrate(db)
@@ -78,7 +93,6 @@ extension ConformanceSuite {
             let zero = try await ConfValue.find(negativeZero.id ?? -1, on: db)?.double
             try checkEqual(zero, 0.0, "-0.0 reads back as zero")
             try checkEqual(zero?.sign, .plus, "-0.0 is stored as +0.0 on every driver")
-            try await roundTrip(db, ConfValue(double: .infinity, measure: -.infinity), "infinities")
             var nanOptional = ConfValue(measure: .nan)
             try await nanOptional.save(on: db)
             try checkEqual(
@@ -91,6 +105,15 @@ extension ConformanceSuite {
                     return false
                 }
             ) { try await nanRequired.save(on: db) }
+            try await refuseInfinitiesWhereNotStored(db) {
+                var infinite = ConfValue(double: .infinity, measure: -.infinity)
+                try await checkThrows("±infinity where a DOUBLE holds none", isTypeMismatch("conf_value", "double")) {
+                    try await infinite.save(on: db)
+                }
+                try checkEqual(infinite.id, nil, "the model keeps no id")
+                try checkEqual(try await ConfValue.query(on: db).count(), 2, "nothing written")
+            }
+            try await roundTrip(db, ConfValue(double: .infinity, measure: -.infinity), "infinities")
             let ordered = try await ConfValue.query(on: db).where(\.measure != nil).order(\.double).values(\.double)
             try checkEqual(ordered, [.infinity], "ordering with infinities")
         },

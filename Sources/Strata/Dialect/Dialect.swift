@@ -147,6 +147,18 @@ public protocol Dialect: Sendable {
     var windowDefault: WindowDefaultSyntax { get }
     /// How `RANK()`/`DENSE_RANK()` over a window with no order is written. Default ``UnorderedRankSyntax/plain``.
     var unorderedRank: UnorderedRankSyntax { get }
+    /// How a window with neither partition nor order is written beside windows that have one. Default
+    /// ``UnkeyedWindowSyntax/plain``.
+    var unkeyedWindow: UnkeyedWindowSyntax { get }
+    /// Whether a grouped SELECT's double `sum` and `avg` (``aggregateCall(_:over:argument:window:)``'s
+    /// checked spelling) are also read in its HAVING, before the condition, so that an overflow is an error in a
+    /// group HAVING drops too, as on a backend that checks each addition (PostgreSQL): for a backend whose check
+    /// runs only where the value is read (MariaDB's `SUM(x) + 0e0`). Default false.
+    var checksSumsInHaving: Bool { get }
+    /// Whether a DOUBLE column stores ±infinity (NaN is stored as NULL on every backend). Where it is false, the
+    /// driver refuses such a value with ``StrataError/typeMismatch(table:column:detail:)`` naming the column, and a
+    /// computed infinity is an overflow error. Default true; false on MariaDB.
+    var storesNonFiniteDoubles: Bool { get }
 
     /// How the backend reads a value at a JSON path (``JSONPath``), or nil when it cannot: a query with one fails
     /// to render with ``StrataError/unsupported(feature:driver:)``. Default nil.
@@ -320,6 +332,12 @@ extension Dialect {
     public var windowDefault: WindowDefaultSyntax { .argument }
     /// `RANK() OVER (PARTITION BY …)`: the backend ranks every row of an unordered window 1.
     public var unorderedRank: UnorderedRankSyntax { .plain }
+    /// An unkeyed window is written as it is.
+    public var unkeyedWindow: UnkeyedWindowSyntax { .plain }
+    /// The backend checks a double sum as it adds, in every group: HAVING reads only its condition.
+    public var checksSumsInHaving: Bool { false }
+    /// DOUBLE columns store ±infinity.
+    public var storesNonFiniteDoubles: Bool { true }
 
     /// No JSON path reading.
     public var jsonPathSyntax: JSONPathSyntax? { nil }

@@ -46,8 +46,36 @@ extension SQLRenderer {
         }
         if let having = s.having {
             sql += " HAVING "
+            let sums = dialect.checksSumsInHaving ? Self.doubleSums(of: s) : []
+            if sums.isEmpty {
+                try havingNode(having.node)
+                return
+            }
+            // Each selected double sum read for every group, before the condition: `(s IS NULL OR s IS NOT NULL)`
+            // is true, but an overflowed sum fails where the group would be dropped (``Dialect/checksSumsInHaving``).
+            sql += "("
+            for sum in sums {
+                sql += "("
+                try aggregate(sum)
+                sql += " IS NULL OR "
+                try aggregate(sum)
+                sql += " IS NOT NULL) AND "
+            }
             try havingNode(having.node)
+            sql += ")"
         }
+    }
+
+    /// The double sums a grouped SELECT's items read (an average reads its sum), once each, in order.
+    static func doubleSums(of s: Select) -> [Aggregate] {
+        guard case .items(let items) = s.selection else { return [] }
+        var out: [Aggregate] = []
+        for case .aggregate(let a) in items where a.type == .double && (a.function == .sum || a.function == .avg) {
+            var sum = a
+            sum.function = .sum
+            if !out.contains(sum) { out.append(sum) }
+        }
+        return out
     }
 
     /// An integer bound of a decimal sum, min or max, as the same decimal: SQLite, which stores decimals as text,

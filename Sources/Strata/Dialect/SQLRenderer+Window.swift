@@ -7,7 +7,8 @@ extension SQLRenderer {
     /// order, never a frame, on every backend, so none is written. A running aggregate's frame is always written:
     /// `ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW` with an order (the default `RANGE` frame would add a
     /// row's peers at once), the whole partition without one.
-    mutating func window(_ w: WindowFunction, in s: Select) throws(StrataError) {
+    mutating func window(_ written: WindowFunction, in s: Select) throws(StrataError) {
+        let w = dialect.unkeyedWindow == .borrowedKey ? Self.borrowingKey(written, in: s) : written
         if let function = w.function.aggregate {
             // The dialect's call (PostgreSQL's cast of an integer sum, SQLite's checked sums) with the window after
             // each aggregate it calls; the frame is written out so that peers read alike on every backend.
@@ -15,7 +16,7 @@ extension SQLRenderer {
             sql = ""
             try over(
                 w, in: s,
-                frame: w.order.isEmpty
+                frame: written.order.isEmpty
                     ? "ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING"
                     : "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW")
             let window = sql
@@ -62,6 +63,27 @@ extension SQLRenderer {
         }
         let unorderedRank = w.order.isEmpty && (w.function == .rank || w.function == .denseRank)
         try over(w, in: s, orderByNull: unorderedRank && dialect.unorderedRank == .orderByNull)
+    }
+
+    /// `w` with the key of the first window of `s` that has a partition or an order, when `w` has neither
+    /// (``UnkeyedWindowSyntax/borrowedKey``): that key's partition columns, then its order terms, become `w`'s
+    /// order (its frame stays the whole result, see ``window(_:in:)``), or, for `RANK` and `DENSE_RANK`, its
+    /// partition (every row still a peer, ranked 1). `w` as it is otherwise.
+    static func borrowingKey(_ w: WindowFunction, in s: Select) -> WindowFunction {
+        guard w.partition.isEmpty, w.order.isEmpty, case .items(let items) = s.selection else { return w }
+        var keyed: [WindowFunction] = []
+        for case .window(let other) in items where !other.partition.isEmpty || !other.order.isEmpty {
+            keyed.append(other)
+        }
+        guard let first = keyed.first else { return w }
+        var borrowing = w
+        if w.function == .rank || w.function == .denseRank {
+            let columns = first.order.filter { $0.expression == nil && $0.aggregate == nil }
+            borrowing.partition = first.partition + columns.map { ColumnRef($0.column, table: $0.table) }
+        } else {
+            borrowing.order = first.partition.map { Ordering($0.name, table: $0.table) } + first.order
+        }
+        return borrowing
     }
 
     /// ` OVER (PARTITION BY … ORDER BY …)`, with `frame` after the order when given; `ORDER BY NULL` for a window

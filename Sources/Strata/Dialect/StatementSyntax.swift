@@ -135,3 +135,19 @@ public enum UnorderedRankSyntax: Sendable, Hashable {
     /// refuses a ranking function without one (MariaDB 10.11: error 4018 "No order list in window specification").
     case orderByNull
 }
+
+/// How a window with neither a partition nor an order is written in a SELECT whose other windows have one (see
+/// ``Dialect/unkeyedWindow``). Its value does not depend on an order: an aggregate over the whole result, every row
+/// ranked 1, `ROW_NUMBER`, `LAG` and `LEAD` in an order no backend promises.
+public enum UnkeyedWindowSyntax: Sendable, Hashable {
+    /// `COUNT(*) OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)`, as written (SQLite, PostgreSQL).
+    case plain
+    /// The key of the SELECT's first window that has one (its partition's columns, then its order) is written into
+    /// the unkeyed window: as its order, its frame still the whole result (`COUNT(*) OVER (ORDER BY "region" ASC,
+    /// "id" ASC ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)`), or, for `RANK` and `DENSE_RANK`, as its
+    /// partition (each row still ranks 1). MariaDB 10.11 computes the other windows of a SELECT wrongly beside an
+    /// unkeyed one once they sort in two ways (a whole-partition sum came back as a running total; an unordered
+    /// rank's `ORDER BY NULL` is a second way on its own); with no unkeyed window left, every combination tried
+    /// answers right.
+    case borrowedKey
+}

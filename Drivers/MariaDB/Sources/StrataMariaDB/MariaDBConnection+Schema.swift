@@ -73,9 +73,9 @@ extension MariaDBConnection {
         if t.hasPrefix("datetime") || t.hasPrefix("timestamp") || t == "date" { return [.date] }
         if t.hasSuffix("blob") || t.hasPrefix("varbinary") || t.hasPrefix("binary") { return [.blob, .uuid] }
         if t.hasPrefix("char(36)") { return [.uuid, .text] }
-        if t.hasSuffix("text") || t.hasPrefix("varchar") || t.hasPrefix("char") {
-            return [.text, .date, .uuid, .json, .decimal]
-        }
+        // Text compares as text ('2.98' >= '10'): no number type reads from it, so a Decimal, Int64 or Double
+        // property over it is refused up front, and a query comparing it as a number before it runs.
+        if t.hasSuffix("text") || t.hasPrefix("varchar") || t.hasPrefix("char") { return [.text, .date, .uuid, .json] }
         return [.text]
     }
 }

@@ -46,10 +46,16 @@ extension MariaDBConnection: SchemaEditing {
         var jsonColumns = Set<String>()  // `table NUL column` of LONGTEXT columns checked by JSON_VALID
         for r in try rows(Self.checksSQL) {
             guard case .text(let table) = r[0], case .text(let clause) = r[1] else { continue }
-            let lower = clause.lowercased()
-            guard lower.hasPrefix("json_valid(`"), let end = lower.lastIndex(of: "`") else { continue }
-            let start = lower.index(lower.startIndex, offsetBy: "json_valid(`".count)
-            if start < end { jsonColumns.insert(table + "\0" + String(clause[start..<end])) }
+            // The column is quoted as the session's sql_mode quotes names: `"c"` under ANSI_QUOTES (the driver's
+            // sessions), `` `c` `` otherwise.
+            guard clause.lowercased().hasPrefix("json_valid(") else { continue }
+            let quoted = clause.dropFirst("json_valid(".count)
+            guard let quote = quoted.first, quote == "`" || quote == "\"", let end = quoted.lastIndex(of: quote),
+                end > quoted.startIndex
+            else { continue }
+            let name = quoted[quoted.index(after: quoted.startIndex)..<end]
+            let doubled = String(quote) + String(quote)
+            jsonColumns.insert(table + "\0" + name.replacingOccurrences(of: doubled, with: String(quote)))
         }
         var order: [String] = []
         var columns: [String: [TableColumn]] = [:]

@@ -80,6 +80,17 @@ public struct MariaDBDialect: Dialect {
     public var windowDefault: WindowDefaultSyntax { .frameCase }
     /// RANK and DENSE_RANK need an order (error 4018): `ORDER BY NULL` makes every row a peer, ranked 1.
     public var unorderedRank: UnorderedRankSyntax { .orderByNull }
+    /// MariaDB 10.11 computes the windows of a SELECT wrongly beside one with neither a partition nor an order once
+    /// two of them sort differently (`SUM(q) OVER (PARTITION BY r)` beside `SUM(q) OVER (ORDER BY id)` and
+    /// `COUNT(*) OVER ()` summed each region so far): the unkeyed window then takes the first keyed window's key,
+    /// which leaves its value as it was and every combination right.
+    public var unkeyedWindow: UnkeyedWindowSyntax { .borrowedKey }
+    /// A double sum's check (`SUM(x) + 0e0`, error 1690 past the largest double) runs where the sum is read, and
+    /// MariaDB reads a selected sum only for the groups HAVING keeps: the HAVING reads each one first.
+    public var checksSumsInHaving: Bool { true }
+    /// A DOUBLE column refuses ±infinity (error 1264, ``StrataError/typeMismatch(table:column:detail:)`` naming the
+    /// column), and arithmetic that would make one is error 1690.
+    public var storesNonFiniteDoubles: Bool { false }
     /// `JSON_TYPE(JSON_EXTRACT(…))` and casts over the LONGTEXT document; text read under the tables' collation.
     public var jsonPathSyntax: JSONPathSyntax? { .jsonExtractFunctions(collation: "utf8mb4_nopad_bin") }
 

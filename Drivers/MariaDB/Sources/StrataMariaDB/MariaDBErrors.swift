@@ -55,7 +55,12 @@ enum MariaDBErrors {
         case 1690:  // ER_DATA_OUT_OF_RANGE: "BIGINT value is out of range in '…'"
             return .arithmeticError(
                 expression: "an arithmetic expression on \(table ?? "?")", reason: outOfRangeReason(message))
-        case 1264, 1406, 1292, 1366, 1367, 4078, 3140:
+        case 1264:  // ER_WARN_DATA_OUT_OF_RANGE: "Out of range value for column 'c' at row 1"
+            return .typeMismatch(
+                table: table, column: column(in: message),
+                detail: "error 1264: out of the column's range (a DOUBLE holds no ±infinity, a DECIMAL(65,30) at most "
+                    + "35 integer digits)")
+        case 1406, 1292, 1366, 1367, 4078, 3140:
             // Out of range, too long, an incorrect value for a column's type: the message quotes the value.
             return .typeMismatch(table: table, column: column(in: message), detail: "error \(code)")
         case 1045, 1044, 1698: return .authenticationFailed(message)

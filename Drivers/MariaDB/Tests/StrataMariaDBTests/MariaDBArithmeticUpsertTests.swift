@@ -183,7 +183,8 @@ struct MariaDBUnorderedRankTests {
             order: [Ordering("id")])
         #expect(
             try SQLRenderer.render(.select(select), dialect: MariaDBDialect()).sql
-                == "SELECT `id`, RANK() OVER (PARTITION BY `g` ORDER BY NULL), DENSE_RANK() OVER (ORDER BY NULL) "
+                == "SELECT `id`, RANK() OVER (PARTITION BY `g` ORDER BY NULL), "
+                + "DENSE_RANK() OVER (PARTITION BY `g` ORDER BY NULL) "
                 + "FROM `t` ORDER BY `id` ASC")
         let db = try await MariaDBTestServer.freshDatabase("strata_rank")
         defer { db.close() }
