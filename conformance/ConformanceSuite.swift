@@ -53,6 +53,7 @@ public enum ConformanceSuite {
         keyTypeCases,
         compositeKeyCases,
         compositeKeyAssociationCases,
+        compositeKeyExistenceCases,
         polymorphicCases,
         lockingCases,
         rowLockCases,

@@ -1,5 +1,6 @@
 // CompositeKeyAssociationRenderTests: the exact SQL of associations to a model with a composite key on SQLite and
-// PostgreSQL: the two-column foreign key's DDL, eager loads as an OR of ANDs, a join on both columns.
+// PostgreSQL: the two-column foreign key's DDL, eager loads as an OR of ANDs, a join on both columns, whereExists as
+// a correlated EXISTS over every column pair.
 import Foundation
 import Strata
 import StrataMemory
@@ -91,6 +92,30 @@ struct CompositeKeyAssociationRenderTests {
                 == "SELECT \"shop_id\", \"number\" FROM \"shipment\" WHERE (((\"shop_id\" = $1) AND (\"number\" = $2))"
                 + " OR ((\"shop_id\" = $3) AND (\"number\" = $4))) ORDER BY \"shop_id\" ASC, \"number\" ASC")
         #expect(pg.count == sqlite.count)
+    }
+
+    @Test("whereNotExists over a belongsTo by two columns: NOT EXISTS naming the DELETE's own table, per dialect")
+    func existenceInADelete() async throws {
+        let driver = LoggingDriver()
+        let db = Database(driver: driver)
+        try await db.migrate(RenderShipment.self, RenderParcel.self)
+        _ = driver.log.take()
+        _ = try await RenderParcel.query(on: db).whereNotExists(RenderParcel.shipment, \.number == "A").delete()
+        let statements = driver.log.take().filter {
+            if case .delete = $0 { return true }
+            return false
+        }
+        let tail =
+            " FROM \"shipment\" WHERE ((\"shipment\".\"shop_id\" = \"parcel\".\"shop_id\") AND"
+            + " (\"shipment\".\"number\" = \"parcel\".\"shipment_number\") AND (\"number\" = "
+        let sqlite = try statements.map { try SQLRenderer.render($0, dialect: SQLiteDialect()).sql }
+        let pg = try statements.map { try SQLRenderer.render($0, dialect: PostgresDialect()).sql }
+        #expect(
+            sqlite == ["DELETE FROM \"parcel\" WHERE (NOT (EXISTS (SELECT \"shop_id\", \"number\"" + tail + "?)))))"],
+            "\(sqlite)")
+        #expect(
+            pg == ["DELETE FROM \"parcel\" WHERE (NOT (EXISTS (SELECT \"shop_id\", \"number\"" + tail + "$1)))))"],
+            "\(pg)")
     }
 
     @Test("an eager load of many keys is cut into statements of at most 100 keys")

@@ -46,6 +46,10 @@ struct CompositeKeyAssociationArticleTests {
         let before = db.statementCount
         let items = try await OrderItem.query(on: db).including(OrderItem.notes).order(\.productID).all()
         #expect(db.statementCount - before == 2, "one query for all the notes")
+        let wrapped = try await OrderItem.query(on: db).whereExists(OrderItem.notes, \.text == "gift wrap").all()
+        let bare = try await OrderItem.query(on: db).whereNotExists(OrderItem.notes).all()  // lines without a note
+        #expect(wrapped.map(\.productID) == ["p3"], "whereExists matches both key columns")
+        #expect(bare.map(\.productID) == ["p4"], "whereNotExists keeps the others")
 
         #expect(item?.quantity == 2)
         #expect(try items.map { try $0.loaded(OrderItem.notes).map(\.text) } == [["gift wrap"], []])
