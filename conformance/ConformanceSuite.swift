@@ -54,6 +54,7 @@ public enum ConformanceSuite {
         compositeKeyCases,
         compositeKeyAssociationCases,
         compositeKeyExistenceCases,
+        compositeKeyThroughCases,
         polymorphicCases,
         lockingCases,
         rowLockCases,

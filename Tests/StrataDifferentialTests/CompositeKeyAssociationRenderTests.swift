@@ -1,6 +1,6 @@
 // CompositeKeyAssociationRenderTests: the exact SQL of associations to a model with a composite key on SQLite and
 // PostgreSQL: the two-column foreign key's DDL, eager loads as an OR of ANDs, a join on both columns, whereExists as
-// a correlated EXISTS over every column pair.
+// a correlated EXISTS over every column pair, and hasMany(through:) with a two-column key.
 import Foundation
 import Strata
 import StrataMemory
@@ -19,6 +19,19 @@ import Testing
     var shopID: Int64
     var shipmentNumber: String?
     static let shipment = belongsTo(RenderShipment.self, keys: \.shopID, \.shipmentNumber)
+}
+
+@Model(table: "crate") struct RenderCrate {
+    var id: Int64?
+    static let shipments = hasMany(
+        RenderShipment.self, through: RenderLoad.self, ownerKeys: \.crateID, targetKeys: \.shopID, \.shipmentNumber)
+}
+
+@Model(table: "load") struct RenderLoad {
+    var id: Int64?
+    var crateID: Int64
+    var shopID: Int64
+    var shipmentNumber: String
 }
 
 @Suite("SQL renderer: associations to a composite key")
@@ -116,6 +129,34 @@ struct CompositeKeyAssociationRenderTests {
         #expect(
             pg == ["DELETE FROM \"parcel\" WHERE (NOT (EXISTS (SELECT \"shop_id\", \"number\"" + tail + "$1)))))"],
             "\(pg)")
+    }
+
+    @Test("hasMany(through:) to a two-column key: join rows by the owner's key, targets by both columns, per dialect")
+    func through() async throws {
+        let driver = LoggingDriver()
+        let db = Database(driver: driver)
+        try await db.migrate(RenderShipment.self, RenderCrate.self, RenderLoad.self)
+        var crate = RenderCrate()
+        try await crate.save(on: db)
+        var shipment = RenderShipment(shopID: 1, number: "A")
+        try await shipment.save(on: db)
+        try await crate.add(&shipment, to: RenderCrate.shipments, on: db)
+        _ = driver.log.take()
+        let crates = try await RenderCrate.query(on: db).including(RenderCrate.shipments).all()
+        #expect(try crates.map { try $0.loaded(RenderCrate.shipments).map(\.number) } == [["A"]])
+        let statements = driver.log.take()
+        #expect(
+            try statements.map { try SQLRenderer.render($0, dialect: SQLiteDialect()).sql } == [
+                "SELECT \"id\" FROM \"crate\"",
+                "SELECT \"id\", \"crate_id\", \"shop_id\", \"shipment_number\" FROM \"load\" WHERE (\"crate_id\" = ?)"
+                    + " ORDER BY \"id\" ASC",
+                "SELECT \"shop_id\", \"number\" FROM \"shipment\" WHERE ((\"shop_id\" = ?) AND (\"number\" = ?))"
+                    + " ORDER BY \"shop_id\" ASC, \"number\" ASC",
+            ])
+        #expect(
+            try statements.map { try SQLRenderer.render($0, dialect: PostgresDialect()).sql }.last
+                == "SELECT \"shop_id\", \"number\" FROM \"shipment\" WHERE ((\"shop_id\" = $1) AND (\"number\" = $2))"
+                + " ORDER BY \"shop_id\" ASC, \"number\" ASC")
     }
 
     @Test("an eager load of many keys is cut into statements of at most 100 keys")

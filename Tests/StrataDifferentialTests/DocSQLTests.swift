@@ -39,6 +39,20 @@ import Testing
     var productID: Int64
     var quantity: Int64
     static let notes = hasMany(DocLineNote.self, keys: \.orderID, \.productID)
+    static let tags = hasMany(
+        DocTag.self, through: DocLineTag.self, ownerKeys: \.orderID, \.productID, targetKeys: \.tagID)
+}
+
+@Model(table: "tag") struct DocTag {
+    var id: Int64?
+    var name: String
+}
+
+@Model(table: "line_tag") struct DocLineTag {
+    var id: Int64?
+    var orderID: Int64
+    var productID: Int64
+    var tagID: Int64
 }
 
 @Model(table: "line_note") struct DocLineNote {
@@ -167,6 +181,9 @@ struct DocQuery: Sendable, CustomTestStringConvertible {
         DocQuery(name: "where exists composite", file: "Sources/Strata/Association/Association+Existence.swift") { db in
             _ = try await DocLine.query(on: db).whereExists(DocLine.notes, \.text == "rush").all()
         },
+        DocQuery(name: "through composite", file: "Sources/Strata/Association/HasManyThrough.swift") { db in
+            _ = try await DocLine.query(on: db).whereExists(DocLine.tags, \.name == "gift").all()
+        },
         DocQuery(
             name: "keyset page", file: "Sources/Strata/Query/QueryBuilder+Page.swift",
             setup: { db in
@@ -222,7 +239,8 @@ struct DocSQLTests {
         let driver = LoggingDriver()
         let db = Database(driver: driver)
         try await db.migrate(
-            DocUser.self, DocPost.self, DocAccount.self, DocLabel.self, DocLine.self, DocLineNote.self)
+            DocUser.self, DocPost.self, DocAccount.self, DocLabel.self, DocLine.self, DocLineNote.self,
+            DocTag.self, DocLineTag.self)
         try await db.transaction { tx in
             var ann = DocUser(name: "Ann", age: 40)
             try ann.save(tx)

@@ -161,6 +161,36 @@ extension BelongsTo: ExistenceTestable {
 }
 
 extension HasManyThrough: ExistenceTestable {
+    /// For a key of several columns on either side, a live join row (joined to a live target matching `filter`)
+    /// whose owner key equals the owner's key, pair by pair; else the owner's key among the join rows' owner keys.
+    ///
+    /// - Parameter filter: a condition over the targets' columns, or nil for any target.
+    /// - Returns: the condition over the owner's columns.
+    /// - Throws: ``StrataError/invalidAssociation(_:)`` for a key that maps to no column, or naming the model whose
+    ///   targets are in its own table (by a key of several columns), which SQL could not tell apart.
+    public func existence(matching filter: SQLExpression?) throws -> SQLExpression {
+        guard ownerKey.isComposite || targetKey.isComposite else { return semiJoin(try relatedKeys(matching: filter)) }
+        guard Owner.schema.name != Target.schema.name else {
+            throw StrataError.invalidAssociation(
+                "\(Owner.modelName)'s association through \(Join.modelName) to its own table by a key of several "
+                    + "columns cannot be tested with whereExists; query by the key columns instead")
+        }
+        let via = "strata_via"
+        var on = SQLExpression.and(
+            zip(try targetKey.getColumns(), Target.keyColumnsInOrder).map { mine, theirs in
+                .compare(.equal, .column(mine, table: via), .column(theirs))
+            })
+        if let deleted = Join.schema.column(withRole: .deletedAt)?.name {
+            on = .and([on, .isNull(.column(deleted, table: via))])
+        }
+        let inner = try ownerKey.getColumns().map { ColumnRef($0, table: via) }
+        let s = Select(
+            table: Target.schema.name, selection: .refs(inner),
+            joins: [Strata.Join(.inner, table: Join.schema.name, alias: via, on: on)],
+            filter: liveFilter(Target.self, filter))
+        return .correlatedExists(
+            s, Correlation(inner: inner, outerTable: Owner.schema.name, outer: Owner.keyColumnsInOrder))
+    }
 
     /// The owner's primary key, and the join rows' owner keys where a live target matching `filter` is reached.
     ///
