@@ -43,6 +43,11 @@ extension ConformanceSuite {
             try checkEqual(
                 try await ConfShipment.query(on: db).whereExists(ConfShipment.parcels)
                     .whereExists(ConfShipment.label).count(), 0, "two tests together")
+            let busy = try await ConfShipment.query(on: db).having(.count(ConfShipment.parcels) > 1)
+                .order(.count(ConfShipment.parcels), .descending).all(with: .count(ConfShipment.parcels))
+            try checkEqual(
+                busy.map { "\($0.0.shopID)\($0.0.number):\($0.1)" }, ["1A:2"],
+                "an association aggregate's HAVING over both columns (the join path, not EXISTS)")
         },
         ConformanceCase("composite-key.association-where-exists-belongs-to") { db in
             try await seedShipments(db)  // the 40 g parcel has no number: it points at nothing
