@@ -189,16 +189,6 @@ extension ConformanceSuite {
                 }
             ) { try stray.set(ConfStrayParcel.swapped, to: shipment) }
             try checkEqual("\(stray.shopID)\(stray.shipmentNumber)", "1A", "the refused model is as it was")
-            try await db.migrate(ConfParcel.self, ConfShipLabel.self)
-            try await checkThrows(
-                "whereExists, whose subquery takes a one-column key",
-                {
-                    if case .invalidAssociation(let reason) = $0 {
-                        return reason.contains("ConfParcel") && reason.contains("(shop_id, shipment_number)")
-                    }
-                    return false
-                }
-            ) { try await ConfShipment.query(on: db).whereExists(ConfShipment.parcels).all() }
             try checkEqual(try await ConfStrayParcel.query(on: db).count(), 1, "the stray row is untouched")
         },
         ConformanceCase("composite-key.association-foreign-key-refuses-an-orphan") { db in

@@ -53,6 +53,8 @@ public enum ConformanceSuite {
         keyTypeCases,
         compositeKeyCases,
         compositeKeyAssociationCases,
+        compositeKeyExistenceCases,
+        compositeKeyThroughCases,
         polymorphicCases,
         lockingCases,
         rowLockCases,

@@ -171,6 +171,7 @@ enum Fixtures {
         "conf_search_article", "conf_plain_note",
         "conf_entry", "conf_blog",
         "conf_parcel", "conf_ship_label", "conf_ship_sticker", "conf_stray_parcel", "conf_shipment",
+        "conf_ship_leg", "conf_enrollment", "conf_stray_enrollment", "conf_course", "conf_student",
         "conf_squad_seat", "conf_squad", "conf_athlete", "conf_line_note", "conf_order_line", "conf_price",
         "conf_group_member", "conf_cart_item", "conf_cart",
         "strata_migrations",  // automatic migration records what it did there

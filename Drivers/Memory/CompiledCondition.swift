@@ -88,7 +88,7 @@ enum CompiledCondition: Sendable {
             self = .operand(try Operand(node, scope: scope))
         case .typed(let e, _): self = try CompiledCondition(e, scope: scope)
         case .search(let e, let query): self = .search(try Operand(e, scope: scope), query)
-        case .inSubquery, .scalarSubquery:
+        case .inSubquery, .scalarSubquery, .correlatedExists:
             throw .invalidQuery("a subquery the memory driver did not resolve")
         }
     }

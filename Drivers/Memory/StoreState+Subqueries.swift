@@ -1,9 +1,11 @@
-// StoreState+Subqueries: runs a statement's (uncorrelated) subqueries first and puts their values in its AST.
+// StoreState+Subqueries: runs a statement's subqueries first and puts their values in its AST.
 import Strata
 
 extension StoreState {
     /// `s` with each subquery replaced by its result: `x IN (SELECT …)` by `x IN (values)`, a scalar subquery
-    /// by its first row's value (or NULL). Subqueries never refer to the outer row, so one run each suffices.
+    /// by its first row's value (or NULL), a correlated `EXISTS` by the outer rows' match against the key tuples
+    /// its subquery yields. So one run each suffices: a correlated EXISTS refers to the outer row only through
+    /// its column pairs.
     mutating func resolvingSubqueries(in s: Select) throws(StrataError) -> Select {
         guard s.hasSubquery else { return s }
         var out = s
@@ -44,6 +46,9 @@ extension StoreState {
             var one = s
             if s.selection != .count { one.limit = min(s.limit ?? 1, 1) }
             return .value(try firstColumn(of: one).first ?? .null)
+        case .correlatedExists(let s, let c, let negated):
+            let exists = try matching(s, c)
+            return negated ? .not(exists) : exists
         case .compare(let op, let l, let r): return .compare(op, try resolved(l), try resolved(r))
         case .and(let items): return .and(try resolvedAll(items))
         case .or(let items): return .or(try resolvedAll(items))
@@ -73,6 +78,24 @@ extension StoreState {
         return out
     }
 
+    /// `EXISTS (SELECT … WHERE inner = outer …)` decorrelated: the subquery's inner key tuples read once, and the
+    /// outer row's columns matched against them as `outer IS NOT NULL AND … AND ((o1 = v1 AND o2 = v2) OR …)`.
+    /// A tuple with a NULL matches no row, as `=` never does, so the test is TRUE or FALSE, never unknown.
+    private mutating func matching(_ s: Select, _ c: Correlation) throws(StrataError) -> SQLExpression.Node {
+        var keys = s
+        keys.selection = .refs(c.inner)
+        keys.order = []
+        keys.distinct = true
+        var seen: Set<[DatabaseValue]> = []
+        var tuples: [SQLExpression] = []
+        let outer = c.outer.map { SQLExpression.column($0) }
+        for tuple in materialized(try select(keys)) where !tuple.contains(where: \.isNull) {
+            guard seen.insert(tuple).inserted else { continue }
+            tuples.append(.and(zip(outer, tuple).map { .compare(.equal, $0, .value($1)) }))
+        }
+        return SQLExpression.and(outer.map { .isNull($0, negated: true) } + [.or(tuples)]).node
+    }
+
     /// The first column of every row `s` returns, in order.
     private mutating func firstColumn(of s: Select) throws(StrataError) -> [DatabaseValue] {
         let outcome = try select(s)
@@ -95,7 +118,7 @@ extension SQLExpression.Node {
     /// Whether the expression holds a subquery anywhere.
     var hasSubquery: Bool {
         switch self {
-        case .inSubquery, .scalarSubquery: return true
+        case .inSubquery, .scalarSubquery, .correlatedExists: return true
         case .column, .joinedColumn, .value, .constant, .unsafeRaw: return false
         case .compare(_, let l, let r), .arithmetic(_, let l, let r), .concat(let l, let r):
             return l.hasSubquery || r.hasSubquery

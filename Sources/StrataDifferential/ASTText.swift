@@ -90,6 +90,13 @@ enum ASTText {
         case .inSubquery(let e, let s, let negated):
             return ".inSubquery(\(node(e)), \(select(s))\(negated ? ", negated: true" : ""))"
         case .scalarSubquery(let s): return ".scalarSubquery(\(select(s)))"
+        case .correlatedExists(let s, let c, let negated):
+            let inner = c.inner.map { r in
+                r.table.map { "ColumnRef(\(quoted(r.name)), table: \(quoted($0)))" } ?? "ColumnRef(\(quoted(r.name)))"
+            }
+            return ".correlatedExists(\(select(s)), Correlation(inner: [\(inner.joined(separator: ", "))], outerTable: "
+                + "\(quoted(c.outerTable)), outer: [\(c.outer.map(quoted).joined(separator: ", "))])"
+                + "\(negated ? ", negated: true" : ""))"
         case .typed(let e, let type): return ".typed(\(node(e)), as: .\(type))"
         case .jsonPath(let e, let path):
             let steps = path.steps.map { step in

@@ -106,7 +106,7 @@ struct Features {
             case .inSubquery(let e, let inner, _):
                 walk(e)
                 nested(inner)
-            case .scalarSubquery(let inner): nested(inner)
+            case .scalarSubquery(let inner), .correlatedExists(let inner, _, _): nested(inner)
             }
         }
         /// A subquery's own filter, over its own table.

@@ -22,6 +22,10 @@ extension DifferentialEngine {
             return out
         case .scalarSubquery(let s):
             return [.value(.null)] + simplerFilters(s).map { .scalarSubquery($0) }
+        case .correlatedExists(let s, let c, let negated):
+            var out: [SQLExpression.Node] = [.constant(negated)]
+            out += simplerFilters(s).map { .correlatedExists($0, c, negated: negated) }
+            return out
         default:
             return []
         }

@@ -183,7 +183,7 @@ extension DifferentialEngine {
             .searchRank(let e, _):
             return names(alias: e)
         case .coalesce(let items): return items.contains(where: names(alias:))
-        case .scalarSubquery: return false
+        case .scalarSubquery, .correlatedExists: return false
         }
     }
 
@@ -249,7 +249,7 @@ extension DifferentialEngine {
         case .constant(true): return []
         case .constant(false): return [.constant(true)]
         case .column, .joinedColumn, .unsafeRaw: return []
-        case .arithmetic, .concat, .caseMapped, .coalesce, .inSubquery, .scalarSubquery, .typed:
+        case .arithmetic, .concat, .caseMapped, .coalesce, .inSubquery, .scalarSubquery, .correlatedExists, .typed:
             return simplerComputed(n)
         case .jsonPath: return []  // a shorter path reads another value of another type
         case .search, .searchRank: return []
@@ -310,6 +310,9 @@ extension DifferentialEngine {
                 walk(e)
                 out.formUnion(columns(of: inner))
             case .scalarSubquery(let inner): out.formUnion(columns(of: inner))
+            case .correlatedExists(let inner, let c, _):
+                c.outer.forEach { out.insert(name($0, nil)) }
+                out.formUnion(columns(of: inner))
             }
         }
         s.filter.map { walk($0.node) }

@@ -103,6 +103,11 @@ public indirect enum WriteStep: Sendable, Equatable {
     /// A mark inserted on the line with this key, through its two-column foreign key: `foreignKey` when no line has
     /// the key (nothing written). Deleting the line destroys its marks.
     case lineMark(order: Int64, sku: String)
+    /// The lines with a mark (or, not `marked`, without one), by `whereExists` / `whereNotExists` over the marks'
+    /// two-column key: a correlated EXISTS matching both columns.
+    case lineFindMarked(marked: Bool)
+    /// `qty` set on every line without a mark, in one UPDATE whose rows `whereNotExists` picks.
+    case lineResetUnmarked(qty: Int64)
     /// Every backend's database reopened over the same data with a keyring that holds one more key, the newest:
     /// later writes seal under it, older envelopes still open, and equality filters find values sealed under any
     /// key. Top level only.
@@ -272,6 +277,10 @@ public indirect enum WriteStep: Sendable, Equatable {
             return "_ = try WPLine.find(WPLine.ID(orderNo: \(o), sku: \"\(sku)\"), tx)?.delete(tx)"
         case .lineMark(let o, let sku):
             return "var mark = WPLineMark(orderNo: \(o), sku: \"\(sku)\"); try mark.save(tx)"
+        case .lineFindMarked(let marked):
+            return "try WPLine.query(on: tx).\(marked ? "whereExists" : "whereNotExists")(WPLine.marks).all()"
+        case .lineResetUnmarked(let qty):
+            return "try WPLine.query(on: tx).whereNotExists(WPLine.marks).set(\\.qty, to: \(qty)).update()"
         case .rotateKey:
             return "keys.append(AESGCMKeyring.Key(id: \"wp-rot…\", …)); db = Database(driver: db.driver, "
                 + "configuration: withKeyring(keys))"
@@ -365,7 +374,9 @@ public struct WriteProgramGenerator {
         case 35..<55: return .lineUpsert(order: order, sku: sku, qty: Int64(rng.below(20)), keep: rng.chance(0.3))
         case 55..<80: return .lineEdit(order: order, sku: sku, by: Int64(1 + rng.below(5)))
         case 80..<88: return .lineRekey(order: order, sku: sku, to: rng.pick(Self.lineSKUs))
-        case 88..<94: return .lineMark(order: order, sku: sku)
+        case 88..<93: return .lineMark(order: order, sku: sku)
+        case 93..<96: return .lineFindMarked(marked: rng.chance(0.5))
+        case 96..<98: return .lineResetUnmarked(qty: Int64(rng.below(20)))
         default: return .lineDelete(order: order, sku: sku)
         }
     }

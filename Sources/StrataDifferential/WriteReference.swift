@@ -370,7 +370,7 @@ struct WriteReference {
             .noteFind, .readHistory, .pruneHistory:
             if aborted { return [.misuse] }  // every note step runs a statement first
             return applyNote(step)
-        case .lineSave, .lineUpsert, .lineEdit, .lineRekey, .lineDelete, .lineMark:
+        case .lineSave, .lineUpsert, .lineEdit, .lineRekey, .lineDelete, .lineMark, .lineFindMarked, .lineResetUnmarked:
             if aborted { return [.misuse] }  // every line step runs a statement first
             return applyLine(step)
         case .rotateKey:
@@ -530,6 +530,11 @@ struct WriteReference {
                 return [.foreignKey]  // the two-column foreign key: no line has both parts
             }
             marks[key, default: 0] += 1
+        case .lineFindMarked(let marked):
+            let found = lines.keys.filter { (marks[$0, default: 0] > 0) == marked }.map { "\($0.order)\($0.sku)" }
+            return [.found(found.sorted().joined(separator: ", "))]
+        case .lineResetUnmarked(let qty):
+            for key in lines.keys where marks[key, default: 0] == 0 { lines[key] = qty }
         default: return [.other("not a line step")]
         }
         return [.ok]

@@ -362,6 +362,12 @@ final class WriteBackend {
         case .lineMark(let order, let sku):
             var mark = WPLineMark(orderNo: order, sku: sku)
             try mark.save(tx)
+        case .lineFindMarked(let marked):
+            let lines = WPLine.query(on: tx)
+            let found = try (marked ? lines.whereExists(WPLine.marks) : lines.whereNotExists(WPLine.marks)).all()
+            return [.found(found.map { "\($0.orderNo)\($0.sku)" }.sorted().joined(separator: ", "))]
+        case .lineResetUnmarked(let qty):
+            _ = try WPLine.query(on: tx).whereNotExists(WPLine.marks).set(\.qty, to: qty).update()
         case .noteFind(let tag):
             let found = try WPNote.query(on: tx).where(\.tag == tag).all().sorted { ($0.id ?? "") < ($1.id ?? "") }
             return [.found(found.map(Self.noteText).joined(separator: ", "))]

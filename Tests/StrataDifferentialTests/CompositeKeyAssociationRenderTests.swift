@@ -1,5 +1,6 @@
 // CompositeKeyAssociationRenderTests: the exact SQL of associations to a model with a composite key on SQLite and
-// PostgreSQL: the two-column foreign key's DDL, eager loads as an OR of ANDs, a join on both columns.
+// PostgreSQL: the two-column foreign key's DDL, eager loads as an OR of ANDs, a join on both columns, whereExists as
+// a correlated EXISTS over every column pair, and hasMany(through:) with a two-column key.
 import Foundation
 import Strata
 import StrataMemory
@@ -18,6 +19,19 @@ import Testing
     var shopID: Int64
     var shipmentNumber: String?
     static let shipment = belongsTo(RenderShipment.self, keys: \.shopID, \.shipmentNumber)
+}
+
+@Model(table: "crate") struct RenderCrate {
+    var id: Int64?
+    static let shipments = hasMany(
+        RenderShipment.self, through: RenderLoad.self, ownerKeys: \.crateID, targetKeys: \.shopID, \.shipmentNumber)
+}
+
+@Model(table: "load") struct RenderLoad {
+    var id: Int64?
+    var crateID: Int64
+    var shopID: Int64
+    var shipmentNumber: String
 }
 
 @Suite("SQL renderer: associations to a composite key")
@@ -91,6 +105,58 @@ struct CompositeKeyAssociationRenderTests {
                 == "SELECT \"shop_id\", \"number\" FROM \"shipment\" WHERE (((\"shop_id\" = $1) AND (\"number\" = $2))"
                 + " OR ((\"shop_id\" = $3) AND (\"number\" = $4))) ORDER BY \"shop_id\" ASC, \"number\" ASC")
         #expect(pg.count == sqlite.count)
+    }
+
+    @Test("whereNotExists over a belongsTo by two columns: NOT EXISTS naming the DELETE's own table, per dialect")
+    func existenceInADelete() async throws {
+        let driver = LoggingDriver()
+        let db = Database(driver: driver)
+        try await db.migrate(RenderShipment.self, RenderParcel.self)
+        _ = driver.log.take()
+        _ = try await RenderParcel.query(on: db).whereNotExists(RenderParcel.shipment, \.number == "A").delete()
+        let statements = driver.log.take().filter {
+            if case .delete = $0 { return true }
+            return false
+        }
+        let tail =
+            " FROM \"shipment\" WHERE ((\"shipment\".\"shop_id\" = \"parcel\".\"shop_id\") AND"
+            + " (\"shipment\".\"number\" = \"parcel\".\"shipment_number\") AND (\"number\" = "
+        let sqlite = try statements.map { try SQLRenderer.render($0, dialect: SQLiteDialect()).sql }
+        let pg = try statements.map { try SQLRenderer.render($0, dialect: PostgresDialect()).sql }
+        #expect(
+            sqlite == ["DELETE FROM \"parcel\" WHERE (NOT (EXISTS (SELECT \"shop_id\", \"number\"" + tail + "?)))))"],
+            "\(sqlite)")
+        #expect(
+            pg == ["DELETE FROM \"parcel\" WHERE (NOT (EXISTS (SELECT \"shop_id\", \"number\"" + tail + "$1)))))"],
+            "\(pg)")
+    }
+
+    @Test("hasMany(through:) to a two-column key: join rows by the owner's key, targets by both columns, per dialect")
+    func through() async throws {
+        let driver = LoggingDriver()
+        let db = Database(driver: driver)
+        try await db.migrate(RenderShipment.self, RenderCrate.self, RenderLoad.self)
+        var crate = RenderCrate()
+        try await crate.save(on: db)
+        var shipment = RenderShipment(shopID: 1, number: "A")
+        try await shipment.save(on: db)
+        try await crate.add(&shipment, to: RenderCrate.shipments, on: db)
+        _ = driver.log.take()
+        let crates = try await RenderCrate.query(on: db).including(RenderCrate.shipments).all()
+        #expect(try crates.map { try $0.loaded(RenderCrate.shipments).map(\.number) } == [["A"]])
+        let statements = driver.log.take()
+        #expect(
+            try statements.map { try SQLRenderer.render($0, dialect: SQLiteDialect()).sql } == [
+                "SELECT \"id\" FROM \"crate\"",
+                "SELECT \"id\", \"crate_id\", \"shop_id\", \"shipment_number\" FROM \"load\" WHERE (\"crate_id\" = ?)"
+                    + " ORDER BY \"id\" ASC",
+                "SELECT \"shop_id\", \"number\" FROM \"shipment\" WHERE ((\"shop_id\" = ?) AND (\"number\" = ?))"
+                    + " ORDER BY \"shop_id\" ASC, \"number\" ASC",
+            ])
+        #expect(
+            try statements.map { try SQLRenderer.render($0, dialect: PostgresDialect()).sql }.last
+                == "SELECT \"shop_id\", \"number\" FROM \"shipment\" WHERE ((\"shop_id\" = $1) AND (\"number\" = $2))"
+                + " ORDER BY \"shop_id\" ASC, \"number\" ASC")
     }
 
     @Test("an eager load of many keys is cut into statements of at most 100 keys")

@@ -34,6 +34,35 @@ import Testing
     var text: String
 }
 
+@Model(table: "order_line", primaryKey: ["orderID", "productID"]) struct DocLine {
+    var orderID: Int64
+    var productID: Int64
+    var quantity: Int64
+    static let notes = hasMany(DocLineNote.self, keys: \.orderID, \.productID)
+    static let tags = hasMany(
+        DocTag.self, through: DocLineTag.self, ownerKeys: \.orderID, \.productID, targetKeys: \.tagID)
+}
+
+@Model(table: "tag") struct DocTag {
+    var id: Int64?
+    var name: String
+}
+
+@Model(table: "line_tag") struct DocLineTag {
+    var id: Int64?
+    var orderID: Int64
+    var productID: Int64
+    var tagID: Int64
+}
+
+@Model(table: "line_note") struct DocLineNote {
+    var id: Int64?
+    var orderID: Int64
+    var productID: Int64
+    var text: String
+    static let line = belongsTo(DocLine.self, keys: \.orderID, \.productID)
+}
+
 /// The data statements a database ran, in order.
 final class StatementLog: Sendable {
     private let statements = Mutex<[Statement]>([])
@@ -149,6 +178,12 @@ struct DocQuery: Sendable, CustomTestStringConvertible {
         DocQuery(name: "where exists", file: "Sources/Strata/Association/Association+Existence.swift") { db in
             _ = try await DocUser.query(on: db).whereExists(DocUser.posts, \.views > 100).all()
         },
+        DocQuery(name: "where exists composite", file: "Sources/Strata/Association/Association+Existence.swift") { db in
+            _ = try await DocLine.query(on: db).whereExists(DocLine.notes, \.text == "rush").all()
+        },
+        DocQuery(name: "through composite", file: "Sources/Strata/Association/HasManyThrough.swift") { db in
+            _ = try await DocLine.query(on: db).whereExists(DocLine.tags, \.name == "gift").all()
+        },
         DocQuery(
             name: "keyset page", file: "Sources/Strata/Query/QueryBuilder+Page.swift",
             setup: { db in
@@ -203,7 +238,9 @@ struct DocSQLTests {
     func documentedSQL(_ query: DocQuery) async throws {
         let driver = LoggingDriver()
         let db = Database(driver: driver)
-        try await db.migrate(DocUser.self, DocPost.self, DocAccount.self, DocLabel.self)
+        try await db.migrate(
+            DocUser.self, DocPost.self, DocAccount.self, DocLabel.self, DocLine.self, DocLineNote.self,
+            DocTag.self, DocLineTag.self)
         try await db.transaction { tx in
             var ann = DocUser(name: "Ann", age: 40)
             try ann.save(tx)

@@ -1,5 +1,6 @@
 // SQLiteInspectCompositeKeyTests: `strata inspect` maps a table with a composite primary key (sqlite3 wrote it) to a
-// model that compiles (below), reads every row, and saves and finds by both key columns.
+// model that compiles (below), reads every row, and saves and finds by both key columns; the two-column foreign key
+// to it becomes belongsTo(_:keys:) and hasMany(_:keys:), which load and test both columns.
 import Foundation
 import Strata
 import StrataSQLite
@@ -21,6 +22,7 @@ struct StockLevel {
     var count: Int64
     var note: String?
     static let shop = belongsTo(Shop.self, key: \StockLevel.shopId)
+    static let stockNotes = hasMany(StockNote.self, keys: \StockNote.shopId, \StockNote.sku)
 }
 
 @Model(table: "stock_note")
@@ -29,11 +31,12 @@ struct StockNote {
     @Column("shop_id") var shopId: Int64
     var sku: String
     var body: String
+    static let stockLevel = belongsTo(StockLevel.self, keys: \StockNote.shopId, \StockNote.sku)
 }
 
 enum CompositeInspectFixture {
     /// A shop, its stock levels keyed by (shop_id, sku), and notes whose two-column foreign key references that key
-    /// (mapped as plain columns: inspect writes no association to a composite key yet).
+    /// (mapped as `belongsTo(_:keys:)` and `hasMany(_:keys:)`).
     static let sql = """
         CREATE TABLE shop (id integer PRIMARY KEY, name text NOT NULL);
         CREATE TABLE stock_level (shop_id integer NOT NULL REFERENCES shop (id), sku text NOT NULL,
@@ -68,9 +71,8 @@ struct SQLiteInspectCompositeKeyTests {
         #expect(source == (try CompositeInspectFixture.expectedSource()))
         try await db.migrate(Shop.self, StockLevel.self, StockNote.self)
         let plan = try await db.withConnection { tx in try tx.plan([Shop.self, StockLevel.self, StockNote.self]) }
-        // The composite key reads back as the model's key; only the two-column foreign key, which the inspected model
-        // does not declare (inspect writes no association to a composite key yet), differs: read back as one key.
-        #expect(plan.changes.map { "\($0.change)" } == ["drop foreign key stock_note.shop_id"])
+        // The composite key reads back as the model's key, the two-column foreign key as the one the models declare.
+        #expect(plan.changes.map { "\($0.change)" } == [])
         let levels = try await StockLevel.query(on: db).order(\.shopId).order(\.sku).all()
         #expect(levels.map { "\($0.shopId)\($0.sku)\($0.count)" } == ["1A3", "1B0", "2A7"])
         var level = try #require(try await StockLevel.find(StockLevel.ID(shopId: 1, sku: "B"), on: db))
@@ -80,5 +82,15 @@ struct SQLiteInspectCompositeKeyTests {
         #expect(try await StockLevel.find(StockLevel.ID(shopId: 2, sku: "A"), on: db)?.count == 7)
         let north = try await Shop.query(on: db).including(Shop.stockLevels).order(\.id).all()
         #expect(try north.map { try $0.loaded(Shop.stockLevels).count } == [2, 1])
+        let note = try #require(try await StockNote.find(1, on: db))
+        #expect(try await note.fetch(StockNote.stockLevel, on: db)?.count == 3, "belongsTo by both columns")
+        let noted = try await StockLevel.query(on: db).whereExists(StockLevel.stockNotes).including(
+            StockLevel.stockNotes
+        )
+        .all()
+        #expect(
+            try noted.map { "\($0.shopId)\($0.sku):\(try $0.loaded(StockLevel.stockNotes).map(\.body))" } == [
+                "1A:[\"recount\"]"
+            ])
     }
 }

@@ -5,10 +5,24 @@
 ///
 /// Deleting the owner applies `onDelete` to the join rows (by default `.destroy`: the memberships go,
 /// the projects stay).
+///
+/// Either key of the join model may have several columns, when the owner's or the target's key is a ``CompositeKey``
+/// (`hasMany(_:through:ownerKeys:targetKeys:onDelete:)`): loading, eager loading, joins, `whereExists`, `add`,
+/// `remove` and the delete rule then match every column of it. For `OrderLine.query(on: db).whereExists(OrderLine.tags,
+/// \.name == "gift")`, with `hasMany(Tag.self, through: LineTag.self, ownerKeys: \.orderID, \.productID, targetKeys:
+/// \.tagID)`:
+///
+/// ```sql
+/// -- SQLite
+/// SELECT "order_id", "product_id", "quantity" FROM "order_line" WHERE (EXISTS (SELECT "strata_via"."order_id", "strata_via"."product_id" FROM "tag" INNER JOIN "line_tag" AS "strata_via" ON ("strata_via"."tag_id" = "tag"."id") WHERE (("strata_via"."order_id" = "order_line"."order_id") AND ("strata_via"."product_id" = "order_line"."product_id") AND ("tag"."name" = ?))))
+/// -- PostgreSQL
+/// SELECT "order_id", "product_id", "quantity" FROM "order_line" WHERE (EXISTS (SELECT "strata_via"."order_id", "strata_via"."product_id" FROM "tag" INNER JOIN "line_tag" AS "strata_via" ON ("strata_via"."tag_id" = "tag"."id") WHERE (("strata_via"."order_id" = "order_line"."order_id") AND ("strata_via"."product_id" = "order_line"."product_id") AND ("tag"."name" = $1))))
+/// ```
 public struct HasManyThrough<Owner: Model, Target: Model, Join: Model>: EagerLoadable {
-    /// The join model's column pointing at the owner (`user_id`).
+    /// The join model's column pointing at the owner (`user_id`), or its columns for an owner with a composite key.
     let ownerKey: ResolvedKey
-    /// The join model's column pointing at the target (`project_id`).
+    /// The join model's column pointing at the target (`project_id`), or its columns for a target with a composite
+    /// key.
     let targetKey: ResolvedKey
     /// What deleting the owner does to its join rows (by default `destroy`: the join rows go, the targets stay).
     public let onDelete: DeleteRule
@@ -16,7 +30,7 @@ public struct HasManyThrough<Owner: Model, Target: Model, Join: Model>: EagerLoa
 
     /// `hasManyThrough <join table>.<owner key>-><target key>`, unique within the owner; names it in errors.
     public var key: String {
-        "hasManyThrough \(Join.schema.name).\(ownerKey.column ?? "?")->\(targetKey.column ?? "?")"
+        "hasManyThrough \(Join.schema.name).\(ownerKey.name)->\(targetKey.name)"
     }
     /// The tables this association needs: created by `migrate` with the owner's.
     public var relatedModels: [any Model.Type] { [Join.self, Target.self] }
@@ -28,8 +42,13 @@ public struct HasManyThrough<Owner: Model, Target: Model, Join: Model>: EagerLoa
         return copy
     }
 
+    /// `owner_key = ?` (every column of a key of several) for the owner with this id.
+    func ownerFilter(_ id: Owner.ID) throws -> SQLExpression {
+        CompositeForeignKey.equality(try ownerKey.getColumns(), Owner.keyValues(id))
+    }
+
     func joinRows(of id: Owner.ID, _ tx: Transaction) throws -> QueryBuilder<Join, Transaction> {
-        Join.query(on: tx).where(Condition(.compare(.equal, .column(try ownerKey.get()), .value(id.databaseValue))))
+        Join.query(on: tx).where(Condition(try ownerFilter(id)))
     }
 
     /// Applies ``onDelete`` to the owner's join rows before the owner row is deleted.
@@ -40,7 +59,7 @@ public struct HasManyThrough<Owner: Model, Target: Model, Join: Model>: EagerLoa
     /// - Throws: ``StrataError/deleteRestricted(model:association:)`` under `restrict` while join rows exist.
     public func beforeDeleting(ownerID: Owner.ID, _ tx: Transaction) throws {
         try applyDeleteRule(
-            onDelete, foreignKey: ownerKey.get(), table: Join.schema.name, ownerID: ownerID,
+            onDelete, foreignKey: ownerKey.getColumns(), table: Join.schema.name, filter: ownerFilter(ownerID),
             children: joinRows(of: ownerID, tx), key: key, tx)
     }
 
@@ -58,14 +77,15 @@ public struct HasManyThrough<Owner: Model, Target: Model, Join: Model>: EagerLoa
     ///
     /// - Parameters:
     ///   - table: a referencing table.
-    ///   - column: its referencing column.
+    ///   - column: its referencing column, or `(a, b)` for a key of several.
     /// - Returns: the rule, or nil.
     public func deleteRule(forTable table: String, column: String) -> DeleteRule? {
-        table == Join.schema.name && column == ownerKey.column ? onDelete : nil
+        table == Join.schema.name && !ownerKey.columns.isEmpty && column == ownerKey.name ? onDelete : nil
     }
 
     /// The targets of the given owners, keyed by owner id, in two queries (join rows, then targets).
     func targets(of ownerIDs: [Owner.ID], _ tx: Transaction) throws -> [Owner.ID: [Target]] {
+        if ownerKey.isComposite || targetKey.isComposite { return try compositeTargets(of: ownerIDs, tx) }
         let pairs = try tx.keyPairs(
             table: Join.schema.name, key: ownerKey.get(), value: targetKey.get(), in: ownerIDs, as: Target.ID.self,
             deletedAt: Join.schema.column(withRole: .deletedAt)?.name)
@@ -75,6 +95,31 @@ public struct HasManyThrough<Owner: Model, Target: Model, Join: Model>: EagerLoa
         for t in targets { if let id = t.id { byID[id] = t } }
         var out: [Owner.ID: [Target]] = [:]
         for (owner, target) in pairs { if let t = byID[target] { out[owner, default: []].append(t) } }
+        return out
+    }
+
+    /// The targets of the given owners when a key has several columns: their live join rows by the owners' key
+    /// values (`(a = ? AND b = ?) OR …`, batched as ``CompositeForeignKey/keysPerStatement``), then the targets by
+    /// the key values those rows hold, each attached in the join rows' order.
+    private func compositeTargets(of ownerIDs: [Owner.ID], _ tx: Transaction) throws -> [Owner.ID: [Target]] {
+        let ownerColumns = try ownerKey.getColumns()
+        let targetColumns = try targetKey.getColumns()
+        var owners: [[DatabaseValue]: Owner.ID] = [:]
+        for id in ownerIDs { owners[Owner.keyValues(id)] = id }
+        let rows = try tx.fetchAll(Join.self, whereColumns: ownerColumns, in: ownerIDs.map(Owner.keyValues))
+        let pairs = rows.compactMap { row in
+            row.values(inColumns: ownerColumns).flatMap { o in row.values(inColumns: targetColumns).map { (o, $0) } }
+        }
+        var seen = Set<[DatabaseValue]>()
+        let targetKeys = pairs.map(\.1).filter { seen.insert($0).inserted }
+        var targets = try tx.fetchAll(Target.self, whereColumns: Target.keyColumnsInOrder, in: targetKeys)
+        for next in nested { try next(&targets, tx) }
+        var byKey: [[DatabaseValue]: Target] = [:]
+        for t in targets { if let id = t.id { byKey[Target.keyValues(id)] = t } }
+        var out: [Owner.ID: [Target]] = [:]
+        for (o, t) in pairs {
+            if let owner = owners[o], let target = byKey[t] { out[owner, default: []].append(target) }
+        }
         return out
     }
 

@@ -53,14 +53,14 @@ extension HasOne: JoinableAssociation {
 }
 
 extension HasManyThrough: JoinableAssociation {
-    /// Two joins: the join model (as `alias_via`), then the target (as `alias`).
+    /// Two joins: the join model (as `alias_via`), then the target (as `alias`), each on every column of its key.
     public func joins(_ kind: Strata.Join.Kind, alias: String) throws -> [Strata.Join] {
         let via = alias + "_via"
-        let first = SQLExpression.compare(
-            .equal, .column(Owner.primaryKeyColumn), .column(try ownerKey.get(), table: via))
-        let second = SQLExpression.compare(
-            .equal, .column(try targetKey.get(), table: via),
-            .column(Target.primaryKeyColumn, table: alias))
+        let first = CompositeForeignKey.joinCondition(Owner.keyColumnsInOrder, try ownerKey.getColumns(), alias: via)
+        let second = SQLExpression.and(
+            zip(try targetKey.getColumns(), Target.keyColumnsInOrder).map { mine, theirs in
+                .compare(.equal, .column(mine, table: via), .column(theirs, table: alias))
+            })
         return [
             Strata.Join(kind, table: Join.schema.name, alias: via, on: first),
             Strata.Join(kind, table: Target.schema.name, alias: alias, on: second),

@@ -133,4 +133,29 @@ extension Model {
             ownerKey: ResolvedKey.explicit(ownerKey).referencing(Self.self, from: J.self),
             targetKey: ResolvedKey.explicit(targetKey).referencing(T.self, from: J.self), onDelete: onDelete)
     }
+
+    /// Targets reached through a join model whose key to this model or to the target has several columns (that
+    /// model's key is a ``CompositeKey``): one key path of the join model per key column, in that key's order.
+    ///
+    /// ```swift
+    /// @Model(table: "course", primaryKey: ["term", "code"]) struct Course {
+    ///     var term: Int64
+    ///     var code: String
+    ///     static let students = hasMany(
+    ///         Student.self, through: Enrollment.self, ownerKeys: \.term, \.courseCode, targetKeys: \.studentID)
+    /// }
+    /// ```
+    ///
+    /// A list whose length or column types do not match the key it references is
+    /// ``StrataError/invalidAssociation(_:)`` naming the join model and the columns, thrown when the association is
+    /// used.
+    public static func hasMany<T: Model, J: Model>(
+        _ target: T.Type, through join: J.Type,
+        ownerKeys: PartialKeyPath<J>..., targetKeys: PartialKeyPath<J>...,
+        onDelete: DeleteRule = .destroy
+    ) -> HasManyThrough<Self, T, J> {
+        HasManyThrough(
+            ownerKey: ResolvedKey.explicit(ownerKeys).referencing(Self.self, from: J.self),
+            targetKey: ResolvedKey.explicit(targetKeys).referencing(T.self, from: J.self), onDelete: onDelete)
+    }
 }

@@ -111,23 +111,30 @@ extension Model {
     }
 
     /// Links `target` to this model with a new join row; unsaved models are saved first. The join row
-    /// is inserted with only its two keys, so the join model's other columns need defaults.
+    /// is inserted with only its keys (every column of a key of several), so the join model's other columns need
+    /// defaults. A key that does not fit throws before anything is saved; on any failure both models are as they
+    /// were.
     public mutating func add<T, J>(_ target: inout T, to association: HasManyThrough<Self, T, J>, _ tx: Transaction)
         throws
     {
-        if isUnsaved { try save(tx) }
-        if target.isUnsaved { try target.save(tx) }
+        let columns = try association.ownerKey.getColumns() + association.targetKey.getColumns()
+        var owner = self
+        var linked = target
+        if owner.isUnsaved { try owner.save(tx) }
+        if linked.isUnsaved { try linked.save(tx) }
         let insert = Insert(
-            table: J.schema.name, columns: [try association.ownerKey.get(), try association.targetKey.get()],
-            rows: [[try requireID().databaseValue, try target.requireID().databaseValue]])
+            table: J.schema.name, columns: columns,
+            rows: [Self.keyValues(try owner.requireID()) + T.keyValues(try linked.requireID())])
         _ = try tx.execute(.insert(insert))
+        self = owner
+        target = linked
     }
 
     /// Deletes the join rows linking `target` to this model; the target itself stays.
     public func remove<T, J>(_ target: T, from association: HasManyThrough<Self, T, J>, _ tx: Transaction) throws {
         let filter = SQLExpression.and([
-            .compare(.equal, .column(try association.ownerKey.get()), .value(try requireID().databaseValue)),
-            .compare(.equal, .column(try association.targetKey.get()), .value(try target.requireID().databaseValue)),
+            try association.ownerFilter(try requireID()),
+            CompositeForeignKey.equality(try association.targetKey.getColumns(), T.keyValues(try target.requireID())),
         ])
         _ = try tx.execute(.delete(Delete(table: J.schema.name, filter: filter)))
     }

@@ -93,14 +93,15 @@ struct ResolvedKey: Sendable, Hashable {
         columns.isEmpty ? "?" : columns.count == 1 ? columns[0] : "(" + columns.joined(separator: ", ") + ")"
     }
 
-    /// The column, or the typed error explaining the declaration; a composite key is refused by the one path that
-    /// takes one column (`whereExists`'s subquery) with the association's model named.
+    /// The column, or the typed error explaining the declaration; a composite key is refused, with the
+    /// association's model named, by a path that takes one column (`relatedKeys(matching:)`, whose SELECT has one
+    /// column: `whereExists` tests a composite key with ``ExistenceTestable/existence(matching:)`` instead).
     func get() throws -> String {
         guard let column else {
             if isComposite {
                 throw StrataError.invalidAssociation(
-                    "\(model)'s foreign key \(name) has several columns: whereExists takes a "
-                        + "one-column key; query by the key columns instead")
+                    "\(model)'s foreign key \(name) has several columns: a one-column SELECT of related keys "
+                        + "cannot hold it; test it with existence(matching:) (whereExists does)")
             }
             throw StrataError.invalidAssociation(problem ?? "unresolved foreign key")
         }

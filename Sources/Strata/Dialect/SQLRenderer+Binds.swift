@@ -129,6 +129,7 @@ extension SQLRenderer {
             collect(e, dialect, table, into: &out)
             selectBinds(s, dialect, into: &out)
         case .scalarSubquery(let s): selectBinds(firstRow(of: s), dialect, into: &out)
+        case .correlatedExists(let s, let c, _): selectBinds(SQLRenderer.correlated(s, c), dialect, into: &out)
         case .jsonPath: break  // a column and literal path steps: nothing bound
         case .search(let e, let query):
             collect(e, dialect, table, into: &out)  // a column: nothing bound

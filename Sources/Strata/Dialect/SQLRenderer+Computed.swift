@@ -52,9 +52,21 @@ extension SQLRenderer {
             sql += "("
             try select(Self.firstRow(of: s))
             sql += ")"
+        case .correlatedExists(let s, let c, let negated):
+            try c.check(in: s)
+            sql += negated ? "(NOT EXISTS (" : "(EXISTS ("
+            try select(Self.correlated(s, c))
+            sql += "))"
         default:
             throw .invalidQuery("not a computed expression")
         }
+    }
+
+    /// `s` with the correlation's pairs put before its own filter: the SELECT inside `EXISTS (…)`.
+    static func correlated(_ s: Select, _ c: Correlation) -> Select {
+        var out = s
+        out.filter = .and(c.terms(in: s) + (s.filter.map { [$0] } ?? []))
+        return out
     }
 
     /// `(a + b)`, the dialect's checked function `strata_add(a, b)`, or, for ``ArithmeticSyntax/guardedDivision``,

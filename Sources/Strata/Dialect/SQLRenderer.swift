@@ -372,7 +372,7 @@ public struct SQLRenderer {
             sql += "("
             try raw(fragment, values)
             sql += ")"
-        case .arithmetic, .concat, .caseMapped, .coalesce, .inSubquery, .scalarSubquery, .typed:
+        case .arithmetic, .concat, .caseMapped, .coalesce, .inSubquery, .scalarSubquery, .correlatedExists, .typed:
             try computed(node)
         case .jsonPath(let e, let path): try jsonPath(e, path)
         case .search(let e, let query): try search(e, query)

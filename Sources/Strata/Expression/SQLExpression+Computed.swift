@@ -46,6 +46,18 @@ extension SQLExpression {
         SQLExpression(.scalarSubquery(subquery))
     }
 
+    /// `[NOT] EXISTS (SELECT … FROM t WHERE t.a = outer.x AND t.b = outer.y AND filter)`: whether `subquery` has a
+    /// row whose columns equal the enclosing statement's row on every pair of `correlation`; TRUE or FALSE, never
+    /// unknown (an outer NULL matches no row), so `negated` keeps exactly the rows `EXISTS` leaves out.
+    ///
+    /// The subquery's main table must differ from the outer table the correlation names (a self-reference would
+    /// make the outer columns ambiguous): ``StrataError/invalidQuery(_:)`` otherwise.
+    package static func correlatedExists(_ subquery: Select, _ correlation: Correlation, negated: Bool = false)
+        -> SQLExpression
+    {
+        SQLExpression(.correlatedExists(subquery, correlation, negated: negated))
+    }
+
     /// The scalar at `path` inside the JSON column `e`, read as the path's type (see ``JSONPath``).
     ///
     /// Renders `CASE WHEN json_type("settings", '$."theme"') = 'text' THEN json_extract("settings", '$."theme"')

@@ -32,6 +32,9 @@ public struct SQLExpression: Sendable, Hashable {
         case inSubquery(Node, Select, negated: Bool)
         /// `(SELECT column … LIMIT 1)`: the first row's value, or NULL when the subquery has no row.
         case scalarSubquery(Select)
+        /// `[NOT] EXISTS (SELECT … WHERE inner = outer AND … AND filter)`: whether the subquery has a row matching
+        /// the enclosing statement's row on every column pair of the ``Correlation``; TRUE or FALSE, never unknown.
+        case correlatedExists(Select, Correlation, negated: Bool)
         /// An expression whose type the typed API knows and the backend may not see (a COALESCE over
         /// decimal columns): SQLite compares and sorts a `.decimal` one through its decimal collation.
         case typed(Node, ColumnType)
@@ -173,6 +176,8 @@ extension SQLExpression.Node {
         case .coalesce(let items): return .coalesce(items.map { $0.qualified(as: alias) })
         case .inSubquery(let e, let s, let negated): return .inSubquery(e.qualified(as: alias), s, negated: negated)
         case .scalarSubquery: return self
+        case .correlatedExists(let s, let c, let negated):
+            return .correlatedExists(s, c.outer(in: alias), negated: negated)
         case .typed(let e, let type): return .typed(e.qualified(as: alias), type)
         case .jsonPath(let e, let path): return .jsonPath(e.qualified(as: alias), path)
         case .search(let e, let query): return .search(e.qualified(as: alias), query)

@@ -8,8 +8,9 @@ import Foundation
 /// form is read from a stored value and declared with `dateFormat:`), single-column foreign keys become
 /// `belongsTo` and `hasMany`, and a table of an id and two foreign keys becomes `hasMany(through:)` on both
 /// sides. A table keyed by several integer, text or UUID columns becomes `@Model(table:primaryKey:)` with its
-/// key's properties (see ``CompositeKey``); associations to it are not written (a `keys:` association of several
-/// columns is declared by hand). Any other table without a single integer primary key is listed in a comment.
+/// key's properties (see ``CompositeKey``), and a foreign key of several columns to it becomes
+/// `belongsTo(_:keys:)` on the child and `hasMany(_:keys:)` on the parent, the key paths in the parent key's order.
+/// Any other table without a single integer primary key is listed in a comment.
 public enum ModelSource {
     /// The source for every table of the database `tx` is connected to.
     ///
@@ -41,6 +42,13 @@ public enum ModelSource {
                     name: name, columns: columns, key: single ? keys[0].name : "", foreignKeys: foreignKeys,
                     samples: samples, kinds: kinds))
         }
+        // Foreign keys of several columns, read from the introspected schema when a table has a composite key.
+        if tables.contains(where: \.hasCompositeKey) {
+            let schema = try tx.introspect()
+            for i in tables.indices {
+                tables[i].compositeForeignKeys = schema[table: tables[i].name]?.foreignKeys.filter(\.isComposite) ?? []
+            }
+        }
         return render(tables, skipped: skipped)
     }
 
@@ -53,6 +61,8 @@ public enum ModelSource {
         let samples: [String: DatabaseValue]
         /// The kinds of value stored in each column whose declared type says nothing Strata knows.
         var kinds: [String: Set<StoredKind>] = [:]
+        /// The foreign keys of several columns (to a composite key), in the order the schema lists them.
+        var compositeForeignKeys: [ForeignKey] = []
 
         var structName: String { ModelSource.typeName(name) }
 
@@ -62,6 +72,31 @@ public enum ModelSource {
 
         /// Whether the table's key has two or more columns.
         var hasCompositeKey: Bool { key.isEmpty }
+
+        /// The key paths (`\Child.a`) of `fk`'s columns in the order of `parent`'s key (its `primaryKey:` list), when
+        /// `fk` references exactly that key and each column's Swift type is the key column's; else nil (not mapped).
+        func keyPaths(of fk: ForeignKey, to parent: Table) -> [String]? {
+            let parentKey = parent.columns.filter(\.isPrimaryKey)
+            guard fk.referencedTable == parent.name, parent.hasCompositeKey, fk.columns.count == parentKey.count,
+                Set(fk.referencedColumns) == Set(parentKey.map(\.name))
+            else { return nil }
+            var paths: [String] = []
+            for keyColumn in parentKey {
+                guard let i = fk.referencedColumns.firstIndex(of: keyColumn.name),
+                    let mine = columns.first(where: { $0.name == fk.columns[i] }), mine.name != key,
+                    let theirs = ModelSource.compositeKeyType(keyColumn), printedType(mine) == theirs
+                else { return nil }
+                paths.append("\\\(structName).\(property(mine.name))")
+            }
+            return paths
+        }
+
+        /// The Swift type the model prints for a column, without its optional mark.
+        func printedType(_ c: LiveColumn) -> String {
+            if hasCompositeKey && c.isPrimaryKey { return ModelSource.compositeKeyType(c) ?? "String" }
+            if c.isPrimaryKey { return "Int64" }
+            return ModelSource.swiftType(c, sample: samples[c.name], kinds: kinds[c.name]).type
+        }
 
         /// A link table: an id and exactly two foreign keys, nothing else.
         var link: (LiveForeignKey, LiveForeignKey)? {
@@ -124,13 +159,32 @@ public enum ModelSource {
                 used.insert(name)
                 return name
             }
-            // An association to a table with a composite key needs a foreign key of several columns: not mapped.
+            // A one-column key cannot reference a composite key: not mapped (a key of several columns is, below).
             for fk in t.foreignKeys where names.contains(fk.referencedTable) && !composite.contains(fk.referencedTable)
             {
                 let parent = typeName(fk.referencedTable)
                 let name = unique(associationName(fk.column, parent: parent))
                 out +=
                     "    static let \(escaped(name)) = belongsTo(\(parent).self, key: \\\(t.structName).\(t.property(fk.column)))\n"
+            }
+            // A foreign key of several columns to a table with a composite key: `keys:` in the parent key's order.
+            for fk in t.compositeForeignKeys {
+                guard let parent = tables.first(where: { $0.name == fk.referencedTable }),
+                    let paths = t.keyPaths(of: fk, to: parent)
+                else { continue }
+                let name = unique(lowerFirst(parent.structName))
+                out +=
+                    "    static let \(escaped(name)) = belongsTo(\(parent.structName).self, keys: "
+                    + paths.joined(separator: ", ") + ")\n"
+            }
+            for child in tables where t.hasCompositeKey {
+                for fk in child.compositeForeignKeys {
+                    guard let paths = child.keyPaths(of: fk, to: t) else { continue }
+                    let name = unique(plural(lowerFirst(child.structName)))
+                    out +=
+                        "    static let \(escaped(name)) = hasMany(\(child.structName).self, keys: "
+                        + paths.joined(separator: ", ") + ")\n"
+                }
             }
             for child in tables where !t.hasCompositeKey {
                 for fk in child.foreignKeys where fk.referencedTable == t.name {

@@ -175,7 +175,7 @@ struct NumberUses {
         case .inSubquery(let n, let sub, _):
             recurse(n)
             select(sub, schema: nil)
-        case .scalarSubquery(let sub):
+        case .scalarSubquery(let sub), .correlatedExists(let sub, _, _):
             select(sub, schema: nil)
         }
     }
@@ -284,7 +284,7 @@ extension SQLExpression.Node {
     var containsSubquery: Bool {
         switch self {
         case .column, .joinedColumn, .value, .constant, .unsafeRaw: return false
-        case .inSubquery, .scalarSubquery: return true
+        case .inSubquery, .scalarSubquery, .correlatedExists: return true
         case .and(let all), .or(let all), .coalesce(let all): return all.contains { $0.containsSubquery }
         case .not(let n), .isNull(let n, _), .like(let n, _, _, _), .caseMapped(let n, _), .inList(let n, _, _),
             .typed(let n, _), .jsonPath(let n, _), .search(let n, _), .searchRank(let n, _):

@@ -98,6 +98,11 @@ extension StatementCheck {
             try checkScopes(e, scope)
             try checkScopes(s)
         case .scalarSubquery(let s): try checkScopes(s)
+        case .correlatedExists(let s, let c, _):
+            // The outer columns are the enclosing statement's main table's; the inner ones the subquery's tables'.
+            let inner = Scope(main: s.table, aliases: Set(s.joins.map(\.alias)), joined: true)
+            for ref in c.inner { try inner.check(ref.table, ref.name) }
+            try checkScopes(s)
         case .compare(_, let l, let r), .arithmetic(_, let l, let r), .concat(let l, let r):
             try checkScopes(l, scope)
             try checkScopes(r, scope)

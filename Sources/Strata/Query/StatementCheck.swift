@@ -202,6 +202,9 @@ public enum StatementCheck {
         case .scalarSubquery(let s):
             try checkSingleColumn(s, use: "a scalar subquery")
             try check(s)
+        case .correlatedExists(let s, let c, _):
+            try c.check(in: s)
+            try check(s)
         case .coalesce(let items):
             guard !items.isEmpty else { throw .invalidQuery("COALESCE without operands") }
             for item in items { try check(item) }

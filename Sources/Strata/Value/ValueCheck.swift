@@ -149,7 +149,7 @@ enum ValueCheck {
         case .inSubquery(let e, let s, _):
             try check(e, table: table, column: column)
             if let f = s.filter { try check(f.node, table: s.table, column: nil) }
-        case .scalarSubquery(let s):
+        case .scalarSubquery(let s), .correlatedExists(let s, _, _):
             if let f = s.filter { try check(f.node, table: s.table, column: nil) }
         }
     }
