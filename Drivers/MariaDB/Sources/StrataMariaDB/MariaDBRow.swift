@@ -18,83 +18,106 @@ final class MariaDBRow: RowReader {
         case blob
     }
 
-    private let stmt: StatementHandle
-    private let binds: UnsafeMutablePointer<MYSQL_BIND>
-    private let kinds: [Kind]
-    private let isNull: UnsafeMutablePointer<my_bool>
-    private let lengths: UnsafeMutablePointer<UInt>
-    private let errors: UnsafeMutablePointer<my_bool>
+    private var binds: UnsafeMutablePointer<MYSQL_BIND>
+    private var kinds: [Kind] = []
+    private var isNull: UnsafeMutablePointer<my_bool>
+    private var lengths: UnsafeMutablePointer<UInt>
+    private var errors: UnsafeMutablePointer<my_bool>
+    /// Each column's buffer and its size in bytes.
     private var buffers: [UnsafeMutableRawPointer] = []
-    let columnCount: Int
+    private var sizes: [Int] = []
+    private(set) var columnCount = 0
 
-    /// Binds a buffer for every column of `stmt`'s stored result, sized by the result's longest value.
-    init(_ stmt: StatementHandle) throws {
-        self.stmt = stmt
-        let count = Int(mysql_stmt_field_count(stmt))
-        columnCount = count
-        binds = .allocate(capacity: max(count, 1))
-        isNull = .allocate(capacity: max(count, 1))
-        isNull.initialize(repeating: 0, count: max(count, 1))
-        lengths = .allocate(capacity: max(count, 1))
-        lengths.initialize(repeating: 0, count: max(count, 1))
-        errors = .allocate(capacity: max(count, 1))
-        errors.initialize(repeating: 0, count: max(count, 1))
-        var kinds: [Kind] = []
-        guard let meta = mysql_stmt_result_metadata(stmt) else {
-            binds.initialize(repeating: MYSQL_BIND(), count: max(count, 1))
-            self.kinds = []
-            throw StrataError.database(code: 0, message: "a result without metadata")
-        }
-        defer { mysql_free_result(meta) }
-        guard let fields = mysql_fetch_fields(meta) else {
-            binds.initialize(repeating: MYSQL_BIND(), count: max(count, 1))
-            self.kinds = []
-            throw StrataError.database(code: 0, message: "a result without fields")
-        }
-        for i in 0..<count {
-            var b = MYSQL_BIND()
-            let field = fields[i]
-            let kind = Self.kind(of: field)
-            kinds.append(kind)
-            let size: Int
-            switch kind {
-            case .integer(let unsigned):
-                size = 8
-                b.buffer_type = MYSQL_TYPE_LONGLONG
-                b.is_unsigned = unsigned ? 1 : 0
-            case .double:
-                size = 8
-                b.buffer_type = MYSQL_TYPE_DOUBLE
-            case .date:
-                size = MemoryLayout<MYSQL_TIME>.size
-                b.buffer_type = MYSQL_TYPE_DATETIME
-            case .wholeDecimal, .decimal, .text, .blob:
-                size = max(Int(field.max_length), 1)
-                b.buffer_type = MYSQL_TYPE_STRING
-            }
-            let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
-            buffers.append(buffer)
-            b.buffer = buffer
-            b.buffer_length = UInt(size)
-            b.is_null = isNull + i
-            b.length = lengths + i
-            b.error = errors + i
-            (binds + i).initialize(to: b)
-        }
-        self.kinds = kinds
-        if mysql_stmt_bind_result(stmt, binds) != 0 {
-            throw StrataError.database(
-                code: Int(mysql_stmt_errno(stmt)), message: String(cString: mysql_stmt_error(stmt)))
-        }
+    /// No columns yet: ``bind(to:)`` sets them up for a result.
+    init() {
+        binds = .allocate(capacity: 1)
+        binds.initialize(to: MYSQL_BIND())
+        isNull = .allocate(capacity: 1)
+        lengths = .allocate(capacity: 1)
+        errors = .allocate(capacity: 1)
     }
 
-    deinit {
+    deinit { release() }
+
+    private func release() {
         binds.deinitialize(count: max(columnCount, 1))
         binds.deallocate()
         isNull.deallocate()
         lengths.deallocate()
         errors.deallocate()
         for buffer in buffers { buffer.deallocate() }
+        buffers = []
+        sizes = []
+    }
+
+    /// Binds a buffer for every column of `stmt`'s stored result, sized by the result's longest value (the
+    /// statement's `STMT_ATTR_UPDATE_MAX_LENGTH`). The buffers of the last result are kept when the columns read
+    /// the same way and their values fit, so a prepared statement run again allocates nothing; its fields are read
+    /// from the statement itself (`mysql_stmt_result_metadata` would copy them).
+    func bind(to stmt: StatementHandle) throws {
+        let count = Int(mysql_stmt_field_count(stmt))
+        guard let fields = stmt.pointee.fields else {
+            throw StrataError.database(code: 0, message: "a result without fields")
+        }
+        if count != columnCount {
+            release()
+            columnCount = count
+            binds = .allocate(capacity: max(count, 1))
+            binds.initialize(repeating: MYSQL_BIND(), count: max(count, 1))
+            isNull = .allocate(capacity: max(count, 1))
+            lengths = .allocate(capacity: max(count, 1))
+            errors = .allocate(capacity: max(count, 1))
+            kinds = []
+        }
+        isNull.initialize(repeating: 0, count: max(count, 1))
+        lengths.initialize(repeating: 0, count: max(count, 1))
+        errors.initialize(repeating: 0, count: max(count, 1))
+        for i in 0..<count {
+            let field = fields[i]
+            let kind = Self.kind(of: field)
+            let size: Int
+            var type: enum_field_types
+            switch kind {
+            case .integer:
+                size = 8
+                type = MYSQL_TYPE_LONGLONG
+            case .double:
+                size = 8
+                type = MYSQL_TYPE_DOUBLE
+            case .date:
+                size = MemoryLayout<MYSQL_TIME>.size
+                type = MYSQL_TYPE_DATETIME
+            case .wholeDecimal, .decimal, .text, .blob:
+                size = max(Int(field.max_length), 1)
+                type = MYSQL_TYPE_STRING
+            }
+            if i == kinds.count {
+                kinds.append(kind)
+            } else {
+                kinds[i] = kind
+            }
+            if i == buffers.count {
+                buffers.append(.allocate(byteCount: size, alignment: 8))
+                sizes.append(size)
+            } else if sizes[i] < size {
+                buffers[i].deallocate()
+                buffers[i] = .allocate(byteCount: size, alignment: 8)
+                sizes[i] = size
+            }
+            var b = MYSQL_BIND()
+            b.buffer_type = type
+            if case .integer(let unsigned) = kind { b.is_unsigned = unsigned ? 1 : 0 }
+            b.buffer = buffers[i]
+            b.buffer_length = UInt(sizes[i])
+            b.is_null = isNull + i
+            b.length = lengths + i
+            b.error = errors + i
+            binds[i] = b
+        }
+        if mysql_stmt_bind_result(stmt, binds) != 0 {
+            throw StrataError.database(
+                code: Int(mysql_stmt_errno(stmt)), message: String(cString: mysql_stmt_error(stmt)))
+        }
     }
 
     private static func kind(of field: MYSQL_FIELD) -> Kind {
