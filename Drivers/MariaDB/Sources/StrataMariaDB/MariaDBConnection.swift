@@ -291,7 +291,13 @@ public final class MariaDBConnection: SQLConnection {
             return changed == UInt64.max ? 0 : Int(clamping: changed)
         }
         if mysql_stmt_store_result(stmt.handle) != 0 { throw failure(of: stmt.handle, table: table) }
-        let row = stmt.row
+        let row: MariaDBRow
+        if let kept = stmt.row, kept.reads(stmt.handle) {
+            row = kept
+        } else {
+            row = try MariaDBRow(stmt.handle)
+            stmt.row = row
+        }
         try row.bind(to: stmt.handle)
         var count = 0
         while true {

@@ -12,8 +12,9 @@ typealias StatementHandle = UnsafeMutablePointer<MYSQL_STMT>
 final class MariaDBStatement {
     let handle: StatementHandle
     let sql: String
-    let params = MariaDBBinds()
-    let row = MariaDBRow()
+    let params: MariaDBBinds
+    /// The reader of the last result, kept while the statement's columns read the same way.
+    var row: MariaDBRow?
     /// Whether a call is running it or reading its rows (a statement run from inside another's row callback must
     /// not reuse or close it).
     var inUse = false
@@ -22,6 +23,7 @@ final class MariaDBStatement {
     init(_ handle: StatementHandle, sql: String) {
         self.handle = handle
         self.sql = sql
+        params = MariaDBBinds(count: Int(mysql_stmt_param_count(handle)))
     }
 
     /// Closes the handle; the buffers go with the object.
