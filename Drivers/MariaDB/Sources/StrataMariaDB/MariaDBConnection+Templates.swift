@@ -5,21 +5,42 @@ import Strata
 extension MariaDBConnection {
     /// Runs a statement whose shape is `template` from the SQL it rendered the first time on this connection: no
     /// statement to build or render again, only `binds` (in the order ``SQLRenderer/binds(of:dialect:)`` collects
-    /// them) for the prepared statement cached by that SQL. An upsert is built and rendered every time, since it
-    /// may run row by row (see ``runUpsertByRow(_:onRow:)``).
+    /// them) for the prepared statement kept with the template (no SQL to hash either). An upsert that must run row by
+    /// row (see ``runUpsertByRow(_:onRow:)``) is built every time.
     public func execute(
         template: StatementTemplate, binds: [DatabaseValue], statement: () throws -> Statement,
         onRow: (any RowReader) throws -> Void
     ) throws -> Int {
-        if case .upsertRowsReturningKey = template.kind { return try execute(try statement(), onRow: onRow) }
-        if let known = templates[template] {
-            return try run(RenderedSQL(sql: known.sql, binds: binds), statement: known.shape, onRow: onRow)
+        if var known = templates[template] {
+            // An upsert that must run row by row (see `upsertRunsByRow(_:)`) needs its rows: it is built.
+            if case .insert(let shape) = known.shape, try upsertRunsByRow(shape) {
+                return try execute(try statement(), onRow: onRow)
+            }
+            let changed = try run(
+                RenderedSQL(sql: known.sql, binds: binds), statement: known.shape, known: known.prepared, onRow: onRow)
+            if known.prepared?.isClosed ?? true {
+                known.prepared = cachedStatement(known.sql)
+                templates[template] = known
+            }
+            return changed
         }
         let built = try statement()
         let rendered = try SQLRenderer.render(built, dialect: dialect)
+        let changed = try run(rendered, statement: built, onRow: onRow)
         // Kept only when the binds the core collected are the ones rendered, in order.
-        if rendered.binds == binds { templates[template] = (rendered.sql, Self.shape(of: built)) }
-        return try run(rendered, statement: built, onRow: onRow)
+        if rendered.binds == binds {
+            templates[template] = KnownTemplate(
+                sql: rendered.sql, shape: Self.shape(of: built), prepared: cachedStatement(rendered.sql))
+        }
+        return changed
+    }
+
+    /// A template's SQL, its statement without rows, and the prepared statement last found for the SQL (nil, or
+    /// closed after a failure: looked up again by the SQL).
+    struct KnownTemplate {
+        var sql: String
+        var shape: Statement
+        var prepared: MariaDBStatement?
     }
 
     /// `statement` without its rows: its kind and table, what ``run(_:statement:onRow:)`` reads of it.

@@ -14,19 +14,34 @@ extension MariaDBConnection {
     func upsertRunsByRow(_ insert: Insert) throws -> Bool {
         guard let conflict = insert.onConflict else { return false }
         if case .nothing = conflict.action, insert.returning != nil { return true }
+        let inserted = Set(insert.columns)
+        return try uniqueKeys(of: insert.table).values.contains { columns in
+            Set(columns) != Set(conflict.target) && !inserted.isDisjoint(with: columns)
+        }
+    }
+
+    /// The unique keys of `table` (index name to columns, in key order), read from `information_schema` once per
+    /// table and kept until a schema change through the driver (``MariaDBSchemaChanges``): a migration, DDL or raw
+    /// SQL that is not a query or a row write, on any of its connections, clears every table's.
+    func uniqueKeys(of table: String) throws -> [String: [String]] {
+        let generation = schemaChanges.current
+        if generation != uniqueKeysGeneration {
+            uniqueKeysByTable = [:]
+            uniqueKeysGeneration = generation
+        }
+        if let known = uniqueKeysByTable[table] { return known }
         let sql = """
             SELECT INDEX_NAME, COLUMN_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE()
             AND TABLE_NAME = ? AND NON_UNIQUE = 0 ORDER BY INDEX_NAME, SEQ_IN_INDEX
             """
         var keys: [String: [String]] = [:]
-        for r in try rows(sql, [.text(insert.table)]) {
+        for r in try rows(sql, [.text(table)]) {
             guard case .text(let index) = r[0], case .text(let column) = r[1] else { continue }
             keys[index, default: []].append(column)
         }
-        let inserted = Set(insert.columns)
-        return keys.values.contains { columns in
-            Set(columns) != Set(conflict.target) && !inserted.isDisjoint(with: columns)
-        }
+        // Kept only when no schema change came while it was read (it might predate it).
+        if schemaChanges.current == generation { uniqueKeysByTable[table] = keys }
+        return keys
     }
 
     /// Runs an upsert as `ON CONFLICT (target)` does, one row at a time in input order, inside a savepoint (or a

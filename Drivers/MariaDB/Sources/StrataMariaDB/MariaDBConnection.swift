@@ -3,23 +3,24 @@ import CMariaDB
 import Foundation
 import Strata
 
-/// A libmariadb prepared statement.
-typealias StatementHandle = UnsafeMutablePointer<MYSQL_STMT>
-
 /// A connection to a MariaDB database. Used by one task at a time (the pool sees to it).
 public final class MariaDBConnection: SQLConnection {
     let handle: UnsafeMutablePointer<MYSQL>
     public let dialect: any Dialect = MariaDBDialect()
     public private(set) var isBroken = false
     /// Prepared statements by SQL text; at most ``cacheLimit``.
-    private var cache: [String: StatementHandle] = [:]
-    /// Statements whose results are being read (a statement run from inside another's row callback must not reuse
-    /// or close them).
-    private var inUse: Set<StatementHandle> = []
+    private var cache: [String: MariaDBStatement] = [:]
     private static let cacheLimit = 256
-    /// The SQL of each statement template this connection ran, with the statement stripped of its rows: what `run`
-    /// reads of it (see `execute(template:binds:statement:onRow:)`).
-    var templates: [StatementTemplate: (sql: String, shape: Statement)] = [:]
+    /// The SQL of each statement template this connection ran, with the statement stripped of its rows (what `run`
+    /// reads of it) and its prepared statement, so a template's execution hashes no SQL (see
+    /// `execute(template:binds:statement:onRow:)`).
+    var templates: [StatementTemplate: KnownTemplate] = [:]
+    /// The unique keys of each table an upsert wrote (index name to columns), as of ``uniqueKeysGeneration``
+    /// (see `upsertRunsByRow(_:)`).
+    var uniqueKeysByTable: [String: [String: [String]]] = [:]
+    var uniqueKeysGeneration = 0
+    /// Counts the schema changes made through the driver's connections (this one included).
+    let schemaChanges: MariaDBSchemaChanges
     /// Seconds a statement waits for a lock (the session's `innodb_lock_wait_timeout`).
     let lockWaitSeconds: Int
 
@@ -27,11 +28,12 @@ public final class MariaDBConnection: SQLConnection {
     /// thread-safe the first time); `mysql_server_init` is what the `mysql_library_init` macro calls.
     private static let libraryReady: Bool = mysql_server_init(0, nil, nil) == 0
 
-    init(options: MariaDBConnectionOptions) throws {
+    init(options: MariaDBConnectionOptions, schemaChanges: MariaDBSchemaChanges = MariaDBSchemaChanges()) throws {
         guard Self.libraryReady, let h = mysql_init(nil) else {
             throw StrataError.connectionFailed("cannot initialise libmariadb")
         }
         handle = h
+        self.schemaChanges = schemaChanges
         lockWaitSeconds = options.timeoutSeconds
         var seconds = UInt32(options.timeoutSeconds)
         mysql_options(h, MYSQL_OPT_CONNECT_TIMEOUT, &seconds)
@@ -71,7 +73,7 @@ public final class MariaDBConnection: SQLConnection {
     }
 
     deinit {
-        for stmt in cache.values { mysql_stmt_close(stmt) }
+        for stmt in cache.values { stmt.close() }
         mysql_close(handle)
     }
 
@@ -147,22 +149,27 @@ public final class MariaDBConnection: SQLConnection {
         return String(cString: value)
     }
 
-    /// The cached prepared statement for `sql`, or a fresh one the caller closes (`owned`) when the cached one is
-    /// in use or the statement is not worth caching.
-    private func prepared(_ sql: String, cacheable: Bool, table: String?) throws -> (StatementHandle, owned: Bool) {
-        if let stmt = cache[sql], !inUse.contains(stmt) { return (stmt, false) }
-        guard let stmt = mysql_stmt_init(handle) else { throw failure(table: table) }
-        if mysql_stmt_prepare(stmt, sql, UInt(sql.utf8.count)) != 0 {
-            let error = failure(of: stmt, table: table)
-            mysql_stmt_close(stmt)
+    /// The cached prepared statement for `sql` (`known` when it is still open and idle: a template's, found without
+    /// hashing its SQL), or a fresh one the caller closes (`owned`) when the cached one is in use or the statement
+    /// is not worth caching.
+    private func prepared(_ sql: String, cacheable: Bool, table: String?, known: MariaDBStatement?) throws -> (
+        MariaDBStatement, owned: Bool
+    ) {
+        if let known, !known.isClosed, !known.inUse { return (known, false) }
+        if let stmt = cache[sql], !stmt.inUse { return (stmt, false) }
+        guard let handle = mysql_stmt_init(handle) else { throw failure(table: table) }
+        if mysql_stmt_prepare(handle, sql, UInt(sql.utf8.count)) != 0 {
+            let error = failure(of: handle, table: table)
+            mysql_stmt_close(handle)
             throw error
         }
         var updateMaxLength: my_bool = 1
-        mysql_stmt_attr_set(stmt, STMT_ATTR_UPDATE_MAX_LENGTH, &updateMaxLength)
+        mysql_stmt_attr_set(handle, STMT_ATTR_UPDATE_MAX_LENGTH, &updateMaxLength)
+        let stmt = MariaDBStatement(handle, sql: sql)
         guard cacheable, cache[sql] == nil else { return (stmt, true) }
         if cache.count >= Self.cacheLimit {
-            for (key, old) in cache where !inUse.contains(old) {
-                mysql_stmt_close(old)
+            for (key, old) in cache where !old.inUse {
+                old.close()
                 cache[key] = nil
             }
         }
@@ -170,12 +177,24 @@ public final class MariaDBConnection: SQLConnection {
         return (stmt, false)
     }
 
+    /// The open cached statement prepared for `sql`, if any.
+    func cachedStatement(_ sql: String) -> MariaDBStatement? {
+        cache[sql].flatMap { $0.isClosed ? nil : $0 }
+    }
+
     public func run(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void) throws -> Int
     {
+        try run(rendered, statement: statement, known: nil, onRow: onRow)
+    }
+
+    /// ``run(_:statement:onRow:)`` with the prepared statement a template found for the SQL last time, if any.
+    func run(
+        _ rendered: RenderedSQL, statement: Statement?, known: MariaDBStatement?, onRow: (any RowReader) throws -> Void
+    ) throws -> Int {
         let autocommit = !isInTransaction
         lostInFlight = false
         do {
-            return try perform(rendered, statement: statement, onRow: onRow)
+            return try perform(rendered, statement: statement, known: known, onRow: onRow)
         } catch StrataError.connectionLost(let reason)
             where lostInFlight && Self.mayHaveWritten(statement, sql: rendered.sql, autocommit: autocommit)
         {
@@ -207,55 +226,84 @@ public final class MariaDBConnection: SQLConnection {
     }
 
     /// Runs one statement; `table` names the table for a typed error when `statement` is nil.
+    ///
+    /// Transaction control (`START TRANSACTION`, `COMMIT`, savepoints) goes over the text protocol: one round trip,
+    /// nothing to prepare or close. Anything that may change a table's schema counts as a schema change
+    /// (``MariaDBSchemaChanges``) once it has run, or failed.
     func perform(
-        _ rendered: RenderedSQL, statement: Statement?, table: String? = nil, onRow: (any RowReader) throws -> Void
+        _ rendered: RenderedSQL, statement: Statement?, table: String? = nil, known: MariaDBStatement? = nil,
+        onRow: (any RowReader) throws -> Void
     ) throws -> Int {
         let table = statement?.tableName ?? table
+        if let statement, Self.isTransactionControl(statement), rendered.binds.isEmpty {
+            try exec(rendered.sql, table: table)
+            return 0
+        }
+        if Self.mayChangeSchema(statement, sql: rendered.sql) {
+            defer { schemaChanges.note() }
+            return try prepareAndRun(rendered, statement: statement, table: table, known: known, onRow: onRow)
+        }
+        return try prepareAndRun(rendered, statement: statement, table: table, known: known, onRow: onRow)
+    }
+
+    private func prepareAndRun(
+        _ rendered: RenderedSQL, statement: Statement?, table: String?, known: MariaDBStatement?,
+        onRow: (any RowReader) throws -> Void
+    ) throws -> Int {
         if case .insert(let insert)? = statement, try upsertRunsByRow(insert) {
             return try runUpsertByRow(insert, onRow: onRow)
         }
         let cacheable = statement.map(Self.isCacheable) ?? !rendered.binds.isEmpty
-        let stmt: StatementHandle
+        let stmt: MariaDBStatement
         let owned: Bool
         do {
-            (stmt, owned) = try prepared(rendered.sql, cacheable: cacheable, table: table)
+            (stmt, owned) = try prepared(rendered.sql, cacheable: cacheable, table: table, known: known)
         } catch StrataError.database(code: 1295, _) where rendered.binds.isEmpty {
             // ER_UNSUPPORTED_PS: a statement the binary protocol cannot prepare runs as text.
             try exec(rendered.sql, table: table)
             return Int(clamping: mysql_affected_rows(handle))
         }
-        inUse.insert(stmt)
+        stmt.inUse = true
         // A statement that failed is closed, never run again: libmariadb 3.3 leaves a statement whose result
         // ended in an error (an INSERT … RETURNING refused by a constraint) waiting, on its next execution, for a
         // reply the server never sends, until the read timeout drops the connection ("Server has gone away").
+        // Its buffers go with it, so the next execution starts from fresh ones.
         var failed = true
         defer {
-            mysql_stmt_free_result(stmt)
-            inUse.remove(stmt)
-            if failed && !owned { cache[rendered.sql] = nil }
-            if owned || failed { mysql_stmt_close(stmt) }
+            mysql_stmt_free_result(stmt.handle)
+            stmt.inUse = false
+            if failed && !owned && cache[stmt.sql] === stmt { cache[stmt.sql] = nil }
+            if owned || failed { stmt.close() }
         }
-        let params = MariaDBBinds(rendered.binds)
-        guard Int(mysql_stmt_param_count(stmt)) == rendered.binds.count else {
+        let parameters = Int(mysql_stmt_param_count(stmt.handle))
+        guard parameters == rendered.binds.count else {
             throw StrataError.invalidQuery(
-                "the statement has \(mysql_stmt_param_count(stmt)) parameters and \(rendered.binds.count) values")
+                "the statement has \(parameters) parameters and \(rendered.binds.count) values")
         }
-        let executed = withExtendedLifetime(params) {
-            (rendered.binds.isEmpty || params.bind(to: stmt) == 0) && mysql_stmt_execute(stmt) == 0
+        if !rendered.binds.isEmpty {
+            stmt.params.set(rendered.binds)
+            if stmt.params.bind(to: stmt.handle) != 0 { throw failure(of: stmt.handle, table: table) }
         }
-        if !executed { throw failure(of: stmt, table: table) }
-        guard mysql_stmt_field_count(stmt) > 0 else {
+        if mysql_stmt_execute(stmt.handle) != 0 { throw failure(of: stmt.handle, table: table) }
+        guard mysql_stmt_field_count(stmt.handle) > 0 else {
             failed = false
-            let changed = mysql_stmt_affected_rows(stmt)
+            let changed = mysql_stmt_affected_rows(stmt.handle)
             return changed == UInt64.max ? 0 : Int(clamping: changed)
         }
-        if mysql_stmt_store_result(stmt) != 0 { throw failure(of: stmt, table: table) }
-        let row = try MariaDBRow(stmt)
+        if mysql_stmt_store_result(stmt.handle) != 0 { throw failure(of: stmt.handle, table: table) }
+        let row: MariaDBRow
+        if let kept = stmt.row, kept.reads(stmt.handle) {
+            row = kept
+        } else {
+            row = try MariaDBRow(stmt.handle)
+            stmt.row = row
+        }
+        try row.bind(to: stmt.handle)
         var count = 0
         while true {
-            let rc = mysql_stmt_fetch(stmt)
+            let rc = mysql_stmt_fetch(stmt.handle)
             if rc == MYSQL_NO_DATA { break }
-            if rc != 0 && rc != MYSQL_DATA_TRUNCATED { throw failure(of: stmt, table: table) }
+            if rc != 0 && rc != MYSQL_DATA_TRUNCATED { throw failure(of: stmt.handle, table: table) }
             count += 1
             try onRow(row)
         }
@@ -264,6 +312,31 @@ public final class MariaDBConnection: SQLConnection {
         switch statement {
         case .insert?, .delete?: return count
         default: return 0
+        }
+    }
+
+    /// Whether a statement begins, ends or marks a point in a transaction.
+    private static func isTransactionControl(_ statement: Statement) -> Bool {
+        switch statement {
+        case .begin, .beginIsolated, .commit, .rollback, .savepoint, .releaseSavepoint, .rollbackToSavepoint:
+            return true
+        default: return false
+        }
+    }
+
+    /// Whether a statement may change a table's schema: anything but a query, a row write or transaction control
+    /// (raw SQL by its first word; a word not known to leave the schema alone counts as a change).
+    static func mayChangeSchema(_ statement: Statement?, sql: String) -> Bool {
+        switch statement {
+        case .select?, .insert?, .update?, .delete?: return false
+        case .some(let s): return !isTransactionControl(s)
+        case nil:
+            let word = sql.drop { $0.isWhitespace || $0 == "(" }.prefix { $0.isLetter }.uppercased()
+            let leaves = [
+                "SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "SHOW", "BEGIN", "START", "COMMIT", "ROLLBACK",
+                "SAVEPOINT", "RELEASE", "VALUES", "SET", "WITH", "EXPLAIN", "DESCRIBE", "DESC", "DO",
+            ]
+            return !leaves.contains(word)
         }
     }
 

@@ -14,6 +14,9 @@ public struct MariaDBDriver: Driver {
     public let options: MariaDBConnectionOptions
     public let maxConnections: Int
     public var name: String { "mariadb" }
+    /// The schema changes made through this driver's connections, which each connection's caches of a table's
+    /// unique keys follow.
+    let schemaChanges = MariaDBSchemaChanges()
 
     /// A driver for the given options; `configuration.maxConnections` (default 4) sizes the pool.
     ///
@@ -32,11 +35,11 @@ public struct MariaDBDriver: Driver {
     ///   ``StrataError/connectionFailed(_:)`` naming each host's failure when none is left (never the password).
     public func connect() throws -> any DatabaseConnection {
         let candidates = options.candidates
-        guard candidates.count > 1 else { return try MariaDBConnection(options: options) }
+        guard candidates.count > 1 else { return try MariaDBConnection(options: options, schemaChanges: schemaChanges) }
         var failures: [String] = []
         for candidate in candidates {
             do {
-                let connection = try MariaDBConnection(options: options.only(candidate))
+                let connection = try MariaDBConnection(options: options.only(candidate), schemaChanges: schemaChanges)
                 if try connection.isGaleraReady() { return connection }
                 failures.append("\(candidate.host):\(candidate.port): the Galera node is not ready")
             } catch StrataError.authenticationFailed(let reason) {

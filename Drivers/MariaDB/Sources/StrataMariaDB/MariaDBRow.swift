@@ -7,7 +7,7 @@ import Strata
 /// callback). Each column is fetched as the Strata value its MariaDB type maps to.
 final class MariaDBRow: RowReader {
     /// How a column is read.
-    enum Kind {
+    enum Kind: Equatable {
         case integer(unsigned: Bool)
         /// A DECIMAL with no fraction digits (SUM of integers) reads as an integer when it fits.
         case wholeDecimal
@@ -18,83 +18,104 @@ final class MariaDBRow: RowReader {
         case blob
     }
 
-    private let stmt: StatementHandle
     private let binds: UnsafeMutablePointer<MYSQL_BIND>
     private let kinds: [Kind]
     private let isNull: UnsafeMutablePointer<my_bool>
     private let lengths: UnsafeMutablePointer<UInt>
     private let errors: UnsafeMutablePointer<my_bool>
-    private var buffers: [UnsafeMutableRawPointer] = []
+    /// Each column's buffer size in bytes (the buffer is `binds[i].buffer`).
+    private let sizes: UnsafeMutablePointer<Int>
     let columnCount: Int
 
-    /// Binds a buffer for every column of `stmt`'s stored result, sized by the result's longest value.
+    /// A reader for the columns of `stmt`'s result as they read now (see ``reads(_:)``); ``bind(to:)`` binds its
+    /// buffers to each stored result. The storage is fixed (constant pointers), so reading a value costs no
+    /// exclusivity check.
     init(_ stmt: StatementHandle) throws {
-        self.stmt = stmt
         let count = Int(mysql_stmt_field_count(stmt))
-        columnCount = count
-        binds = .allocate(capacity: max(count, 1))
-        isNull = .allocate(capacity: max(count, 1))
-        isNull.initialize(repeating: 0, count: max(count, 1))
-        lengths = .allocate(capacity: max(count, 1))
-        lengths.initialize(repeating: 0, count: max(count, 1))
-        errors = .allocate(capacity: max(count, 1))
-        errors.initialize(repeating: 0, count: max(count, 1))
-        var kinds: [Kind] = []
-        guard let meta = mysql_stmt_result_metadata(stmt) else {
-            binds.initialize(repeating: MYSQL_BIND(), count: max(count, 1))
-            self.kinds = []
-            throw StrataError.database(code: 0, message: "a result without metadata")
-        }
-        defer { mysql_free_result(meta) }
-        guard let fields = mysql_fetch_fields(meta) else {
-            binds.initialize(repeating: MYSQL_BIND(), count: max(count, 1))
-            self.kinds = []
+        guard let fields = stmt.pointee.fields else {
             throw StrataError.database(code: 0, message: "a result without fields")
         }
+        columnCount = count
+        let n = max(count, 1)
+        binds = .allocate(capacity: n)
+        binds.initialize(repeating: MYSQL_BIND(), count: n)
+        isNull = .allocate(capacity: n)
+        isNull.initialize(repeating: 0, count: n)
+        lengths = .allocate(capacity: n)
+        lengths.initialize(repeating: 0, count: n)
+        errors = .allocate(capacity: n)
+        errors.initialize(repeating: 0, count: n)
+        sizes = .allocate(capacity: n)
+        sizes.initialize(repeating: 0, count: n)
+        kinds = (0..<count).map { Self.kind(of: fields[$0]) }
         for i in 0..<count {
             var b = MYSQL_BIND()
-            let field = fields[i]
-            let kind = Self.kind(of: field)
-            kinds.append(kind)
-            let size: Int
-            switch kind {
+            switch kinds[i] {
             case .integer(let unsigned):
-                size = 8
                 b.buffer_type = MYSQL_TYPE_LONGLONG
                 b.is_unsigned = unsigned ? 1 : 0
+                sizes[i] = 8
             case .double:
-                size = 8
                 b.buffer_type = MYSQL_TYPE_DOUBLE
+                sizes[i] = 8
             case .date:
-                size = MemoryLayout<MYSQL_TIME>.size
                 b.buffer_type = MYSQL_TYPE_DATETIME
+                sizes[i] = MemoryLayout<MYSQL_TIME>.size
             case .wholeDecimal, .decimal, .text, .blob:
-                size = max(Int(field.max_length), 1)
                 b.buffer_type = MYSQL_TYPE_STRING
+                sizes[i] = max(Int(fields[i].max_length), 16)
             }
-            let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
-            buffers.append(buffer)
-            b.buffer = buffer
-            b.buffer_length = UInt(size)
+            b.buffer = .allocate(byteCount: sizes[i], alignment: 8)
+            b.buffer_length = UInt(sizes[i])
             b.is_null = isNull + i
             b.length = lengths + i
             b.error = errors + i
-            (binds + i).initialize(to: b)
-        }
-        self.kinds = kinds
-        if mysql_stmt_bind_result(stmt, binds) != 0 {
-            throw StrataError.database(
-                code: Int(mysql_stmt_errno(stmt)), message: String(cString: mysql_stmt_error(stmt)))
+            binds[i] = b
         }
     }
 
     deinit {
+        for i in 0..<columnCount { binds[i].buffer.deallocate() }
         binds.deinitialize(count: max(columnCount, 1))
         binds.deallocate()
         isNull.deallocate()
         lengths.deallocate()
         errors.deallocate()
-        for buffer in buffers { buffer.deallocate() }
+        sizes.deallocate()
+    }
+
+    /// Whether `stmt`'s result has the columns this reader reads, each of the same kind (a prepared statement's
+    /// result may change with the table it reads, which the server prepares again).
+    func reads(_ stmt: StatementHandle) -> Bool {
+        guard Int(mysql_stmt_field_count(stmt)) == columnCount, let fields = stmt.pointee.fields else { return false }
+        for i in 0..<columnCount where Self.kind(of: fields[i]) != kinds[i] { return false }
+        return true
+    }
+
+    /// Binds the buffers to `stmt`'s stored result, first growing any too small for the result's longest value
+    /// (the statement's `STMT_ATTR_UPDATE_MAX_LENGTH`); the fields are read from the statement itself
+    /// (`mysql_stmt_result_metadata` would copy them).
+    func bind(to stmt: StatementHandle) throws {
+        guard let fields = stmt.pointee.fields else {
+            throw StrataError.database(code: 0, message: "a result without fields")
+        }
+        for i in 0..<columnCount {
+            switch kinds[i] {
+            case .wholeDecimal, .decimal, .text, .blob:
+                let needed = Int(fields[i].max_length)
+                if needed > sizes[i] {
+                    binds[i].buffer.deallocate()
+                    sizes[i] = needed
+                    binds[i].buffer = .allocate(byteCount: needed, alignment: 8)
+                    binds[i].buffer_length = UInt(needed)
+                }
+            default: break
+            }
+        }
+        if mysql_stmt_bind_result(stmt, binds) != 0 {
+            throw StrataError.database(
+                code: Int(mysql_stmt_errno(stmt)), message: String(cString: mysql_stmt_error(stmt)))
+        }
     }
 
     private static func kind(of field: MYSQL_FIELD) -> Kind {
