@@ -1,6 +1,6 @@
 // RenderCache: a connection's rendered SELECTs by shape, so a query run again with other values is not rendered again.
 
-/// The SQL of the SELECTs a connection ran, by shape (see ``RenderShape``): a SELECT whose shape was rendered before
+/// The SQL of the SELECTs a connection ran, by shape (`RenderShape`): a SELECT whose shape was rendered before
 /// takes that SQL and binds its own values in the order ``SQLRenderer/binds(of:dialect:)`` collects them, without
 /// rendering anything.
 ///
