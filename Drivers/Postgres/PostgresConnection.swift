@@ -56,6 +56,8 @@ public final class PostgresConnection: SQLConnection {
         static func == (a: Key, b: Key) -> Bool { a.sqlHash == b.sqlHash && a.types == b.types && a.sql == b.sql }
     }
     var cache: [Key: String] = [:]
+    /// The SQL of SELECTs run before, by shape: a query run again with other values is not rendered again.
+    public let renderCache: RenderCache? = RenderCache()
     /// Templates' SQL, and a statement of their shape (its values are the first call's; only its kind and
     /// table are read), so a template's later calls build and render nothing.
     private var templatePlans: [StatementTemplate: (sql: String, shape: Statement)] = [:]

@@ -12,6 +12,8 @@ public final class SQLiteConnection: SQLConnection {
     var templateStatements: [StatementTemplate: PreparedTemplate] = [:]
     /// The template run last, and its plan (see `cachedPlan(for:)`).
     var lastTemplate: (template: StatementTemplate, plan: PreparedTemplate)?
+    /// The SQL of SELECTs run before, by shape: a query run again with other values is not rendered again.
+    public let renderCache: RenderCache? = RenderCache()
     /// Whether a table's key column is its rowid alias, by `table NUL column` (see `isRowidAlias`).
     var rowidAliases: [String: Bool] = [:]
     private static let cacheLimit = 512

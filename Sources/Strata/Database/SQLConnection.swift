@@ -8,6 +8,9 @@ public protocol SQLConnection: DatabaseConnection {
     ///
     /// - Returns: the number of rows changed.
     func run(_ sql: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void) throws -> Int
+    /// The connection's rendered SELECTs by shape (see ``RenderCache``), which ``renderAndRun(_:onRow:)`` renders
+    /// through, or nil to render every statement. Default nil.
+    var renderCache: RenderCache? { get }
 }
 
 extension SQLConnection {
@@ -17,6 +20,8 @@ extension SQLConnection {
     }
     /// The dialect's ``Dialect/maxBindParameters``.
     public var maxBindParameters: Int { dialect.maxBindParameters }
+    /// None: every statement is rendered.
+    public var renderCache: RenderCache? { nil }
     /// No limit when the dialect binds long lists as one array (``Dialect/inListArray``); otherwise
     /// ``maxBindParameters`` less 16.
     public var maxInListValues: Int { dialect.inListArray != nil ? .max : Swift.max(1, maxBindParameters - 16) }
@@ -26,13 +31,16 @@ extension SQLConnection {
     ///
     /// A transaction that begins at an isolation level in several statements
     /// (``IsolationBeginSyntax/setTransactionThenStart``) runs each of ``SQLRenderer/beginStatements(_:dialect:)``
-    /// in order.
+    /// in order. A SELECT is rendered through ``renderCache`` when the connection has one.
     public func renderAndRun(_ statement: Statement, onRow: (any RowReader) throws -> Void) throws -> Int {
         if case .beginIsolated(let level) = statement, dialect.isolationBegin == .setTransactionThenStart {
             for sql in try SQLRenderer.beginStatements(level, dialect: dialect) {
                 _ = try run(RenderedSQL(sql: sql, binds: []), statement: statement, onRow: onRow)
             }
             return 0
+        }
+        if case .select(let select) = statement, let cache = renderCache {
+            return try run(try cache.render(select, dialect: dialect), statement: statement, onRow: onRow)
         }
         return try run(try SQLRenderer.render(statement, dialect: dialect), statement: statement, onRow: onRow)
     }

@@ -124,29 +124,32 @@ public enum StatementCheck {
     ///
     /// - Throws: ``StrataError/invalidQuery(_:)`` naming the WITH query, the model's table and the fault.
     private static func check(_ w: CommonTable, of outer: Select) throws(StrataError) {
-        let part = "the \(w.recursion == nil ? "" : "recursive ")WITH query \(w.name) of \(outer.table)"
-        guard !w.name.isEmpty else { throw .invalidQuery("a WITH query of \(outer.table) without a name") }
-        let read = [w.select.table] + w.select.joins.map(\.table)
-        guard w.name != outer.table, w.recursion != nil || !read.contains(w.name) else {
-            throw .invalidQuery("\(part) is named as a table it or its query reads; name it apart")
+        // Built only for an error: a statement that passes (every statement, nearly) formats no text.
+        func part() -> String {
+            "the \(w.recursion == nil ? "" : "recursive ")WITH query \(w.name) of \(outer.table)"
         }
-        guard outer.compound == nil else { throw .invalidQuery("\(part) cannot be read by a set operation") }
-        guard outer.joins.isEmpty else { throw .invalidQuery("the rows of \(part) take no joins") }
-        guard outer.lock == nil else { throw .invalidQuery("the rows of \(part) cannot be locked") }
+        guard !w.name.isEmpty else { throw .invalidQuery("a WITH query of \(outer.table) without a name") }
+        let readsName = w.select.table == w.name || w.select.joins.contains { $0.table == w.name }
+        guard w.name != outer.table, w.recursion != nil || !readsName else {
+            throw .invalidQuery("\(part()) is named as a table it or its query reads; name it apart")
+        }
+        guard outer.compound == nil else { throw .invalidQuery("\(part()) cannot be read by a set operation") }
+        guard outer.joins.isEmpty else { throw .invalidQuery("the rows of \(part()) take no joins") }
+        guard outer.lock == nil else { throw .invalidQuery("the rows of \(part()) cannot be locked") }
         guard let columns = w.columns else {
             throw .invalidQuery(
                 w.windowColumn == nil
-                    ? "\(part) must select columns"
-                    : "\(part) must select columns of its table, then one window function, and not recurse")
+                    ? "\(part()) must select columns"
+                    : "\(part()) must select columns of its table, then one window function, and not recurse")
         }
         if let wc = w.windowColumn, columns.dropLast().contains(wc) {
-            throw .invalidQuery("the window column \(wc) of \(part) is one of its columns; name it apart")
+            throw .invalidQuery("the window column \(wc) of \(part()) is one of its columns; name it apart")
         }
-        guard w.select.lock == nil else { throw .invalidQuery("\(part) takes a row lock; WITH queries take none") }
+        guard w.select.lock == nil else { throw .invalidQuery("\(part()) takes a row lock; WITH queries take none") }
         if w.recursion != nil { try checkRecursion(w, part: part) }
         if case .columns(let wanted) = outer.selection, let missing = wanted.first(where: { !columns.contains($0) }) {
             throw .invalidQuery(
-                "\(part) selects (\(columns.joined(separator: ", "))), not \(missing): read only the columns it selects"
+                "\(part()) selects (\(columns.joined(separator: ", "))), not \(missing): read only the columns it selects"
             )
         }
         try check(w.select)
@@ -157,32 +160,32 @@ public enum StatementCheck {
     /// base case that does not read the name, a step that joins it (once) and selects the base's columns, and
     /// neither of them ordered, paged, grouped or a set operation (SQLite and PostgreSQL refuse some of these in a
     /// recursive query, and answer others differently).
-    private static func checkRecursion(_ w: CommonTable, part: String) throws(StrataError) {
+    private static func checkRecursion(_ w: CommonTable, part: () -> String) throws(StrataError) {
         guard let r = w.recursion, let step = w.step else {
-            throw .invalidQuery("\(part) has no recursive step")
+            throw .invalidQuery("\(part()) has no recursive step")
         }
         guard r.maxDepth >= 0 else {
-            throw .invalidQuery("the depth bound of \(part) is \(r.maxDepth); it must be 0 or more")
+            throw .invalidQuery("the depth bound of \(part()) is \(r.maxDepth); it must be 0 or more")
         }
         guard case .columns(let base) = w.select.selection, !base.contains(r.depthColumn) else {
-            throw .invalidQuery("the base case of \(part) selects its depth column \(r.depthColumn); name it apart")
+            throw .invalidQuery("the base case of \(part()) selects its depth column \(r.depthColumn); name it apart")
         }
         guard w.select.table != w.name, !w.select.joins.contains(where: { $0.table == w.name }) else {
-            throw .invalidQuery("\(part) has no base case: its base reads \(w.name) itself")
+            throw .invalidQuery("\(part()) has no base case: its base reads \(w.name) itself")
         }
         guard step.table != w.name, step.joins.filter({ $0.table == w.name }).count == 1 else {
             throw .invalidQuery(
-                "the recursive step of \(part) does not join \(w.name) once: it must read the rows found last")
+                "the recursive step of \(part()) does not join \(w.name) once: it must read the rows found last")
         }
         guard step.selection == w.select.selection else {
-            throw .invalidQuery("the recursive step of \(part) selects other columns than its base case")
+            throw .invalidQuery("the recursive step of \(part()) selects other columns than its base case")
         }
         for (name, s) in [("base case", w.select), ("recursive step", step)] {
             guard s.order.isEmpty, s.limit == nil, s.offset == nil, s.lock == nil, s.groupBy.isEmpty, s.having == nil,
                 !s.distinct, s.compound == nil || name == "base case", s.commonTable == nil
             else {
                 throw .invalidQuery(
-                    "the \(name) of \(part) is ordered, paged, grouped, distinct, a WITH query or (the step) a set "
+                    "the \(name) of \(part()) is ordered, paged, grouped, distinct, a WITH query or (the step) a set "
                         + "operation")
             }
         }
