@@ -129,6 +129,8 @@ package enum RenderShape {
             guard let e = node(e, value, count), let s = map(s, value: value, count: count) else { return nil }
             return .inSubquery(e, s, negated: negated)
         case .scalarSubquery(let s): return map(s, value: value, count: count).map { .scalarSubquery($0) }
+        case .correlatedExists(let s, let correlation, let negated):
+            return map(s, value: value, count: count).map { .correlatedExists($0, correlation, negated: negated) }
         case .typed(let e, let type): return node(e, value, count).map { .typed($0, type) }
         case .jsonPath(let e, let path): return node(e, value, count).map { .jsonPath($0, path) }
         case .search, .searchRank: return nil
