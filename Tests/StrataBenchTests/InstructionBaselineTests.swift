@@ -33,6 +33,23 @@ struct InstructionBaselineTests {
         #expect(c.lines.count == 4)
     }
 
+    @Test("on the memory driver, whose baseline is Strata too, its own count is compared, not the ratio")
+    func memoryComparesItsOwnCount() throws {
+        let committed = baseline([(.memory, .cteDescendants, 580_000, 12_000)])
+        // SQLite got faster (the baseline fell): the ratio grows, the memory driver's count does not.
+        let sqliteFaster = try committed.compare(
+            baseline([(.memory, .cteDescendants, 580_500, 7_000)]), tolerance: 0.10)
+        #expect(sqliteFaster.regressions.isEmpty)
+        #expect(sqliteFaster.held.count == 1)
+        let memorySlower = try committed.compare(
+            baseline([(.memory, .cteDescendants, 700_000, 12_000)]), tolerance: 0.10)
+        #expect(memorySlower.regressions.count == 1)
+        #expect(
+            memorySlower.lines.first
+                == "  REGRESSED by more than 10 %: memory cte-descendants: 0.6M instructions committed, 0.7M now "
+                + "(+20.7 %); ratio 48.333 then, 58.333 now")
+    }
+
     @Test("the same workload on another backend is another figure")
     func backendsAreSeparate() throws {
         let c = try baseline([(.sqlite, .insert, 1_000, 1_000)])
