@@ -118,8 +118,10 @@ extension Model {
         onDelete: DeleteRule = .destroy
     ) -> HasManyThrough<Self, T, J> {
         HasManyThrough(
-            ownerKey: ResolvedKey.conventional(parent: Self.self, in: J.self).referencing(Self.self, from: J.self),
-            targetKey: ResolvedKey.conventional(parent: T.self, in: J.self).referencing(T.self, from: J.self),
+            ownerKey: ResolvedKey.conventional(parent: Self.self, in: J.self)
+                .referencing(Self.self, from: J.self, label: Self.ownerLabels),
+            targetKey: ResolvedKey.conventional(parent: T.self, in: J.self)
+                .referencing(T.self, from: J.self, label: Self.targetLabels),
             onDelete: onDelete)
     }
 
@@ -130,8 +132,9 @@ extension Model {
         onDelete: DeleteRule = .destroy
     ) -> HasManyThrough<Self, T, J> {
         HasManyThrough(
-            ownerKey: ResolvedKey.explicit(ownerKey).referencing(Self.self, from: J.self),
-            targetKey: ResolvedKey.explicit(targetKey).referencing(T.self, from: J.self), onDelete: onDelete)
+            ownerKey: ResolvedKey.explicit(ownerKey).referencing(Self.self, from: J.self, label: Self.ownerLabels),
+            targetKey: ResolvedKey.explicit(targetKey).referencing(T.self, from: J.self, label: Self.targetLabels),
+            onDelete: onDelete)
     }
 
     /// Targets reached through a join model whose key to this model or to the target has several columns (that
@@ -155,7 +158,13 @@ extension Model {
         onDelete: DeleteRule = .destroy
     ) -> HasManyThrough<Self, T, J> {
         HasManyThrough(
-            ownerKey: ResolvedKey.explicit(ownerKeys).referencing(Self.self, from: J.self),
-            targetKey: ResolvedKey.explicit(targetKeys).referencing(T.self, from: J.self), onDelete: onDelete)
+            ownerKey: ResolvedKey.explicit(ownerKeys).referencing(Self.self, from: J.self, label: Self.ownerLabels),
+            targetKey: ResolvedKey.explicit(targetKeys).referencing(T.self, from: J.self, label: Self.targetLabels),
+            onDelete: onDelete)
     }
+
+    /// How a through association's error names its key to the owner: the argument that declares it.
+    private static var ownerLabels: (one: String, several: String) { ("ownerKey", "ownerKeys") }
+    /// How a through association's error names its key to the target.
+    private static var targetLabels: (one: String, several: String) { ("targetKey", "targetKeys") }
 }

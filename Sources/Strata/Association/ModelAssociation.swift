@@ -126,14 +126,19 @@ struct ResolvedKey: Sendable, Hashable {
 
     /// The key, checked against the key of the model it references: as many columns as `Parent`'s key has (one, or
     /// one per column of a composite key, see ``CompositeKey``), each of the type of the key column it matches.
-    func referencing<Parent: Model, Child: Model>(_ parent: Parent.Type, from child: Child.Type) -> ResolvedKey {
+    /// `label` names the declaration's argument in the error (`key:`/`keys:`; a through association's
+    /// `ownerKey:`/`ownerKeys:` and `targetKey:`/`targetKeys:`).
+    func referencing<Parent: Model, Child: Model>(
+        _ parent: Parent.Type, from child: Child.Type, label: (one: String, several: String) = ("key", "keys")
+    ) -> ResolvedKey {
         guard problem == nil else { return self }
         let parentColumns = Parent.keyColumnsInOrder
         guard parentColumns.count == columns.count else {
             let declare =
                 parentColumns.count > 1
-                ? "declare keys: with \(parentColumns.count) key paths of \(Child.modelName), in the key's order"
-                : "declare key: with one key path"
+                ? "declare \(label.several): with \(parentColumns.count) key paths of \(Child.modelName), in the key's "
+                    + "order"
+                : "declare \(label.one): with one key path"
             return ResolvedKey(
                 columns: [],
                 problem:
