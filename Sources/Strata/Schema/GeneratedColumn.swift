@@ -94,13 +94,13 @@ extension TableSchema {
     ///   - includingKey: whether the primary key's value is kept.
     /// - Returns: the values a write binds, in the order of ``writtenColumnNames(includingKey:)``.
     @inlinable
-    public func writtenValues(_ values: [DatabaseValue], includingKey: Bool) -> [DatabaseValue] {
+    public func writtenValues(_ values: consuming [DatabaseValue], includingKey: Bool) -> [DatabaseValue] {
         let generated = storage.generatedColumns
         let pk = includingKey ? nil : storage.primaryKeyIndex
         if generated.isEmpty, let pk {
-            var out = values
-            out.remove(at: pk)
-            return out
+            // Consumed, so a caller's fresh array (a model's stored values) loses its key in place, without a copy.
+            values.remove(at: pk)
+            return values
         }
         if generated.isEmpty { return values }
         var out: [DatabaseValue] = []
