@@ -61,11 +61,7 @@ public struct InstructionBaseline: Sendable, Codable, Equatable {
     ///
     /// - Throws: ``BenchError`` when `run` was counted at another scale: its figures would not compare.
     public func updated(with run: InstructionBaseline) throws -> InstructionBaseline {
-        guard run.scale == scale else {
-            throw BenchError(
-                "the committed instruction figures were counted at 1/\(scale) and this run at 1/\(run.scale): "
-                    + "rerun with --instructions-scale \(scale)")
-        }
+        try requireScale(of: run)
         var figures = self.figures
         for f in run.figures {
             if let i = figures.firstIndex(where: { $0.backend == f.backend && $0.workload == f.workload }) {
@@ -82,11 +78,7 @@ public struct InstructionBaseline: Sendable, Codable, Equatable {
     ///
     /// - Throws: ``BenchError`` when `run` was counted at another scale.
     public func compare(_ run: InstructionBaseline, tolerance: Double) throws -> InstructionComparison {
-        guard run.scale == scale else {
-            throw BenchError(
-                "the committed instruction figures were counted at 1/\(scale) and this run at 1/\(run.scale): "
-                    + "rerun with --instructions-scale \(scale)")
-        }
+        try requireScale(of: run)
         var out = InstructionComparison(tolerance: tolerance)
         for f in run.figures {
             guard let committed = figures.first(where: { $0.backend == f.backend && $0.workload == f.workload }),
@@ -105,6 +97,15 @@ public struct InstructionBaseline: Sendable, Codable, Equatable {
             }
         }
         return out
+    }
+
+    /// Refuses `run` when it was counted at another scale than these figures: its counts would not compare.
+    private func requireScale(of run: InstructionBaseline) throws {
+        guard run.scale == scale else {
+            throw BenchError(
+                "the committed instruction figures were counted at 1/\(scale) and this run at 1/\(run.scale): "
+                    + "rerun with --instructions-scale \(scale)")
+        }
     }
 }
 
