@@ -120,19 +120,21 @@ struct BenchCommand: AsyncParsableCommand {
             print(StrataBench.markdown(report))
         }
         if let json { print("\nFigures written to \(json).") }
+        // Checked before any update, so that both given the same file compare with what it held.
+        var regressions = 0
+        if let path = checkInstructions {
+            print("")
+            regressions = try StrataBench.checkInstructions(report, against: path, tolerance: tolerance) {
+                print($0)
+            }.regressions.count
+        }
         if let path = updateInstructions {
             try StrataBench.updateInstructions(report, in: path)
             print("Instruction ratios written to \(path).")
         }
-        if let path = checkInstructions {
-            print("")
-            let comparison = try StrataBench.checkInstructions(report, against: path, tolerance: tolerance) {
-                print($0)
-            }
-            guard comparison.regressions.isEmpty else {
-                print("\(comparison.regressions.count) instruction ratio(s) regressed past the tolerance.")
-                throw ExitCode.failure
-            }
+        guard regressions == 0 else {
+            print("\(regressions) instruction ratio(s) regressed past the tolerance.")
+            throw ExitCode.failure
         }
         if let chart { print("Chart written to \(chart).") }
     }
