@@ -3,16 +3,17 @@ import Foundation
 
 /// Strata's decimal limit: 38 significant digits (Foundation's `Decimal`), counted from the first non-zero digit
 /// to the last. A sum whose exact value needs more is NaN here, and ``StrataError/arithmeticError(expression:reason:)``
-/// once an aggregate decodes it, on every driver (PostgreSQL's `numeric` would keep them all).
-package enum DecimalDigits {
+/// once an aggregate decodes it, on every driver (PostgreSQL's `numeric` would keep them all). A driver whose
+/// backend hands decimals back as text (MariaDB's `DECIMAL(65,30)`) reads one past ``limit`` as `Decimal.nan`.
+public enum DecimalDigits {
     /// The most significant digits a decimal result may have.
-    package static let limit = 38
+    public static let limit = 38
 
     /// The reason in the arithmetic error for a result past ``limit``.
     package static let pastLimit = "decimal out of range: more than 38 significant digits"
 
     /// The significant digits of a decimal's text (`-0.00120` has 2), ignoring sign, point and exponent.
-    package static func count(_ text: some StringProtocol) -> Int {
+    public static func count(_ text: some StringProtocol) -> Int {
         var first: Int?
         var last = 0
         var position = 0

@@ -173,30 +173,12 @@ final class MariaDBRow: RowReader {
         case .wholeDecimal:
             let text = String(decoding: bytes(at: index), as: UTF8.self)
             if let v = Int64(text) { return .integer(v) }
-            if Self.significantDigits(text) > 38 { return .decimal(.nan) }
+            if DecimalDigits.count(text) > DecimalDigits.limit { return .decimal(.nan) }
             return DecimalText.parse(text).map { .decimal($0) } ?? .text(text)
         case .decimal:
             let text = String(decoding: bytes(at: index), as: UTF8.self)
-            if Self.significantDigits(text) > 38 { return .decimal(.nan) }
+            if DecimalDigits.count(text) > DecimalDigits.limit { return .decimal(.nan) }
             return DecimalText.parse(text).map { .decimal($0) } ?? .text(text)
         }
-    }
-
-    /// The significant digits of a DECIMAL's text, from the first non-zero digit to the last (`-0.00120` has 2).
-    /// Past `Decimal`'s 38 (an exact sum of DECIMAL(65,30) values, say), the value reads as NaN, which an aggregate
-    /// reads as an arithmetic error, as on PostgreSQL.
-    static func significantDigits(_ text: String) -> Int {
-        var first: Int?
-        var last = 0
-        var position = 0
-        for u in text.utf8 where u >= UInt8(ascii: "0") && u <= UInt8(ascii: "9") {
-            if u != UInt8(ascii: "0") {
-                if first == nil { first = position }
-                last = position
-            }
-            position += 1
-        }
-        guard let first else { return 0 }
-        return last - first + 1
     }
 }
