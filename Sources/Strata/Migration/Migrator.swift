@@ -289,12 +289,7 @@ extension Transaction {
             }
         } else {
             _ = try execute(.createTable(schema))
-            if let createSummary {
-                try MigrationLog.record(
-                    self, kind: "automatic", name: schema.name, checksum: "", summary: createSummary)
-            } else {
-                try recordAutomatic(schema.name, [.createTable(schema)])
-            }
+            try recordAutomatic(schema.name, summary: createSummary ?? SchemaChange.createTable(schema).description)
         }
         for index in schema.indexes {
             _ = try execute(.createIndex(table: schema.name, index))
@@ -305,9 +300,12 @@ extension Transaction {
 extension Transaction {
     /// Records in `strata_migrations` what an automatic migration changed.
     func recordAutomatic(_ table: String, _ changes: [SchemaChange]) throws {
-        try MigrationLog.record(
-            self, kind: "automatic", name: table, checksum: "",
-            summary: changes.map(\.description).joined(separator: "\n"))
+        try recordAutomatic(table, summary: changes.map(\.description).joined(separator: "\n"))
+    }
+
+    /// Records an automatic migration of `table` whose changes `summary` describes, one line a change.
+    func recordAutomatic(_ table: String, summary: String) throws {
+        try MigrationLog.record(self, kind: "automatic", name: table, checksum: "", summary: summary)
     }
 }
 
