@@ -175,6 +175,8 @@ extension ConformanceSuite {
                 try await course.add(&dan, to: ConfCourse.strayStudents, on: db)
             }
             try checkEqual(try await ConfStrayEnrollment.query(on: db).count(), 0, "no join row was written")
+            try checkEqual(dan.id, nil, "the refused add left the new student unsaved")
+            try checkEqual(try await ConfStudent.query(on: db).count(), 0, "and wrote no student row")
         },
     ]
 }
