@@ -8,6 +8,8 @@ public final class MariaDBConnection: SQLConnection {
     let handle: UnsafeMutablePointer<MYSQL>
     public let dialect: any Dialect = MariaDBDialect()
     public private(set) var isBroken = false
+    /// Whether a result's rows are being read (unbuffered): no other statement may use the connection until they end.
+    private var isReadingResults = false
     /// Prepared statements by SQL text; at most ``cacheLimit``.
     private var cache: [String: MariaDBStatement] = [:]
     private static let cacheLimit = 256
@@ -163,8 +165,6 @@ public final class MariaDBConnection: SQLConnection {
             mysql_stmt_close(handle)
             throw error
         }
-        var updateMaxLength: my_bool = 1
-        mysql_stmt_attr_set(handle, STMT_ATTR_UPDATE_MAX_LENGTH, &updateMaxLength)
         let stmt = MariaDBStatement(handle, sql: sql)
         guard cacheable, cache[sql] == nil else { return (stmt, true) }
         if cache.count >= Self.cacheLimit {
@@ -234,6 +234,12 @@ public final class MariaDBConnection: SQLConnection {
         _ rendered: RenderedSQL, statement: Statement?, table: String? = nil, known: MariaDBStatement? = nil,
         onRow: (any RowReader) throws -> Void
     ) throws -> Int {
+        if isReadingResults {
+            // The rows are read off the socket as the callback asks for them (see `prepareAndRun`): nothing else
+            // can go over the connection until they end, as on PostgreSQL.
+            throw StrataError.unsupported(
+                feature: "a statement inside forEach's body (collect the rows with all() first)", driver: "mariadb")
+        }
         let table = statement?.tableName ?? table
         if let statement, Self.isTransactionControl(statement), rendered.binds.isEmpty {
             try exec(rendered.sql, table: table)
@@ -290,7 +296,11 @@ public final class MariaDBConnection: SQLConnection {
             let changed = mysql_stmt_affected_rows(stmt.handle)
             return changed == UInt64.max ? 0 : Int(clamping: changed)
         }
-        if mysql_stmt_store_result(stmt.handle) != 0 { throw failure(of: stmt.handle, table: table) }
+        // The rows are read unbuffered, straight off the socket, as the raw API's loop reads them (storing the
+        // result first copies every row once more); the connection is busy until they end, so a statement from
+        // inside `onRow` is refused (see `perform`). Ending early, by a throw, flushes the rest (`free_result`).
+        isReadingResults = true
+        defer { isReadingResults = false }
         let row: MariaDBRow
         if let kept = stmt.row, kept.reads(stmt.handle) {
             row = kept
@@ -303,7 +313,15 @@ public final class MariaDBConnection: SQLConnection {
         while true {
             let rc = mysql_stmt_fetch(stmt.handle)
             if rc == MYSQL_NO_DATA { break }
-            if rc != 0 && rc != MYSQL_DATA_TRUNCATED { throw failure(of: stmt.handle, table: table) }
+            if rc != 0 && rc != MYSQL_DATA_TRUNCATED {
+                // An error ending an unbuffered result (an INSERT … RETURNING refused by a unique key) is the
+                // connection's: libmariadb sets no statement error for it. The result has ended, so the error's
+                // mapping may query the connection (a unique key's columns).
+                isReadingResults = false
+                throw mysql_stmt_errno(stmt.handle) != 0
+                    ? failure(of: stmt.handle, table: table) : failure(table: table)
+            }
+            try row.refetchTruncated(stmt.handle)
             count += 1
             try onRow(row)
         }

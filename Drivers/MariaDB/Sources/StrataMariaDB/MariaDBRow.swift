@@ -1,10 +1,11 @@
-// MariaDBRow: the current row of a stored binary-protocol result, read through one MYSQL_BIND per column.
+// MariaDBRow: the current row of a binary-protocol result read unbuffered, through one MYSQL_BIND per column.
 import CMariaDB
 import Foundation
 import Strata
 
-/// The current row of a statement whose result is stored on the client (so statements may run from inside the row
-/// callback). Each column is fetched as the Strata value its MariaDB type maps to.
+/// The current row of a statement's result, read unbuffered off the socket. Each column is fetched as the Strata
+/// value its MariaDB type maps to; a value longer than its column's buffer is read again into a grown one
+/// (``refetchTruncated(_:)``).
 final class MariaDBRow: RowReader {
     /// How a column is read.
     enum Kind: Equatable {
@@ -28,7 +29,7 @@ final class MariaDBRow: RowReader {
     let columnCount: Int
 
     /// A reader for the columns of `stmt`'s result as they read now (see ``reads(_:)``); ``bind(to:)`` binds its
-    /// buffers to each stored result. The storage is fixed (constant pointers), so reading a value costs no
+    /// buffers to each result. The storage is fixed (constant pointers), so reading a value costs no
     /// exclusivity check.
     init(_ stmt: StatementHandle) throws {
         let count = Int(mysql_stmt_field_count(stmt))
@@ -63,7 +64,7 @@ final class MariaDBRow: RowReader {
                 sizes[i] = MemoryLayout<MYSQL_TIME>.size
             case .wholeDecimal, .decimal, .text, .blob:
                 b.buffer_type = MYSQL_TYPE_STRING
-                sizes[i] = max(Int(fields[i].max_length), 16)
+                sizes[i] = 64
             }
             b.buffer = .allocate(byteCount: sizes[i], alignment: 8)
             b.buffer_length = UInt(sizes[i])
@@ -92,30 +93,34 @@ final class MariaDBRow: RowReader {
         return true
     }
 
-    /// Binds the buffers to `stmt`'s stored result, first growing any too small for the result's longest value
-    /// (the statement's `STMT_ATTR_UPDATE_MAX_LENGTH`); the fields are read from the statement itself
-    /// (`mysql_stmt_result_metadata` would copy them).
+    /// Binds the buffers to `stmt`'s result (the buffers kept their sizes from the last result).
     func bind(to stmt: StatementHandle) throws {
-        guard let fields = stmt.pointee.fields else {
-            throw StrataError.database(code: 0, message: "a result without fields")
-        }
-        for i in 0..<columnCount {
+        if mysql_stmt_bind_result(stmt, binds) != 0 { throw Self.failure(stmt) }
+    }
+
+    /// Reads again each value of the current row that was longer than its column's buffer (the fetch wrote only
+    /// the start of it, and its whole length), into a buffer grown to fit, and binds the grown buffers for the rows
+    /// after it. Nothing is read again when every value fit, the usual case once the buffers have grown.
+    func refetchTruncated(_ stmt: StatementHandle) throws {
+        var grown = false
+        for i in 0..<columnCount where isNull[i] == 0 && Int(lengths[i]) > sizes[i] {
             switch kinds[i] {
-            case .wholeDecimal, .decimal, .text, .blob:
-                let needed = Int(fields[i].max_length)
-                if needed > sizes[i] {
-                    binds[i].buffer.deallocate()
-                    sizes[i] = needed
-                    binds[i].buffer = .allocate(byteCount: needed, alignment: 8)
-                    binds[i].buffer_length = UInt(needed)
-                }
-            default: break
+            case .wholeDecimal, .decimal, .text, .blob: break
+            case .integer, .double, .date: continue  // a fixed-size value always fits
             }
+            let needed = max(Int(lengths[i]), 2 * sizes[i])
+            binds[i].buffer.deallocate()
+            sizes[i] = needed
+            binds[i].buffer = .allocate(byteCount: needed, alignment: 8)
+            binds[i].buffer_length = UInt(needed)
+            if mysql_stmt_fetch_column(stmt, binds + i, UInt32(i), 0) != 0 { throw Self.failure(stmt) }
+            grown = true
         }
-        if mysql_stmt_bind_result(stmt, binds) != 0 {
-            throw StrataError.database(
-                code: Int(mysql_stmt_errno(stmt)), message: String(cString: mysql_stmt_error(stmt)))
-        }
+        if grown { try bind(to: stmt) }
+    }
+
+    private static func failure(_ stmt: StatementHandle) -> StrataError {
+        StrataError.database(code: Int(mysql_stmt_errno(stmt)), message: String(cString: mysql_stmt_error(stmt)))
     }
 
     private static func kind(of field: MYSQL_FIELD) -> Kind {

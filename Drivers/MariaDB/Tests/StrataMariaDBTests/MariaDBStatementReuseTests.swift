@@ -160,4 +160,51 @@ struct MariaDBStatementReuseTests {
         #expect(try await Self.rows(db) == ["1:1:one", "2:1:one"])
         try await MariaDBTestServer.dropDatabase("strata_reuse_keys")
     }
+
+    @Test("rows are read unbuffered: values outgrowing the column buffers mid-result and in the next result read whole")
+    func valuesOutgrowBuffers() async throws {
+        let db = try await Self.freshTable("strata_reuse_grow")
+        defer { db.close() }
+        // Short names first, then each twice as long as the one before (past 64, 128, … 8,192 bytes), then short
+        // again: each long one is read again into a grown buffer, the short ones after it from that buffer.
+        let lengths = [1, 3, 70, 10, 129, 300, 5, 1_000, 8_193, 2, 20_000, 0]
+        var items = lengths.enumerated().map { i, n in
+            ReuseItem(
+                id: nil, code: i, qty: n, name: String(repeating: Character(UnicodeScalar(97 + i % 26)!), count: n))
+        }
+        try await ReuseItem.insertAll(&items, on: db)
+        for _ in 0..<2 {  // the kept statement's grown buffers serve the next execution
+            let read = try await ReuseItem.query(on: db).order(\.code).all()
+            #expect(read.map(\.name) == items.map(\.name))
+            #expect(read.map(\.name.utf8.count) == lengths)
+        }
+        try await MariaDBTestServer.dropDatabase("strata_reuse_grow")
+    }
+
+    @Test("a statement inside forEach's body is a typed unsupported error, and the connection stays usable")
+    func nestedStatementInForEach() async throws {
+        let db = try await Self.freshTable("strata_reuse_nested")
+        defer { db.close() }
+        var items = Self.items(0..<3)
+        try await ReuseItem.insertAll(&items, on: db)
+        try await db.transaction { tx in
+            var seen = 0
+            #expect {
+                try ReuseItem.query(on: tx).order(\.code).forEach { item in
+                    seen += 1
+                    _ = try ReuseItem.find(item.id ?? -1, tx)
+                }
+            } throws: { error in
+                guard case StrataError.unsupported(_, let driver) = error else { return false }
+                return driver == "mariadb"
+            }
+            #expect(seen == 1, "the body stopped at the first row")
+            #expect(try ReuseItem.query(on: tx).count() == 3, "the rest of the result was flushed")
+            var streamed: [Int] = []
+            try ReuseItem.query(on: tx).order(\.code).forEach { streamed.append($0.code) }
+            #expect(streamed == [0, 1, 2])
+        }
+        #expect(try await Self.rows(db).count == 3)
+        try await MariaDBTestServer.dropDatabase("strata_reuse_nested")
+    }
 }
