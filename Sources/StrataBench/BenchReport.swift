@@ -47,6 +47,15 @@ public struct WorkloadResult: Sendable, Codable {
     public var baselineInstructions: Int? = nil
     /// Instructions the floor's timed section ran.
     public var floorInstructions: Int? = nil
+    /// Calls into the C allocator in Strata's timed section (callgrind, this process only), with `--instructions`.
+    public var strataAllocations: Int? = nil
+    /// Calls into the C allocator in the baseline's timed section.
+    public var baselineAllocations: Int? = nil
+    /// What the section does many times (`insert`, `row`, `lookup`, …), and how many of them the counted run did:
+    /// the allocations per operation are the counts over it.
+    public var operationUnit: String? = nil
+    /// How many operations the counted (callgrind) run did.
+    public var countedOperations: Int? = nil
     /// Strata's instructions over the baseline's.
     public var instructionRatio: Double? = nil
     /// Strata's instructions over the floor's.

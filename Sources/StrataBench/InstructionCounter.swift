@@ -44,8 +44,16 @@ struct InstructionCounter {
             at: FileManager.default.temporaryDirectory.appendingPathComponent("strata-bench-stripped-\(getpid())"))
     }
 
-    /// The instructions `side` runs in one timed section of `workload` on `backend`.
-    func count(_ backend: Backend, _ workload: Workload, _ side: Side) throws -> Int {
+    /// What callgrind counted in one timed section.
+    struct Counts {
+        /// Instructions executed (Ir).
+        var instructions: Int
+        /// Calls into the C allocator (see ``InstructionCounter/allocations(in:)``).
+        var allocations: Int
+    }
+
+    /// The instructions `side` runs in one timed section of `workload` on `backend`, and its allocations.
+    func count(_ backend: Backend, _ workload: Workload, _ side: Side) throws -> Counts {
         guard !options.selfCommand.isEmpty else { throw BenchError("instruction counts need the bench command") }
         let out = FileManager.default.temporaryDirectory
             .appendingPathComponent("strata-callgrind-\(getpid())-\(backend.rawValue)-\(workload.rawValue)-\(side)")
@@ -68,7 +76,41 @@ struct InstructionCounter {
         guard let text = try? String(contentsOfFile: out, encoding: .utf8), let n = Self.total(in: text) else {
             throw BenchError("callgrind wrote no total for \(side.rawValue) \(workload.rawValue)")
         }
-        return n
+        return Counts(instructions: n, allocations: Self.allocations(in: text))
+    }
+
+    /// The C allocator's entry points: a call to one is one allocation (Swift's objects, arrays and strings
+    /// reach it through `swift_slowAlloc`; libsqlite3 and libpq call it directly).
+    static let allocators: Set<Substring> = [
+        "malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign",
+    ]
+
+    /// Calls into the C allocator (``allocators``) in a callgrind output file: the sum of the `calls=` counts of
+    /// every call whose callee (`cfn=`, names compressed as `(id) name` the first time and `(id)` after) is one.
+    static func allocations(in text: String) -> Int {
+        var names: [Substring: Substring] = [:]
+        /// The function a `fn=`/`cfn=` value names, learning a compressed name on its first use.
+        func name(_ value: Substring) -> Substring {
+            guard value.first == "(", let close = value.firstIndex(of: ")") else { return value }
+            let id = value[...close]
+            let rest = value[value.index(after: close)...].drop { $0 == " " }
+            if rest.isEmpty { return names[id] ?? "" }
+            names[id] = rest
+            return rest
+        }
+        var calleeAllocates = false
+        var total = 0
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("cfn=") {
+                calleeAllocates = allocators.contains(name(line.dropFirst(4)))
+            } else if line.hasPrefix("fn=") {
+                _ = name(line.dropFirst(3))
+                calleeAllocates = false
+            } else if calleeAllocates, line.hasPrefix("calls=") {
+                total += Int(line.dropFirst(6).prefix { $0 != " " }) ?? 0
+            }
+        }
+        return total
     }
 
     /// The `totals:` figure of a callgrind output file: instructions executed (Ir).

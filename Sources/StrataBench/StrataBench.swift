@@ -142,13 +142,22 @@ public enum StrataBench {
             log("  \(w.rawValue): counting instructions under callgrind…")
             let strata = try counter.count(backend, w, .strata)
             let raw = try counter.count(backend, w, .raw)
-            out[i].strataInstructions = strata
-            out[i].baselineInstructions = raw
-            out[i].instructionRatio = raw > 0 ? Summary.rounded(Double(strata) / Double(raw), 1_000) : nil
+            out[i].strataInstructions = strata.instructions
+            out[i].baselineInstructions = raw.instructions
+            out[i].strataAllocations = strata.allocations
+            out[i].baselineAllocations = raw.allocations
+            if let ops = w.operations(WorkloadSizes(scale: options.instructionScale ?? options.scale)) {
+                out[i].operationUnit = ops.unit
+                out[i].countedOperations = ops.count
+            }
+            out[i].instructionRatio =
+                raw.instructions > 0
+                ? Summary.rounded(Double(strata.instructions) / Double(raw.instructions), 1_000) : nil
             if out[i].floorName != nil {
-                let floor = try counter.count(backend, w, .floor)
+                let floor = try counter.count(backend, w, .floor).instructions
                 out[i].floorInstructions = floor
-                out[i].floorInstructionRatio = floor > 0 ? Summary.rounded(Double(strata) / Double(floor), 1_000) : nil
+                out[i].floorInstructionRatio =
+                    floor > 0 ? Summary.rounded(Double(strata.instructions) / Double(floor), 1_000) : nil
             }
         }
         return out

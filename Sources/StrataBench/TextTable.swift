@@ -6,7 +6,9 @@ enum TextTable {
     static func render(_ report: BackendReport) -> String {
         let counted = report.results.contains { $0.strataInstructions != nil }
         var header = ["workload", "Strata ms", shortName(report) + " ms", "ratio", "target", "met?"]
-        if counted { header += ["Strata instr.", "baseline instr.", "instr. ratio"] }
+        if counted {
+            header += ["Strata instr.", "baseline instr.", "instr. ratio", "allocations (Strata / baseline)"]
+        }
         var rows: [[String]] = [header]
         for r in report.results {
             let ratioTarget = r.target?.maxRatio.map { "≤ " + Format.ratio($0) } ?? "—"
@@ -18,7 +20,7 @@ enum TextTable {
             if counted {
                 row += [
                     r.strataInstructions.map(Format.count) ?? "", r.baselineInstructions.map(Format.count) ?? "",
-                    r.instructionRatio.map(Format.ratio) ?? "",
+                    r.instructionRatio.map(Format.ratio) ?? "", allocations(r),
                 ]
             }
             rows.append(row)
@@ -27,7 +29,7 @@ enum TextTable {
                 if counted {
                     floor += [
                         "", r.floorInstructions.map(Format.count) ?? "",
-                        r.floorInstructionRatio.map(Format.ratio) ?? "",
+                        r.floorInstructionRatio.map(Format.ratio) ?? "", "",
                     ]
                 }
                 rows.append(floor)
@@ -37,7 +39,7 @@ enum TextTable {
                 let limit = r.target?.maxPeakMB
                 let met = limit.map { s < $0 ? "yes" : "NO" } ?? ""
                 var peak = ["  peak memory growth", Format.mb(s), b, "", limit.map { "< \(Int($0)) MB" } ?? "", met]
-                if counted { peak += ["", "", ""] }
+                if counted { peak += ["", "", "", ""] }
                 rows.append(peak)
             }
         }
@@ -97,6 +99,15 @@ enum TextTable {
         }
         lines.append("| Strata over libpq | \(Format.ratio(r.ratio)) (≥ \(Format.ratio(r.minRatio))) | | | | | | |")
         return lines.joined(separator: "\n")
+    }
+
+    /// `12.0 / 3.0 per insert`, or the totals where the workload has no unit; empty when not counted.
+    static func allocations(_ r: WorkloadResult) -> String {
+        guard let s = r.strataAllocations, let b = r.baselineAllocations else { return "" }
+        guard let n = r.countedOperations, n > 0, let unit = r.operationUnit else {
+            return Format.count(s) + " / " + Format.count(b)
+        }
+        return Format.fixed(Double(s) / Double(n), 1) + " / " + Format.fixed(Double(b) / Double(n), 1) + " per " + unit
     }
 
     private static func align(_ rows: [[String]]) -> String {

@@ -169,6 +169,30 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         }
     }
 
+    /// How many of what one timed section does (inserts, rows, lookups, queries), for figures per operation such as
+    /// allocations; nil where the section is one statement or its count depends on the data.
+    func operations(_ sizes: WorkloadSizes) -> (count: Int, unit: String)? {
+        switch self {
+        case .insert, .insertAborting, .insertEncrypted, .insertHistory: return (sizes.insert, "insert")
+        case .upsert: return (sizes.upsert, "row")
+        case .fetch, .fetchEncrypted: return (sizes.fetch, "row")
+        case .stream: return (sizes.stream, "row")
+        case .bulk: return (sizes.bulk, "row")
+        case .lookupTx, .lookupAsync: return (sizes.lookups, "lookup")
+        case .query: return (sizes.queries, "query")
+        case .inLookup: return (sizes.inList, "id")
+        case .fresh: return (sizes.fresh, "db")
+        case .setUnion: return (SetUnion.queries, "query")
+        case .cteDescendants: return (CTEDescendants.walks, "walk")
+        case .windowRank: return (WindowRank.queries, "query")
+        case .jsonPath: return (JSONPathQuery.queries, "query")
+        case .windowSum: return (WindowSum.queries, "query")
+        case .search: return (SearchBench.queries, "query")
+        case .assocAggregate: return (AssocAggregate.queries, "query")
+        case .groupSum, .pageKeyset, .sleep, .pointSelect, .serverMix, .copy, .copyIds: return nil
+        }
+    }
+
     /// `20k`, `1M`, `250`.
     static func count(_ n: Int) -> String {
         if n >= 1_000_000, n % 1_000_000 == 0 { return "\(n / 1_000_000)M" }

@@ -78,6 +78,38 @@ struct ChecksumCheckTests {
         #expect(InstructionCounter.total(in: callgrind) == 123_456_789)
     }
 
+    @Test("allocations are the calls into malloc and its kin, their names compressed or not; other calls do not count")
+    func allocationParser() {
+        let callgrind = """
+            events: Ir
+            fn=(1) main
+            3 5
+            cfn=(2) malloc
+            calls=204 3281
+            0 8364
+            cfn=(3) free
+            calls=50 10
+            0 100
+            cfn=(4) sqlite3Malloc
+            calls=7 12
+            0 70
+            fn=(5) swift_slowAlloc
+            cfn=(2)
+            calls=800 3281
+            0 32800
+            cfn=(6) posix_memalign
+            calls=3 1
+            0 30
+            fn=(7) other
+            calls=1000 1
+            0 1
+            totals: 41364
+            """
+        // 204 + 800 mallocs and 3 posix_memaligns; the 1,000 calls after `fn=(7)` name no allocator.
+        #expect(InstructionCounter.allocations(in: callgrind) == 1_007)
+        #expect(InstructionCounter.allocations(in: "events: Ir\ntotals: 5\n") == 0)
+    }
+
     @Test("binary COPY starts with PGCOPY's signature and ends with the -1 trailer")
     func binaryCopyLayout() {
         let copy = BinaryCopy()
