@@ -17,7 +17,8 @@ extension MariaDBConnection {
                 return try execute(try statement(), onRow: onRow)
             }
             let changed = try run(
-                RenderedSQL(sql: known.sql, binds: binds), statement: known.shape, known: known.prepared, onRow: onRow)
+                RenderedSQL(sql: known.sql, binds: binds), statement: known.shape, known: known.prepared,
+                readsIDs: known.readsIDs, onRow: onRow)
             if known.prepared?.isClosed ?? true {
                 known.prepared = cachedStatement(known.sql)
                 templates[template] = known
@@ -25,22 +26,33 @@ extension MariaDBConnection {
             return changed
         }
         let built = try statement()
-        let rendered = try SQLRenderer.render(built, dialect: dialect)
-        let changed = try run(rendered, statement: built, onRow: onRow)
+        var rendered = try SQLRenderer.render(built, dialect: dialect)
+        // An INSERT whose keys come from the insert id runs (and is kept) without its RETURNING clause.
+        let readsIDs: Bool
+        if let sql = try insertIDPlan(built, sql: rendered.sql) {
+            rendered.sql = sql
+            readsIDs = true
+        } else {
+            readsIDs = false
+        }
+        let changed = try run(rendered, statement: built, known: nil, readsIDs: readsIDs, onRow: onRow)
         // Kept only when the binds the core collected are the ones rendered, in order.
         if rendered.binds == binds {
             templates[template] = KnownTemplate(
-                sql: rendered.sql, shape: Self.shape(of: built), prepared: cachedStatement(rendered.sql))
+                sql: rendered.sql, shape: Self.shape(of: built), prepared: cachedStatement(rendered.sql),
+                readsIDs: readsIDs)
         }
         return changed
     }
 
-    /// A template's SQL, its statement without rows, and the prepared statement last found for the SQL (nil, or
-    /// closed after a failure: looked up again by the SQL).
+    /// A template's SQL, its statement without rows, the prepared statement last found for the SQL (nil, or
+    /// closed after a failure: looked up again by the SQL), and whether it is an INSERT whose keys come from the
+    /// insert id (its RETURNING clause removed, see `insertIDPlan(_:sql:)`).
     struct KnownTemplate {
         var sql: String
         var shape: Statement
         var prepared: MariaDBStatement?
+        var readsIDs = false
     }
 
     /// `statement` without its rows: its kind and table, what ``run(_:statement:onRow:)`` reads of it.

@@ -25,6 +25,17 @@ public final class MariaDBConnection: SQLConnection {
     let schemaChanges: MariaDBSchemaChanges
     /// Seconds a statement waits for a lock (the session's `innodb_lock_wait_timeout`).
     let lockWaitSeconds: Int
+    /// `auto_increment_increment` when InnoDB assigns each statement's keys consecutively, else nil (see
+    /// `insertIDPlan(_:sql:)`).
+    var autoIncrementStep: Int64?
+    /// Whether INSERTs that return their new keys read them from the insert id rather than from RETURNING rows
+    /// (InnoDB's `innodb_autoinc_lock_mode` is 0 or 1; not on Galera, which needs 2).
+    public var readsKeysFromInsertID: Bool { autoIncrementStep != nil }
+    /// Each table's `AUTO_INCREMENT` column (nil for none), as of ``autoIncrementGeneration``.
+    var autoIncrementByTable: [String: String?] = [:]
+    var autoIncrementGeneration = 0
+    /// The insert id of the last statement that returned no rows.
+    var lastInsertID: UInt64 = 0
 
     /// libmariadb's global state is set up once, before any thread makes a handle (`mysql_init` alone is not
     /// thread-safe the first time); `mysql_server_init` is what the `mysql_library_init` macro calls.
@@ -72,6 +83,7 @@ public final class MariaDBConnection: SQLConnection {
         } catch {
             throw StrataError.connectionFailed("cannot configure the MariaDB session on \(options): \(error)")
         }
+        autoIncrementStep = Self.autoIncrementStep(self)
     }
 
     deinit {
@@ -187,13 +199,24 @@ public final class MariaDBConnection: SQLConnection {
         try run(rendered, statement: statement, known: nil, onRow: onRow)
     }
 
-    /// ``run(_:statement:onRow:)`` with the prepared statement a template found for the SQL last time, if any.
+    /// ``run(_:statement:onRow:)`` with the prepared statement a template found for the SQL last time, if any;
+    /// `readsIDs`: `rendered` is an INSERT whose RETURNING clause ``insertIDPlan(_:sql:)`` removed.
     func run(
-        _ rendered: RenderedSQL, statement: Statement?, known: MariaDBStatement?, onRow: (any RowReader) throws -> Void
+        _ rendered: RenderedSQL, statement: Statement?, known: MariaDBStatement?, readsIDs: Bool = false,
+        onRow: (any RowReader) throws -> Void
     ) throws -> Int {
         let autocommit = !isInTransaction
         lostInFlight = false
         do {
+            if let statement {
+                if readsIDs {
+                    return try insertReadingIDs(rendered, statement: statement, known: known, onRow: onRow)
+                }
+                if known == nil, let sql = try insertIDPlan(statement, sql: rendered.sql) {
+                    return try insertReadingIDs(
+                        RenderedSQL(sql: sql, binds: rendered.binds), statement: statement, known: nil, onRow: onRow)
+                }
+            }
             return try perform(rendered, statement: statement, known: known, onRow: onRow)
         } catch StrataError.connectionLost(let reason)
             where lostInFlight && Self.mayHaveWritten(statement, sql: rendered.sql, autocommit: autocommit)
@@ -293,6 +316,7 @@ public final class MariaDBConnection: SQLConnection {
         if mysql_stmt_execute(stmt.handle) != 0 { throw failure(of: stmt.handle, table: table) }
         guard mysql_stmt_field_count(stmt.handle) > 0 else {
             failed = false
+            lastInsertID = mysql_stmt_insert_id(stmt.handle)
             let changed = mysql_stmt_affected_rows(stmt.handle)
             return changed == UInt64.max ? 0 : Int(clamping: changed)
         }

@@ -175,6 +175,11 @@ struct MariaDBGaleraTests {
                     cluster.url(nodes: [$0], database: "strata_galera", pool: 3), drivers: [.mariadb])
             }
             defer { for db in dbs { db.close() } }
+            // Galera's innodb_autoinc_lock_mode 2 interleaves writers' keys: INSERTs keep RETURNING there.
+            let url = try DatabaseURL(
+                cluster.url(nodes: [1], database: "strata_galera", pool: 1), drivers: [.mariadb])
+            let connection = try MariaDBDriver(options: try MariaDBConnectionOptions(url: url)).connect()
+            #expect((connection as? MariaDBConnection)?.readsKeysFromInsertID == false)
             _ = try await dbs[0].unsafeRawExecute(
                 "CREATE TABLE galera_counter (id BIGINT PRIMARY KEY, hits BIGINT NOT NULL) ENGINE=InnoDB")
             _ = try await dbs[0].unsafeRawExecute("INSERT INTO galera_counter VALUES (1, 0), (2, 0), (3, 0)")
