@@ -34,7 +34,9 @@ extension PostgresServerTests {
 
         @Test("64 tasks through pool=8 keep more statements in flight than there are cooperative threads")
         func eightInFlight() async throws {
-            let db = try PostgresTestServer.open("pool=8")
+            // 256 statements of 50 ms queue for 7 connections: on a loaded machine (a CI box building beside it) the
+            // last task can wait longer than the default 30 s for one; the test is about concurrency, not that wait.
+            let db = try PostgresTestServer.open("pool=8", poolTimeout: 180)
             defer { db.close() }
             // Each statement sleeps 50 ms on the server and counts the sessions running it meanwhile.
             let statement = """

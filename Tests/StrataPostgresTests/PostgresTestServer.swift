@@ -41,11 +41,12 @@ enum PostgresTestServer {
     }
 
     /// Opens the server's database with `parameters` appended to the URL.
-    static func open(_ parameters: String..., timeout: Double = 5) throws -> Database {
+    static func open(_ parameters: String..., timeout: Double = 5, poolTimeout: Double = 30) throws -> Database {
         let u =
             parameters.isEmpty
             ? baseURL : baseURL + (baseURL.contains("?") ? "&" : "?") + parameters.joined(separator: "&")
-        return try Database.open(u, drivers: [.postgres], configuration: Configuration(timeout: timeout))
+        return try Database.open(
+            u, drivers: [.postgres], configuration: Configuration(timeout: timeout, poolTimeout: poolTimeout))
     }
 
     /// A fresh, empty schema named `name` (dropped first if it exists), and a database whose connections use it.
