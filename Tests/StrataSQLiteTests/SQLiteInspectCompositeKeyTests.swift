@@ -94,3 +94,28 @@ struct SQLiteInspectCompositeKeyTests {
             ])
     }
 }
+
+@Suite("SQLite inspect: a foreign key listing its columns in another order than the referenced key")
+struct SQLiteInspectForeignKeyOrderTests {
+    /// The fixture, with stock_note's foreign key written `(sku, shop_id) REFERENCES stock_level (sku, shop_id)`:
+    /// the same constraint as the one the models declare, column for column.
+    static let sql = CompositeInspectFixture.sql.replacingOccurrences(
+        of: "FOREIGN KEY (shop_id, sku) REFERENCES stock_level (shop_id, sku)",
+        with: "FOREIGN KEY (sku, shop_id) REFERENCES stock_level (sku, shop_id)")
+
+    @Test("inspect writes the keys in the referenced key's order, and migrate plans no change to the foreign key")
+    func reorderedForeignKey() async throws {
+        try #require(Self.sql != CompositeInspectFixture.sql)
+        let file = TemporarySQLiteFile()
+        let (status, _) = try ToolRun.run("/usr/bin/sqlite3", [file.path, Self.sql])
+        try #require(status == 0)
+        let db = try Database.open("sqlite:\(file.path)?migrate=off", drivers: [.sqlite])
+        defer { db.close() }
+        let source = try await db.withConnection { tx in try ModelSource.inspect(tx) }
+        #expect(source == (try CompositeInspectFixture.expectedSource()))
+        let plan = try await db.withConnection { tx in try tx.plan([Shop.self, StockLevel.self, StockNote.self]) }
+        #expect(plan.changes.map { "\($0.change)" } == [])
+        let note = try #require(try await StockNote.find(1, on: db))
+        #expect(try await note.fetch(StockNote.stockLevel, on: db)?.count == 3, "belongsTo by both columns")
+    }
+}

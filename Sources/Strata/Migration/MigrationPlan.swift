@@ -107,10 +107,11 @@ public struct MigrationPlan: Sendable, Hashable, CustomStringConvertible {
             for i in model.indexes where !table.indexes.contains(where: { same($0, i) }) {
                 out.append(PlannedChange(change: .addIndex(table: name, i), isDestructive: false))
             }
-            for k in table.foreignKeys where !model.foreignKeys.contains(k) {
+            // The same constraint whatever order its columns are listed in (see `ForeignKey.isSameConstraint`).
+            for k in table.foreignKeys where !model.foreignKeys.contains(where: { $0.isSameConstraint(as: k) }) {
                 out.append(PlannedChange(change: .dropForeignKey(table: name, column: k.column), isDestructive: false))
             }
-            for k in model.foreignKeys where !table.foreignKeys.contains(k) {
+            for k in model.foreignKeys where !table.foreignKeys.contains(where: { $0.isSameConstraint(as: k) }) {
                 out.append(PlannedChange(change: .addForeignKey(table: name, k), isDestructive: false))
             }
         }

@@ -39,6 +39,20 @@ public struct ForeignKey: Sendable, Hashable {
     /// Whether the key has several columns (it references a composite key).
     public var isComposite: Bool { columns.count > 1 }
 
+    /// Whether `other` is the same constraint: the same table, delete rule and pairs of referencing and referenced
+    /// columns, listed in any order (`(b, a) REFERENCES t (y, x)` is `(a, b) REFERENCES t (x, y)`; a database
+    /// reads back the order it was written in, a model declares the referenced key's).
+    func isSameConstraint(as other: ForeignKey) -> Bool {
+        guard referencedTable == other.referencedTable, onDelete == other.onDelete,
+            columns.count == referencedColumns.count, other.columns.count == other.referencedColumns.count,
+            columns.count == other.columns.count
+        else { return false }
+        if columns == other.columns { return referencedColumns == other.referencedColumns }
+        let pairs = zip(columns, referencedColumns).map { [$0, $1] }
+        let others = zip(other.columns, other.referencedColumns).map { [$0, $1] }
+        return Set(pairs).count == pairs.count && Set(pairs) == Set(others)
+    }
+
     /// A foreign key `column REFERENCES table (referenced) ON DELETE onDelete`.
     ///
     /// - Parameters:
