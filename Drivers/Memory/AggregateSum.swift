@@ -5,7 +5,8 @@ import Strata
 /// The running sum of a group's non-NULL values, by the column's type, folded in one value at a time.
 struct AggregateSum {
     let type: ColumnType
-    let expression: String
+    /// What errors name the sum by (`table.sum(column)`), spelled only when one is thrown.
+    private let name: Name
     private var count = 0
     /// Integers: 128 bits cannot overflow on any number of Int64s a table can hold; only the total must fit.
     private var integerTotal: Int128 = 0
@@ -13,9 +14,29 @@ struct AggregateSum {
     private var exact = true
     private var doubleTotal = 0.0
 
+    /// What an error names the sum by: text, or a table's aggregate, spelled out only for an error.
+    enum Name {
+        case text(String)
+        case aggregate(table: String, Aggregate)
+    }
+
     init(type: ColumnType, expression: String) {
         self.type = type
-        self.expression = expression
+        self.name = .text(expression)
+    }
+
+    /// A sum named `table.` followed by the aggregate's summary (`bench.sum(i1)`) in its errors.
+    init(type: ColumnType, table: String, aggregate: Aggregate) {
+        self.type = type
+        self.name = .aggregate(table: table, aggregate)
+    }
+
+    /// The expression errors name.
+    var expression: String {
+        switch name {
+        case .text(let text): text
+        case .aggregate(let table, let a): table + "." + a.summary
+        }
     }
 
     /// Adds one non-NULL value.

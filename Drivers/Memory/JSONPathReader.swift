@@ -49,10 +49,13 @@ enum JSONPathReader {
                 if current == UInt8(ascii: "}") { return false }
                 var found = false
                 var foundPosition = 0
+                var key = key
+                let keyIsASCII = key.utf8.allSatisfy { $0 < 0x80 }
                 while true {
-                    guard let name = string(), expect(UInt8(ascii: ":")) else { return false }
+                    let matches = key.withUTF8 { name(equals: $0, isASCII: keyIsASCII) }
+                    guard let matches, expect(UInt8(ascii: ":")) else { return false }
                     // A key written twice: the last one counts, as in PostgreSQL's jsonb (Strata writes each once).
-                    if name == key {
+                    if matches {
                         found = true
                         foundPosition = position
                     }
@@ -126,7 +129,7 @@ enum JSONPathReader {
         mutating func skipValue(depth: Int) -> Bool {
             guard depth < JSONValidator.maxDepth, let c = current else { return false }
             switch c {
-            case UInt8(ascii: "\""): return string() != nil
+            case UInt8(ascii: "\""): return skipString()
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let close = c == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
                 position += 1
@@ -137,7 +140,7 @@ enum JSONPathReader {
                 }
                 while true {
                     if close == UInt8(ascii: "}") {
-                        guard string() != nil, expect(UInt8(ascii: ":")) else { return false }
+                        guard skipString(), expect(UInt8(ascii: ":")) else { return false }
                     }
                     guard skipValue(depth: depth + 1) else { return false }
                     skipWhitespace()
@@ -161,9 +164,51 @@ enum JSONPathReader {
             }
         }
 
+        /// The end of the string here (the position past its closing quote) when it holds no escape, else nil.
+        private func plainStringEnd() -> Int? {
+            var p = position + 1
+            while p < bytes.count {
+                let c = bytes[p]
+                if c == UInt8(ascii: "\"") { return p + 1 }
+                if c == UInt8(ascii: "\\") { return nil }
+                p += 1
+            }
+            return nil
+        }
+
+        /// Moves past the string here; false when there is none or it is malformed (as ``string()`` would be nil).
+        mutating func skipString() -> Bool {
+            guard current == UInt8(ascii: "\"") else { return false }
+            if let end = plainStringEnd() {
+                position = end
+                return true
+            }
+            return string() != nil
+        }
+
+        /// Reads the member name here and says whether it is the key whose UTF-8 bytes are `key`, as
+        /// `string() == key` would (Swift's equality of Strings, canonical equivalence included), without building
+        /// a String when the name has no escape and both are ASCII or their bytes are equal. Nil when malformed.
+        mutating func name(equals key: UnsafeBufferPointer<UInt8>, isASCII keyIsASCII: Bool) -> Bool? {
+            guard current == UInt8(ascii: "\""), let end = plainStringEnd() else {
+                return string().map { $0 == String(decoding: key, as: UTF8.self) }
+            }
+            let start = position + 1
+            position = end
+            let name = UnsafeBufferPointer(rebasing: bytes[start..<end - 1])
+            if name.elementsEqual(key) { return true }
+            if keyIsASCII && name.allSatisfy({ $0 < 0x80 }) { return false }
+            return String(decoding: name, as: UTF8.self) == String(decoding: key, as: UTF8.self)
+        }
+
         /// The string here, its escapes decoded; nil when there is none or it is malformed.
         mutating func string() -> String? {
             guard current == UInt8(ascii: "\"") else { return nil }
+            if let end = plainStringEnd() {
+                let start = position + 1
+                position = end
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end - 1]), as: UTF8.self)
+            }
             position += 1
             var out: [UInt8] = []
             while let c = current {

@@ -50,10 +50,11 @@ extension StoreState {
     /// Forgets the journal once nothing can roll back to it, and drops empty slots.
     mutating func settle(_ touched: String?) {
         journal.removeAll(keepingCapacity: journal.count < 4096)
+        // Only a table with many empty slots is changed: asking each costs no hashing and no write-back.
         if let touched {
-            tables[touched]?.compact()
+            if let i = tables.index(forKey: touched), tables.values[i].wantsCompaction { tables.values[i].compact() }
         } else {
-            for name in tables.keys { tables[name]?.compact() }
+            for i in tables.indices where tables.values[i].wantsCompaction { tables.values[i].compact() }
         }
     }
 

@@ -88,9 +88,17 @@ final class MemoryConnection: DatabaseConnection {
     func liveColumns(of table: String) throws -> [LiveColumn]? {
         store.tableColumns(of: table, connection: id)?.map {
             LiveColumn(
-                name: $0.name, declaredType: $0.type.rawValue, isNullable: $0.isNullable,
-                reads: LiveColumn.reads(ofStrataType: $0.type))
+                name: $0.name, declaredType: $0.type.rawValue, isNullable: $0.isNullable, reads: Self.reads($0.type))
         }
+    }
+
+    /// ``LiveColumn/reads(ofStrataType:)`` of each type, built once: a fresh database reads each new table's
+    /// columns, and building the sets again each time cost more than the rest of the call.
+    private static let readsByType: [ColumnType: Set<ColumnType>] = Dictionary(
+        uniqueKeysWithValues: ColumnType.allCases.map { ($0, LiveColumn.reads(ofStrataType: $0)) })
+
+    private static func reads(_ type: ColumnType) -> Set<ColumnType> {
+        readsByType[type] ?? LiveColumn.reads(ofStrataType: type)
     }
 
     /// The index or scan the store reads the SELECT's rows through (see `MemoryTable.plan(for:)`).

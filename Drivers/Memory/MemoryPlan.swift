@@ -18,6 +18,7 @@ extension MemoryTable {
         let access =
             terms.lazy.compactMap { primaryKeyAccess($0) }.first
             ?? terms.lazy.compactMap { indexAccess($0) }.first
+            ?? terms.lazy.compactMap { pathAccess($0) }.first
         lines.append(access.map { "SEARCH \(name) USING \($0)" } ?? "SCAN \(name)")
         for join in select.joins { lines.append("SCAN \(join.table) AS \(join.alias) (nested loop)") }
         if !select.order.isEmpty {
@@ -48,6 +49,25 @@ extension MemoryTable {
         }
         guard let index = indexes.first(where: { $0.columns.first == c }) else { return nil }
         return "INDEX \(index.name) (\(column)\(op)?)"
+    }
+
+    /// `INDEX name (<expr>>?)` for the index on the JSON path a term compares with a value, as SQLite words a
+    /// search of an index on an expression.
+    private func pathAccess(_ term: SQLExpression.Node) -> String? {
+        let bounded: (path: SQLExpression.Node, op: String)
+        switch term {
+        case .compare(let op, let e, .value), .compare(let op, .value, let e):
+            guard op != .notEqual else { return nil }
+            bounded = (e, op == .equal ? "=" : op == .less || op == .lessOrEqual ? "<" : ">")
+        case .between(let e, .value, .value, negated: false):
+            bounded = (e, ">")
+        default:
+            return nil
+        }
+        guard case .jsonPath(.column(let c), let path) = bounded.path,
+            let index = pathIndexes.first(where: { columns[$0.column].name == c && $0.path == path })
+        else { return nil }
+        return "INDEX \(index.name) (<expr>\(bounded.op)?)"
     }
 
     /// The column a term bounds and how (`=`, `<`, `>`, …), when an index could answer it.

@@ -23,6 +23,8 @@ struct MemoryTable: Sendable {
     /// The largest id ever inserted; auto-assigned ids continue after it, so ids are never reused.
     var lastID: Int64 = 0
     private(set) var indexes: [MemoryIndex] = []
+    /// The indexes on JSON paths (see ``MemoryPathIndex``); a table rebuilt by a schema change keeps none.
+    private(set) var pathIndexes: [MemoryPathIndex] = []
     /// The inverted indexes of search document columns, built by the first `match` on each (see
     /// ``MemorySearchIndex``).
     private(set) var searchIndexes: [MemorySearchIndex] = []
@@ -85,6 +87,15 @@ struct MemoryTable: Sendable {
         foreignKeys = []
         slots = rows
         liveCount = rows.count
+    }
+
+    /// Replaces the rows of a table made by ``init(derived:columns:rows:)`` (a recursive walk's next level), keeping
+    /// its columns and their positions.
+    mutating func replaceDerivedRows(_ rows: [[DatabaseValue]]) {
+        slots = rows
+        liveCount = rows.count
+        searchIndexes = []
+        insertPlan = nil
     }
 
     /// The position of a column.
@@ -184,6 +195,14 @@ struct MemoryTable: Sendable {
             indexes[i].ordered?.noteWrite(slot: slot, before: before, after: after)
             if indexes[i].ordered?.isWorthKeeping == false { indexes[i].ordered = nil }
         }
+        for i in pathIndexes.indices where pathIndexes[i].ordered != nil {
+            let before: DatabaseValue? =
+                slot < slots.count && !slots[slot].isEmpty ? pathIndexes[i].value(slots[slot]) : nil
+            let after = row.map { pathIndexes[i].value($0) }
+            if let before, let after, !before.isNull, !after.isNull, ValueOrder.equal(before, after) { continue }
+            pathIndexes[i].ordered?.noteWrite(slot: slot, before: before, after: after)
+            if pathIndexes[i].ordered?.isWorthKeeping == false { pathIndexes[i].ordered = nil }
+        }
     }
 
     private mutating func unindex(_ row: [DatabaseValue], slot: Int) {
@@ -196,10 +215,15 @@ struct MemoryTable: Sendable {
         }
     }
 
+    /// Whether ``compact()`` would drop empty slots: they outnumber the rows (and are more than 32).
+    var wantsCompaction: Bool {
+        let empty = slots.count - liveCount
+        return empty > 32 && empty > liveCount
+    }
+
     /// Drops empty slots once they outnumber the rows. Only when no undo journal refers to slots.
     mutating func compact() {
-        let empty = slots.count - liveCount
-        guard empty > 32 && empty > liveCount else { return }
+        guard wantsCompaction else { return }
         let rows = slots.filter { !$0.isEmpty }
         slots = []
         slots.reserveCapacity(rows.count)
@@ -209,6 +233,7 @@ struct MemoryTable: Sendable {
             indexes[i].slots.removeAll(keepingCapacity: true)
             indexes[i].ordered = nil  // slot numbers change
         }
+        for i in pathIndexes.indices { pathIndexes[i].ordered = nil }
         for i in searchIndexes.indices { searchIndexes[i].removeAll() }
         for row in rows { put(row, at: slots.count) }
     }
@@ -222,6 +247,7 @@ struct MemoryTable: Sendable {
             indexes[i].slots = [:]
             indexes[i].ordered = nil
         }
+        for i in pathIndexes.indices { pathIndexes[i].ordered = nil }
         for i in searchIndexes.indices { searchIndexes[i].removeAll() }
     }
 
@@ -254,6 +280,23 @@ struct MemoryTable: Sendable {
             }
         }
         indexes.append(index)
+    }
+
+    /// Adds an index on the value at `path` in JSON column `column`, unless the table has one of that name or on
+    /// the same path; its entries are built by the first query that can use them.
+    ///
+    /// - Throws: ``StrataError/unknownColumn(model:column:)``.
+    mutating func addPathIndex(name indexName: String, column: String, path: JSONPath) throws(StrataError) {
+        let c = try position(of: column)
+        guard columns[c].type == .json,
+            !pathIndexes.contains(where: { $0.name == indexName || ($0.column == c && $0.path == path) })
+        else { return }
+        pathIndexes.append(MemoryPathIndex(name: indexName, column: c, path: path))
+    }
+
+    /// Builds the ordered entries of the path index at position `i` of ``pathIndexes``.
+    mutating func buildPathEntries(ofIndex i: Int) {
+        pathIndexes[i].ordered = pathIndexes[i].entries(slots)
     }
 
     /// Builds the inverted index of text column `c`, unless it has one (see ``MemorySearchIndex``).

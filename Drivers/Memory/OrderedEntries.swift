@@ -60,6 +60,31 @@ struct OrderedEntries: Sendable {
         slots = order
     }
 
+    /// The entries of values computed for each slot (nil: a deleted row), as an index on a JSON path keeps them.
+    init(values: [DatabaseValue?]) {
+        var order: [Int] = []
+        order.reserveCapacity(values.count)
+        var nulls = 0
+        for slot in values.indices {
+            guard let v = values[slot] else { continue }
+            if v.isNull {
+                nulls += 1
+            } else {
+                order.append(slot)
+            }
+        }
+        self.nulls = nulls
+        values.withUnsafeBufferPointer { values in
+            order.sort { a, b in
+                // Both are non-nil: only live slots were kept.
+                let c = ValueOrder.compare(values[a] ?? .null, values[b] ?? .null)
+                return c < 0 || (c == 0 && a < b)
+            }
+        }
+        keys = order.map { values[$0] ?? .null }
+        slots = order
+    }
+
     /// The number of entries.
     var count: Int { keys.count }
 

@@ -15,9 +15,22 @@ extension MemoryTable {
             prepareOrderedEntries(column: c, for: [low, high])
         case .inList(.column(let c), let list, negated: false):
             prepareOrderedEntries(column: c, for: list.values)
+        case .compare(let op, .computed(let box), .value(let v)), .compare(let op, .value(let v), .computed(let box)):
+            if op != .notEqual { preparePathEntries(box.computed, for: [v]) }
+        case .between(.computed(let box), .value(let low), .value(let high), negated: false):
+            preparePathEntries(box.computed, for: [low, high])
         default:
             break
         }
+    }
+
+    /// Builds the entries of the path index that `value` reads, if it has none yet and the bounds can search them.
+    private mutating func preparePathEntries(_ value: ComputedValue, for bounds: [DatabaseValue]) {
+        guard let i = pathIndexes.indices.first(where: { pathIndexes[$0].reads(value) }),
+            pathIndexes[i].ordered == nil,
+            bounds.allSatisfy({ $0.isNull || Self.orderable($0, in: pathIndexes[i].valueType) })
+        else { return }
+        buildPathEntries(ofIndex: i)
     }
 
     /// For `ORDER BY column [DESC] LIMIT count` without WHERE: the slots that may hold the first
@@ -72,7 +85,7 @@ extension MemoryTable {
             let count = f.ranges.reduce(0) { $0 + $1.count }
             if best.map({ count < $0.count }) ?? true { best = (f.index, f.ranges, count) }
         }
-        guard let best, let entries = indexes[best.index].ordered else { return nil }
+        guard let best, let entries = orderedEntries(best.index) else { return nil }
         // Sorting the candidates back into insertion order costs more than scanning past a share of the rows.
         guard best.count + entries.pending.count <= max(64, liveCount / 8) else { return nil }
         return entries.candidates(best.ranges, slotCount: slots.count, inOrder: inOrder)
@@ -106,6 +119,17 @@ extension MemoryTable {
                 }
                 return a.overlaps(b) ? [a.clamped(to: b)] : []
             }
+        case .compare(let op, .computed(let box), .value(let v)):
+            return ranges(path: box.computed, [v]) { e in e.positions(op, v).map { $0.isEmpty ? [] : [$0] } }
+        case .compare(let op, .value(let v), .computed(let box)):
+            return ranges(path: box.computed, [v]) { e in e.positions(op.mirrored, v).map { $0.isEmpty ? [] : [$0] } }
+        case .between(.computed(let box), .value(let low), .value(let high), negated: false):
+            return ranges(path: box.computed, [low, high]) { e in
+                guard let a = e.positions(.greaterOrEqual, low), let b = e.positions(.lessOrEqual, high) else {
+                    return nil
+                }
+                return a.overlaps(b) ? [a.clamped(to: b)] : []
+            }
         case .inList(.column(let c), let list, negated: false):
             return ranges(column: c, list.values) { e in
                 var out: [Range<Int>] = []
@@ -129,6 +153,24 @@ extension MemoryTable {
         for v in bounds where !v.isNull && !Self.orderable(v, in: columns[c].type) { return nil }
         guard let found = body(entries) else { return nil }
         return (i, found)
+    }
+
+    /// The path index whose path `value` reads, as an entry source numbered after the column indexes (see
+    /// ``orderedEntries(_:)``), and the ranges `body` finds in it for `bounds`; nil as for a column.
+    private func ranges(
+        path value: ComputedValue, _ bounds: [DatabaseValue], _ body: (OrderedEntries) -> [Range<Int>]?
+    ) -> (Int, [Range<Int>])? {
+        guard let i = pathIndexes.indices.first(where: { pathIndexes[$0].reads(value) }),
+            let entries = pathIndexes[i].ordered
+        else { return nil }
+        for v in bounds where !v.isNull && !Self.orderable(v, in: pathIndexes[i].valueType) { return nil }
+        guard let found = body(entries) else { return nil }
+        return (indexes.count + i, found)
+    }
+
+    /// The built entries of entry source `i`: column index `i`, or past them, path index `i - indexes.count`.
+    private func orderedEntries(_ i: Int) -> OrderedEntries? {
+        i < indexes.count ? indexes[i].ordered : pathIndexes[i - indexes.count].ordered
     }
 
     /// The first index whose first column is `c` and whose ordered entries are built.

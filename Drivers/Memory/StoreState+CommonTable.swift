@@ -51,13 +51,24 @@ extension StoreState {
         if r.distinct { level = level.filter { seen.insert(key($0)).inserted } }
         var all = level
         var depth = 0
+        var state = self  // the walk's rows so far are a table only while the step runs
         while !level.isEmpty && depth < r.maxDepth {
             depth += 1
-            var state = self  // the walk's rows so far are a table only while the step runs
-            state.tables[w.name] = MemoryTable(derived: w.name, columns: columns, rows: level)
+            // The walk's table is made once and takes each level's rows: its columns' positions stay.
+            if var walked = state.tables.removeValue(forKey: w.name), depth > 1 {
+                walked.replaceDerivedRows(level)
+                state.tables[w.name] = walked
+            } else {
+                state.tables[w.name] = MemoryTable(derived: w.name, columns: columns, rows: level)
+            }
             level = materialized(try state.select(step)).map { $0 + [.integer(Int64(depth))] }
             if r.distinct { level = level.filter { seen.insert(key($0)).inserted } }
             all += level
+        }
+        // The step's table keeps the ordered entries its lookups built (its rows are as they were), so the next
+        // walk over it finds them: the steps only read.
+        if step.table != w.name, let read = state.tables[step.table], tables[step.table] != nil {
+            tables[step.table] = read
         }
         return all
     }

@@ -44,11 +44,16 @@ extension StoreState {
             return a.type == .double
         }
         if s.isAggregated {
-            for group in try evaluator.groups(matched, by: s.groupBy) {
+            let (rowsByGroup, ranges) = try evaluator.groupRanges(matched, by: s.groupBy)
+            let all = items + orderItems
+            out.reserveCapacity(ranges.count)
+            for range in ranges {
+                let group = rowsByGroup[range]
                 for item in accumulated { _ = try evaluator.value(item, group) }
                 if let having = s.having, try evaluator.truth(having.node, group) != true { continue }
                 var row: [DatabaseValue] = []
-                for item in items + orderItems { row.append(try evaluator.value(item, group)) }
+                row.reserveCapacity(all.count)
+                for item in all { row.append(try evaluator.value(item, group)) }
                 out.append(row)
             }
         } else {
@@ -75,14 +80,14 @@ extension StoreState {
                     } else if let value = itemValues[k] {
                         row.append(try value.value(rows[i]))
                     } else {
-                        row.append(try evaluator.value(item, [i]))
+                        row.append(try evaluator.value(item, [i][...]))
                     }
                 }
                 for (k, item) in orderItems.enumerated() {
                     if let value = computed[k] {
                         row.append(try value.value(rows[i]))
                     } else {
-                        row.append(try evaluator.value(item, [i]))
+                        row.append(try evaluator.value(item, [i][...]))
                     }
                 }
                 out.append(row)
@@ -111,28 +116,58 @@ struct GroupEvaluator {
     /// The groups of `matched` by the values of `columns` (NULL equal to NULL), in order of first row; with no
     /// columns, one group of every row, even none (an aggregate over no rows still answers).
     func groups(_ matched: [Int], by columns: [ColumnRef]) throws(StrataError) -> [[Int]] {
-        guard !columns.isEmpty else { return [matched] }
+        let (rowsByGroup, ranges) = try groupRanges(matched, by: columns)
+        return ranges.map { Array(rowsByGroup[$0]) }
+    }
+
+    /// The groups of ``groups(_:by:)`` as ranges of one array of row positions, group after group: two
+    /// allocations for any number of groups, where an array per group costs one each and its growth.
+    func groupRanges(_ matched: [Int], by columns: [ColumnRef]) throws(StrataError) -> ([Int], [Range<Int>]) {
+        guard !columns.isEmpty else { return (matched, [0..<matched.count]) }
         var positions: [Int] = []
         for c in columns { positions.append(try scope.position(of: c.name, in: c.table)) }
-        // One key per row, without an array for a single column (the usual GROUP BY): hashing and comparing
-        // the rows' values is then most of the work.
+        // One key per row, without an array for a single column (the usual GROUP BY), looked up once (a new key's
+        // group number is written where the lookup found no entry): hashing and comparing the rows' values is
+        // then most of the work.
         var index: [IndexKey: Int] = [:]
-        var groups: [[Int]] = []
+        var counts: [Int] = []
+        var groupOf: [Int] = []
+        groupOf.reserveCapacity(matched.count)
         rows.withUnsafeBufferPointer { rows in
             for i in matched {
                 let key = IndexKey(grouping: rows[i], columns: positions)
-                if let g = index[key] {
-                    groups[g].append(i)
-                } else {
-                    index[key] = groups.count
-                    groups.append([i])
-                }
+                let g = Self.numbered(&index[key, default: -1], counts.count)
+                if g == counts.count { counts.append(1) } else { counts[g] += 1 }
+                groupOf.append(g)
             }
         }
-        return groups
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(counts.count)
+        var next: [Int] = []
+        next.reserveCapacity(counts.count)
+        var start = 0
+        for n in counts {
+            ranges.append(start..<start + n)
+            next.append(start)
+            start += n
+        }
+        var rowsByGroup = [Int](repeating: 0, count: matched.count)
+        for (k, i) in matched.enumerated() {
+            let g = groupOf[k]
+            rowsByGroup[next[g]] = i
+            next[g] += 1
+        }
+        return (rowsByGroup, ranges)
     }
 
-    func value(_ item: SelectItem, _ group: [Int]) throws(StrataError) -> DatabaseValue {
+    /// The group number in `entry`, or `new` written there when it holds none (-1).
+    @inline(__always)
+    private static func numbered(_ entry: inout Int, _ new: Int) -> Int {
+        if entry < 0 { entry = new }
+        return entry
+    }
+
+    func value(_ item: SelectItem, _ group: ArraySlice<Int>) throws(StrataError) -> DatabaseValue {
         switch item {
         case .column(let c):
             guard let first = group.first else { return .null }
@@ -148,7 +183,7 @@ struct GroupEvaluator {
     }
 
     /// HAVING in three-valued logic: nil is unknown (a comparison with NULL).
-    func truth(_ node: HavingCondition.Node, _ group: [Int]) throws(StrataError) -> Bool? {
+    func truth(_ node: HavingCondition.Node, _ group: ArraySlice<Int>) throws(StrataError) -> Bool? {
         switch node {
         case .compare(let op, let item, let bound):
             let v = try value(item, group)
@@ -191,7 +226,7 @@ struct GroupEvaluator {
 
     /// One aggregate over a group: NULLs skipped, DISTINCT by SQL equality; no values give NULL (0 for a count).
     /// Values are folded in as they are read, in the group's row order.
-    func aggregate(_ a: Aggregate, _ group: [Int]) throws(StrataError) -> DatabaseValue {
+    func aggregate(_ a: Aggregate, _ group: ArraySlice<Int>) throws(StrataError) -> DatabaseValue {
         guard let c = a.column else { return .integer(Int64(group.count)) }
         let p = try scope.position(of: c.name, in: c.table)
         var seen: Set<IndexKey> = []
@@ -199,7 +234,7 @@ struct GroupEvaluator {
         var best: DatabaseValue?
         var sum: AggregateSum?
         if a.function == .sum || a.function == .avg {
-            sum = AggregateSum(type: a.type ?? scope.type(at: p), expression: table + "." + a.summary)
+            sum = AggregateSum(type: a.type ?? scope.type(at: p), table: table, aggregate: a)
         }
         for i in group {
             let v = rows[i][p]

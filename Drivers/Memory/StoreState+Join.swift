@@ -6,12 +6,13 @@ extension StoreState {
     /// own columns, and each joined table's, for the column its ON condition equates with an earlier table's.
     /// Statements that fail here fail again, with their error, when they run.
     mutating func prepareJoin(_ s: Select, main i: [String: MemoryTable].Index) {
-        if let own = Self.ownTerms(s, main: tables.values[i]) {
+        let own = Self.ownTerms(s, main: tables.values[i])
+        if let own {
             tables.values[i].prepareOrderedEntries(for: own)
             tables.values[i].prepareSearchIndex(for: own)
         }
         var scope = ColumnScope(tables.values[i])
-        for join in s.joins {
+        for (k, join) in s.joins.enumerated() {
             guard let r = tables.index(forKey: join.table) else { return }
             let leftWidth = scope.width
             guard (try? scope.join(tables.values[r], as: join.alias)) != nil else { return }
@@ -19,7 +20,43 @@ extension StoreState {
                 let equality = JoinEquality.find(on, leftWidth: leftWidth)
             else { continue }
             tables.values[r].prepareOrderedEntries(forColumn: equality.right - leftWidth)
+            if k == 0, own == nil, Self.drivesFromRight(s, main: tables.values[i], right: tables.values[r]) {
+                tables.values[i].prepareOrderedEntries(forColumn: equality.left)
+            }
         }
+    }
+
+    /// Whether the first join may be read from its right rows (see ``rowsFromRight(_:main:right:leftWidth:)``),
+    /// when no WHERE term narrows the main table: an INNER join of a table a tenth of the main table's size or less.
+    static func drivesFromRight(_ s: Select, main: MemoryTable, right: MemoryTable) -> Bool {
+        s.joins.first?.kind == .inner && right.liveCount <= main.liveCount / 10
+    }
+
+    /// The rows of the first join, an INNER one whose right table is small (a recursive walk's last level), found
+    /// from its right rows: each right row's value of the ON equality's column looks its main rows up in an index
+    /// of the main table, instead of each main row looking up the right table. Then sorted into the order the
+    /// nested loop gives: main rows in slot order, each followed by its matches in slot order. The whole ON
+    /// condition is checked on each joined row. Nil when the main table cannot answer a lookup (no built index on
+    /// the column, a value of another kind, too many rows): the nested loop runs then.
+    private func rowsFromRight(_ on: CompiledCondition, main: MemoryTable, right: MemoryTable, leftWidth: Int)
+        throws(StrataError) -> [[DatabaseValue]]?
+    {
+        guard let e = JoinEquality.find(on, leftWidth: leftWidth), main.canLookUp(column: e.left) else { return nil }
+        var pairs: [(main: Int, right: Int)] = []
+        for r in right.slots.indices where !right.slots[r].isEmpty {
+            let v = right.slots[r][e.right - leftWidth]
+            if v.isNull { continue }
+            guard let found = main.candidateSlots(.compare(.equal, .column(e.left), .value(v))) else { return nil }
+            for m in found where !main.slots[m].isEmpty { pairs.append((m, r)) }
+        }
+        pairs.sort { $0.main < $1.main || ($0.main == $1.main && $0.right < $1.right) }
+        let predicate = RowPredicate(on).evaluate
+        var out: [[DatabaseValue]] = []
+        for (m, r) in pairs {
+            let combined = main.slots[m] + right.slots[r]
+            if try predicate(combined) == .yes { out.append(combined) }
+        }
+        return out
     }
 
     /// The rows of the main table joined with each join in turn: a joined row is the main row
@@ -34,17 +71,26 @@ extension StoreState {
     func joinedRows(_ s: Select, main: MemoryTable) throws(StrataError) -> (ColumnScope, [[DatabaseValue]]) {
         var scope = ColumnScope(main)
         var rows: [[DatabaseValue]] = []
-        if let own = Self.ownTerms(s, main: main), let slots = main.candidateSlots(own) {
-            rows.reserveCapacity(slots.count)
-            for slot in slots where !main.slots[slot].isEmpty { rows.append(main.slots[slot]) }
-        } else {
-            rows = main.slots.filter { !$0.isEmpty }
-        }
-        for join in s.joins {
+        let own = Self.ownTerms(s, main: main)
+        for (k, join) in s.joins.enumerated() {
             let right = try table(join.table)
             let leftWidth = scope.width
             try scope.join(right, as: join.alias)
             let on = try CompiledCondition(join.on.node, scope: scope)
+            if k == 0, own == nil, Self.drivesFromRight(s, main: main, right: right),
+                let found = try rowsFromRight(on, main: main, right: right, leftWidth: leftWidth)
+            {
+                rows = found
+                continue
+            }
+            if k == 0 {
+                if let own, let slots = main.candidateSlots(own) {
+                    rows.reserveCapacity(slots.count)
+                    for slot in slots where !main.slots[slot].isEmpty { rows.append(main.slots[slot]) }
+                } else {
+                    rows = main.slots.filter { !$0.isEmpty }
+                }
+            }
             let predicate = RowPredicate(on).evaluate
             let live = right.slots.indices.filter { !right.slots[$0].isEmpty }
             let equality = JoinEquality.find(on, leftWidth: leftWidth)

@@ -55,8 +55,17 @@ extension StoreState {
         let indexName = index.resolvedName(table: name)
         try Self.checkIdentifier(indexName)
         var table = try table(name)
-        // An index on a JSON path changes no answer (the core refuses a unique one): every read computes the path.
-        if index.expression != nil { return }
+        // An index on a JSON path changes no answer (the core refuses a unique one): it keeps the path's values in
+        // order for the queries that compare the same path, and one on any other expression is not kept.
+        if let e = index.expression {
+            guard case .jsonPath(.column(let column), let path) = e.node else { return }
+            let before = table
+            try table.addPathIndex(name: indexName, column: column, path: path)
+            guard table.pathIndexes.count != before.pathIndexes.count else { return }
+            journal.append(.table(name: name, previous: before))
+            tables[name] = table
+            return
+        }
         if tables.values.contains(where: { $0.hasIndex(named: indexName) }) { return }
         let before = table
         try table.addIndex(name: indexName, columns: index.columns, unique: index.isUnique)

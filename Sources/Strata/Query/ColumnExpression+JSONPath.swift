@@ -129,8 +129,9 @@ extension Index {
     /// ```
     ///
     /// SQLite and PostgreSQL index the path's whole typed expression (`CREATE INDEX "profile_settings_theme_idx"
-    /// ON "profile" ((CASE WHEN json_type("settings", '$."theme"') = 'text' THEN … END))`); the memory driver,
-    /// which computes the path for every read, keeps none. A bad path fails the migration with the path's error;
+    /// ON "profile" ((CASE WHEN json_type("settings", '$."theme"') = 'text' THEN … END))`); the memory driver keeps
+    /// the path's values in order, built by the first query that compares the path with a value and kept through
+    /// writes, so each document is parsed once, not once per query. A bad path fails the migration with its error;
     /// a unique index on a path is refused (``StrataError/invalidQuery(_:)``).
     ///
     /// - Parameters:
