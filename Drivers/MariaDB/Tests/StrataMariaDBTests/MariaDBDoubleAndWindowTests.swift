@@ -61,7 +61,7 @@ struct MariaDBDoubleAndWindowTests {
     }
 
     @Test("a decimal SUM in HAVING is read first through EXP(8888 * (digits > 38)), error 1690 past 38 digits")
-    func decimalSumGuardInHaving() {
+    func decimalSumGuardInHaving() throws {
         let price = Aggregate(.sum, ColumnRef("price"), type: .decimal)
         var select = Select(table: "t", selection: .items([.column(ColumnRef("s"))]))
         select.groupBy = [ColumnRef("s")]
