@@ -90,6 +90,35 @@ struct DifferentialFuzzTests {
         }
     }
 
+    @Test("the generator still writes the mistyped predicates of issue 25, and every backend refuses them alike")
+    func mistypedShapesAgree() throws {
+        let engine = try DifferentialEngine(
+            urls: ["memory:", "sqlite::memory:"], drivers: FuzzBackends.drivers, options: FuzzOptions())
+        var rng = SplitMix64(seed: 25)
+        let values = EdgeValues(noncharacters: true)
+        var mistyped = 0
+        var refusedAlike = 0
+        for _ in 0..<12 {
+            let world = FuzzWorld.generate(&rng, values: values)
+            #expect(engine.setUp(world) == nil)
+            let generator = QueryGenerator(world: world, values: values)
+            for _ in 0..<100 {
+                let select = generator.select(&rng)
+                let f = Features(select, world: world)
+                guard f.mistypedComparison || f.likeOverNonText else { continue }
+                mistyped += 1
+                #expect(engine.failures(of: select, in: world).isEmpty, "\(ASTText.select(select))")
+                let kinds = engine.backends.map { b -> String in
+                    if case .failed(let kind, _) = b.run(.select(select), types: []) { kind } else { "rows" }
+                }
+                #expect(kinds[0] != "rows" && Set(kinds).count == 1, "\(kinds)")
+                if kinds.allSatisfy({ $0 == "typeMismatch" }) { refusedAlike += 1 }
+            }
+        }
+        #expect(mistyped >= 5, "\(mistyped) mistyped queries in 1,200")
+        #expect(refusedAlike * 2 > mistyped, "\(refusedAlike) of \(mistyped) refused as typeMismatch on both")
+    }
+
     /// One table: a nullable bool `flag` and a text `note`, three rows.
     static var flagWorld: FuzzWorld {
         let parent = TableSchema(
