@@ -1,4 +1,5 @@
 // StoreState+Group: SELECTs with items, GROUP BY, HAVING, aggregates or DISTINCT, evaluated in memory.
+import Foundation
 import Strata
 
 extension Select {
@@ -43,6 +44,7 @@ extension StoreState {
             guard case .aggregate(let a) = item, a.function == .sum || a.function == .avg else { return false }
             return a.type == .double
         }
+        let havingDecimalSums = s.having?.decimalSums ?? []
         if s.isAggregated {
             let (rowsByGroup, ranges) = try evaluator.groupRanges(matched, by: s.groupBy)
             let all = items + orderItems
@@ -50,6 +52,12 @@ extension StoreState {
             for range in ranges {
                 let group = rowsByGroup[range]
                 for item in accumulated { _ = try evaluator.value(item, group) }
+                // Each decimal sum HAVING reads, past 38 significant digits, fails as it does selected (issue 25).
+                for a in havingDecimalSums {
+                    if case .decimal(let d) = try evaluator.value(.aggregate(a), group), d.isNaN {
+                        throw .arithmeticError(expression: a.summary, reason: DecimalDigits.pastLimit)
+                    }
+                }
                 if let having = s.having, try evaluator.truth(having.node, group) != true { continue }
                 var row: [DatabaseValue] = []
                 row.reserveCapacity(all.count)

@@ -85,6 +85,14 @@ public struct PostgresDialect: Dialect {
         }
     }
 
+    /// The sum's significant digits (its text without sign, point and the zeros around them) past 38 cast a
+    /// message to numeric, which fails (22P02, mapped to an arithmetic error by its text); within them, NULL.
+    /// The CASE depends on the sum, so the planner cannot fold the failing cast into every statement.
+    public func decimalSumGuard(_ sum: String) -> String? {
+        "CAST(CASE WHEN length(btrim(translate(CAST(" + sum + " AS TEXT), '-.', ''), '0')) > "
+            + String(DecimalDigits.limit) + " THEN '" + DecimalDigits.pastLimit + "' END AS NUMERIC) IS NULL"
+    }
+
     /// float8's NaN, which a sum or average of doubles turns into NULL (README: numeric rules).
     private var nan: String { "CAST('NaN' AS DOUBLE PRECISION)" }
 

@@ -65,6 +65,9 @@ enum PostgresErrors {
             return .arithmeticError(expression: table ?? f.table ?? "?", reason: "integer overflow: past Int64")
         case "22025":  // invalid_escape_sequence: a LIKE pattern ending in its escape, refused alike everywhere
             return .invalidQuery(f.message)
+        case "22P02" where f.message.contains(DecimalDigits.pastLimit):  // the HAVING guard of a decimal sum
+            return .arithmeticError(
+                expression: "a decimal sum on \(table ?? "?")", reason: DecimalDigits.pastLimit)
         case "22012":  // division_by_zero
             return .arithmeticError(
                 expression: "an arithmetic expression on \(table ?? "?")", reason: "division by zero")

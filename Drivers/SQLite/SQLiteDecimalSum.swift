@@ -6,16 +6,33 @@ import Strata
 /// SQLite's own `SUM` reads decimal text as a double (`0.1 + 0.2` ≠ `0.3`, 18 digits lost); this aggregate adds
 /// the values as `Decimal`s, as PostgreSQL's `numeric` and the memory driver do, and returns the exact text.
 /// NULLs are skipped; no values give NULL; a value that is not a decimal is an error; a sum past 38 significant
-/// digits is the text `NaN` (``DecimalDigits``).
+/// digits is the text `NaN` (``DecimalDigits``). `strata_decimal_check(sum)`, HAVING's guard on such a sum
+/// (``SQLiteDialect/decimalSumGuard(_:)``), is 1, or fails the statement with an arithmetic error for `NaN`.
 enum SQLiteDecimalSum {
     static let name = "strata_decimal_sum"
+    /// The guard HAVING reads each decimal sum through.
+    static let checkName = "strata_decimal_check"
 
     static func register(on db: OpaquePointer) {
         let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
         // A window function too (a running decimal sum): Strata's frames never drop a row, so the inverse only
         // marks the sum invalid.
         sqlite3_create_window_function(db, name, 1, flags, nil, step, final, final, inverse, nil)
+        sqlite3_create_function_v2(db, checkName, 1, flags, nil, check, nil, nil, nil)
     }
+
+    /// 1 for a sum within 38 digits (or NULL); the arithmetic error ``SQLiteErrors`` maps for `NaN`.
+    private static let check: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void =
+        { ctx, argc, argv in
+            guard let ctx, let argv, argc == 1, let value = argv[0] else { return }
+            if sqlite3_value_type(value) == SQLITE_TEXT, sqlite3_value_bytes(value) == 3,
+                let text = sqlite3_value_text(value), text[0] == UInt8(ascii: "N"), text[1] == UInt8(ascii: "a"),
+                text[2] == UInt8(ascii: "N")
+            {
+                return sqlite3_result_error(ctx, SQLiteArithmetic.errorPrefix + DecimalDigits.pastLimit, -1)
+            }
+            sqlite3_result_int64(ctx, 1)
+        }
 
     /// The running state, in SQLite's zero-filled aggregate context (all zero bits: no values, a zero sum).
     private struct Accumulator {

@@ -108,4 +108,9 @@ public struct SQLiteDialect: Dialect {
     public func typeCheck(_ type: ColumnType, column: String) -> String? {
         type == .bool ? column + " IN (0, 1)" : nil
     }
+
+    /// `strata_decimal_check(sum)`: 1, or an arithmetic error for the `NaN` a sum past 38 digits returns.
+    public func decimalSumGuard(_ sum: String) -> String? {
+        SQLiteDecimalSum.checkName + "(" + sum + ")"
+    }
 }

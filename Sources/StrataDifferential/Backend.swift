@@ -9,6 +9,12 @@ public final class Backend {
     /// The driver's name and the URL it was opened with, for reports.
     public let name: String
     let connection: any DatabaseConnection
+    /// The tables created through ``run(_:types:)``, whose column types the core's check reads, as a
+    /// ``Database``'s (see ``StatementCheck/checkTypes(_:schemas:)``).
+    let schemas = KnownSchemas()
+    /// Whether statements pass the core's type check (``StatementCheck/checkTypes(_:schemas:)``); off only in the
+    /// engine's own tests, to make a backend answer a mistyped query as SQLite did before the check.
+    var checksTypes = true
 
     /// Opens `url` with the driver among `drivers` that serves its scheme.
     ///
@@ -40,7 +46,9 @@ public final class Backend {
         var rows: [[CanonicalValue]] = []
         let items = AggregateResults.items(statement)
         do {
-            try StatementCheck.check(statement)  // what the core refuses before any driver, as Transaction does
+            // What the core refuses before any driver, as Transaction does.
+            try StatementCheck.check(statement)
+            if checksTypes { try StatementCheck.checkTypes(statement, schemas: schemas) }
             let changes = try connection.execute(statement) { reader in
                 var row: [CanonicalValue] = []
                 row.reserveCapacity(reader.columnCount)
@@ -53,6 +61,7 @@ public final class Backend {
                 }
                 rows.append(row)
             }
+            schemas.record(statement)
             return .rows(rows, changes: changes)
         } catch {
             return .failed(kind: QueryOutcome.kind(of: error), message: "\(error)")

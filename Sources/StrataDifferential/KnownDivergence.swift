@@ -16,43 +16,21 @@ public struct KnownDivergence: Sendable, Hashable {
     public static func == (a: KnownDivergence, b: KnownDivergence) -> Bool { a.name == b.name }
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
-    /// Every known divergence, the ones recognized exactly from the query first.
-    public static let all: [KnownDivergence] = [
-        KnownDivergence(
-            name: "compare.across-types",
-            reason:
-                "a column compared with a value of another type (AST only: the typed builder cannot write it): "
-                + "PostgreSQL refuses it (typeMismatch), SQLite and memory compare by storage class and answer",
-            fixBy: "2027-01-15: the core's statement check refuses it with the column types of the schema (issue 25)",
-            matches: { d in d.shownShape.map { Features($0, world: d.shownWorld).mistypedComparison } ?? false }),
-        KnownDivergence(
-            name: "like.non-text-column",
-            reason:
-                "LIKE over a column that is not text (AST only: the typed builder allows it on text columns): "
-                + "PostgreSQL and memory refuse it (typeMismatch, before any row), SQLite matches the value's text",
-            fixBy: "2027-01-15: the core's statement check refuses it with the column types of the schema (issue 25)",
-            matches: { d in d.shownShape.map { Features($0, world: d.shownWorld).likeOverNonText } ?? false }),
-        KnownDivergence(
-            name: "sum.decimal-past-38-digits-in-having",
-            reason:
-                "a decimal sum whose exact value needs more than 38 significant digits, compared in HAVING: "
-                + "PostgreSQL compares its exact numeric, SQLite compares the NaN its strata_decimal_sum returns, "
-                + "the memory driver leaves the group out; selected, it is arithmeticError on every driver",
-            fixBy: "2027-01-15: arithmeticError in HAVING too (PostgreSQL through a digits check on the sum)",
-            matches: { d in d.shownShape.map { Features($0, world: d.shownWorld).wideDecimalSumInHaving } ?? false }),
-    ]
+    /// Every known divergence: none now. The last three (`compare.across-types`, `like.non-text-column`,
+    /// `sum.decimal-past-38-digits-in-having`) were fixed by issue 25: the core's statement check refuses the
+    /// first two with the schema's column types, and a decimal sum past 38 digits in HAVING is an arithmetic error
+    /// on every driver; the generator still writes them, and every backend must answer them alike.
+    public static let all: [KnownDivergence] = []
 
     /// The known divergence `d` is, if any.
     static func classify(_ d: Divergence) -> KnownDivergence? { all.first { $0.matches(d) } }
 }
 
-/// What a query and its world contain, for recognizing known divergences.
+/// What a query and its world contain: the mistyped predicates the core's check refuses, which the generator
+/// does not send as raw text (the core does not type raw conditions).
 struct Features {
     var mistypedComparison = false
     var likeOverNonText = false
-    /// HAVING on a decimal sum over a column holding a value of more than 19 significant digits (two such
-    /// values can need more than 38).
-    var wideDecimalSumInHaving = false
 
     init(_ s: Select, world: FuzzWorld) {
         var mistyped = false
@@ -119,26 +97,6 @@ struct Features {
         s.joins.forEach { walk($0.on.node) }
         s.compound?.branches.forEach(nested)  // a set operation's branches, each over its own table
         if let w = s.commonTable { nested(w.select) }  // a named query, over its own table
-        func havingSums(_ n: HavingCondition.Node) -> [Aggregate] {
-            switch n {
-            case .compare(_, .aggregate(let a), _), .isNull(.aggregate(let a), _): return [a]
-            case .compare, .isNull: return []
-            case .and(let items), .or(let items): return items.flatMap(havingSums)
-            case .not(let inner): return havingSums(inner)
-            }
-        }
-        for a in s.having.map({ havingSums($0.node) }) ?? [] where a.function == .sum && a.type == .decimal {
-            guard let ref = a.column else { continue }
-            let table = ref.table.flatMap { t in s.joins.first { $0.alias == t }?.table } ?? s.table
-            guard let t = world.table(table), let i = t.schema.insertColumnNames.firstIndex(of: ref.name) else {
-                continue
-            }
-            let wide = t.rows.contains { row in
-                guard case .decimal(let d) = row[i] else { return false }
-                return d.description.filter(\.isNumber).drop { $0 == "0" }.count > 19
-            }
-            if wide { wideDecimalSumInHaving = true }
-        }
         mistypedComparison = mistyped
         likeOverNonText = likeNonText
     }

@@ -30,6 +30,25 @@ struct PostgresAggregateSQLTests {
         #expect(r.binds == [.bool(false), .integer(9), .integer(5)])
     }
 
+    @Test("a decimal SUM in HAVING is read first through a digit count that fails a cast past 38 digits")
+    func decimalSumGuardInHaving() throws {
+        let price = Aggregate(.sum, ColumnRef("price"), type: .decimal)
+        var s = Select(table: "sale", selection: .items([.column(ColumnRef("region"))]))
+        s.groupBy = [ColumnRef("region")]
+        s.having = HavingCondition(
+            .and([
+                .compare(.greater, .aggregate(price), .decimal(1)), .compare(.less, .aggregate(.countAll), .integer(3)),
+            ]))
+        let r = try SQLRenderer.render(.select(s), dialect: PostgresDialect())
+        #expect(
+            r.sql
+                == #"SELECT "region" FROM "sale" GROUP BY "region" HAVING CASE WHEN "#
+                + #"CAST(CASE WHEN length(btrim(translate(CAST(SUM("price") AS TEXT), '-.', ''), '0')) > 38 "#
+                + #"THEN 'decimal out of range: more than 38 significant digits' END AS NUMERIC) IS NULL THEN "#
+                + #"((SUM("price") > $1) AND (COUNT(*) < $2)) END"#)
+        #expect(r.binds == [.decimal(1), .integer(3)])
+    }
+
     @Test("SUM of integers is cast to BIGINT (an overflow is an error), AVG is the sum over the count, NaN is NULL")
     func integerSumAndAverage() throws {
         let s = Select(

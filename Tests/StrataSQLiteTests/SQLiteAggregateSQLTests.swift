@@ -37,15 +37,41 @@ struct SQLiteAggregateSQLTests {
         s.groupBy = [ColumnRef("region")]
         s.having = HavingCondition(
             .and([
-                .compare(.greaterOrEqual, .aggregate(Aggregate(.sum, ColumnRef("price"), type: .decimal)), .integer(12)),
+                .compare(
+                    .greaterOrEqual, .aggregate(Aggregate(.sum, ColumnRef("price"), type: .decimal)), .integer(12)),
                 .compare(.less, .aggregate(Aggregate(.sum, ColumnRef("quantity"), type: .integer)), .integer(5)),
             ]))
         let r = try SQLRenderer.render(.select(s), dialect: SQLiteDialect())
         #expect(r.binds == [.decimal(12), .integer(5)])
         #expect(
             r.sql.hasSuffix(
-                #"HAVING ((strata_decimal_sum("price") COLLATE "strata_decimal" >= ?) AND "#
-                    + #"(strata_int_value(strata_int_sum("quantity")) < ?))"#), "\(r.sql)")
+                #"HAVING CASE WHEN strata_decimal_check(strata_decimal_sum("price") COLLATE "strata_decimal") THEN "#
+                    + #"((strata_decimal_sum("price") COLLATE "strata_decimal" >= ?) AND "#
+                    + #"(strata_int_value(strata_int_sum("quantity")) < ?)) END"#), "\(r.sql)")
+    }
+
+    @Test("each decimal sum HAVING reads goes through strata_decimal_check first, once; other aggregates do not")
+    func decimalSumGuardInHaving() throws {
+        let price = Aggregate(.sum, ColumnRef("price"), type: .decimal)
+        var s = Select(table: "sale", selection: .items([.column(ColumnRef("region"))]))
+        s.groupBy = [ColumnRef("region")]
+        s.having = HavingCondition(
+            .or([
+                .compare(.greater, .aggregate(price), .decimal(1)), .isNull(.aggregate(price), negated: false),
+                .not(.compare(.less, .aggregate(Aggregate(.max, ColumnRef("price"), type: .decimal)), .integer(3))),
+            ]))
+        let r = try SQLRenderer.render(.select(s), dialect: SQLiteDialect())
+        #expect(
+            r.sql
+                == #"SELECT "region" FROM "sale" GROUP BY "region" HAVING CASE WHEN "#
+                + #"strata_decimal_check(strata_decimal_sum("price") COLLATE "strata_decimal") THEN "#
+                + #"((strata_decimal_sum("price") COLLATE "strata_decimal" > ?) OR "#
+                + #"(strata_decimal_sum("price") COLLATE "strata_decimal" IS NULL) OR "#
+                + #"(NOT (MAX("price") COLLATE "strata_decimal" < ?))) END"#)
+        #expect(r.binds == [.decimal(1), .decimal(3)])
+        // Without a decimal sum, HAVING is as before.
+        s.having = HavingCondition(.compare(.greater, .aggregate(.countAll), .integer(1)))
+        #expect(try SQLRenderer.render(.select(s), dialect: SQLiteDialect()).sql.hasSuffix(#"HAVING (COUNT(*) > ?)"#))
     }
 
     @Test("SUM past Int64 is arithmeticError naming the model and column, not SQLite's 'integer overflow'")

@@ -38,7 +38,7 @@ extension Database {
             check: {
                 // The checks Transaction.execute runs, before a statement of the loop reaches the connection.
                 try ValueCheck.check(statement)
-                try StatementCheck.check(statement)
+                try StatementCheck.check(statement, schemas: knownSchemas)
             },
             prepare: { loop in try loop.prepare(template: nil, binds: [], statement: { statement }) },
             run: { tx in try tx.execute(statement, onRow: onRow) },

@@ -28,6 +28,9 @@ public final class Database: Sendable {
     let changes: ChangeHub
     /// The columns storing text only, by table, for refusing queries that compare them as numbers.
     let textStoredColumns = TextStoredColumns()
+    /// The column types of the tables created through this database, for refusing comparisons across types (see
+    /// ``StatementCheck/checkTypes(_:schemas:)``); a ``primary`` view shares its database's.
+    let knownSchemas: KnownSchemas
     /// The tables whose writes are recorded in the change history (see ``Model/tracksHistory``).
     let history: HistoryTables
     /// Where reads outside transactions go (see ``read(_:)``); nil without replicas and on a ``primary`` view.
@@ -57,6 +60,7 @@ public final class Database: Sendable {
             replicaSources.isEmpty
             ? nil : ReplicaSet(replicaSources, capacity: capacity, configuration: configuration, observer: observer)
         self.owner = nil
+        self.knownSchemas = KnownSchemas()
         self.keyring = configuration.encryption.map(Keyring.init)
     }
 
@@ -70,6 +74,7 @@ public final class Database: Sendable {
         pool = db.pool
         replicas = nil
         owner = db
+        knownSchemas = db.knownSchemas
         keyring = db.keyring
     }
 

@@ -155,6 +155,11 @@ public protocol Dialect: Sendable {
     /// group HAVING drops too, as on a backend that checks each addition (PostgreSQL): for a backend whose check
     /// runs only where the value is read (MariaDB's `SUM(x) + 0e0`). Default false.
     var checksSumsInHaving: Bool { get }
+    /// A condition over a decimal `SUM` as ``aggregateCall(_:over:argument:window:)`` spells it (`sum`), read in
+    /// HAVING before the condition: true when the sum has at most 38 significant digits (``DecimalDigits/limit``;
+    /// NULL included), an error the driver reports as ``StrataError/arithmeticError(expression:reason:)``
+    /// otherwise, so that a HAVING over a wider sum fails as selecting it does (issue 25). Default nil: no guard.
+    func decimalSumGuard(_ sum: String) -> String?
     /// Whether a DOUBLE column stores ±infinity (NaN is stored as NULL on every backend). Where it is false, the
     /// driver refuses such a value with ``StrataError/typeMismatch(table:column:detail:)`` naming the column, and a
     /// computed infinity is an overflow error. Default true; false on MariaDB.
@@ -336,6 +341,8 @@ extension Dialect {
     public var unkeyedWindow: UnkeyedWindowSyntax { .plain }
     /// The backend checks a double sum as it adds, in every group: HAVING reads only its condition.
     public var checksSumsInHaving: Bool { false }
+    /// No guard: the backend's decimal sum is not read past 38 digits in HAVING.
+    public func decimalSumGuard(_ sum: String) -> String? { nil }
     /// DOUBLE columns store ±infinity.
     public var storesNonFiniteDoubles: Bool { true }
 

@@ -46,6 +46,20 @@ extension SQLRenderer {
         }
         if let having = s.having {
             sql += " HAVING "
+            // Each decimal sum the condition reads, checked for every group before it: past 38 significant digits
+            // it is an arithmetic error, as selected (``Dialect/decimalSumGuard(_:)``). A CASE, not an AND, which
+            // PostgreSQL may reorder.
+            var guards: [String] = []
+            for a in having.decimalSums {
+                let outer = sql
+                sql = ""
+                try aggregate(a)
+                let call = sql
+                sql = outer
+                if let g = dialect.decimalSumGuard(call) { guards.append(g) }
+            }
+            if !guards.isEmpty { sql += "CASE WHEN " + guards.joined(separator: " AND ") + " THEN " }
+            defer { if !guards.isEmpty { sql += " END" } }
             let sums = dialect.checksSumsInHaving ? Self.doubleSums(of: s) : []
             if sums.isEmpty {
                 try havingNode(having.node)

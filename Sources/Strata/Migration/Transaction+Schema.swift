@@ -36,7 +36,11 @@ extension Transaction {
     ///   of the column's type is `typeMismatch`; a blob or non-finite default is `invalidValue`.
     public func apply(_ change: SchemaChange) throws {
         database.textStoredColumns.forget()
-        defer { database.textStoredColumns.forget() }
+        defer {
+            database.textStoredColumns.forget()
+            // A created table is known from its CREATE TABLE; any other change may change a column's type.
+            if case .createTable = change {} else { database.knownSchemas.forgetAll() }
+        }
         let editor = try schemaEditor()
         let live = try editor.introspect()
         func table(_ name: String) throws -> TableSchema {

@@ -151,4 +151,14 @@ public struct HavingCondition: Sendable, Hashable {
         }
         return walk(node)
     }
+
+    /// The decimal sums the condition reads, once each, in order: each is read for every group before the
+    /// condition, and one past 38 significant digits is an arithmetic error on every driver (issue 25).
+    package var decimalSums: [Aggregate] {
+        var out: [Aggregate] = []
+        for case .aggregate(let a) in items where a.function == .sum && a.type == .decimal && !out.contains(a) {
+            out.append(a)
+        }
+        return out
+    }
 }

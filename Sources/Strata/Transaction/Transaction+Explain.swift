@@ -5,7 +5,7 @@ extension Transaction {
     package func explain(_ select: Select) throws -> [String] {
         try checkOpen()
         try ValueCheck.check(.select(select))
-        try StatementCheck.check(.select(select))
+        try StatementCheck.check(.select(select), schemas: database.knownSchemas)
         return try connection.explain(select)
     }
 }

@@ -76,7 +76,7 @@ public final class Transaction {
             if abortedDepth != nil { try checkNotAborted(statement) }
             try ValueCheck.check(statement)
             try checkRowLock(statement)
-            try StatementCheck.check(statement)
+            try StatementCheck.check(statement, schemas: database.knownSchemas)
             database.statementCounter.add(1, ordering: .relaxed)
             let changed = try running { try connection.execute(statement, onRow: onRow) }
             wrote(statement)
@@ -87,7 +87,7 @@ public final class Transaction {
             if abortedDepth != nil { try checkNotAborted(statement) }
             try ValueCheck.check(statement)
             try checkRowLock(statement)
-            try StatementCheck.check(statement)
+            try StatementCheck.check(statement, schemas: database.knownSchemas)
         } catch {
             observer.failedBeforeRunning(error)
             throw error
@@ -222,6 +222,7 @@ public final class Transaction {
         switch statement {
         case .createTable, .addColumn, .dropTable:
             database.textStoredColumns.forget()
+            database.knownSchemas.record(statement)
             if let table = statement.tableName { wrote(table: table) }
         case .select, .begin, .commit, .rollback, .savepoint, .releaseSavepoint, .rollbackToSavepoint, .beginIsolated:
             return
@@ -397,6 +398,7 @@ public final class Transaction {
         if !sql.drop(while: { $0 == " " || $0 == "\n" || $0 == "\t" }).prefix(6).uppercased().hasPrefix("SELECT") {
             if depth == 0 { database.changes.committed(nil) } else { touched.addUnknown() }
             database.textStoredColumns.forget()
+            database.knownSchemas.forgetAll()
         }
         return rows
     }

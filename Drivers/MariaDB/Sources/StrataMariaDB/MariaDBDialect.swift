@@ -112,6 +112,14 @@ public struct MariaDBDialect: Dialect {
         }
     }
 
+    /// `EXP(8888 * (digits > 38)) > 0`: true, or error 1690 (an arithmetic error, see
+    /// ``MariaDBErrors/outOfRangeReason(_:)``) when the sum's significant digits (its text without sign, point and
+    /// the zeros around them) pass 38, as PostgreSQL's guard; a NULL sum passes.
+    public func decimalSumGuard(_ sum: String) -> String? {
+        "EXP(8888 * (COALESCE(CHAR_LENGTH(TRIM(BOTH '0' FROM REPLACE(REPLACE(CAST(" + sum
+            + " AS CHAR), '-', ''), '.', ''))), 0) > 38)) > 0"
+    }
+
     /// TINYINT(1) holds -128…127: booleans are kept to 0 and 1.
     public func typeCheck(_ type: ColumnType, column: String) -> String? {
         switch type {

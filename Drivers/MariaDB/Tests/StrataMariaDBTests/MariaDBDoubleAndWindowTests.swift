@@ -60,6 +60,19 @@ struct MariaDBDoubleAndWindowTests {
         try await MariaDBTestServer.dropDatabase("strata_mgap_inf")
     }
 
+    @Test("a decimal SUM in HAVING is read first through EXP(8888 * (digits > 38)), error 1690 past 38 digits")
+    func decimalSumGuardInHaving() throws {
+        let price = Aggregate(.sum, ColumnRef("price"), type: .decimal)
+        var select = Select(table: "t", selection: .items([.column(ColumnRef("s"))]))
+        select.groupBy = [ColumnRef("s")]
+        select.having = HavingCondition(.compare(.greater, .aggregate(price), .decimal(1)))
+        #expect(
+            try SQLRenderer.render(.select(select), dialect: MariaDBDialect()).sql
+                == "SELECT `s` FROM `t` GROUP BY `s` HAVING CASE WHEN EXP(8888 * (COALESCE(CHAR_LENGTH(TRIM(BOTH '0' "
+                + "FROM REPLACE(REPLACE(CAST(SUM(`price`) AS CHAR), '-', ''), '.', ''))), 0) > 38)) > 0 THEN "
+                + "(SUM(`price`) > ?) END")
+    }
+
     @Test("a grouped SELECT's double sums and averages are read in its HAVING first: a dropped group's overflow fails")
     func doubleSumsReadInHaving() async throws {
         #expect(MariaDBDialect().checksSumsInHaving)

@@ -1,0 +1,267 @@
+// StatementCheck+Types: a column compared across types, or LIKE over a column that is not text, refused once.
+import Synchronization
+
+/// The column types of the tables created through Strata on one database (or one differential backend), by
+/// table: what ``StatementCheck/check(_:schemas:)`` types a condition's columns with.
+///
+/// A table is known from the `CREATE TABLE` Strata ran (``Transaction`` records it, and each column added after);
+/// it is forgotten when it is dropped, and every table is forgotten after raw SQL that may change a schema or a
+/// schema change (``Transaction/apply(_:)``) other than a created table. A table Strata did not create (a
+/// hand-made one, or one created by another process) is not known: its conditions go to the database as written.
+public final class KnownSchemas: Sendable {
+    private let tables = Mutex<[String: [TableColumn]]>([:])
+
+    /// An empty registry.
+    public init() {}
+
+    /// The columns of every known table, by table (one lock: the check reads it without any).
+    var snapshot: [String: [TableColumn]] { tables.withLock { $0 } }
+
+    /// Follows a statement that succeeded: a created table is known, an added column joins it, a dropped table is
+    /// forgotten.
+    public func record(_ statement: Statement) {
+        switch statement {
+        case .createTable(let schema): tables.withLock { $0[schema.name] = schema.columns }
+        case .addColumn(let table, let column): tables.withLock { $0[table]?.append(column) }
+        case .dropTable(let table): forget(table)
+        default: return
+        }
+    }
+
+    /// Forgets one table.
+    public func forget(_ table: String) {
+        tables.withLock { if $0[table] != nil { $0[table] = nil } }
+    }
+
+    /// Forgets every table (raw SQL or a schema change may have changed any of them).
+    public func forgetAll() {
+        tables.withLock { if !$0.isEmpty { $0.removeAll() } }
+    }
+}
+
+extension StatementCheck {
+    /// Checks one statement (see ``check(_:)``), then the types of its conditions against the tables `schemas`
+    /// knows (see ``checkTypes(_:schemas:)``).
+    ///
+    /// - Throws: ``StrataError/invalidQuery(_:)`` naming the fault, then
+    ///   ``StrataError/typeMismatch(table:column:detail:)`` naming the table and the column.
+    public static func check(_ statement: Statement, schemas: KnownSchemas) throws(StrataError) {
+        try check(statement)
+        try checkTypes(statement, schemas: schemas)
+    }
+
+    /// Refuses, in a SELECT's (and each subquery's, set operation branch's and WITH query's) join conditions,
+    /// WHERE, selected expressions and ORDER BY terms, and in an UPDATE's or DELETE's WHERE:
+    /// - a column compared (`=`, `<`, …, `IN`, `BETWEEN`) with a value, or with a column, of a type it does not
+    ///   compare with (see ``comparable(_:_:)``): SQLite and the memory driver would compare storage classes and
+    ///   answer rows, PostgreSQL and MariaDB refuse or convert;
+    /// - `LIKE` over a column that is not text: SQLite would match the value's text, the others refuse.
+    ///
+    /// A column is typed only when its table is one `schemas` knows; other operands (NULL, computed values,
+    /// subqueries, raw SQL) are not typed here. The first fault in the order the statement is written is named.
+    ///
+    /// - Throws: ``StrataError/typeMismatch(table:column:detail:)`` naming the column's table (not its alias)
+    ///   and the column.
+    public static func checkTypes(_ statement: Statement, schemas: KnownSchemas) throws(StrataError) {
+        switch statement {
+        case .select(let s):
+            guard s.mayCompareColumns else { return }
+            let known = schemas.snapshot
+            guard !known.isEmpty else { return }
+            try TypeScope(s, known).check(s, known)
+        case .update(let u):
+            guard let f = u.filter, f.node.mayCompareColumns else { return }
+            let known = schemas.snapshot
+            guard let columns = known[u.table] else { return }
+            try TypeScope(main: u.table, columns: columns).check(f.node, known)
+        case .delete(let d):
+            guard let f = d.filter, f.node.mayCompareColumns else { return }
+            let known = schemas.snapshot
+            guard let columns = known[d.table] else { return }
+            try TypeScope(main: d.table, columns: columns).check(f.node, known)
+        default: return
+        }
+    }
+
+    /// Whether a column of type `a` compares with a value or column of type `b` alike on every backend: the same
+    /// type, or two number types (integer, double, decimal). A Bool is not an integer, a date, UUID or JSON is not
+    /// text, a UUID is not a blob (SQLite and the memory driver would compare storage classes, PostgreSQL refuses).
+    public static func comparable(_ a: ColumnType, _ b: ColumnType) -> Bool {
+        a == b || (a.isNumber && b.isNumber)
+    }
+}
+
+/// The tables a condition's columns belong to: the main table and each join's alias, with their known columns.
+private struct TypeScope {
+    var main: String
+    var columns: [TableColumn]?
+    /// Each join's alias, its table and the table's known columns.
+    var joins: [(alias: String, table: String, columns: [TableColumn]?)] = []
+
+    init(main: String, columns: [TableColumn]?) {
+        self.main = main
+        self.columns = columns
+    }
+
+    init(_ s: Select, _ known: [String: [TableColumn]]) {
+        self.init(main: s.table, columns: known[s.table])
+        joins = s.joins.map { ($0.alias, $0.table, known[$0.table]) }
+    }
+
+    /// The table and type of a plain column operand, when its table is known.
+    func column(_ n: SQLExpression.Node) -> (table: String, name: String, type: ColumnType)? {
+        let table: String
+        let name: String
+        let known: [TableColumn]?
+        switch n {
+        case .column(let c):
+            (table, name, known) = (main, c, columns)
+        case .joinedColumn(let alias, let c):
+            guard let j = joins.first(where: { $0.alias == alias }) else { return nil }
+            (table, name, known) = (j.table, c, j.columns)
+        default: return nil
+        }
+        guard let known, let c = known.first(where: { $0.name == name }) else { return nil }
+        return (table, name, c.type)
+    }
+
+    /// A SELECT: its WITH query and set operation branches (each in its own scope), join conditions, WHERE,
+    /// selected expressions and ORDER BY terms.
+    func check(_ s: Select, _ known: [String: [TableColumn]]) throws(StrataError) {
+        if let w = s.commonTable {
+            try TypeScope(w.select, known).check(w.select, known)
+            if let step = w.step { try TypeScope(step, known).check(step, known) }
+        }
+        if let c = s.compound {
+            for b in c.branches { try TypeScope(b, known).check(b, known) }
+        }
+        for join in s.joins { try check(join.on.node, known) }
+        if let f = s.filter { try check(f.node, known) }
+        if case .items(let items) = s.selection {
+            for case .expression(let e) in items { try check(e.node, known) }
+        }
+        for o in s.order { if let e = o.expression { try check(e.node, known) } }
+    }
+
+    func check(_ n: SQLExpression.Node, _ known: [String: [TableColumn]]) throws(StrataError) {
+        switch n {
+        case .column, .joinedColumn, .value, .constant, .unsafeRaw: return
+        case .compare(let op, let l, let r):
+            try compare(l, r, op.rawValue)
+            try compare(r, l, op.rawValue)
+            try check(l, known)
+            try check(r, known)
+        case .inList(let e, let values, let negated):
+            if let c = column(e) {
+                for v in values { try value(v, against: c, negated ? "NOT IN" : "IN") }
+            }
+            try check(e, known)
+        case .between(let e, let low, let high, let negated):
+            try compare(e, low, negated ? "NOT BETWEEN" : "BETWEEN")
+            try compare(e, high, negated ? "NOT BETWEEN" : "BETWEEN")
+            try check(e, known)
+            try check(low, known)
+            try check(high, known)
+        case .like(let e, _, let caseInsensitive, _):
+            if let c = column(e), c.type != .text {
+                throw .typeMismatch(
+                    table: c.table, column: c.name,
+                    detail: "\(caseInsensitive ? "ILIKE" : "LIKE") needs a text column; \(c.name) is "
+                        + "\(Self.article(c.type)) column (Strata refuses it on every driver)")
+            }
+            try check(e, known)
+        case .and(let items), .or(let items), .coalesce(let items):
+            for item in items { try check(item, known) }
+        case .not(let e), .isNull(let e, _), .caseMapped(let e, _), .typed(let e, _), .jsonPath(let e, _),
+            .search(let e, _), .searchRank(let e, _):
+            try check(e, known)
+        case .arithmetic(_, let l, let r), .concat(let l, let r):
+            try check(l, known)
+            try check(r, known)
+        case .inSubquery(let e, let s, _):
+            try check(e, known)
+            try TypeScope(s, known).check(s, known)
+        case .scalarSubquery(let s), .correlatedExists(let s, _, _):
+            try TypeScope(s, known).check(s, known)
+        }
+    }
+
+    /// `l op r` where `l` is a typed column: `r` a value or a typed column of a type it compares with.
+    private func compare(_ l: SQLExpression.Node, _ r: SQLExpression.Node, _ op: String) throws(StrataError) {
+        guard let c = column(l) else { return }
+        switch r {
+        case .value(let v): try value(v, against: c, op)
+        case .column, .joinedColumn:
+            guard let other = column(r), !StatementCheck.comparable(c.type, other.type) else { return }
+            throw .typeMismatch(
+                table: c.table, column: c.name,
+                detail: "\(Self.article(c.type)) column compared (\(op)) with \(other.table).\(other.name), "
+                    + "\(Self.article(other.type)) column (Strata refuses comparisons across types on every driver)")
+        default: return
+        }
+    }
+
+    private func value(_ v: DatabaseValue, against c: (table: String, name: String, type: ColumnType), _ op: String)
+        throws(StrataError)
+    {
+        guard let t = v.columnType, !StatementCheck.comparable(c.type, t) else { return }
+        throw .typeMismatch(
+            table: c.table, column: c.name,
+            detail: "\(Self.article(c.type)) column compared (\(op)) with \(Self.article(t)) value "
+                + "(Strata refuses comparisons across types on every driver)")
+    }
+
+    static func article(_ t: ColumnType) -> String {
+        switch t {
+        case .integer: "an integer"
+        case .uuid: "a UUID"
+        case .json: "a JSON"
+        default: "a \(t.rawValue)"
+        }
+    }
+}
+
+extension DatabaseValue {
+    /// The column type a value belongs to; nil for NULL, which compares with every type.
+    var columnType: ColumnType? {
+        switch self {
+        case .null: nil
+        case .bool: .bool
+        case .integer: .integer
+        case .double: .double
+        case .text: .text
+        case .blob: .blob
+        case .date: .date
+        case .decimal: .decimal
+        case .uuid: .uuid
+        case .json: .json
+        }
+    }
+}
+
+extension Select {
+    /// Whether a condition of the SELECT may compare a column (a cheap look before reading the known schemas).
+    fileprivate var mayCompareColumns: Bool {
+        if let f = filter, f.node.mayCompareColumns { return true }
+        if !joins.isEmpty || commonTable != nil || compound != nil { return true }
+        if case .items(let items) = selection {
+            for case .expression(let e) in items where e.node.mayCompareColumns { return true }
+        }
+        return order.contains { $0.expression?.node.mayCompareColumns ?? false }
+    }
+}
+
+extension SQLExpression.Node {
+    /// Whether the expression holds a comparison, IN, BETWEEN, LIKE or a subquery.
+    fileprivate var mayCompareColumns: Bool {
+        switch self {
+        case .column, .joinedColumn, .value, .constant, .unsafeRaw: false
+        case .compare, .inList, .between, .like, .inSubquery, .scalarSubquery, .correlatedExists: true
+        case .and(let items), .or(let items), .coalesce(let items): items.contains { $0.mayCompareColumns }
+        case .not(let e), .isNull(let e, _), .caseMapped(let e, _), .typed(let e, _), .jsonPath(let e, _),
+            .search(let e, _), .searchRank(let e, _):
+            e.mayCompareColumns
+        case .arithmetic(_, let l, let r), .concat(let l, let r): l.mayCompareColumns || r.mayCompareColumns
+        }
+    }
+}
