@@ -3,12 +3,19 @@
 import CSQLite
 import Strata
 
-/// A template's prepared statement and how its keys come back.
-struct PreparedTemplate {
+/// A template's prepared statement and how its keys come back. A class: the hot path hands it around with one
+/// retain, where a struct copied its table name and key plan (an enum with arrays) field by field.
+final class PreparedTemplate {
     let stmt: OpaquePointer
     let keys: RowidKeys
     /// The table named in constraint errors.
     let table: String?
+
+    init(stmt: OpaquePointer, keys: RowidKeys, table: String?) {
+        self.stmt = stmt
+        self.keys = keys
+        self.table = table
+    }
 }
 
 /// How an INSERT's `RETURNING` key is answered without RETURNING.
@@ -55,7 +62,8 @@ extension SQLiteConnection {
         defer { if prepared.owned { sqlite3_finalize(prepared.plan.stmt) } }
         if !prepared.owned {
             templateStatements[template] = prepared.plan
-            lastTemplate = (template, prepared.plan)
+            lastTemplate = template
+            lastPlan = prepared.plan
         }
         return try run(prepared.plan, binds, onRow: onRow)
     }
@@ -120,9 +128,10 @@ extension SQLiteConnection {
     /// The plan of a template run before; the last one used is checked first, without hashing (a loop of
     /// saves or finds runs one template over and over).
     private func cachedPlan(for template: StatementTemplate) -> PreparedTemplate? {
-        if let last = lastTemplate, last.template == template { return last.plan }
+        if let plan = lastPlan, lastTemplate == template { return plan }
         guard let plan = templateStatements[template] else { return nil }
-        lastTemplate = (template, plan)
+        lastTemplate = template
+        lastPlan = plan
         return plan
     }
 
@@ -131,6 +140,7 @@ extension SQLiteConnection {
         rowidAliases.removeAll()
         templateStatements.removeAll()
         lastTemplate = nil
+        lastPlan = nil
     }
 
     /// Raw SQL may change the schema, so it forgets which keys are rowid aliases; `PRAGMA case_sensitive_like`

@@ -357,10 +357,20 @@ extension Optional where Wrapped == PersistenceState {
 
     /// Records that the model was inserted (or upserted) inside the transaction or savepoint `scope`, so its
     /// next save knows when a rollback undid that (see ``UndoScope``); `assignedKey` when the write set its id.
+    ///
+    /// In place: copying the state out and back retained and released each of its references.
+    @usableFromInline
     mutating func recordInsert(_ scope: UndoScope, assignedKey: Bool) {
-        guard var state = self else { return }
-        state.insertScope = scope
-        state.insertAssignedKey = assignedKey
-        self = state
+        self?.insertScope = scope
+        self?.insertAssignedKey = assignedKey
+    }
+
+    /// Records that the model was updated inside `scope`, carrying `versionBefore` into it: the version its next
+    /// save puts back when a rollback undoes the scope (the first update in a scope keeps the version it had before).
+    @usableFromInline
+    mutating func recordUpdate(_ scope: UndoScope, versionBefore: Int64) {
+        guard self != nil, self?.updateScope !== scope else { return }
+        self?.updateScope = scope
+        self?.versionBeforeUpdate = versionBefore
     }
 }
