@@ -10,11 +10,15 @@ final class PreparedTemplate {
     let keys: RowidKeys
     /// The table named in constraint errors.
     let table: String?
+    /// The template it was prepared for, or nil for a statement run once: compared in place (a constant of a class)
+    /// by `cachedPlan(for:)`, where a copy of the last template cost about 150 instructions a statement.
+    let template: StatementTemplate?
 
-    init(stmt: OpaquePointer, keys: RowidKeys, table: String?) {
+    init(stmt: OpaquePointer, keys: RowidKeys, table: String?, template: StatementTemplate?) {
         self.stmt = stmt
         self.keys = keys
         self.table = table
+        self.template = template
     }
 }
 
@@ -36,7 +40,7 @@ extension SQLiteConnection {
     public func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void) throws -> Int {
         switch statement {
         case .insert:
-            guard let prepared = try plan(for: statement) else { break }
+            guard let prepared = try plan(for: statement, template: nil) else { break }
             defer { if prepared.owned { sqlite3_finalize(prepared.plan.stmt) } }
             return try run(prepared.plan, prepared.binds, onRow: onRow)
         case .createTable, .addColumn, .createIndex, .dropTable:
@@ -57,12 +61,11 @@ extension SQLiteConnection {
             return try run(plan, binds, onRow: onRow)
         }
         let built = try statement()
-        guard let prepared = try plan(for: built) else { return try execute(built, onRow: onRow) }
+        guard let prepared = try plan(for: built, template: template) else { return try execute(built, onRow: onRow) }
         assert(prepared.binds == binds, "template binds differ from the statement's")
         defer { if prepared.owned { sqlite3_finalize(prepared.plan.stmt) } }
         if !prepared.owned {
             templateStatements[template] = prepared.plan
-            lastTemplate = template
             lastPlan = prepared.plan
         }
         return try run(prepared.plan, binds, onRow: onRow)
@@ -70,17 +73,20 @@ extension SQLiteConnection {
 
     /// Prepares a SELECT, UPDATE, DELETE or INSERT (whose returned key is read back without RETURNING
     /// when the table's rowid allows); nil for other statements. `owned` as for `prepare(_:)`.
-    private func plan(for statement: Statement) throws -> (plan: PreparedTemplate, binds: [DatabaseValue], owned: Bool)?
-    {
+    private func plan(
+        for statement: Statement, template: StatementTemplate?
+    ) throws -> (plan: PreparedTemplate, binds: [DatabaseValue], owned: Bool)? {
         switch statement {
         case .insert(var insert):
             let keys = try rowidKeys(for: insert)
             if case .fromStatement = keys {} else { insert.returning = nil }
             let (stmt, binds, owned) = try prepare(.insert(insert))
-            return (PreparedTemplate(stmt: stmt, keys: keys, table: insert.table), binds, owned)
+            return (PreparedTemplate(stmt: stmt, keys: keys, table: insert.table, template: template), binds, owned)
         case .select, .update, .delete:
             let (stmt, binds, owned) = try prepare(statement)
-            return (PreparedTemplate(stmt: stmt, keys: .fromStatement, table: statement.tableName), binds, owned)
+            let plan = PreparedTemplate(
+                stmt: stmt, keys: .fromStatement, table: statement.tableName, template: template)
+            return (plan, binds, owned)
         default:
             return nil
         }
@@ -128,9 +134,12 @@ extension SQLiteConnection {
     /// The plan of a template run before; the last one used is checked first, without hashing (a loop of
     /// saves or finds runs one template over and over).
     private func cachedPlan(for template: StatementTemplate) -> PreparedTemplate? {
-        if let plan = lastPlan, lastTemplate == template { return plan }
+        if let plan = lastPlan, let last = plan.template, last.model == template.model, last.table == template.table,
+            last.kind == template.kind
+        {
+            return plan
+        }
         guard let plan = templateStatements[template] else { return nil }
-        lastTemplate = template
         lastPlan = plan
         return plan
     }
@@ -139,7 +148,6 @@ extension SQLiteConnection {
     func forgetSchema() {
         rowidAliases.removeAll()
         templateStatements.removeAll()
-        lastTemplate = nil
         lastPlan = nil
     }
 

@@ -16,9 +16,7 @@ public final class SQLiteConnection: SQLConnection {
     /// Prepared statements of templates, so their hot path builds, renders and hashes no SQL (see
     /// `execute(template:binds:statement:onRow:)`).
     @exclusivity(unchecked) var templateStatements: [StatementTemplate: PreparedTemplate] = [:]
-    /// The template run last, and its plan (see `cachedPlan(for:)`): two properties, not a tuple, so that checking
-    /// the template copies nothing.
-    @exclusivity(unchecked) var lastTemplate: StatementTemplate?
+    /// The plan of the template run last (see `cachedPlan(for:)`), which names its template.
     @exclusivity(unchecked) var lastPlan: PreparedTemplate?
     /// The SQL of SELECTs run before, by shape: a query run again with other values is not rendered again.
     public let renderCache: RenderCache? = RenderCache()
@@ -122,7 +120,6 @@ public final class SQLiteConnection: SQLConnection {
                 cache[key] = nil
             }
             templateStatements = templateStatements.filter { cache.values.contains($0.value.stmt) }
-            lastTemplate = nil
             lastPlan = nil
         }
         cache[sql] = stmt
