@@ -3,12 +3,23 @@
 import CSQLite
 import Strata
 
-/// A template's prepared statement and how its keys come back.
-struct PreparedTemplate {
+/// A template's prepared statement and how its keys come back. A class: the hot path hands it around with one
+/// retain, where a struct copied its table name and key plan (an enum with arrays) field by field.
+final class PreparedTemplate {
     let stmt: OpaquePointer
     let keys: RowidKeys
     /// The table named in constraint errors.
     let table: String?
+    /// The template it was prepared for, or nil for a statement run once: compared in place (a constant of a class)
+    /// by `cachedPlan(for:)`, where a copy of the last template cost about 150 instructions a statement.
+    let template: StatementTemplate?
+
+    init(stmt: OpaquePointer, keys: RowidKeys, table: String?, template: StatementTemplate?) {
+        self.stmt = stmt
+        self.keys = keys
+        self.table = table
+        self.template = template
+    }
 }
 
 /// How an INSERT's `RETURNING` key is answered without RETURNING.
@@ -29,7 +40,7 @@ extension SQLiteConnection {
     public func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void) throws -> Int {
         switch statement {
         case .insert:
-            guard let prepared = try plan(for: statement) else { break }
+            guard let prepared = try plan(for: statement, template: nil) else { break }
             defer { if prepared.owned { sqlite3_finalize(prepared.plan.stmt) } }
             return try run(prepared.plan, prepared.binds, onRow: onRow)
         case .createTable, .addColumn, .createIndex, .dropTable:
@@ -50,29 +61,32 @@ extension SQLiteConnection {
             return try run(plan, binds, onRow: onRow)
         }
         let built = try statement()
-        guard let prepared = try plan(for: built) else { return try execute(built, onRow: onRow) }
+        guard let prepared = try plan(for: built, template: template) else { return try execute(built, onRow: onRow) }
         assert(prepared.binds == binds, "template binds differ from the statement's")
         defer { if prepared.owned { sqlite3_finalize(prepared.plan.stmt) } }
         if !prepared.owned {
             templateStatements[template] = prepared.plan
-            lastTemplate = (template, prepared.plan)
+            lastPlan = prepared.plan
         }
         return try run(prepared.plan, binds, onRow: onRow)
     }
 
     /// Prepares a SELECT, UPDATE, DELETE or INSERT (whose returned key is read back without RETURNING
     /// when the table's rowid allows); nil for other statements. `owned` as for `prepare(_:)`.
-    private func plan(for statement: Statement) throws -> (plan: PreparedTemplate, binds: [DatabaseValue], owned: Bool)?
-    {
+    private func plan(
+        for statement: Statement, template: StatementTemplate?
+    ) throws -> (plan: PreparedTemplate, binds: [DatabaseValue], owned: Bool)? {
         switch statement {
         case .insert(var insert):
             let keys = try rowidKeys(for: insert)
             if case .fromStatement = keys {} else { insert.returning = nil }
             let (stmt, binds, owned) = try prepare(.insert(insert))
-            return (PreparedTemplate(stmt: stmt, keys: keys, table: insert.table), binds, owned)
+            return (PreparedTemplate(stmt: stmt, keys: keys, table: insert.table, template: template), binds, owned)
         case .select, .update, .delete:
             let (stmt, binds, owned) = try prepare(statement)
-            return (PreparedTemplate(stmt: stmt, keys: .fromStatement, table: statement.tableName), binds, owned)
+            let plan = PreparedTemplate(
+                stmt: stmt, keys: .fromStatement, table: statement.tableName, template: template)
+            return (plan, binds, owned)
         default:
             return nil
         }
@@ -120,9 +134,13 @@ extension SQLiteConnection {
     /// The plan of a template run before; the last one used is checked first, without hashing (a loop of
     /// saves or finds runs one template over and over).
     private func cachedPlan(for template: StatementTemplate) -> PreparedTemplate? {
-        if let last = lastTemplate, last.template == template { return last.plan }
+        if let plan = lastPlan, let last = plan.template, last.model == template.model, last.table == template.table,
+            last.kind == template.kind
+        {
+            return plan
+        }
         guard let plan = templateStatements[template] else { return nil }
-        lastTemplate = (template, plan)
+        lastPlan = plan
         return plan
     }
 
@@ -130,7 +148,7 @@ extension SQLiteConnection {
     func forgetSchema() {
         rowidAliases.removeAll()
         templateStatements.removeAll()
-        lastTemplate = nil
+        lastPlan = nil
     }
 
     /// Raw SQL may change the schema, so it forgets which keys are rowid aliases; `PRAGMA case_sensitive_like`

@@ -4,14 +4,20 @@ import Foundation
 import Strata
 
 /// A connection to a SQLite database. Used by one task at a time (the pool sees to it).
+///
+/// The state every statement touches (the template plans, the held statements, the bind arena, the reused row) is
+/// `@exclusivity(unchecked)`: one thread at a time uses a connection (the pool leases it whole), and no access to
+/// those properties is ever left open across a call that could reach them again (each is read or written in one
+/// expression, or copied out first, as `step` does with the arena), so the dynamic exclusivity check Swift makes on
+/// a class's stored properties (about 80 instructions an access, eight accesses a save) could never fire.
 public final class SQLiteConnection: SQLConnection {
     let handle: OpaquePointer
     private var cache: [String: OpaquePointer] = [:]
     /// Prepared statements of templates, so their hot path builds, renders and hashes no SQL (see
     /// `execute(template:binds:statement:onRow:)`).
-    var templateStatements: [StatementTemplate: PreparedTemplate] = [:]
-    /// The template run last, and its plan (see `cachedPlan(for:)`).
-    var lastTemplate: (template: StatementTemplate, plan: PreparedTemplate)?
+    @exclusivity(unchecked) var templateStatements: [StatementTemplate: PreparedTemplate] = [:]
+    /// The plan of the template run last (see `cachedPlan(for:)`), which names its template.
+    @exclusivity(unchecked) var lastPlan: PreparedTemplate?
     /// The SQL of SELECTs run before, by shape: a query run again with other values is not rendered again.
     public let renderCache: RenderCache? = RenderCache()
     /// Whether a table's key column is its rowid alias, by `table NUL column` (see `isRowidAlias`).
@@ -20,14 +26,14 @@ public final class SQLiteConnection: SQLConnection {
     /// Statements a caller holds between preparing and finishing with them (a template's INSERT while the
     /// driver prepares the statements that read its keys, an outer query while its row callback runs):
     /// eviction never finalizes them. A short stack: calls nest a few deep at most.
-    private var held: [OpaquePointer] = []
+    @exclusivity(unchecked) private var held: [OpaquePointer] = []
     /// Text and blob binds are copied here and bound without a copy by SQLite (SQLITE_STATIC), so a bind
     /// costs no SQLite allocation. Only the outermost statement uses it: a statement run from inside
     /// another's row callback binds with copies, as the outer one still reads its bytes.
-    private var bindArena = UnsafeMutableRawBufferPointer(start: nil, count: 0)
-    private var bindArenaBusy = false
+    @exclusivity(unchecked) private var bindArena = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    @exclusivity(unchecked) private var bindArenaBusy = false
     /// The reader of the outermost running statement, reused from one statement to the next.
-    private var outerRow: SQLiteRow?
+    @exclusivity(unchecked) private var outerRow: SQLiteRow?
     /// The one-value row that hands back an INSERT's key.
     let keyRow = SingleValueRow(value: .null)
     /// The SQLite dialect, reading which FTS5 index tables exist from this connection's database.
@@ -114,7 +120,7 @@ public final class SQLiteConnection: SQLConnection {
                 cache[key] = nil
             }
             templateStatements = templateStatements.filter { cache.values.contains($0.value.stmt) }
-            lastTemplate = nil
+            lastPlan = nil
         }
         cache[sql] = stmt
         return (stmt, false)

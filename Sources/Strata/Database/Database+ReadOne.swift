@@ -5,12 +5,22 @@ extension Database {
     /// the pool's ``StatementLoop`` (PostgreSQL) when other calls hold connections: no thread per statement.
     ///
     /// The rows reach `onRow` on the caller's thread either way.
+    ///
+    /// A pool without a statement loop (SQLite, memory) and a database without replicas take
+    /// ``withConnection(_:)`` at once: every other path comes to that there, through three more async calls
+    /// (a lookup's hop cost about 1,000 instructions more).
+    @usableFromInline
     nonisolated(nonsending)
         package func readOne(
             template: StatementTemplate, binds: [DatabaseValue], statement: () throws -> Statement,
             onRow: (any RowReader) throws -> Void
         ) async throws -> Int
     {
+        if replicas == nil, pool.statementLoop == nil {
+            return try await withConnection(from: pool) { tx in
+                try tx.execute(template: template, binds: binds, statement: statement, onRow: onRow)
+            }
+        }
         let isolation = #isolation  // bound first: `#isolation != nil` inline crashes Swift 6.3's code generation
         return try await readOne(
             fromActor: isolation != nil, check: { try ValueCheck.checkBinds(binds, statement: statement) },

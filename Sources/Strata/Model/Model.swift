@@ -357,10 +357,31 @@ extension Optional where Wrapped == PersistenceState {
 
     /// Records that the model was inserted (or upserted) inside the transaction or savepoint `scope`, so its
     /// next save knows when a rollback undid that (see ``UndoScope``); `assignedKey` when the write set its id.
+    ///
+    /// Moved out and back (`consume`): a copy of the state retained and released each of its references.
+    @usableFromInline
     mutating func recordInsert(_ scope: UndoScope, assignedKey: Bool) {
-        guard var state = self else { return }
+        guard var state = consume self else {
+            self = nil
+            return
+        }
         state.insertScope = scope
         state.insertAssignedKey = assignedKey
+        self = state
+    }
+
+    /// Records that the model was updated inside `scope`, carrying `versionBefore` into it: the version its next
+    /// save puts back when a rollback undoes the scope (the first update in a scope keeps the version it had before).
+    @usableFromInline
+    mutating func recordUpdate(_ scope: UndoScope, versionBefore: Int64) {
+        guard var state = consume self else {
+            self = nil
+            return
+        }
+        if state.updateScope !== scope {
+            state.updateScope = scope
+            state.versionBeforeUpdate = versionBefore
+        }
         self = state
     }
 }

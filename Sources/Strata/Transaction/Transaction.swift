@@ -5,6 +5,12 @@ import Synchronization
 ///
 /// Valid only inside the closure that received it: using it afterwards throws
 /// ``StrataError/transactionMisuse(_:)``. Not `Sendable`, so it cannot leak to another task.
+///
+/// The bookkeeping every statement reads or writes (depth, open flag, rows changed, the tables written, the undo
+/// scopes) is `@exclusivity(unchecked)`: the handle is used by one thread (it is not `Sendable`), and each of those
+/// properties is read or written in one expression, never held open across a call that could reach it again, so
+/// the dynamic exclusivity check on a class's stored properties (about 80 instructions an access, five a save)
+/// could never fire.
 public final class Transaction {
     let connection: any DatabaseConnection
     /// The database this handle belongs to.
@@ -13,13 +19,13 @@ public final class Transaction {
     /// caller's logger (see ``Database/withLogger(_:operation:)``).
     let observer: StatementObserver
     /// 0: autocommit; 1: inside BEGIN; n > 1: inside n - 1 savepoints.
-    public private(set) var depth: Int
-    private(set) var isOpen = true
+    @exclusivity(unchecked) public private(set) var depth: Int
+    @exclusivity(unchecked) private(set) var isOpen = true
     /// The isolation level the open transaction runs at, when it was begun with one (see ``IsolationLevel``):
     /// the level asked for or a stronger one the driver granted; nil in autocommit or at the driver's default.
     public private(set) var isolation: IsolationLevel?
     /// The tables written inside the open transaction, announced to observers when it commits.
-    private var touched = TouchedTables()
+    @exclusivity(unchecked) private var touched = TouchedTables()
     /// Whether the connection may be left inside a transaction this handle did not end: raw SQL ran (a raw `BEGIN`),
     /// or a `ROLLBACK` failed. Only then does the call's end ask the connection (see ``Database/withConnection(_:)``).
     private(set) var mayLeaveTransactionOpen = false
@@ -28,7 +34,7 @@ public final class Transaction {
     /// Whether the open transaction was begun by raw SQL (`BEGIN`), which raw SQL then ends (see ``RawTransactionControl``).
     private var rawTransaction = false
     /// The open transaction and savepoints, outermost first, as the models written in them see them.
-    private var undoScopes: [UndoScope] = []
+    @exclusivity(unchecked) private var undoScopes: [UndoScope] = []
     /// The innermost open transaction or savepoint, or nil in autocommit: what a model written or read now records.
     @usableFromInline var undoScope: UndoScope? { undoScopes.last }
     /// What a statement that fails does to the open transaction (see ``FailedStatementPolicy``): chosen by the
@@ -36,11 +42,11 @@ public final class Transaction {
     public private(set) var onFailedStatement: FailedStatementPolicy = .undoStatement
     /// With ``FailedStatementPolicy/abortTransaction``, after a failure: the depth of the scope it aborted, whose
     /// closure's end rolls it back. Every statement but that rollback is refused meanwhile.
-    private var abortedDepth: Int?
+    @exclusivity(unchecked) private var abortedDepth: Int?
     /// What aborted the transaction, for the error later statements throw.
     private var abortCause = ""
     /// Rows the statements run on this handle changed: tells whether a write call that threw had written any.
-    private var rowsChanged = 0
+    @exclusivity(unchecked) private var rowsChanged = 0
     /// The open transaction's history token and the scope that took it (see ``writeToken()``).
     var historyTokenTaken: (token: Int64, scope: UndoScope?)?
 
