@@ -96,6 +96,7 @@ public enum ConformanceSuite {
         searchCases,
         runningAggregateCases,
         associationAggregateCases,
+        rowDecodingCases,
     ].flatMap { $0 }
 
     /// The names of every case.
