@@ -97,6 +97,7 @@ public enum ConformanceSuite {
         runningAggregateCases,
         associationAggregateCases,
         typeCheckCases,
+        rowDecodingCases,
     ].flatMap { $0 }
 
     /// The names of every case.

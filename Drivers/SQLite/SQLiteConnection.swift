@@ -13,6 +13,8 @@ import Strata
 public final class SQLiteConnection: SQLConnection {
     let handle: OpaquePointer
     private var cache: [String: OpaquePointer] = [:]
+    /// The cached statement `prepared(_:)` handed out last, and its SQL (always an entry of `cache`).
+    private var lastPrepared: (sql: String, stmt: OpaquePointer)?
     /// Prepared statements of templates, so their hot path builds, renders and hashes no SQL (see
     /// `execute(template:binds:statement:onRow:)`).
     @exclusivity(unchecked) var templateStatements: [StatementTemplate: PreparedTemplate] = [:]
@@ -107,7 +109,14 @@ public final class SQLiteConnection: SQLConnection {
     /// the row callback of the same SQL, or while a caller holds it), a fresh one the caller owns and
     /// finalizes (`owned`).
     private func prepared(_ sql: String) throws -> (stmt: OpaquePointer, owned: Bool) {
+        // The statement run last, found without hashing its SQL: a loop of one query shape takes its text from the
+        // render cache each time, the same string, which compares equal at once.
+        if let last = lastPrepared, last.sql == sql {
+            if !isInUse(last.stmt) { return (last.stmt, false) }
+            return (try compile(sql, persistent: false), true)
+        }
         if let stmt = cache[sql] {
+            lastPrepared = (sql, stmt)
             if !isInUse(stmt) { return (stmt, false) }
             return (try compile(sql, persistent: false), true)
         }
@@ -123,6 +132,7 @@ public final class SQLiteConnection: SQLConnection {
             lastPlan = nil
         }
         cache[sql] = stmt
+        lastPrepared = (sql, stmt)
         return (stmt, false)
     }
 

@@ -22,9 +22,26 @@ extension QueryBuilder where Executor == Transaction {
     ///
     /// - Throws: ``StrataError/invalidAggregate(model:column:reason:)`` before any SQL for a bad grouping;
     ///   ``StrataError/arithmeticError(expression:reason:)`` for an integer sum past Int64.
+    @inlinable
     public func select<each V: DatabaseValueConvertible>(_ items: repeat Projection<M, each V>) throws -> [(
         repeat each V
     )] {
+        // Inlinable, so the caller's module knows the tuple's type: each value is read from the driver's row by its
+        // type's fast read, with no DatabaseValue or array in between (see SelectedItems).
+        let selected = try selectedItems(repeat each items)
+        var out: [(repeat each V)] = []
+        try run(selected) { row in
+            var index = 0
+            out.append((repeat try selected.read((each V).self, row, &index)))
+        }
+        return out
+    }
+
+    /// The items resolved against the query's joins, with their keys.
+    @usableFromInline
+    func selectedItems<each V: DatabaseValueConvertible>(_ items: repeat Projection<M, each V>) throws
+        -> SelectedItems
+    {
         var resolved: [SelectItem] = []
         var keys: [String] = []
         let aliases = joinAliases
@@ -32,20 +49,7 @@ extension QueryBuilder where Executor == Transaction {
             resolved.append(try item.resolve(aliases).get())
             keys.append(item.key)
         }
-        // Every row's values first, then the tuples in one loop, each value decoded by its type alone: built in
-        // the row callback from the projections, each tuple cost the generic metadata of its type and of each
-        // projection again (about 6,000 instructions a row in unspecialized code).
-        var values: [DatabaseValue] = []
-        var rows = 0
-        try run(resolved) { row in
-            values.append(contentsOf: row)
-            rows += 1
-        }
-        var out: [(repeat each V)] = []
-        out.reserveCapacity(rows)
-        var index = 0
-        for _ in 0..<rows { out.append((repeat try Self.decode((each V).self, values, &index, keys))) }
-        return out
+        return SelectedItems(items: resolved, keys: keys, model: M.modelName)
     }
 
     /// Each row of a grouped or aggregate query decoded as `R`, whose keys are the items' ``Projection/key``s
@@ -54,16 +58,10 @@ extension QueryBuilder where Executor == Transaction {
     public func select<R: Decodable, each V: DatabaseValueConvertible>(
         as type: R.Type, _ items: repeat Projection<M, each V>
     ) throws -> [R] {
-        var resolved: [SelectItem] = []
-        var keys: [String] = []
-        let aliases = joinAliases
-        for item in repeat each items {
-            resolved.append(try item.resolve(aliases).get())
-            keys.append(item.key)
-        }
+        let selected = try selectedItems(repeat each items)
         var out: [R] = []
-        try run(resolved) { values in
-            out.append(try AggregateRowDecoder.decode(R.self, keys: keys, values: values, model: M.modelName))
+        try run(selected) { row in
+            out.append(try AggregateRowDecoder.decode(R.self, row: row, items: selected))
         }
         return out
     }
@@ -167,39 +165,30 @@ extension QueryBuilder where Executor == Transaction {
         return try copy.select(item).first
     }
 
-    /// Runs the SELECT of `items` and hands each row's values, normalized to the types every driver agrees on.
-    private func run(_ items: [SelectItem], _ body: ([DatabaseValue]) throws -> Void) throws {
-        let select = try itemsStatement(items)
-        let model = M.modelName
-        // Each item's normalization looked up once, not per row (a copy of the item each time).
-        let rules = items.map(\.aggregateRule)
-        // One buffer for every row: `body` reads it before the next row refills it.
-        var values: [DatabaseValue] = []
-        values.reserveCapacity(items.count)
+    /// Runs the SELECT of `selected` and hands each row, as the driver reads it, to `body`.
+    ///
+    /// - Throws: the statement's errors; an integer sum past Int64 as ``StrataError/arithmeticError(expression:reason:)``
+    ///   naming the model and the first sum (a driver that stopped on overflow names only its table).
+    @usableFromInline
+    func run(_ selected: SelectedItems, _ body: (any RowReader) throws -> Void) throws {
+        let select = try itemsStatement(selected.items)
         do {
-            _ = try executor.execute(.select(select)) { reader in
-                values.removeAll(keepingCapacity: true)
-                for k in rules.indices {
-                    let v = reader.value(at: k)
-                    if let a = rules[k] {
-                        values.append(try a.normalize(v, model: model))
-                    } else {
-                        values.append(v)
-                    }
-                }
-                try body(values)
-            }
+            _ = try executor.execute(.select(select), onRow: body)
         } catch StrataError.arithmeticError(_, let reason) {
-            // A driver that stopped on overflow names only its table: name the sum.
-            let sum = items.lazy.compactMap { item -> String? in
-                switch item {
-                case .aggregate(let a) where a.function == .sum: return a.summary
-                case .window(let w) where w.function == .sum: return w.summary
-                default: return nil
-                }
-            }.first
-            throw StrataError.arithmeticError(expression: model + "." + (sum ?? "sum"), reason: reason)
+            throw StrataError.arithmeticError(
+                expression: M.modelName + "." + (Self.sumSummary(selected.items) ?? "sum"), reason: reason)
         }
+    }
+
+    /// The summary of the first sum among `items` (an aggregate or a running sum), which an overflow names.
+    static func sumSummary(_ items: [SelectItem]) -> String? {
+        items.lazy.compactMap { item -> String? in
+            switch item {
+            case .aggregate(let a) where a.function == .sum: return a.summary
+            case .window(let w) where w.function == .sum: return w.summary
+            default: return nil
+            }
+        }.first
     }
 
     /// The value at `index` of a flat array of rows as `V` (what ``Projection/read(_:)`` does), `index` moved on;
@@ -220,6 +209,7 @@ extension QueryBuilder where Executor == Transaction {
 
 extension QueryBuilder where Executor == Database {
     /// Each row of a grouped or aggregate query as a typed tuple (see the synchronous ``select(_:)``).
+    @inlinable
     nonisolated(nonsending) public func select<each V: DatabaseValueConvertible>(_ items: repeat Projection<M, each V>)
         async throws
         -> [(repeat each V)]

@@ -145,26 +145,40 @@ extension QueryBuilder where Executor == Transaction {
     /// with its depth.
     ///
     /// - Throws: ``StrataError/invalidQuery(_:)`` when the query reads no walk.
+    @inlinable
     public func allWithDepth() throws -> [(model: M, depth: Int)] {
+        // Inlinable, so the model's module specializes the per-row loop for its concrete type, as `fetch` does.
+        let (select, columns) = try walkStatement()
+        let context = RowContext(model: M.self, schema: M.schema, selected: columns, keyring: executor.database.keyring)
+        let depthIndex = columns.count
+        let scope = executor.undoScope
+        var out: [(model: M, depth: Int)] = []
+        _ = try executor.execute(.select(select)) { reader in
+            var model = try M(row: Row(reader: reader, context: context))
+            model._persistence.markRead(in: scope)
+            out.append((model, Int(reader.int64(at: depthIndex) ?? 0)))
+        }
+        return out
+    }
+
+    /// The walk's SELECT with its depth column last, and the model columns it reads before it.
+    ///
+    /// - Throws: ``StrataError/invalidQuery(_:)`` for a query that is no walk.
+    @usableFromInline
+    func walkStatement() throws -> (select: Select, columns: [String]) {
         var select = try selectStatement()
         guard let r = select.commonTable?.recursion, case .columns(let columns) = select.selection else {
             throw StrataError.invalidQuery(
                 "allWithDepth() on \(M.schema.name) needs a walk: walk, descendants or ancestors")
         }
         select.selection = .columns(columns + [r.depthColumn])
-        let context = RowContext(model: M.self, schema: M.schema, selected: columns, keyring: executor.database.keyring)
-        var out: [(model: M, depth: Int)] = []
-        _ = try executor.execute(.select(select)) { reader in
-            var model = try M(row: Row(reader: reader, context: context))
-            model._persistence.markRead(in: executor.undoScope)
-            out.append((model, Int(reader.int64(at: columns.count) ?? 0)))
-        }
-        return out
+        return (select, columns)
     }
 }
 
 extension QueryBuilder where Executor == Database {
     /// The models of a walk, each with its depth (see the synchronous `allWithDepth()`).
+    @inlinable
     nonisolated(nonsending) public func allWithDepth() async throws -> [(model: M, depth: Int)] {
         try await on { try $0.allWithDepth() }
     }

@@ -19,9 +19,11 @@ extension QueryBuilder where Executor == Transaction {
     func fetch(_ select: Select, _ body: (consuming M) throws -> Void) throws {
         guard case .columns(let columns) = select.selection else { return }
         let context = RowContext(model: M.self, schema: M.schema, selected: columns, keyring: executor.database.keyring)
+        // The scope every row is read in: the statement's (a savepoint `body` opens is closed before the next row).
+        let scope = executor.undoScope
         _ = try executor.execute(.select(select)) { reader in
             var model = try M(row: Row(reader: reader, context: context))
-            model._persistence.markRead(in: executor.undoScope)
+            model._persistence.markRead(in: scope)
             try body(consume model)
         }
     }
@@ -219,6 +221,7 @@ extension QueryBuilder where Executor == Transaction {
 
 extension QueryBuilder where Executor == Database {
     /// Runs a read on a replica when the database has some (see ``Database/read(_:)``).
+    @usableFromInline
     nonisolated(nonsending)
         func on<T>(_ body: (QueryBuilder<M, Transaction>) throws -> T) async throws -> T
     {

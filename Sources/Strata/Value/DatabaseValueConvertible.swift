@@ -83,6 +83,20 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
 extension Bool: DatabaseValueConvertible {
     /// Stored as ``ColumnType/bool``.
     public static var columnType: ColumnType { .bool }
+    /// The integer 0 or 1 at `index` as false or true, read without a ``DatabaseValue`` in between (SQLite's
+    /// storage); nil for anything else, which takes the general path (a driver's own boolean, or an error).
+    ///
+    /// - Parameters:
+    ///   - reader: the current row.
+    ///   - index: the column's position, from 0.
+    /// - Returns: the bool, or nil.
+    @inlinable public static func read(from reader: any RowReader, at index: Int) -> Bool? {
+        switch reader.int64(at: index) {
+        case 0?: return false
+        case 1?: return true
+        default: return nil
+        }
+    }
     /// The value as ``DatabaseValue/bool(_:)``.
     @inlinable public var databaseValue: DatabaseValue { .bool(self) }
     /// Reads a bool, or the integer 0 or 1 that SQLite stores.
@@ -195,6 +209,16 @@ extension Double: DatabaseValueConvertible {
 extension Float: DatabaseValueConvertible {
     /// Stored as ``ColumnType/double``: a float is stored as a double.
     public static var columnType: ColumnType { .double }
+    /// The double at `index` rounded to the nearest float, read without a ``DatabaseValue`` in between, or nil for
+    /// anything else (an integer takes the general path).
+    ///
+    /// - Parameters:
+    ///   - reader: the current row.
+    ///   - index: the column's position, from 0.
+    /// - Returns: the float, or nil.
+    @inlinable public static func read(from reader: any RowReader, at index: Int) -> Float? {
+        reader.double(at: index).map { Float($0) }
+    }
     /// The value widened to a double (NaN as NULL, `-0.0` as `0.0`).
     public var databaseValue: DatabaseValue { Double(self).databaseValue }
     /// Reads a double (or an integer) and rounds it to the nearest float.
