@@ -49,7 +49,7 @@ struct Features {
         func clash(_ column: SQLExpression.Node, _ values: [DatabaseValue]) {
             guard let t = type(column) else { return }
             for v in values {
-                if let k = Self.kind(v), k != t, !QueryGenerator.compatible(k, t) { mistyped = true }
+                if let k = v.columnType, k != t, !QueryGenerator.compatible(k, t) { mistyped = true }
             }
         }
         func walk(_ n: SQLExpression.Node) {
@@ -99,21 +99,5 @@ struct Features {
         if let w = s.commonTable { nested(w.select) }  // a named query, over its own table
         mistypedComparison = mistyped
         likeOverNonText = likeNonText
-    }
-
-    /// The column type a value belongs to, nil for NULL.
-    static func kind(_ v: DatabaseValue) -> ColumnType? {
-        switch v {
-        case .null: nil
-        case .bool: .bool
-        case .integer: .integer
-        case .double: .double
-        case .text: .text
-        case .blob: .blob
-        case .date: .date
-        case .decimal: .decimal
-        case .uuid: .uuid
-        case .json: .json
-        }
     }
 }

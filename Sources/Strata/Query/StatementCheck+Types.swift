@@ -223,7 +223,7 @@ private struct TypeScope {
 
 extension DatabaseValue {
     /// The column type a value belongs to; nil for NULL, which compares with every type.
-    var columnType: ColumnType? {
+    package var columnType: ColumnType? {
         switch self {
         case .null: nil
         case .bool: .bool
