@@ -17,11 +17,11 @@ extension MariaDBConnection {
     /// 3. Every row is stored: a plain INSERT stores all its rows or fails (MariaDB has no rule or trigger that
     ///    skips a row); the count is checked all the same.
     func insertIDPlan(_ statement: Statement?, sql: String) throws -> String? {
-        guard let step = autoIncrementStep, case .insert(let insert)? = statement, insert.onConflict == nil,
+        guard autoIncrementStep != nil, case .insert(let insert)? = statement, insert.onConflict == nil,
             let key = insert.returning, !insert.columns.contains(key)
         else { return nil }
         let suffix = " RETURNING " + (try dialect.quote(key))
-        guard sql.hasSuffix(suffix), step > 0, try autoIncrementColumn(of: insert.table) == key else { return nil }
+        guard sql.hasSuffix(suffix), try autoIncrementColumn(of: insert.table) == key else { return nil }
         return String(sql.dropLast(suffix.count))
     }
 
@@ -52,23 +52,17 @@ extension MariaDBConnection {
     /// The name of `table`'s `AUTO_INCREMENT` column, or nil; cached per table until a schema change through the
     /// driver (as the unique keys are).
     func autoIncrementColumn(of table: String) throws -> String? {
-        let generation = schemaChanges.current
-        if generation != autoIncrementGeneration {
-            autoIncrementByTable = [:]
-            autoIncrementGeneration = generation
+        try schemaFact(\.autoIncrementByTable, table: table) {
+            let sql = """
+                SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?
+                AND EXTRA LIKE '%auto_increment%'
+                """
+            var column: String?
+            for r in try rows(sql, [.text(table)]) {
+                if case .text(let name) = r[0] { column = name }
+            }
+            return column
         }
-        if let known = autoIncrementByTable[table] { return known }
-        let sql = """
-            SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?
-            AND EXTRA LIKE '%auto_increment%'
-            """
-        var column: String?
-        for r in try rows(sql, [.text(table)]) {
-            if case .text(let name) = r[0] { column = name }
-        }
-        // Kept only when no schema change came while it was read (it might predate it).
-        if schemaChanges.current == generation { autoIncrementByTable[table] = .some(column) }
-        return column
     }
 
     /// The step between consecutive generated keys when InnoDB assigns a statement's keys consecutively (lock mode

@@ -24,24 +24,18 @@ extension MariaDBConnection {
     /// table and kept until a schema change through the driver (``MariaDBSchemaChanges``): a migration, DDL or raw
     /// SQL that is not a query or a row write, on any of its connections, clears every table's.
     func uniqueKeys(of table: String) throws -> [String: [String]] {
-        let generation = schemaChanges.current
-        if generation != uniqueKeysGeneration {
-            uniqueKeysByTable = [:]
-            uniqueKeysGeneration = generation
+        try schemaFact(\.uniqueKeysByTable, table: table) {
+            let sql = """
+                SELECT INDEX_NAME, COLUMN_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE()
+                AND TABLE_NAME = ? AND NON_UNIQUE = 0 ORDER BY INDEX_NAME, SEQ_IN_INDEX
+                """
+            var keys: [String: [String]] = [:]
+            for r in try rows(sql, [.text(table)]) {
+                guard case .text(let index) = r[0], case .text(let column) = r[1] else { continue }
+                keys[index, default: []].append(column)
+            }
+            return keys
         }
-        if let known = uniqueKeysByTable[table] { return known }
-        let sql = """
-            SELECT INDEX_NAME, COLUMN_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE()
-            AND TABLE_NAME = ? AND NON_UNIQUE = 0 ORDER BY INDEX_NAME, SEQ_IN_INDEX
-            """
-        var keys: [String: [String]] = [:]
-        for r in try rows(sql, [.text(table)]) {
-            guard case .text(let index) = r[0], case .text(let column) = r[1] else { continue }
-            keys[index, default: []].append(column)
-        }
-        // Kept only when no schema change came while it was read (it might predate it).
-        if schemaChanges.current == generation { uniqueKeysByTable[table] = keys }
-        return keys
     }
 
     /// Runs an upsert as `ON CONFLICT (target)` does, one row at a time in input order, inside a savepoint (or a

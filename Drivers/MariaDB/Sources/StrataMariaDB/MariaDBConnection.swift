@@ -17,10 +17,9 @@ public final class MariaDBConnection: SQLConnection {
     /// reads of it) and its prepared statement, so a template's execution hashes no SQL (see
     /// `execute(template:binds:statement:onRow:)`).
     var templates: [StatementTemplate: KnownTemplate] = [:]
-    /// The unique keys of each table an upsert wrote (index name to columns), as of ``uniqueKeysGeneration``
+    /// The unique keys of each table an upsert wrote (index name to columns), as of ``schemaFactsGeneration``
     /// (see `upsertRunsByRow(_:)`).
     var uniqueKeysByTable: [String: [String: [String]]] = [:]
-    var uniqueKeysGeneration = 0
     /// Counts the schema changes made through the driver's connections (this one included).
     let schemaChanges: MariaDBSchemaChanges
     /// Seconds a statement waits for a lock (the session's `innodb_lock_wait_timeout`).
@@ -31,9 +30,11 @@ public final class MariaDBConnection: SQLConnection {
     /// Whether INSERTs that return their new keys read them from the insert id rather than from RETURNING rows
     /// (InnoDB's `innodb_autoinc_lock_mode` is 0 or 1; not on Galera, which needs 2).
     public var readsKeysFromInsertID: Bool { autoIncrementStep != nil }
-    /// Each table's `AUTO_INCREMENT` column (nil for none), as of ``autoIncrementGeneration``.
+    /// Each table's `AUTO_INCREMENT` column (nil for none), as of ``schemaFactsGeneration``.
     var autoIncrementByTable: [String: String?] = [:]
-    var autoIncrementGeneration = 0
+    /// The schema-change count (``MariaDBSchemaChanges``) the per-table facts above were read at (see
+    /// `schemaFact(_:table:read:)`).
+    var schemaFactsGeneration = 0
     /// The insert id of the last statement that returned no rows.
     var lastInsertID: UInt64 = 0
 
@@ -161,6 +162,25 @@ public final class MariaDBConnection: SQLConnection {
         defer { mysql_free_result(result) }
         guard mysql_num_fields(result) >= 2, let row = mysql_fetch_row(result), let value = row[1] else { return nil }
         return String(cString: value)
+    }
+
+    /// `read()`'s answer for `table` (a fact read from `information_schema`), kept in `cache` until a schema change
+    /// through the driver (``MariaDBSchemaChanges``): a migration, DDL or raw SQL that is not a query or a row write,
+    /// on any of its connections, clears every table's facts.
+    func schemaFact<T>(
+        _ cache: ReferenceWritableKeyPath<MariaDBConnection, [String: T]>, table: String, read: () throws -> T
+    ) rethrows -> T {
+        let generation = schemaChanges.current
+        if generation != schemaFactsGeneration {
+            uniqueKeysByTable = [:]
+            autoIncrementByTable = [:]
+            schemaFactsGeneration = generation
+        }
+        if let known = self[keyPath: cache][table] { return known }
+        let fact = try read()
+        // Kept only when no schema change came while it was read (it might predate it).
+        if schemaChanges.current == generation { self[keyPath: cache][table] = fact }
+        return fact
     }
 
     /// The cached prepared statement for `sql` (`known` when it is still open and idle: a template's, found without
