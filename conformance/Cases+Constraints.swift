@@ -20,6 +20,31 @@ extension ConformanceSuite {
             try checkEqual(stored?.name, "Alice", "stored row unchanged")
             try checkEqual(stored?.email, users[1].email, "stored email unchanged")
         },
+        ConformanceCase("constraint.two-broken-at-once-fail-with-one-and-change-nothing") { db in
+            let users = try await Fixtures.seedUsers(db)
+            let before = try await ConfUser.query(on: db).order(\.id).all()
+            // Each statement breaks the unique email and the foreign key at once. Which of the two a backend reports
+            // is its own order (PostgreSQL, SQLite and memory check foreign keys at the statement's end, MariaDB row
+            // by row); what holds everywhere: one of the two, and nothing changed.
+            let either: (StrataError) -> Bool = {
+                switch $0 {
+                case .uniqueViolation(table: "conf_user", columns: ["email"]), .foreignKeyViolation: return true
+                default: return false
+                }
+            }
+            guard var second = try await ConfUser.find(users[1].id ?? -1, on: db) else {
+                throw ConformanceFailure(description: "missing")
+            }
+            second.email = users[0].email
+            second.groupID = 424_242
+            let attempted = second
+            try await checkThrows("save breaking both", either) { try await second.save(on: db) }
+            try checkEqual(second, attempted, "the model as the caller left it")
+            try await checkThrows("update breaking both", either) {
+                try await ConfUser.query(on: db).set(\.email, to: users[0].email).set(\.groupID, to: 424_242).update()
+            }
+            try checkEqual(try await ConfUser.query(on: db).order(\.id).all(), before, "no row changed")
+        },
         ConformanceCase("unique.nulls-are-distinct") { db in
             try await Fixtures.migrate(db)
             try await db.withConnection { tx in

@@ -430,6 +430,22 @@ extension ConformanceSuite {
                 try await labels(ConfCounter.query(on: db).where(coalesce(\.step / \.step, 42) == 42)),
                 ["Beta"], "NULL / NULL is NULL, not an error")
         },
+        ConformanceCase("expression.division-by-zero-with-nothing-to-divide-answers") { db in
+            try await seedCounters(db)
+            try await ConfCounter.query(on: db).where(\.step != nil).delete()
+            // Only Beta is left, its step NULL: NULL % 0 and NULL / 0 are NULL, as a NULL divisor makes them.
+            try checkEqual(
+                try await labels(ConfCounter.query(on: db).where(coalesce(\.step % 0, 42) == 42)), ["Beta"],
+                "NULL % 0 is NULL")
+            try checkEqual(
+                try await labels(ConfCounter.query(on: db).where(coalesce(\.step / 0, 42) == 42)), ["Beta"],
+                "NULL / 0 is NULL")
+            // With no row left, a zero divisor divides nothing: the query answers (no backend folds it first).
+            try await ConfCounter.query(on: db).delete()
+            try checkEqual(try await ConfCounter.query(on: db).where(\.views % 0 == 1).count(), 0, "views % 0")
+            try checkEqual(try await ConfCounter.query(on: db).where(\.views / 0 > 1).count(), 0, "views / 0")
+            try checkEqual(try await ConfCounter.query(on: db).where(\.ratio / 0 > 1).count(), 0, "ratio / 0.0")
+        },
         ConformanceCase("expression.integer-overflow-is-an-error") { db in
             try await seedCounters(db)
             try await db.transaction { tx in

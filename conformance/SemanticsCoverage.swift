@@ -37,6 +37,7 @@ public enum SemanticsCoverage {
             [
                 "expression.division-by-zero-is-an-error", "expression.double-division-by-zero-is-an-error",
                 "expression.update-division-by-zero-changes-nothing",
+                "expression.division-by-zero-with-nothing-to-divide-answers",
             ]
         ),
         (

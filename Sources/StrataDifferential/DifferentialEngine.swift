@@ -273,10 +273,14 @@ public final class DifferentialEngine {
             statements += 1
             return b.run(write, types: [])
         }
+        var disagreement: String?
         for i in outcomes.indices.dropFirst() where !outcomes[i].agrees(with: outcomes[0], ordered: true) {
-            return (
-                "  \(backends[0].name): \(outcomes[0])\n  \(backends[i].name): \(outcomes[i])", Self.signature(outcomes)
-            )
+            let pair = "  \(backends[0].name): \(outcomes[0])\n  \(backends[i].name): \(outcomes[i])"
+            // Backends that each refuse the write by a constraint may name different ones when it breaks several
+            // (MariaDB checks foreign keys row by row): still a divergence, but the tables are compared first, and
+            // the details say whether they agree, so a driver's own classifier can tell the order from a lost write.
+            guard outcomes.allSatisfy(Self.isConstraintFailure) else { return (pair, Self.signature(outcomes)) }
+            disagreement = disagreement.map { $0 + "\n" + pair } ?? pair
         }
         for t in world.tables {
             let dump = Select(
@@ -290,7 +294,22 @@ public final class DifferentialEngine {
                 )
             }
         }
+        if let disagreement {
+            return (
+                Self.constraintsDifferMarker + "\n" + disagreement, "constraints:" + Self.signature(outcomes)
+            )
+        }
         return nil
+    }
+
+    /// The first line of a write divergence where every backend refused the write by a constraint, the constraints
+    /// named differ, and every table holds the same rows after it on every backend.
+    public static let constraintsDifferMarker =
+        "every backend refused the write by a constraint, not the same one; the tables agree after it"
+
+    static func isConstraintFailure(_ outcome: QueryOutcome) -> Bool {
+        guard case .failed(let kind, _) = outcome else { return false }
+        return ["uniqueViolation", "foreignKeyViolation", "notNullViolation", "checkViolation"].contains(kind)
     }
 
     /// Each backend's outcome kind: `rows` or the error's case.

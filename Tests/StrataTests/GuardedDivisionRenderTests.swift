@@ -51,14 +51,17 @@ struct GuardedDivisionRenderTests {
         let rendered = try SQLRenderer.render(.select(select), dialect: dialect)
         #expect(
             rendered.sql
-                == "SELECT `id` FROM `t` WHERE (((`price` DIV CASE WHEN EXP(7777 * (`quantity` = 0)) THEN `quantity` END)"
-                + " + ?) = ?)")
+                == "SELECT `id` FROM `t` WHERE (((`price` DIV CASE WHEN EXP(7777 * (`quantity` = 0 AND `price` IS NOT NULL))"
+                + " THEN `quantity` END) + ?) = ?)")
         #expect(rendered.binds == [.integer(1), .integer(3)])
         let remainder = Select(
             table: "t", selection: .columns(["id"]),
             filter: .compare(.equal, try (\GenItem.price % 3).expression, .value(.integer(1))))
         let r = try SQLRenderer.render(.select(remainder), dialect: dialect)
-        #expect(r.sql == "SELECT `id` FROM `t` WHERE ((`price` % CASE WHEN EXP(7777 * (? = 0)) THEN ? END) = ?)")
+        #expect(
+            r.sql
+                == "SELECT `id` FROM `t` WHERE ((`price` % CASE WHEN EXP(7777 * (? = 0 AND `price` IS NOT NULL)) THEN ?"
+                + " END) = ?)")
         #expect(r.binds == [.integer(3), .integer(3), .integer(1)])
         #expect(SQLRenderer.binds(of: .select(remainder), dialect: dialect) == r.binds)
     }

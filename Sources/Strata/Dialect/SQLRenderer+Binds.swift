@@ -110,12 +110,15 @@ extension SQLRenderer {
         case .arithmetic(let op, let l, let r):
             // The outermost arithmetic is rendered twice where NaN is checked (SQLRenderer+Numbers).
             let twice = !insideArithmetic && op != .remainder && dialect?.numericSyntax.nullsNaN == true
-            // A guarded divisor is written twice (``ArithmeticSyntax/guardedDivision``).
+            // A guarded division writes `l`, `r`, then `r` and `l` in its guard, then `r` (``ArithmeticSyntax/guardedDivision``).
             let guarded = (op == .divide || op == .remainder) && dialect?.arithmeticSyntax == .guardedDivision
+            let inner = twice || insideArithmetic
             for _ in 0..<(twice ? 2 : 1) {
-                collect(l, dialect, table, insideArithmetic: twice || insideArithmetic, into: &out)
-                for _ in 0..<(guarded ? 2 : 1) {
-                    collect(r, dialect, table, insideArithmetic: twice || insideArithmetic, into: &out)
+                collect(l, dialect, table, insideArithmetic: inner, into: &out)
+                collect(r, dialect, table, insideArithmetic: inner, into: &out)
+                if guarded {
+                    collect(l, dialect, table, insideArithmetic: inner, into: &out)
+                    collect(r, dialect, table, insideArithmetic: inner, into: &out)
                 }
             }
         case .concat(let l, let r):

@@ -79,9 +79,13 @@ extension SQLRenderer {
             sql += "("
             try expression(l)
             sql += op == .remainder ? " % " : integer ? " DIV " : " / "
+            // The guard reads the dividend too: a NULL dividend gives NULL, as elsewhere, and a guard over a
+            // column is not a constant MariaDB folds (and fails on) before it reads a row.
             sql += "CASE WHEN EXP(7777 * ("
             try expression(r)
-            sql += " = 0)) THEN "
+            sql += " = 0 AND "
+            try expression(l)
+            sql += " IS NOT NULL)) THEN "
             try expression(r)
             sql += " END)"
         case .operators, .guardedDivision:

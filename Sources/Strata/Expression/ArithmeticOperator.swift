@@ -44,11 +44,13 @@ public enum ArithmeticSyntax: Sendable, Hashable {
     /// division the typed API marks as integer (`.typed(a / b, as: .integer)`) is `DIV`, truncating toward zero:
     ///
     /// ```sql
-    /// (`views` DIV CASE WHEN EXP(7777 * (? = 0)) THEN ? END)   -- \.views / 2 over an Int64 column
-    /// (`ratio` / CASE WHEN EXP(7777 * (? = 0)) THEN ? END)     -- \.ratio / 2 over a Double column
+    /// (`views` DIV CASE WHEN EXP(7777 * (? = 0 AND `views` IS NOT NULL)) THEN ? END)  -- \.views / 2, Int64
+    /// (`ratio` / CASE WHEN EXP(7777 * (? = 0 AND `ratio` IS NOT NULL)) THEN ? END)    -- \.ratio / 2, Double
     /// ```
     ///
-    /// The divisor is written, and bound, twice; a NULL divisor makes the CASE, and the quotient, NULL.
+    /// The divisor and the dividend are written, and bound, twice; a NULL divisor makes the CASE, and the quotient,
+    /// NULL, and so does a NULL dividend over a zero divisor, as elsewhere. The guard reads the dividend so that it
+    /// is not a constant MariaDB folds, and fails on, before it reads a row: a query with no row to divide answers.
     case guardedDivision
 }
 

@@ -43,9 +43,10 @@ public struct MariaDBDialect: Dialect {
     /// `ON DUPLICATE KEY UPDATE`: no conflict target is written.
     public var upsertSyntax: UpsertSyntax { .onDuplicateKeyUpdate }
     /// `+ - *` raise BIGINT and DOUBLE overflow themselves (error 1690), but division by zero is NULL in a SELECT and
-    /// `/` of two integers is exact: the divisor of `/` and `%` is guarded, `CASE WHEN EXP(7777 * (d = 0)) THEN d
-    /// END`, so that zero overflows `EXP` (error 1690 naming it, mapped to a division by zero), and an integer
-    /// division is `DIV`, truncating toward zero (`Int64.min DIV -1` is error 1690 too).
+    /// `/` of two integers is exact: the divisor of `n / d` and `n % d` is guarded, `CASE WHEN EXP(7777 * (d = 0 AND
+    /// n IS NOT NULL)) THEN d END`, so that zero overflows `EXP` (error 1690 naming it, mapped to a division by
+    /// zero) where there is a value to divide, and an integer division is `DIV`, truncating toward zero
+    /// (`Int64.min DIV -1` is error 1690 too).
     public var arithmeticSyntax: ArithmeticSyntax { .guardedDivision }
     /// `CONCAT(a, b)`: the session sets `PIPES_AS_CONCAT` (for raw SQL), but a server's default mode reads `||` as OR.
     public var concatSyntax: ConcatSyntax { .function }

@@ -7,7 +7,10 @@ import Testing
 
 @Suite("MariaDB arithmetic and upserts")
 struct MariaDBArithmeticUpsertTests {
-    private static let guardSQL = "CASE WHEN EXP(7777 * (? = 0)) THEN ? END"
+    /// The guard of a divisor bound as `?` under the column `dividend`.
+    private static func guardSQL(_ dividend: String) -> String {
+        "CASE WHEN EXP(7777 * (? = 0 AND `\(dividend)` IS NOT NULL)) THEN ? END"
+    }
 
     @Test("integer / is DIV, double / and % keep their operator; each divisor is guarded and bound twice")
     func guardedDivisionSQL() throws {
@@ -18,7 +21,7 @@ struct MariaDBArithmeticUpsertTests {
                 .equal, .typed(.arithmetic(.divide, .column("views"), .value(.integer(2))), as: .integer),
                 .value(.integer(-2))))
         let rendered = try SQLRenderer.render(.select(integer), dialect: dialect)
-        #expect(rendered.sql == "SELECT `id` FROM `t` WHERE ((`views` DIV " + Self.guardSQL + ") = ?)")
+        #expect(rendered.sql == "SELECT `id` FROM `t` WHERE ((`views` DIV " + Self.guardSQL("views") + ") = ?)")
         #expect(rendered.binds == [.integer(2), .integer(2), .integer(-2)])
         #expect(SQLRenderer.binds(of: .select(integer), dialect: dialect) == rendered.binds)
         let double = Select(
@@ -27,13 +30,14 @@ struct MariaDBArithmeticUpsertTests {
                 .greater, .arithmetic(.divide, .column("ratio"), .column("step")), .value(.double(1))))
         #expect(
             try SQLRenderer.render(.select(double), dialect: dialect).sql
-                == "SELECT `id` FROM `t` WHERE ((`ratio` / CASE WHEN EXP(7777 * (`step` = 0)) THEN `step` END) > ?)")
+                == "SELECT `id` FROM `t` WHERE ((`ratio` / CASE WHEN EXP(7777 * (`step` = 0 AND `ratio` IS NOT NULL))"
+                + " THEN `step` END) > ?)")
         let remainder = Select(
             table: "t", selection: .columns(["id"]),
             filter: .compare(
                 .equal, .arithmetic(.remainder, .column("views"), .value(.integer(3))), .value(.integer(1))))
         let r = try SQLRenderer.render(.select(remainder), dialect: dialect)
-        #expect(r.sql == "SELECT `id` FROM `t` WHERE ((`views` % " + Self.guardSQL + ") = ?)")
+        #expect(r.sql == "SELECT `id` FROM `t` WHERE ((`views` % " + Self.guardSQL("views") + ") = ?)")
         #expect(SQLRenderer.binds(of: .select(remainder), dialect: dialect) == r.binds)
         let sum = Select(
             table: "t", selection: .columns(["id"]),
@@ -94,6 +98,16 @@ struct MariaDBArithmeticUpsertTests {
             try ids(
                 .compare(.equal, .arithmetic(.remainder, .column("views"), .value(.integer(-1))), .value(.integer(0))))
                 == [1, 2, 3], "Int64.min % -1 is 0")
+        // A NULL dividend over a zero divisor is NULL, not an error, as on the other drivers; and the guard reads
+        // the dividend, so a query with no row to divide answers instead of failing on a constant MariaDB folds
+        // (found by seed 2130143564: `parent_id % 0` over a table with no row).
+        let remainderOfZero = SQLExpression.compare(
+            .equal, .arithmetic(.remainder, .column("views"), .value(.integer(0))), .value(.integer(1)))
+        _ = try await db.unsafeRawExecute("INSERT INTO t VALUES (4, NULL, NULL)")
+        #expect(try ids(.and([.compare(.greater, .column("id"), .value(.integer(3))), remainderOfZero])) == [])
+        _ = try await db.unsafeRawExecute("DELETE FROM t")
+        #expect(try ids(remainderOfZero) == [])
+        #expect(try ids(.compare(.greater, intDiv(.column("views"), 0), .value(.integer(1)))) == [])
         try await MariaDBTestServer.dropDatabase("strata_arith")
     }
 

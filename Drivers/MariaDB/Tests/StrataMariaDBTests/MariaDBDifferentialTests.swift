@@ -54,4 +54,20 @@ struct MariaDBDifferentialTests {
         for u in unknown.prefix(5) { print("fuzz[mariadb]: new divergence: \(u)") }
         #expect(unknown.isEmpty, "\(unknown.count) new divergences with seed \(seed)")
     }
+
+    @Test("a write refused by another constraint counts as constraint-order only when the tables agreed after it")
+    func constraintOrderClassifier() {
+        let sql = "UPDATE `fz_child` SET `date_2` = ?, `parent_id` = ? WHERE (`uuid_0` > ?)"
+        let pair =
+            "  memory (memory:): error uniqueViolation: unique constraint violated on fz_child(date_2)\n"
+            + "  mariadb (mariadb://root@127.0.0.1:3316/strata_fuzz): error foreignKeyViolation: foreign key"
+        let agreed = DifferentialEngine.constraintsDifferMarker + "\n" + pair
+        #expect(MariaDBKnownGaps.constraintOrder(sql: sql, details: agreed))
+        #expect(!MariaDBKnownGaps.constraintOrder(sql: sql, details: pair), "the tables differed, or were not read")
+        #expect(!MariaDBKnownGaps.constraintOrder(sql: "SELECT 1", details: agreed))
+        let notNull = agreed.replacingOccurrences(of: "error foreignKeyViolation", with: "error notNullViolation")
+        #expect(!MariaDBKnownGaps.constraintOrder(sql: sql, details: notNull))
+        let sqliteToo = agreed + "\n  sqlite (sqlite::memory:): error foreignKeyViolation: foreign key"
+        #expect(!MariaDBKnownGaps.constraintOrder(sql: sql, details: sqliteToo), "the others must agree")
+    }
 }
