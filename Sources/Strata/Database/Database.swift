@@ -95,6 +95,9 @@ public final class Database: Sendable {
     /// Connections leased to calls now (the conformance suite checks that an ended observation holds none).
     package var connectionsInUse: Int { pool.inUseCount }
 
+    /// Calls queued for a connection now.
+    package var callsWaiting: Int { pool.waitingCount }
+
     /// Queries being observed now (see ``QueryBuilder/observe()``).
     package var observationCount: Int { changes.observerCount }
 
@@ -215,7 +218,21 @@ public final class Database: Sendable {
     {
         // Read here, in the caller's task: on a connection's thread the task-local is not set.
         let observer = callerObserver
-        let (lease, alone) = try await pool.acquire()
+        let lease: Lease
+        let alone: Bool
+        if pool.driver.callsMayBlock && #isolation == nil {
+            // A call that must wait queues with its body: the thread of the connection handed over runs it and
+            // gives the connection back as it ends (QueuedCall), and this task wakes once, with the answer.
+            switch try await pool.acquireOrRun({ (lease: Lease) throws -> T in
+                defer { pool.release(lease) }
+                return try run(body, on: lease, observer: observer)
+            }) {
+            case .ran(let result): return result
+            case .lease(let l, let a): (lease, alone) = (l, a)
+            }
+        } else {
+            (lease, alone) = try await pool.acquire()
+        }
         var givenBack = false
         defer { if !givenBack { pool.release(lease) } }
         if pool.driver.callsMayBlock && #isolation == nil {

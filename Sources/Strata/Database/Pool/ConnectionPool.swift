@@ -114,19 +114,25 @@ final class ConnectionPool: Sendable {
     ///   ``StrataError/connectionFailed(_:)`` once the database is closed.
     nonisolated(nonsending) func acquire() async throws -> (lease: Lease, alone: Bool) {
         var queued = false
-        guard watched, let observer else { return try await acquireLease(queued: &queued) }
+        guard watched, observer != nil else { return try await acquireLease(queued: &queued) }
         let start = MonotonicClock.now()
         do {
             let leased = try await acquireLease(queued: &queued)
             noteLease(waitedNanoseconds: MonotonicClock.now() &- start, queued: queued)
             return leased
         } catch {
-            observer.failedBeforeRunning(error)
-            if queued {
-                observer.logger.notice(
-                    "gave up waiting for a pooled connection", metadata: ["db.error": .string("\(error)")])
-            }
+            noteAcquireFailed(error, queued: queued)
             throw error
+        }
+    }
+
+    /// Reports an acquire that failed (metrics, and a log line when the caller queued).
+    func noteAcquireFailed(_ error: any Error, queued: Bool) {
+        guard let observer else { return }
+        observer.failedBeforeRunning(error)
+        if queued {
+            observer.logger.notice(
+                "gave up waiting for a pooled connection", metadata: ["db.error": .string("\(error)")])
         }
     }
 
