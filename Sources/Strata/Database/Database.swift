@@ -189,7 +189,9 @@ public final class Database: Sendable {
     ///   the connection's own thread while the caller suspends, so that waiting on the network or on a
     ///   lock never holds one of Swift's cooperative threads (there is one per core) and every pooled
     ///   connection can have a statement in flight. So, actors aside, at most one call per database waits
-    ///   on a cooperative thread at a time, and a single task's calls pay no thread hop;
+    ///   on a cooperative thread at a time, and a single task's calls pay no thread hop. A call that has to wait
+    ///   for a connection queues with its body: the thread of the connection that frees up runs it there and
+    ///   then, and the caller's task wakes once, with the answer;
     /// - alone, but while lone calls of other databases already run on one cooperative thread fewer than there
     ///   are (one per core, at least one): on the connection's thread too. So, actors aside, blocking calls never
     ///   hold every cooperative thread, however many databases wait at once (a SQLite busy wait on a lock another
