@@ -223,14 +223,20 @@ public final class Database: Sendable {
         let lease: Lease
         let alone: Bool
         if pool.driver.callsMayBlock && #isolation == nil {
-            // A call that must wait queues with its body: the thread of the connection handed over runs it and
-            // gives the connection back as it ends (QueuedCall), and this task wakes once, with the answer.
-            switch try await pool.acquireOrRun({ (lease: Lease) throws -> T in
-                defer { pool.release(lease) }
-                return try run(body, on: lease, observer: observer)
-            }) {
-            case .ran(let result): return result
-            case .lease(let l, let a): (lease, alone) = (l, a)
+            // A free connection (or a slot to open one) is taken without an async call; a call that must wait queues
+            // with its body: the thread of the connection handed over runs it and gives the connection back as it
+            // ends (QueuedCall), and this task wakes once, with the answer. A watched pool times every wait.
+            switch pool.watched ? nil : try pool.checkout() {
+            case .use(let l, let a)?: (lease, alone) = (l, a)
+            case .open(let a)?: (lease, alone) = (try await pool.connect(alone: a), a)
+            case .wait?, nil:
+                switch try await pool.acquireOrRun({ (lease: Lease) throws -> T in
+                    defer { pool.release(lease) }
+                    return try run(body, on: lease, observer: observer)
+                }) {
+                case .ran(let result): return result
+                case .lease(let l, let a): (lease, alone) = (l, a)
+                }
             }
         } else {
             (lease, alone) = try await pool.acquire()
