@@ -41,15 +41,17 @@ struct PostgresBinds {
             case .integer(let i): text(String(i), oid: PostgresOID.int8)
             case .double(let d): text(Self.doubleText(d), oid: PostgresOID.float8)
             case .text(let s):
-                guard text(s, oid: PostgresOID.text) else {
+                guard !Self.holdsNUL(s) else {
                     throw .typeMismatch(
                         table: table, column: nil, detail: "PostgreSQL text cannot contain NUL characters")
                 }
+                text(s, oid: PostgresOID.text)
             case .json(let s):
-                guard text(s, oid: PostgresOID.jsonb) else {
+                guard !Self.holdsNUL(s) else {
                     throw .typeMismatch(
                         table: table, column: nil, detail: "PostgreSQL JSON cannot contain NUL characters")
                 }
+                text(s, oid: PostgresOID.jsonb)
             case .date(let d): text(DateText.format(d) + "+00", oid: PostgresOID.timestamptz)
             case .decimal(let d): text(d.description, oid: PostgresOID.numeric)
             case .uuid(let u): text(u.uuidString.lowercased(), oid: PostgresOID.uuid)
@@ -61,20 +63,19 @@ struct PostgresBinds {
         }
     }
 
-    /// Appends `s` and its NUL; returns false when `s` holds a NUL itself (looked for with `memchr` in the bytes just
-    /// copied, not by walking the string).
-    @discardableResult
-    private mutating func text(_ s: String, oid: Oid) -> Bool {
+    private mutating func text(_ s: String, oid: Oid) {
         types.append(oid)
-        let start = bytes.count
-        slots.append(Slot(offset: start, length: 0, format: 0))
+        slots.append(Slot(offset: bytes.count, length: 0, format: 0))
         bytes.append(contentsOf: s.utf8)
-        let clean = bytes.withUnsafeBufferPointer { b in
-            guard let base = b.baseAddress, b.count > start else { return true }
-            return memchr(base + start, 0, b.count - start) == nil
-        }
         bytes.append(0)
-        return clean
+    }
+
+    /// Whether `s` holds a NUL: `memchr` over its UTF-8 where the string is contiguous (native strings are), rather
+    /// than a walk of its UTF-8 view.
+    static func holdsNUL(_ s: String) -> Bool {
+        s.utf8.withContiguousStorageIfAvailable { utf8 in
+            utf8.baseAddress.map { memchr($0, 0, utf8.count) != nil } ?? false
+        } ?? s.utf8.contains(0)
     }
 
     /// The shortest text that reads back as the same double; PostgreSQL's spellings for the rest. -0.0 is

@@ -392,11 +392,26 @@ public final class PostgresConnection: SQLConnection {
         case UInt8(ascii: "I"), UInt8(ascii: "U"), UInt8(ascii: "D"), UInt8(ascii: "M"): break
         default: return 0
         }
-        let tag = String(cString: status)
-        guard ["INSERT", "UPDATE", "DELETE", "MERGE"].contains(where: { tag.hasPrefix($0 + " ") }),
-            let tuples = PQcmdTuples(result)
-        else { return 0 }
-        return Int(String(cString: tuples)) ?? 0
+        // The tag's first word, compared in place: "INSERT 0 1", "UPDATE 3", "DELETE 0", "MERGE 2".
+        func starts(with word: StaticString) -> Bool {
+            word.withUTF8Buffer { w in
+                for i in 0..<w.count where UInt8(bitPattern: status[i]) != w[i] { return false }  // stops at the NUL
+                return true
+            }
+        }
+        let isRowCount = starts(with: "INSERT ") || starts(with: "UPDATE ") || starts(with: "DELETE ")
+            || starts(with: "MERGE ")
+        guard isRowCount, let tuples = PQcmdTuples(result) else { return 0 }
+        var count = 0
+        var p = tuples
+        while p.pointee >= 0x30 && p.pointee <= 0x39 {
+            let (times, o1) = count.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times.addingReportingOverflow(Int(p.pointee) - 0x30)
+            guard !o1 && !o2 else { return 0 }
+            count = sum
+            p += 1
+        }
+        return p.pointee == 0 && p != tuples ? count : 0
     }
 
     public func columns(of table: String) throws -> [String]? {
