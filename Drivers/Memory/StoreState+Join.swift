@@ -119,17 +119,17 @@ extension StoreState {
                 var matched = false
                 // An index's candidates may name slots emptied since it was built: skipped, as a scan skips them.
                 for r in candidates ?? live where !right.slots[r].isEmpty {
-                    let combined = Self.joined(left, right.slots[r])
+                    let combined = left + right.slots[r]
                     guard try predicate(combined) == .yes else { continue }
                     out.append(combined)
                     matched = true
                     if keepRight { matchedRight[r] = true }
                 }
-                if !matched && keepLeft { out.append(Self.joined(left, rightNulls)) }
+                if !matched && keepLeft { out.append(left + rightNulls) }
             }
             if keepRight {
                 let leftNulls = [DatabaseValue](repeating: .null, count: leftWidth)
-                for r in live where !matchedRight[r] { out.append(Self.joined(leftNulls, right.slots[r])) }
+                for r in live where !matchedRight[r] { out.append(leftNulls + right.slots[r]) }
             }
             rows = out
         }
@@ -154,19 +154,6 @@ extension StoreState {
 
 /// A term `left column = right column` of a join condition (alone or inside an AND), as positions: `left` in the
 /// left row, `right` in the joined row.
-extension StoreState {
-    /// `left + right` in one allocation of the joined row's size: `+` copied `left` into an array it then grew to
-    /// append `right` (about a fifth of an association aggregate's instructions went to joining rows so).
-    @inline(__always)
-    static func joined(_ left: [DatabaseValue], _ right: [DatabaseValue]) -> [DatabaseValue] {
-        [DatabaseValue](unsafeUninitializedCapacity: left.count + right.count) { buffer, count in
-            let (_, l) = buffer.initialize(from: left)
-            let (_, r) = UnsafeMutableBufferPointer(rebasing: buffer[l...]).initialize(from: right)
-            count = l + r
-        }
-    }
-}
-
 struct JoinEquality {
     let left: Int
     let right: Int
