@@ -2,8 +2,9 @@
 import Strata
 
 /// Worked out once for a column list and kept by the table, so the usual stream of INSERTs naming
-/// the same columns (a model's) skips the name lookups and the defaults.
-struct InsertPlan: Sendable {
+/// the same columns (a model's) skips the name lookups and the defaults. A class, so handing it on costs one
+/// retain (a copy of its arrays retained each); Sendable, as every property is a constant of Sendable values.
+final class InsertPlan: Sendable {
     /// The INSERT's column names.
     let columns: [String]
     /// For each stored column, the position of its value in the given rows (-1: omitted).
@@ -11,6 +12,9 @@ struct InsertPlan: Sendable {
     /// The stored defaults of the omitted columns (NULL at the others); nil when only the primary
     /// key is omitted.
     let defaults: [DatabaseValue]?
+    /// Each stored column's type and whether it takes NULL, read per value without copying the column (a
+    /// ``TableColumn`` copy retains its every field: about 250 instructions a value).
+    let stores: [ColumnStore]
     /// Why an omitted column cannot take its default (NOT NULL without one, a mistyped default):
     /// the INSERT throws it after checking its RETURNING column, as it did before plans were kept.
     let defaultsError: StrataError?
@@ -47,7 +51,35 @@ struct InsertPlan: Sendable {
         }
         self.columns = columns
         self.given = given
+        stores = table.columns.map { ColumnStore(type: $0.type, isNullable: $0.isNullable) }
         self.defaults = defaults
         self.defaultsError = defaultsError
+    }
+}
+
+/// What storing a value in a column needs of it (see ``TableColumn/storedValue(_:table:)``).
+struct ColumnStore: Sendable {
+    let type: ColumnType
+    let isNullable: Bool
+
+    /// `value` as column `p` of `table` stores it, as ``TableColumn/storedValue(_:table:)`` gives it; the column's
+    /// name is read only for an error.
+    ///
+    /// - Throws: ``StrataError/notNullViolation(table:column:)``, ``StrataError/typeMismatch(table:column:detail:)``.
+    @inline(__always)
+    func stored(_ value: DatabaseValue, column p: Int, of table: MemoryTable) throws(StrataError) -> DatabaseValue {
+        if value.isNull {
+            if !isNullable { throw .notNullViolation(table: table.name, column: table.columns[p].name) }
+            return .null
+        }
+        switch (type, value) {
+        case (.integer, .integer), (.text, .text), (.bool, .bool): return value
+        case (.double, .double(let d)) where d != 0: return value
+        default: break
+        }
+        switch ColumnCoercion.normalize(value, to: type) {
+        case .success(let v): return v
+        case .failure(let m): throw .typeMismatch(table: table.name, column: table.columns[p].name, detail: m.detail)
+        }
     }
 }

@@ -43,19 +43,30 @@ extension StoreState {
                 tables[table]?.lastID = previous
             case .table(let name, let previous):
                 tables[name] = previous
+                schemaGeneration &+= 1
             }
         }
     }
 
     /// Forgets the journal once nothing can roll back to it, and drops empty slots.
     mutating func settle(_ touched: String?) {
-        journal.removeAll(keepingCapacity: journal.count < 4096)
+        if !journal.isEmpty { journal.removeAll(keepingCapacity: journal.count < 4096) }
         // Only a table with many empty slots is changed: asking each costs no hashing and no write-back.
+        // In place (`&`): reading `tables.values[i]` copies the table out, a retain and a release of every field.
         if let touched {
-            if let i = tables.index(forKey: touched), tables.values[i].wantsCompaction { tables.values[i].compact() }
+            if let i = tables.index(forKey: touched) { Self.compactIfWanted(&tables.values[i]) }
         } else {
-            for i in tables.indices where tables.values[i].wantsCompaction { tables.values[i].compact() }
+            var i = tables.startIndex
+            while i != tables.endIndex {
+                Self.compactIfWanted(&tables.values[i])
+                tables.formIndex(after: &i)
+            }
         }
+    }
+
+    @inline(__always)
+    private static func compactIfWanted(_ table: inout MemoryTable) {
+        if table.wantsCompaction { table.compact() }
     }
 
     // MARK: Transaction control

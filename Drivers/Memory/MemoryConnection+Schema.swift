@@ -28,6 +28,7 @@ extension MemoryConnection: SchemaEditing {
     private func journaled(_ body: (inout StoreState) throws(StrataError) -> Void) throws {
         try store.state.withLock { s throws(StrataError) in
             if s.isHeld(against: id) { throw .busy }
+            s.schemaGeneration &+= 1
             let mark = s.journal.count
             do throws(StrataError) {
                 try body(&s)

@@ -10,6 +10,16 @@ final class MemoryConnection: DatabaseConnection {
     let id: Int
     /// How long a write waits for another connection's transaction to end, in seconds.
     private let busyTimeout: Double
+    // `@exclusivity(unchecked)`: one thread at a time uses a connection (the pool leases it whole), and each of these
+    // is read or written in one expression, never while another access to it is open (a row callback that runs a
+    // statement on the connection finds the spare readers taken and makes its own), so the dynamic check (about 80
+    // instructions an access) could never fire.
+    /// The plans of the templates run on this connection (see `execute(template:binds:statement:onRow:)`).
+    @exclusivity(unchecked) var plans: [PlannedTemplate] = []
+    /// The reader of the last statement's rows, for the next statement (nil while a statement hands out rows).
+    @exclusivity(unchecked) var spareRow: MemoryRow?
+    /// The reader of the last INSERT's RETURNING value, for the next one.
+    @exclusivity(unchecked) var spareValue: SingleValueRow?
 
     init(store: MemoryStore, busyTimeout: Double) {
         self.store = store
@@ -27,8 +37,8 @@ final class MemoryConnection: DatabaseConnection {
 
     func execute(_ statement: Statement, onRow: (any RowReader) throws -> Void) throws -> Int {
         let outcome = try store.execute(statement, connection: id, busyTimeout: busyTimeout)
-        let projection = outcome.projection
-        let reader = MemoryRow(values: [], projection: projection)
+        let reader = takeRow([], projection: outcome.projection)
+        defer { spareRow = reader }
         switch outcome.rows {
         case .list(let rows):
             for row in rows {
@@ -36,7 +46,10 @@ final class MemoryConnection: DatabaseConnection {
                 try onRow(reader)
             }
         case .values(let values):
-            let one = SingleValueRow(value: .null)
+            if values.isEmpty { break }
+            let one = spareValue ?? SingleValueRow(value: .null)
+            spareValue = nil
+            defer { spareValue = one }
             for value in values {
                 one.value = value
                 try onRow(one)
@@ -61,6 +74,16 @@ final class MemoryConnection: DatabaseConnection {
             }
         }
         return outcome.changes
+    }
+
+    /// The spare reader (or a new one, when a statement's rows are being handed out) pointed at `values`.
+    @inline(__always)
+    func takeRow(_ values: [DatabaseValue], projection: [Int]?) -> MemoryRow {
+        guard let reader = spareRow else { return MemoryRow(values: values, projection: projection) }
+        spareRow = nil
+        reader.values = values
+        reader.projection = projection
+        return reader
     }
 
     /// The memory driver has no SQL, but for `BEGIN`, `COMMIT` and `ROLLBACK` (and their spellings `START
@@ -94,11 +117,14 @@ final class MemoryConnection: DatabaseConnection {
 
     /// ``LiveColumn/reads(ofStrataType:)`` of each type, built once: a fresh database reads each new table's
     /// columns, and building the sets again each time cost more than the rest of the call.
-    private static let readsByType: [ColumnType: Set<ColumnType>] = Dictionary(
-        uniqueKeysWithValues: ColumnType.allCases.map { ($0, LiveColumn.reads(ofStrataType: $0)) })
+    private static let readsByType: [Set<ColumnType>] = ColumnType.allCases.map { LiveColumn.reads(ofStrataType: $0) }
 
+    /// Found by the type's place among the cases (a dozen comparisons of a tag cost less than hashing it).
     private static func reads(_ type: ColumnType) -> Set<ColumnType> {
-        readsByType[type] ?? LiveColumn.reads(ofStrataType: type)
+        guard let k = ColumnType.allCases.firstIndex(of: type), k < readsByType.count else {
+            return LiveColumn.reads(ofStrataType: type)
+        }
+        return readsByType[k]
     }
 
     /// The index or scan the store reads the SELECT's rows through (see `MemoryTable.plan(for:)`).

@@ -9,7 +9,7 @@ import Strata
 final class MemoryRow: RowReader {
     var values: [DatabaseValue]
     /// The stored positions of the returned columns; nil for every stored column in order.
-    let projection: [Int]?
+    var projection: [Int]?
 
     init(values: [DatabaseValue], projection: [Int]?) {
         self.values = values

@@ -90,7 +90,8 @@ final class MemoryStore: Sendable {
     func columns(of table: String, connection: Int) -> [String]? {
         state.withLock { s in
             if s.isHeld(against: connection) { return s.committedColumns(of: table) }
-            return s.tables[table]?.columns.map(\.name)
+            guard let i = s.tables.index(forKey: table) else { return nil }
+            return Self.columns(of: &s.tables.values[i]).map(\.name)
         }
     }
 
@@ -98,9 +99,14 @@ final class MemoryStore: Sendable {
     func tableColumns(of table: String, connection: Int) -> [TableColumn]? {
         state.withLock { s in
             if s.isHeld(against: connection) { return s.committedTableColumns(of: table) }
-            return s.tables[table]?.columns
+            guard let i = s.tables.index(forKey: table) else { return nil }
+            return Self.columns(of: &s.tables.values[i])
         }
     }
+
+    /// A table's columns, read in place (a copy of the table out of the dictionary retains every field).
+    @inline(__always)
+    private static func columns(of table: inout MemoryTable) -> [TableColumn] { table.columns }
 
     /// The plan of a SELECT (see `MemoryTable.plan(for:)`).
     func explain(_ select: Select) throws(StrataError) -> [String] {

@@ -7,8 +7,11 @@ extension StoreState {
     /// and each column it omits that has a database default added with that value: the memory driver's reading
     /// of `COALESCE(?, default)` and of `DEFAULT`. Every row of the statement takes the same time, as SQLite's
     /// `'now'` and PostgreSQL's `statement_timestamp()` give.
-    func fillingDatabaseDefaults(_ i: Insert) -> Insert {
-        guard let table = tables[i.table], !i.defaults.isEmpty || table.hasDatabaseDefaults else { return i }
+    mutating func fillingDatabaseDefaults(_ i: Insert) -> Insert {
+        // Asked in place first: a copy of the table out of the dictionary retains every field.
+        guard let t = tables.index(forKey: i.table), !i.defaults.isEmpty || Self.hasDatabaseDefaults(&tables.values[t])
+        else { return i }
+        let table = tables.values[t]
         var given: [(position: Int, value: DatabaseDefault)] = []
         if !i.defaults.isEmpty {
             for (k, c) in i.columns.enumerated() { if let d = i.defaults[c] { given.append((k, d)) } }
@@ -32,6 +35,9 @@ extension StoreState {
         filled.defaults = [:]
         return filled
     }
+
+    @inline(__always)
+    private static func hasDatabaseDefaults(_ table: inout MemoryTable) -> Bool { table.hasDatabaseDefaults }
 
     /// The clock's time in whole microseconds, the precision Strata stores dates with.
     static func statementTime() -> Date { DatabaseValue.roundedToMicroseconds(Date()) }

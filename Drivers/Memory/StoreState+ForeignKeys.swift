@@ -25,28 +25,42 @@ extension StoreState {
     ///
     /// - Throws: ``StrataError/foreignKeyViolation(table:)`` naming `table`, or
     ///   ``StrataError/noSuchTable(_:)`` when the referenced table does not exist.
-    func checkParents(of rows: [[DatabaseValue]], in table: String) throws(StrataError) {
+    mutating func checkParents(of rows: [[DatabaseValue]], in table: String) throws(StrataError) {
         if rows.isEmpty { return }
-        guard let child = tables[table] else { return }
-        for key in child.foreignKeys {
-            let parent = try self.table(key.definition.referencedTable)
-            if key.columns.count > 1 {
-                // MATCH SIMPLE, as SQL's: a row with any referencing column NULL references nothing.
-                var referenced: [Int] = []
-                for c in key.definition.referencedColumns { referenced.append(try parent.position(of: c)) }
-                for row in rows {
-                    let values = key.columns.map { row[$0] }
-                    if values.contains(where: \.isNull) { continue }
-                    if !parent.contains(values, in: referenced) { throw .foreignKeyViolation(table: table) }
-                }
-                continue
+        // The tables are read in place (`&`): a copy out of the dictionary retains every field of the table.
+        guard let c = tables.index(forKey: table) else { return }
+        let keys = Self.foreignKeys(of: &tables.values[c])
+        for key in keys {
+            guard let p = tables.index(forKey: key.definition.referencedTable) else {
+                throw .noSuchTable(key.definition.referencedTable)
             }
-            let referenced = try parent.position(of: key.definition.referencedColumn)
+            try Self.checkParents(of: rows, in: table, key: key, parent: &tables.values[p])
+        }
+    }
+
+    @inline(__always)
+    private static func foreignKeys(of table: inout MemoryTable) -> [MemoryForeignKey] { table.foreignKeys }
+
+    /// ``checkParents(of:in:)`` for one foreign key of `table`, whose referenced table is `parent`.
+    private static func checkParents(
+        of rows: [[DatabaseValue]], in table: String, key: MemoryForeignKey, parent: inout MemoryTable
+    ) throws(StrataError) {
+        if key.columns.count > 1 {
+            // MATCH SIMPLE, as SQL's: a row with any referencing column NULL references nothing.
+            var referenced: [Int] = []
+            for c in key.definition.referencedColumns { referenced.append(try parent.position(of: c)) }
             for row in rows {
-                let value = row[key.column]
-                if value.isNull { continue }
-                if !parent.contains(value, in: referenced) { throw .foreignKeyViolation(table: table) }
+                let values = key.columns.map { row[$0] }
+                if values.contains(where: \.isNull) { continue }
+                if !parent.contains(values, in: referenced) { throw .foreignKeyViolation(table: table) }
             }
+            return
+        }
+        let referenced = try parent.position(of: key.definition.referencedColumn)
+        for row in rows {
+            let value = row[key.column]
+            if value.isNull { continue }
+            if !parent.contains(value, in: referenced) { throw .foreignKeyViolation(table: table) }
         }
     }
 

@@ -6,12 +6,13 @@ extension StoreState {
     /// left to `createIndex`, as the SQL renderer does.
     mutating func createTable(_ schema: TableSchema) throws(StrataError) {
         try Self.checkIdentifier(schema.name)
-        if tables[schema.name] != nil { return }
+        if tables.index(forKey: schema.name) != nil { return }
         for c in schema.columns {
             try Self.checkIdentifier(c.name)
             if let d = c.schemaDefault, !c.isPrimaryKey { _ = try c.storedValue(d, table: schema.name) }
         }
         let table = try MemoryTable(schema: schema)
+        if tables.isEmpty { tables.reserveCapacity(16) }
         journal.append(.table(name: schema.name, previous: nil))
         tables[schema.name] = table
     }

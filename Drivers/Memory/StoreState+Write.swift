@@ -24,7 +24,6 @@ extension StoreState {
         if let onConflict = i.onConflict { return try upsert(i, onConflict) }
         var inserted: [[DatabaseValue]] = []
         let outcome = try changing(i.table) { table, journal throws(StrataError) in
-            let width = table.columns.count
             let plan: InsertPlan
             if let cached = table.insertPlan, cached.columns == i.columns {
                 plan = cached
@@ -32,8 +31,6 @@ extension StoreState {
                 plan = try InsertPlan(i.columns, table: table)
                 table.insertPlan = plan
             }
-            let given = plan.given
-            let defaults = plan.defaults
             let returned = try i.returning.map { r throws(StrataError) in
                 try table.position(of: r, near: table.primaryKey ?? 0)
             }
@@ -44,50 +41,9 @@ extension StoreState {
             var counterJournaled = false
             var appendJournaled = false
             for values in i.rows {
-                var row: [DatabaseValue] = []
-                row.reserveCapacity(width)
-                for p in 0..<width {
-                    let k = given[p]
-                    if k < 0 || (p == table.primaryKey && values[k].isNull) {
-                        row.append(defaults?[p] ?? .null)
-                    } else {
-                        row.append(try table.columns[p].storedValue(values[k], table: table.name))
-                    }
-                }
-                if let pk = table.primaryKey {
-                    let id: Int64
-                    if case .integer(let explicit) = row[pk] {
-                        id = explicit
-                    } else {
-                        guard table.lastID < Int64.max else {
-                            throw .database(code: 13, message: "no more ids for \(table.name)")
-                        }
-                        id = table.lastID + 1
-                        row[pk] = .integer(id)
-                    }
-                    for g in generated { row[g.position] = try g.stored(from: row, in: table) }
-                    if let columns = table.conflict(for: row, ignoring: nil) {
-                        throw .uniqueViolation(table: table.name, columns: columns)
-                    }
-                    if id > table.lastID {
-                        if !counterJournaled {
-                            journal.append(.lastID(table: table.name, previous: table.lastID))
-                            counterJournaled = true
-                        }
-                        table.lastID = id
-                    }
-                } else {
-                    for g in generated { row[g.position] = try g.stored(from: row, in: table) }
-                    if let columns = table.conflict(for: row, ignoring: nil) {
-                        throw .uniqueViolation(table: table.name, columns: columns)
-                    }
-                }
-                if !appendJournaled {
-                    // One step for all the rows this statement appends.
-                    journal.append(.appended(table: table.name, from: table.slots.count))
-                    appendJournaled = true
-                }
-                table.put(row, at: table.slots.count)
+                let row = try Self.insertRow(
+                    values, plan: plan, generated: generated, into: &table, journal: &journal,
+                    counterJournaled: &counterJournaled, appendJournaled: &appendJournaled)
                 if let returned { returnedValues.append(row[returned]) }
                 if !table.foreignKeys.isEmpty { inserted.append(row) }
             }
@@ -95,6 +51,72 @@ extension StoreState {
         }
         try checkParents(of: inserted, in: i.table)
         return outcome
+    }
+
+    /// Appends one row of an INSERT to `table`: `values` (the INSERT's, in its columns' order, which `plan` maps)
+    /// stored by each column's type, omitted columns at their defaults, the next id for an omitted or NULL integer
+    /// key, `generated` computed; journaled (the counter and the append once a statement, as the two flags say).
+    /// The caller checks foreign keys once the statement's rows are in.
+    ///
+    /// - Returns: the stored row.
+    /// - Throws: ``StrataError/notNullViolation(table:column:)``, ``StrataError/typeMismatch(table:column:detail:)``,
+    ///   ``StrataError/uniqueViolation(table:columns:)``, or a generated column's error; before anything changes.
+    static func insertRow(
+        _ values: [DatabaseValue], plan: InsertPlan, generated: [ComputedAssignment], into table: inout MemoryTable,
+        journal: inout [UndoStep], counterJournaled: inout Bool, appendJournaled: inout Bool
+    ) throws(StrataError) -> [DatabaseValue] {
+        let width = table.columns.count
+        let given = plan.given
+        let defaults = plan.defaults
+        let stores = plan.stores
+        let key = table.primaryKey ?? -1
+        // Filled in place: appending to a reserved array checked its capacity and uniqueness at each value.
+        var row = [DatabaseValue](repeating: .null, count: width)
+        try row.withUnsafeMutableBufferPointer { row throws(StrataError) in
+            for p in 0..<width {
+                let k = given[p]
+                if k < 0 || (p == key && values[k].isNull) {
+                    if let defaults { row[p] = defaults[p] }
+                } else {
+                    row[p] = try stores[p].stored(values[k], column: p, of: table)
+                }
+            }
+        }
+        if let pk = table.primaryKey {
+            let id: Int64
+            if case .integer(let explicit) = row[pk] {
+                id = explicit
+            } else {
+                guard table.lastID < Int64.max else {
+                    throw .database(code: 13, message: "no more ids for \(table.name)")
+                }
+                id = table.lastID + 1
+                row[pk] = .integer(id)
+            }
+            for g in generated { row[g.position] = try g.stored(from: row, in: table) }
+            if let columns = table.conflict(for: row, ignoring: nil) {
+                throw .uniqueViolation(table: table.name, columns: columns)
+            }
+            if id > table.lastID {
+                if !counterJournaled {
+                    journal.append(.lastID(table: table.name, previous: table.lastID))
+                    counterJournaled = true
+                }
+                table.lastID = id
+            }
+        } else {
+            for g in generated { row[g.position] = try g.stored(from: row, in: table) }
+            if let columns = table.conflict(for: row, ignoring: nil) {
+                throw .uniqueViolation(table: table.name, columns: columns)
+            }
+        }
+        if !appendJournaled {
+            // One step for all the rows this statement appends.
+            journal.append(.appended(table: table.name, from: table.slots.count))
+            appendJournaled = true
+        }
+        table.put(row, at: table.slots.count)
+        return row
     }
 
     /// Sets the assignments on the matching rows; returns how many rows matched.

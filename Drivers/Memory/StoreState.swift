@@ -60,6 +60,10 @@ struct StoreState: Sendable {
     private(set) var transactionsEnded: UInt64 = 0
     /// How many writers wait for the open transaction to end.
     var waitingWriters = 0
+    /// Counts the changes that may have changed a table's columns, keys, indexes or defaults, or put another table
+    /// under a name (DDL, schema changes, a table put back by an undo): a connection's plan of a template
+    /// (``TemplatePlan``) holds only for the generation it was made at.
+    var schemaGeneration: UInt64 = 0
     private var connectionCount = 0
 
     /// A new connection's id.
@@ -116,6 +120,10 @@ struct StoreState: Sendable {
     /// Runs a statement that is not transaction control; returns what it produced and the table
     /// it changed (for compaction).
     private mutating func run(_ statement: Statement) throws(StrataError) -> (Outcome, String?) {
+        switch statement {
+        case .createTable, .addColumn, .createIndex, .dropTable: schemaGeneration &+= 1
+        default: break
+        }
         switch statement {
         case .select(let s): return (try select(s), nil)
         case .insert(let i): return (try insert(i), i.table)
