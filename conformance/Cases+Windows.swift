@@ -76,6 +76,23 @@ extension ConformanceSuite {
             try checkEqual(
                 rows.map(\.4), ["north", "south", nil, nil, "south", "east", "none"], "LEAD of text, a text default")
         },
+        ConformanceCase("window.bound-negative-zero-default-reads-as-zero") { db in
+            // Found by the differential fuzzer (seed 26051): a -0.0 bound straight into the AST (the typed API writes
+            // 0.0 already) came back as -0.0 on memory and SQLite and as 0.0 on PostgreSQL, which sends it as "0".
+            // Every driver binds it as 0.0 now, as it stores it.
+            try await seedSales(db)
+            let lag = WindowFunction(
+                .lag, ColumnRef("weight"), offset: 100, default: .double(-0.0), order: [Ordering("id")])
+            let select = Select(table: "conf_sale", selection: .items([.window(lag)]), order: [Ordering("id")])
+            let signs = try await db.withConnection { tx in
+                var out: [String] = []
+                _ = try tx.execute(.select(select)) { r in
+                    if case .double(let d) = r.value(at: 0) { out.append(d.sign == .minus ? "-0.0" : "\(d)") }
+                }
+                return out
+            }
+            try checkEqual(signs, Array(repeating: "0.0", count: 7), "every row's default, without a sign")
+        },
         ConformanceCase("window.lag-of-a-decimal-is-exact") { db in
             try await seedSales(db)
             let prices = try await ConfSale.query(on: db).order(\.id).select(.lag(\.price, over: .order(\.id)))

@@ -107,6 +107,8 @@ enum Operand: Sendable {
         switch node {
         case .column(let name): self = .column(try scope.position(of: name))
         case .joinedColumn(let alias, let name): self = .column(try scope.position(of: name, in: alias))
+        // -0.0 is bound as 0.0 on every driver (PostgreSQL sends "0").
+        case .value(.double(let d)) where d == 0: self = .value(.double(0))
         case .value(let v): self = .value(v)
         // The memory driver holds decimals as decimals: the type a node carries for other backends changes nothing.
         case .typed(let e, _): self = try Operand(e, scope: scope)

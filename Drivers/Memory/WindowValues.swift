@@ -41,7 +41,12 @@ enum WindowValues {
                 case .lag, .lead:
                     let j = w.function == .lag ? n - w.offset : n + w.offset
                     guard let argument, sorted.indices.contains(j) else {
-                        out[i] = w.defaultValue
+                        // A bound default: -0.0 is bound as 0.0 on every driver.
+                        if case .double(let d) = w.defaultValue, d == 0 {
+                            out[i] = .double(0)
+                        } else {
+                            out[i] = w.defaultValue
+                        }
                         continue
                     }
                     out[i] = rows[sorted[j]][argument]

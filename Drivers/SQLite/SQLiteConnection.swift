@@ -233,7 +233,9 @@ public final class SQLiteConnection: SQLConnection {
         case .null: return sqlite3_bind_null(stmt, i)
         case .bool(let b): return sqlite3_bind_int64(stmt, i, b ? 1 : 0)
         case .integer(let v): return sqlite3_bind_int64(stmt, i, v)
-        case .double(let d): return sqlite3_bind_double(stmt, i, d)
+        // -0.0 is bound as 0.0, as every driver binds it (PostgreSQL sends "0"): a bound value read back unstored
+        // (a window's default, a selected parameter) has no sign to lose later.
+        case .double(let d): return sqlite3_bind_double(stmt, i, d == 0 ? 0 : d)
         case .text(let s), .json(let s): return bindText(s, stmt, i, arena: &arena, shortfall: &shortfall)
         case .date(let d): return bindText(DateText.format(d), stmt, i, arena: &arena, shortfall: &shortfall)
         case .decimal(let d): return bindText(d.description, stmt, i, arena: &arena, shortfall: &shortfall)

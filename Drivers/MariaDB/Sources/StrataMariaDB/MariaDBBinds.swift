@@ -74,7 +74,8 @@ final class MariaDBBinds {
                 }
             case .bool(let v): changed = number(Int64(v ? 1 : 0), MYSQL_TYPE_LONGLONG, at: i) || changed
             case .integer(let v): changed = number(v, MYSQL_TYPE_LONGLONG, at: i) || changed
-            case .double(let v): changed = number(v, MYSQL_TYPE_DOUBLE, at: i) || changed
+            // -0.0 is bound as 0.0, as every driver binds it.
+            case .double(let v): changed = number(v == 0 ? 0 : v, MYSQL_TYPE_DOUBLE, at: i) || changed
             case .date(let d): changed = number(MariaDBTime.time(of: d), MYSQL_TYPE_DATETIME, at: i) || changed
             case .text(var s), .json(var s):
                 changed = s.withUTF8 { text(UnsafeRawBufferPointer($0), MYSQL_TYPE_STRING, at: i) } || changed
