@@ -215,7 +215,14 @@ public final class Database: Sendable {
     {
         // Read here, in the caller's task: on a connection's thread the task-local is not set.
         let observer = callerObserver
-        let (lease, alone) = try await pool.acquire()
+        // An idle connection is taken without an async call (see ConnectionPool.checkoutAtOnce()).
+        let first = try pool.checkoutAtOnce()
+        let (lease, alone): (lease: Lease, alone: Bool)
+        if case .use(let idle, let lone)? = first {
+            (lease, alone) = (idle, lone)
+        } else {
+            (lease, alone) = try await pool.acquire(after: first)
+        }
         var givenBack = false
         defer { if !givenBack { pool.release(lease) } }
         if pool.driver.callsMayBlock && #isolation == nil {
@@ -228,7 +235,9 @@ public final class Database: Sendable {
                     result = try run(body, on: lease, observer: observer)
                 }
                 givenBack = true
-                await pool.releaseInline(lease)
+                // ConnectionPool.releaseInline(_:), written out: one async call less per call.
+                pool.release(lease)
+                if InlineCalls.yieldDue() { await Task.yield() }
                 return result
             }
             return try await lease.thread.run {
@@ -243,7 +252,8 @@ public final class Database: Sendable {
         }
         let result = try run(body, on: lease, observer: observer)
         givenBack = true
-        await pool.releaseInline(lease)
+        pool.release(lease)
+        if InlineCalls.yieldDue() { await Task.yield() }
         return result
     }
 
