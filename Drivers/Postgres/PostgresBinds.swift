@@ -41,13 +41,13 @@ struct PostgresBinds {
             case .integer(let i): text(String(i), oid: PostgresOID.int8)
             case .double(let d): text(Self.doubleText(d), oid: PostgresOID.float8)
             case .text(let s):
-                guard !s.utf8.contains(0) else {
+                guard !Self.holdsNUL(s) else {
                     throw .typeMismatch(
                         table: table, column: nil, detail: "PostgreSQL text cannot contain NUL characters")
                 }
                 text(s, oid: PostgresOID.text)
             case .json(let s):
-                guard !s.utf8.contains(0) else {
+                guard !Self.holdsNUL(s) else {
                     throw .typeMismatch(
                         table: table, column: nil, detail: "PostgreSQL JSON cannot contain NUL characters")
                 }
@@ -68,6 +68,14 @@ struct PostgresBinds {
         slots.append(Slot(offset: bytes.count, length: 0, format: 0))
         bytes.append(contentsOf: s.utf8)
         bytes.append(0)
+    }
+
+    /// Whether `s` holds a NUL: `memchr` over its UTF-8 where the string is contiguous (native strings are), rather
+    /// than a walk of its UTF-8 view.
+    static func holdsNUL(_ s: String) -> Bool {
+        s.utf8.withContiguousStorageIfAvailable { utf8 in
+            utf8.baseAddress.map { memchr($0, 0, utf8.count) != nil } ?? false
+        } ?? s.utf8.contains(0)
     }
 
     /// The shortest text that reads back as the same double; PostgreSQL's spellings for the rest. -0.0 is

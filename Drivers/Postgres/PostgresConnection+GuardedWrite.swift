@@ -9,12 +9,12 @@ extension PostgresConnection {
     /// Runs a write between `SAVEPOINT strata_stmt` and `RELEASE`, pipelined with the statement
     /// (and its PREPARE on first use) so that it costs one round trip; on failure rolls back to the
     /// savepoint, leaving the transaction usable as on SQLite (see ``StatementSavepoints``).
-    func performGuarded(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void) throws
-        -> Int
-    {
+    func performGuarded(
+        _ rendered: RenderedSQL, statement: Statement?, sqlHash: Int? = nil, onRow: (any RowReader) throws -> Void
+    ) throws -> Int {
         try checkUsable()
         let binds = try PostgresBinds(rendered.binds, table: statement?.tableName)
-        let key = Key(sql: rendered.sql, types: binds.types)
+        let key = Key(sql: rendered.sql, types: binds.types, sqlHash: sqlHash)
         let named = usesNamedStatements
         let cached = named ? cache[key] : nil
         let name = named ? cached ?? newStatementName() : ""

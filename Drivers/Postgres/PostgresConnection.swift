@@ -60,7 +60,21 @@ public final class PostgresConnection: SQLConnection {
     public let renderCache: RenderCache? = RenderCache()
     /// Templates' SQL, and a statement of their shape (its values are the first call's; only its kind and
     /// table are read), so a template's later calls build and render nothing.
-    private var templatePlans: [StatementTemplate: (sql: String, shape: Statement)] = [:]
+    private var templatePlans: [StatementTemplate: TemplatePlan] = [:]
+
+    /// A template's SQL, its hash (the prepared-statement cache's key needs it on every call) and a statement of its
+    /// shape. A class, so a lookup copies one reference, not the statement.
+    private final class TemplatePlan {
+        let sql: String
+        let sqlHash: Int
+        let shape: Statement
+
+        init(sql: String, shape: Statement) {
+            self.sql = sql
+            sqlHash = sql.hashValue
+            self.shape = shape
+        }
+    }
     private var prepareCount = 0
     /// Whether statements are prepared by name (see ``PostgresPrepareMode``).
     let usesNamedStatements: Bool
@@ -119,13 +133,15 @@ public final class PostgresConnection: SQLConnection {
         onRow: (any RowReader) throws -> Void
     ) throws -> Int {
         if let plan = templatePlans[template] {
-            return try run(RenderedSQL(sql: plan.sql, binds: binds), statement: plan.shape, onRow: onRow)
+            return try run(
+                RenderedSQL(sql: plan.sql, binds: binds), statement: plan.shape, sqlHash: plan.sqlHash, onRow: onRow)
         }
         let built = try statement()
         let rendered = try SQLRenderer.render(built, dialect: dialect)
         assert(rendered.binds == binds, "template binds differ from the statement's")
-        templatePlans[template] = (rendered.sql, built)
-        return try run(rendered, statement: built, onRow: onRow)
+        let plan = TemplatePlan(sql: rendered.sql, shape: built)
+        templatePlans[template] = plan
+        return try run(rendered, statement: built, sqlHash: plan.sqlHash, onRow: onRow)
     }
 
     /// The server's version number, e.g. 150018 for 15.18.
@@ -133,14 +149,21 @@ public final class PostgresConnection: SQLConnection {
 
     public func run(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void) throws -> Int
     {
+        try run(rendered, statement: statement, sqlHash: nil, onRow: onRow)
+    }
+
+    /// ``run(_:statement:onRow:)`` with the SQL's hash when the caller knows it (a template's).
+    func run(
+        _ rendered: RenderedSQL, statement: Statement?, sqlHash: Int?, onRow: (any RowReader) throws -> Void
+    ) throws -> Int {
         if engine.conflictTargetNeedsDistributionColumn { try checkDistributionColumn(statement) }
         let guarded =
             protectsFailedStatements && PQtransactionStatus(handle) == PQTRANS_INTRANS
             && StatementSavepoints.needed(for: statement, sql: rendered.sql)
         func attempt() throws -> Int {
             guarded
-                ? try performGuarded(rendered, statement: statement, onRow: onRow)
-                : try perform(rendered, statement: statement, onRow: onRow)
+                ? try performGuarded(rendered, statement: statement, sqlHash: sqlHash, onRow: onRow)
+                : try perform(rendered, statement: statement, sqlHash: sqlHash, onRow: onRow)
         }
         let changed: Int
         let autocommit = PQtransactionStatus(handle) == PQTRANS_IDLE
@@ -188,12 +211,12 @@ public final class PostgresConnection: SQLConnection {
     /// Prepares (or finds) and runs one statement. A streamed SELECT (`forEach`) reads its rows one at a
     /// time (libpq's single-row mode), so a large result never sits in memory whole; any other result
     /// arrives whole, which costs libpq one result object instead of one per row.
-    private func perform(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void) throws
-        -> Int
-    {
+    private func perform(
+        _ rendered: RenderedSQL, statement: Statement?, sqlHash: Int? = nil, onRow: (any RowReader) throws -> Void
+    ) throws -> Int {
         try checkUsable()
         let binds = try PostgresBinds(rendered.binds, table: statement?.tableName)
-        let key = Key(sql: rendered.sql, types: binds.types)
+        let key = Key(sql: rendered.sql, types: binds.types, sqlHash: sqlHash)
         let deadline = callTimeout.map { ContinuousClock.now + $0 }
         let sent: Int32
         if usesNamedStatements {
@@ -369,11 +392,26 @@ public final class PostgresConnection: SQLConnection {
         case UInt8(ascii: "I"), UInt8(ascii: "U"), UInt8(ascii: "D"), UInt8(ascii: "M"): break
         default: return 0
         }
-        let tag = String(cString: status)
-        guard ["INSERT", "UPDATE", "DELETE", "MERGE"].contains(where: { tag.hasPrefix($0 + " ") }),
-            let tuples = PQcmdTuples(result)
-        else { return 0 }
-        return Int(String(cString: tuples)) ?? 0
+        // The tag's first word, compared in place: "INSERT 0 1", "UPDATE 3", "DELETE 0", "MERGE 2".
+        func starts(with word: StaticString) -> Bool {
+            word.withUTF8Buffer { w in
+                for i in 0..<w.count where UInt8(bitPattern: status[i]) != w[i] { return false }  // stops at the NUL
+                return true
+            }
+        }
+        let isRowCount = starts(with: "INSERT ") || starts(with: "UPDATE ") || starts(with: "DELETE ")
+            || starts(with: "MERGE ")
+        guard isRowCount, let tuples = PQcmdTuples(result) else { return 0 }
+        var count = 0
+        var p = tuples
+        while p.pointee >= 0x30 && p.pointee <= 0x39 {
+            let (times, o1) = count.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times.addingReportingOverflow(Int(p.pointee) - 0x30)
+            guard !o1 && !o2 else { return 0 }
+            count = sum
+            p += 1
+        }
+        return p.pointee == 0 && p != tuples ? count : 0
     }
 
     public func columns(of table: String) throws -> [String]? {

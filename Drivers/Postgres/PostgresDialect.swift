@@ -27,7 +27,26 @@ public struct PostgresDialect: Dialect {
     public var searchSyntax: SearchSyntax { .tsquery }
     public var maxIdentifierLength: Int? { 63 }
     public var maxBindParameters: Int { 65535 }
-    public func placeholder(_ index: Int) -> String { "$\(index)" }
+    /// `$1`, `$2`, …: written digit by digit into a small (inline) string, where string interpolation cost about 470
+    /// instructions a placeholder, most of a multi-row INSERT's rendering.
+    public func placeholder(_ index: Int) -> String {
+        guard index >= 0 && index < 10_000_000_000 else { return "$\(index)" }
+        var digits = 1
+        var rest = index / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        return String(unsafeUninitializedCapacity: digits + 1) { buffer in
+            buffer[0] = UInt8(ascii: "$")
+            var n = index
+            for i in stride(from: digits, through: 1, by: -1) {
+                buffer[i] = UInt8(ascii: "0") + UInt8(n % 10)
+                n /= 10
+            }
+            return digits + 1
+        }
+    }
     public var offsetWithoutLimit: OffsetWithoutLimit { .offsetAlone }
     /// `ILIKE` under the column's "C" collation folds ASCII letters only, like SQLite's `lower()`.
     public var caseInsensitiveLike: CaseInsensitiveLike { .ilike }

@@ -175,6 +175,64 @@ struct RecursiveCommonTableRenderTests {
                 == "the base case of the recursive WITH query w of node selects its depth column parent_id; name it"
                 + " apart")
     }
+
+    @Test("binds(of:) of a walk are the rendering's: a filtered step, the depth bound last, a paged step as built")
+    func walkBinds() throws {
+        var filtered = Self.step
+        filtered.filter = .and([
+            .isNull(.column("deleted_at"), negated: false), .compare(.less, .column("id"), .value(.integer(40))),
+        ])
+        var paged = filtered
+        paged.order = [Ordering(expression: .arithmetic(.add, .column("id"), .value(.integer(7))), .ascending)]
+        paged.limit = 9
+        var outer = Self.walk(Recursion(maxDepth: 6, distinct: true), step: filtered)
+        outer.filter = .compare(.greater, .column("strata_depth"), .value(.integer(2)))
+        let dialects: [any Dialect] = [SQLiteDialect(), PostgresDialect()]
+        for dialect in dialects {
+            let rendered = try SQLRenderer.render(.select(outer), dialect: dialect)
+            #expect(rendered.binds == [1, 40, 6, 2].map { DatabaseValue.integer($0) })
+            #expect(SQLRenderer.binds(of: .select(outer), dialect: dialect) == rendered.binds)
+            // A step the check refuses (ordered, limited) still collects as the renderer places its values.
+            let odd = Self.walk(Recursion(maxDepth: 4), step: paged)
+            let oddRendered = try SQLRenderer.render(.select(odd), dialect: dialect)
+            #expect(Array(oddRendered.binds.prefix(3)) == [1, 40, 4].map { DatabaseValue.integer($0) })
+            #expect(oddRendered.binds.last == .integer(9))
+            #expect(SQLRenderer.binds(of: .select(odd), dialect: dialect) == oddRendered.binds)
+        }
+    }
+
+    @Test("the outer SELECT reads the walk's columns and its depth; an ordered base or step is refused by part")
+    func outerColumnsAndPlainParts() {
+        func message(_ s: Select) -> String? {
+            do throws(StrataError) {
+                try StatementCheck.check(.select(s))
+                return nil
+            } catch {
+                guard case .invalidQuery(let m) = error else { return "\(error)" }
+                return m
+            }
+        }
+        var outer = Self.walk(Recursion(maxDepth: 3))
+        outer.selection = .columns(["strata_depth", "parent_id", "id"])
+        #expect(message(outer) == nil)
+        outer.selection = .columns(["id", "title"])
+        #expect(
+            message(outer)
+                == "the recursive WITH query w of node selects (id, parent_id, strata_depth), not title: read only the"
+                + " columns it selects")
+        var ordered = Self.base
+        ordered.order = [Ordering("id")]
+        #expect(
+            message(Self.walk(Recursion(maxDepth: 3), base: ordered))
+                == "the base case of the recursive WITH query w of node is ordered, paged, grouped, distinct, a WITH"
+                + " query or (the step) a set operation")
+        var paged = Self.step
+        paged.limit = 2
+        #expect(
+            message(Self.walk(Recursion(maxDepth: 3), step: paged))
+                == "the recursive step of the recursive WITH query w of node is ordered, paged, grouped, distinct, a"
+                + " WITH query or (the step) a set operation")
+    }
 }
 
 @Suite("Differential generator: common table expressions")

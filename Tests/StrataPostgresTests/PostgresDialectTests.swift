@@ -7,6 +7,13 @@ import Testing
 struct PostgresDialectTests {
     let dialect = PostgresDialect()
 
+    @Test("placeholders are $ and the index, across digit counts, as string interpolation writes them")
+    func placeholderSpelling() {
+        let dialect = PostgresDialect()
+        let indexes = [0, 1, 9, 10, 99, 100, 999, 1_000, 9_999, 10_000, 65_535, 123_456_789, 9_999_999_999]
+        for index in indexes + [10_000_000_000] { #expect(dialect.placeholder(index) == "$\(index)") }
+    }
+
     @Test("a full query: $n placeholders, explicit NULLS FIRST/LAST, LIMIT and OFFSET bound")
     func goldenSelect() throws {
         let select = Select(

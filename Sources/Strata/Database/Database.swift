@@ -95,6 +95,9 @@ public final class Database: Sendable {
     /// Connections leased to calls now (the conformance suite checks that an ended observation holds none).
     package var connectionsInUse: Int { pool.inUseCount }
 
+    /// Calls queued for a connection now.
+    package var callsWaiting: Int { pool.waitingCount }
+
     /// Queries being observed now (see ``QueryBuilder/observe()``).
     package var observationCount: Int { changes.observerCount }
 
@@ -186,7 +189,9 @@ public final class Database: Sendable {
     ///   the connection's own thread while the caller suspends, so that waiting on the network or on a
     ///   lock never holds one of Swift's cooperative threads (there is one per core) and every pooled
     ///   connection can have a statement in flight. So, actors aside, at most one call per database waits
-    ///   on a cooperative thread at a time, and a single task's calls pay no thread hop;
+    ///   on a cooperative thread at a time, and a single task's calls pay no thread hop. A call that has to wait
+    ///   for a connection queues with its body: the thread of the connection that frees up runs it there and
+    ///   then, and the caller's task wakes once, with the answer;
     /// - alone, but while lone calls of other databases already run on one cooperative thread fewer than there
     ///   are (one per core, at least one): on the connection's thread too. So, actors aside, blocking calls never
     ///   hold every cooperative thread, however many databases wait at once (a SQLite busy wait on a lock another
@@ -215,13 +220,26 @@ public final class Database: Sendable {
     {
         // Read here, in the caller's task: on a connection's thread the task-local is not set.
         let observer = callerObserver
-        // An idle connection is taken without an async call (see ConnectionPool.checkoutAtOnce()).
-        let first = try pool.checkoutAtOnce()
-        let (lease, alone): (lease: Lease, alone: Bool)
-        if case .use(let idle, let lone)? = first {
-            (lease, alone) = (idle, lone)
+        let lease: Lease
+        let alone: Bool
+        if pool.driver.callsMayBlock && #isolation == nil {
+            // A free connection (or a slot to open one) is taken without an async call; a call that must wait queues
+            // with its body: the thread of the connection handed over runs it and gives the connection back as it
+            // ends (QueuedCall), and this task wakes once, with the answer. A watched pool times every wait.
+            switch pool.watched ? nil : try pool.checkout() {
+            case .use(let l, let a)?: (lease, alone) = (l, a)
+            case .open(let a)?: (lease, alone) = (try await pool.connect(alone: a), a)
+            case .wait?, nil:
+                switch try await pool.acquireOrRun({ (lease: Lease) throws -> T in
+                    defer { pool.release(lease) }
+                    return try run(body, on: lease, observer: observer)
+                }) {
+                case .ran(let result): return result
+                case .lease(let l, let a): (lease, alone) = (l, a)
+                }
+            }
         } else {
-            (lease, alone) = try await pool.acquire(after: first)
+            (lease, alone) = try await pool.acquire()
         }
         var givenBack = false
         defer { if !givenBack { pool.release(lease) } }
@@ -235,7 +253,7 @@ public final class Database: Sendable {
                     result = try run(body, on: lease, observer: observer)
                 }
                 givenBack = true
-                // ConnectionPool.releaseInline(_:), written out: one async call less per call.
+                // ConnectionPool.releaseInline(_:), written out: one async call (a task allocation) less per call.
                 pool.release(lease)
                 if InlineCalls.yieldDue() { await Task.yield() }
                 return result

@@ -34,7 +34,14 @@ extension SQLRenderer {
     static func selectBinds(_ s: Select, _ dialect: (any Dialect)?, into out: inout [DatabaseValue]) {
         if let w = s.commonTable {
             selectBinds(w.select, dialect, into: &out)
-            if let step = w.boundedStep { selectBinds(step, dialect, into: &out) }
+            if let step = w.step, let r = w.recursion, step.order.isEmpty, step.limit == nil, step.offset == nil {
+                // The bounded step's binds without building it: its filter ANDs `depth < bound` last, and nothing
+                // is bound after the filter (no order, limit or offset), so the bound's value comes last.
+                selectBinds(step, dialect, into: &out)
+                out.append(.integer(Int64(r.maxDepth)))
+            } else if let step = w.boundedStep {
+                selectBinds(step, dialect, into: &out)
+            }
         }
         for w in s.windows where !w.defaultValue.isNull && (w.function == .lag || w.function == .lead) {
             out.append(w.defaultValue)  // a LAG or LEAD default, bound in the SELECT's list

@@ -156,7 +156,7 @@ extension QueryBuilder where Executor == Transaction {
         _ = try executor.execute(.select(select)) { reader in
             var model = try M(row: Row(reader: reader, context: context))
             model._persistence.markRead(in: scope)
-            out.append((model, Int(reader.int64(at: depthIndex) ?? 0)))
+            out.append((consume model, Int(reader.int64(at: depthIndex) ?? 0)))
         }
         return out
     }

@@ -136,7 +136,16 @@ public enum StatementCheck {
         guard outer.compound == nil else { throw .invalidQuery("\(part()) cannot be read by a set operation") }
         guard outer.joins.isEmpty else { throw .invalidQuery("the rows of \(part()) take no joins") }
         guard outer.lock == nil else { throw .invalidQuery("the rows of \(part()) cannot be locked") }
-        guard let columns = w.columns else {
+        // The named rows' columns: a walk's are its base's then its depth column, read apart here rather than
+        // joined into a new array on every statement (``CommonTable/columns`` builds that array).
+        let columns: [String]
+        var depth: String? = nil
+        if w.windowColumn == nil, let r = w.recursion, case .columns(let base) = w.select.selection {
+            columns = base
+            depth = r.depthColumn
+        } else if let all = w.columns {
+            columns = all
+        } else {
             throw .invalidQuery(
                 w.windowColumn == nil
                     ? "\(part()) must select columns"
@@ -147,13 +156,18 @@ public enum StatementCheck {
         }
         guard w.select.lock == nil else { throw .invalidQuery("\(part()) takes a row lock; WITH queries take none") }
         if w.recursion != nil { try checkRecursion(w, part: part) }
-        if case .columns(let wanted) = outer.selection, let missing = wanted.first(where: { !columns.contains($0) }) {
-            throw .invalidQuery(
-                "\(part()) selects (\(columns.joined(separator: ", "))), not \(missing): read only the columns it selects"
-            )
+        if case .columns(let wanted) = outer.selection {
+            // Most outer SELECTs list the named columns in their order: each compared in place before a search.
+            for (i, c) in wanted.enumerated()
+            where !(i < columns.count && columns[i] == c) && c != depth && !columns.contains(c) {
+                let named = (columns + (depth.map { [$0] } ?? [])).joined(separator: ", ")
+                throw .invalidQuery("\(part()) selects (\(named)), not \(c): read only the columns it selects")
+            }
         }
         try check(w.select)
-        if let step = w.boundedStep { try check(step) }
+        // The step as it runs adds `depth < bound` to its filter (``CommonTable/boundedStep``): a comparison of a
+        // column with a value, which no rule here refuses, so the step is checked without building that copy.
+        if let step = w.step { try check(step) }
     }
 
     /// A recursive WITH query's parts: a depth bound of 0 or more, a depth column the base does not select, a
@@ -173,22 +187,27 @@ public enum StatementCheck {
         guard w.select.table != w.name, !w.select.joins.contains(where: { $0.table == w.name }) else {
             throw .invalidQuery("\(part()) has no base case: its base reads \(w.name) itself")
         }
-        guard step.table != w.name, step.joins.filter({ $0.table == w.name }).count == 1 else {
+        var joinsOfName = 0
+        for join in step.joins where join.table == w.name { joinsOfName += 1 }
+        guard step.table != w.name, joinsOfName == 1 else {
             throw .invalidQuery(
                 "the recursive step of \(part()) does not join \(w.name) once: it must read the rows found last")
         }
         guard step.selection == w.select.selection else {
             throw .invalidQuery("the recursive step of \(part()) selects other columns than its base case")
         }
-        for (name, s) in [("base case", w.select), ("recursive step", step)] {
-            guard s.order.isEmpty, s.limit == nil, s.offset == nil, s.lock == nil, s.groupBy.isEmpty, s.having == nil,
-                !s.distinct, s.compound == nil || name == "base case", s.commonTable == nil
-            else {
-                throw .invalidQuery(
-                    "the \(name) of \(part()) is ordered, paged, grouped, distinct, a WITH query or (the step) a set "
-                        + "operation")
-            }
+        // Each part read in place: no array of the two (a copy of each SELECT on every statement).
+        func plain(_ s: Select, base: Bool) -> Bool {
+            s.order.isEmpty && s.limit == nil && s.offset == nil && s.lock == nil && s.groupBy.isEmpty
+                && s.having == nil && !s.distinct && (s.compound == nil || base) && s.commonTable == nil
         }
+        func refused(_ name: String) -> StrataError {
+            .invalidQuery(
+                "the \(name) of \(part()) is ordered, paged, grouped, distinct, a WITH query or (the step) a set "
+                    + "operation")
+        }
+        if !plain(w.select, base: true) { throw refused("base case") }
+        if !plain(step, base: false) { throw refused("recursive step") }
     }
 
     static func check(_ n: SQLExpression.Node) throws(StrataError) {

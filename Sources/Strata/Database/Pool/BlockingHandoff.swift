@@ -7,12 +7,15 @@ enum Handoff: Sendable {
     case task(UnsafeContinuation<Lease?, any Error>)
     case thread(BlockingHandoff)
     case statement(QueuedStatement)
+    /// A call queued with its body, run on the connection handed over (``QueuedCall``).
+    case call(QueuedCall)
 
     func resume(returning lease: Lease?) {
         switch self {
         case .task(let c): c.resume(returning: lease)
         case .thread(let h): h.set(.success(lease))
         case .statement(let q): q.handed(lease)
+        case .call(let q): q.handed(lease)
         }
     }
 
@@ -21,6 +24,7 @@ enum Handoff: Sendable {
         case .task(let c): c.resume(throwing: error)
         case .thread(let h): h.set(.failure(error))
         case .statement(let q): q.continuation.resume(throwing: error)
+        case .call(let q): q.fail(error)
         }
     }
 }

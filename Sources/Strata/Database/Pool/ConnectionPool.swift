@@ -106,40 +106,33 @@ final class ConnectionPool: Sendable {
         }
     }
 
-    /// ``checkout()`` for a caller about to ``acquire(after:)``, synchronously, when leases are not timed (not
-    /// ``watched``); nil when they are. An idle connection found here is the caller's with no suspension and no async
-    /// frame (a one-shot call's lease cost two task allocations and two async calls); anything else (a slot reserved,
-    /// a wait) goes to ``acquire(after:)``, which acts on it as on its own first checkout.
-    ///
-    /// - Throws: ``StrataError/connectionFailed(_:)`` once the database is closed.
-    func checkoutAtOnce() throws -> Checkout? {
-        guard !watched else { return nil }
-        return try checkout()
-    }
-
     /// A connection for the calling task, and whether it is the only one in use (no other task holds a
     /// connection of this pool, so running on the caller's thread delays no other call).
     ///
     /// - Throws: ``StrataError/poolTimeout(seconds:)`` when none frees up in time, `CancellationError`
     ///   when the task is cancelled while it waits, the driver's connection errors, and
     ///   ``StrataError/connectionFailed(_:)`` once the database is closed.
-    ///
-    /// - Parameter first: what ``checkoutAtOnce()`` found, which this acquire acts on (a slot reserved, a wait), or nil.
-    nonisolated(nonsending) func acquire(after first: Checkout? = nil) async throws -> (lease: Lease, alone: Bool) {
+    nonisolated(nonsending) func acquire() async throws -> (lease: Lease, alone: Bool) {
         var queued = false
-        guard watched, let observer else { return try await acquireLease(queued: &queued, first: first) }
+        guard watched, observer != nil else { return try await acquireLease(queued: &queued) }
         let start = MonotonicClock.now()
         do {
             let leased = try await acquireLease(queued: &queued)
             noteLease(waitedNanoseconds: MonotonicClock.now() &- start, queued: queued)
             return leased
         } catch {
-            observer.failedBeforeRunning(error)
-            if queued {
-                observer.logger.notice(
-                    "gave up waiting for a pooled connection", metadata: ["db.error": .string("\(error)")])
-            }
+            noteAcquireFailed(error, queued: queued)
             throw error
+        }
+    }
+
+    /// Reports an acquire that failed (metrics, and a log line when the caller queued).
+    func noteAcquireFailed(_ error: any Error, queued: Bool) {
+        guard let observer else { return }
+        observer.failedBeforeRunning(error)
+        if queued {
+            observer.logger.notice(
+                "gave up waiting for a pooled connection", metadata: ["db.error": .string("\(error)")])
         }
     }
 
@@ -155,15 +148,10 @@ final class ConnectionPool: Sendable {
         }
     }
 
-    nonisolated(nonsending) private func acquireLease(
-        queued: inout Bool, first: Checkout? = nil
-    ) async throws -> (lease: Lease, alone: Bool) {
+    nonisolated(nonsending) private func acquireLease(queued: inout Bool) async throws -> (lease: Lease, alone: Bool) {
         var deadline: ContinuousClock.Instant?
-        var next = first
         while true {
-            let checkedOut = try next ?? checkout()
-            next = nil
-            switch checkedOut {
+            switch try checkout() {
             case .use(let lease, let alone): return (lease, alone)
             case .open(let alone): return (try await connect(alone: alone), alone)
             case .wait:
