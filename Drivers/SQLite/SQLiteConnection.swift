@@ -182,11 +182,17 @@ public final class SQLiteConnection: SQLConnection {
                 if shortfall > 0 { growArena(toHold: bindArena.count - arena.count + shortfall) }
             }
         }
-        for i in binds.indices {
-            let rc = bind(binds[i], to: stmt, at: Int32(i + 1), arena: &arena, shortfall: &shortfall)
-            if rc != SQLITE_OK {
-                throw SQLiteErrors.map(rc, message: String(cString: sqlite3_errmsg(handle)), table: nil)
+        // The values are read in place through the buffer (borrowed: `binds[i]` copied each, a retain and a release
+        // of every text).
+        let rc = binds.withUnsafeBufferPointer { values in
+            for i in values.indices {
+                let rc = bind(values[i], to: stmt, at: Int32(i + 1), arena: &arena, shortfall: &shortfall)
+                if rc != SQLITE_OK { return rc }
             }
+            return SQLITE_OK
+        }
+        if rc != SQLITE_OK {
+            throw SQLiteErrors.map(rc, message: String(cString: sqlite3_errmsg(handle)), table: nil)
         }
         let row: SQLiteRow
         if usesArena {

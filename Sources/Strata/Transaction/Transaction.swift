@@ -126,7 +126,7 @@ public final class Transaction {
         template: StatementTemplate, binds: [DatabaseValue], statement: () throws -> Statement,
         onRow: (any RowReader) throws -> Void
     ) throws -> Int {
-        if template.kind != .findByKey, !database.history.isEmpty, let entry = database.history.entry(template.table) {
+        if !template.isRead, !database.history.isEmpty, let entry = database.history.entry(template.table) {
             return try executeRecordingHistory(
                 template: template, binds: binds, statement: statement, key: entry.key, onRow: onRow)
         }
@@ -146,7 +146,7 @@ public final class Transaction {
             let changed = try running {
                 try connection.execute(template: template, binds: binds, statement: statement, onRow: onRow)
             }
-            if template.kind != .findByKey { wrote(table: template.table) }
+            if !template.isRead { wrote(table: template.table) }
             return changed
         }
         do {
@@ -158,7 +158,7 @@ public final class Transaction {
             throw error
         }
         database.statementCounter.add(1, ordering: .relaxed)
-        let kind: StatementKind = template.kind == .findByKey ? .select : .insert
+        let kind: StatementKind = template.isRead ? .select : .insert
         func described() -> (sql: String, binds: [DatabaseValue]) {
             guard let built = try? statement() else { return ("\(template.kind)", binds) }
             return describe(built)
