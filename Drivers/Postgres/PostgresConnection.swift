@@ -399,7 +399,8 @@ public final class PostgresConnection: SQLConnection {
                 return true
             }
         }
-        let isRowCount = starts(with: "INSERT ") || starts(with: "UPDATE ") || starts(with: "DELETE ")
+        let isRowCount =
+            starts(with: "INSERT ") || starts(with: "UPDATE ") || starts(with: "DELETE ")
             || starts(with: "MERGE ")
         guard isRowCount, let tuples = PQcmdTuples(result) else { return 0 }
         var count = 0
