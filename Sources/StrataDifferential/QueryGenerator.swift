@@ -84,7 +84,7 @@ struct QueryGenerator {
         setOperation(&s, rng, risky: isRisky)
         commonTable(&s, rng, risky: isRisky)
         window(&s, rng)
-        jsonPath(&s, rng)
+        jsonPath(&s, rng, risky: isRisky)
         search(&s, rng, risky: isRisky)
         return s
     }
