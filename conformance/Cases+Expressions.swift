@@ -472,6 +472,24 @@ extension ConformanceSuite {
             try await checkThrows("1e308 * 10", isArithmetic) { try await huge.where(\.ratio * 10 > 0).all() }
             try await checkThrows("1e308 + 1e308", isArithmetic) { try await huge.where(\.ratio + \.ratio > 0).all() }
         },
+        ConformanceCase("expression.double-underflow-is-an-error") { db in
+            // A product or quotient of doubles that underflows to 0 while its operands (the dividend) are not 0 is
+            // an arithmetic error on every driver (MariaDB answered 0: its guard found by seed 11).
+            try await seedCounters(db)
+            let isUnderflow: (StrataError) -> Bool = {
+                if case .arithmeticError(_, let reason) = $0 { return reason.contains("underflow") }
+                return false
+            }
+            try await checkThrows("ratio * 1e-200 * 1e-200", isUnderflow) {
+                try await ConfCounter.query(on: db).where(\.ratio * 1e-200 * 1e-200 > 0).all()
+            }
+            try await checkThrows("ratio / 1e300 / 1e300", isUnderflow) {
+                try await ConfCounter.query(on: db).where(\.ratio / 1e300 / 1e300 > 0).all()
+            }
+            try checkEqual(
+                try await ConfCounter.query(on: db).where((\.ratio - \.ratio) * 1e-200 == 0).count(), 5,
+                "0 times a tiny value is 0")
+        },
         ConformanceCase("expression.update-overflow-changes-nothing") { db in
             try await seedCounters(db)
             try await db.transaction { tx in

@@ -114,19 +114,29 @@ extension SQLRenderer {
             if mixed, [e, low, high].contains(where: isComputedNumber) { collect(e, dialect, table, into: &out) }
             collect(high, dialect, table, into: &out)
         case .unsafeRaw(_, let values): out.append(contentsOf: values)
+        case .typed(.arithmetic(.divide, let l, let r), .integer) where dialect?.arithmeticSyntax == .guardedDivision:
+            // `DIV`: the quotient's guarded divisor, no underflow guard (SQLRenderer+Computed).
+            for e in [l, r, l, r] { collect(e, dialect, table, insideArithmetic: insideArithmetic, into: &out) }
+        case .arithmetic(let op, let l, let r) where dialect?.arithmeticSyntax == .guardedDivision:
+            // SQLRenderer+Computed: `%` and a decimal's `/` are the guarded quotient (l, r, then r and l in the
+            // divisor's guard, r); `*` and `/` that may underflow are `CASE WHEN EXP(7779 * (v = 0 AND l <> 0
+            // [AND r <> 0])) THEN v END` around the product or quotient v.
+            let quotient = [l, r, l, r]
+            let parts: [Node]
+            switch op {
+            case .multiply where SQLRenderer.mayUnderflow(op, l, r): parts = [l, r, l, r, l, r]
+            case .divide where SQLRenderer.mayUnderflow(op, l, r): parts = quotient + [l] + quotient
+            case .divide, .remainder: parts = quotient
+            default: parts = [l, r]
+            }
+            for e in parts { collect(e, dialect, table, insideArithmetic: insideArithmetic, into: &out) }
         case .arithmetic(let op, let l, let r):
             // The outermost arithmetic is rendered twice where NaN is checked (SQLRenderer+Numbers).
             let twice = !insideArithmetic && op != .remainder && dialect?.numericSyntax.nullsNaN == true
-            // A guarded division writes `l`, `r`, then `r` and `l` in its guard, then `r` (``ArithmeticSyntax/guardedDivision``).
-            let guarded = (op == .divide || op == .remainder) && dialect?.arithmeticSyntax == .guardedDivision
             let inner = twice || insideArithmetic
             for _ in 0..<(twice ? 2 : 1) {
                 collect(l, dialect, table, insideArithmetic: inner, into: &out)
                 collect(r, dialect, table, insideArithmetic: inner, into: &out)
-                if guarded {
-                    collect(l, dialect, table, insideArithmetic: inner, into: &out)
-                    collect(r, dialect, table, insideArithmetic: inner, into: &out)
-                }
             }
         case .concat(let l, let r):
             collect(l, dialect, table, into: &out)

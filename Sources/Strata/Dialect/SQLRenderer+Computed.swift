@@ -75,7 +75,38 @@ extension SQLRenderer {
         throws(StrataError)
     {
         switch dialect.arithmeticSyntax {
+        case .guardedDivision where (op == .multiply || (op == .divide && !integer)) && Self.mayUnderflow(op, l, r):
+            // A product or quotient that underflows to 0 (both operands, or the dividend, not 0) is an error, as on
+            // the other drivers: `EXP(7779 * …)` overflows, error 1690, mapped to "double out of range (underflow)".
+            func value(_ r2: inout SQLRenderer) throws(StrataError) {
+                if op == .multiply {
+                    r2.sql += "("
+                    try r2.expression(l)
+                    r2.sql += " * "
+                    try r2.expression(r)
+                    r2.sql += ")"
+                } else {
+                    try r2.guardedQuotient(l, r, integer: false)
+                }
+            }
+            sql += "CASE WHEN EXP(7779 * ("
+            try value(&self)
+            sql += " = 0 AND "
+            try expression(l)
+            sql += " <> 0"
+            if op == .multiply {
+                sql += " AND "
+                try expression(r)
+                sql += " <> 0"
+            }
+            sql += ")) THEN "
+            try value(&self)
+            sql += " END"
         case .guardedDivision where op == .divide || op == .remainder:
+            if op == .divide {
+                try guardedQuotient(l, r, integer: integer)
+                return
+            }
             sql += "("
             try expression(l)
             sql += op == .remainder ? " % " : integer ? " DIV " : " / "
@@ -101,6 +132,27 @@ extension SQLRenderer {
             try expression(r)
             sql += ")"
         }
+    }
+
+    /// `(l / CASE WHEN EXP(7777 * (r = 0 AND l IS NOT NULL)) THEN r END)`, or `DIV` for an `integer` division: the
+    /// divisor guarded so that zero raises (``ArithmeticSyntax/guardedDivision``).
+    private mutating func guardedQuotient(_ l: Node, _ r: Node, integer: Bool) throws(StrataError) {
+        sql += "("
+        try expression(l)
+        sql += integer ? " DIV " : " / "
+        sql += "CASE WHEN EXP(7777 * ("
+        try expression(r)
+        sql += " = 0 AND "
+        try expression(l)
+        sql += " IS NOT NULL)) THEN "
+        try expression(r)
+        sql += " END)"
+    }
+
+    /// Whether a guarded dialect checks `l op r` for underflow: a product or a non-integer quotient that is not a
+    /// decimal's (a decimal rounds at its scale; only doubles underflow). Mirrored by ``binds(of:dialect:)``.
+    static func mayUnderflow(_ op: ArithmeticOperator, _ l: Node, _ r: Node) -> Bool {
+        (op == .multiply || op == .divide) && !isDecimal(.arithmetic(op, l, r))
     }
 
     /// A scalar subquery reads its first row only: `LIMIT 1` (or its own smaller limit), so that every backend

@@ -48,6 +48,11 @@ public enum ArithmeticSyntax: Sendable, Hashable {
     /// (`ratio` / CASE WHEN EXP(7777 * (? = 0 AND `ratio` IS NOT NULL)) THEN ? END)    -- \.ratio / 2, Double
     /// ```
     ///
+    /// A product, or a quotient that is not an integer division, that is not a decimal's is wrapped as
+    /// `CASE WHEN EXP(7779 * (v = 0 AND a <> 0 [AND b <> 0])) THEN v END` around its value `v`, so that one that
+    /// underflows to 0 raises (error 1690, mapped to "double out of range (underflow)"); its operands are written
+    /// three times.
+    ///
     /// The divisor and the dividend are written, and bound, twice; a NULL divisor makes the CASE, and the quotient,
     /// NULL, and so does a NULL dividend over a zero divisor, as elsewhere. The guard reads the dividend so that it
     /// is not a constant MariaDB folds, and fails on, before it reads a row: a query with no row to divide answers.

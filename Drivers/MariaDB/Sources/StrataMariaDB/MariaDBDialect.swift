@@ -46,7 +46,8 @@ public struct MariaDBDialect: Dialect {
     /// `/` of two integers is exact: the divisor of `n / d` and `n % d` is guarded, `CASE WHEN EXP(7777 * (d = 0 AND
     /// n IS NOT NULL)) THEN d END`, so that zero overflows `EXP` (error 1690 naming it, mapped to a division by
     /// zero) where there is a value to divide, and an integer division is `DIV`, truncating toward zero
-    /// (`Int64.min DIV -1` is error 1690 too).
+    /// (`Int64.min DIV -1` is error 1690 too). A product or a non-integer quotient that underflows to 0 is made an
+    /// error the same way (`EXP(7779 * (v = 0 AND a <> 0 …))`), as on the other drivers.
     public var arithmeticSyntax: ArithmeticSyntax { .guardedDivision }
     /// `CONCAT(a, b)`: the session sets `PIPES_AS_CONCAT` (for raw SQL), but a server's default mode reads `||` as OR.
     public var concatSyntax: ConcatSyntax { .function }

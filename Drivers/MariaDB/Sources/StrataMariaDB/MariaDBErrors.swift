@@ -77,6 +77,8 @@ enum MariaDBErrors {
         // The guard itself overflowed ("DOUBLE value is out of range in 'exp(7777 * (0 = 0))'"), not a quotient
         // whose text names the guard ("BIGINT value is out of range in '`v` DIV case when exp(7777 * …'").
         if message.contains("out of range in 'exp(7777 * ") { return "division by zero" }
+        // The underflow guard of a double product or quotient (``ArithmeticSyntax/guardedDivision``).
+        if message.contains("out of range in 'exp(7779 * ") { return "double out of range (underflow)" }
         // HAVING's guard on a decimal sum past 38 significant digits (``MariaDBDialect/decimalSumGuard(_:)``).
         if message.contains("out of range in 'exp(8888 * ") {
             return "decimal out of range: more than 38 significant digits"

@@ -28,10 +28,23 @@ struct MariaDBArithmeticUpsertTests {
             table: "t", selection: .columns(["id"]),
             filter: .compare(
                 .greater, .arithmetic(.divide, .column("ratio"), .column("step")), .value(.double(1))))
+        let quotient = "(`ratio` / CASE WHEN EXP(7777 * (`step` = 0 AND `ratio` IS NOT NULL)) THEN `step` END)"
         #expect(
             try SQLRenderer.render(.select(double), dialect: dialect).sql
-                == "SELECT `id` FROM `t` WHERE ((`ratio` / CASE WHEN EXP(7777 * (`step` = 0 AND `ratio` IS NOT NULL))"
-                + " THEN `step` END) > ?)")
+                == "SELECT `id` FROM `t` WHERE (CASE WHEN EXP(7779 * (" + quotient + " = 0 AND `ratio` <> 0)) THEN "
+                + quotient + " END > ?)")
+        #expect(SQLRenderer.binds(of: .select(double), dialect: dialect) == [.double(1)])
+        let product = Select(
+            table: "t", selection: .columns(["id"]),
+            filter: .compare(
+                .greater, .arithmetic(.multiply, .column("ratio"), .value(.double(2))), .value(.double(1))))
+        let p = try SQLRenderer.render(.select(product), dialect: dialect)
+        #expect(
+            p.sql
+                == "SELECT `id` FROM `t` WHERE (CASE WHEN EXP(7779 * ((`ratio` * ?) = 0 AND `ratio` <> 0 AND ? <> 0))"
+                + " THEN (`ratio` * ?) END > ?)")
+        #expect(p.binds == [.double(2), .double(2), .double(2), .double(1)])
+        #expect(SQLRenderer.binds(of: .select(product), dialect: dialect) == p.binds)
         let remainder = Select(
             table: "t", selection: .columns(["id"]),
             filter: .compare(
@@ -98,6 +111,26 @@ struct MariaDBArithmeticUpsertTests {
             try ids(
                 .compare(.equal, .arithmetic(.remainder, .column("views"), .value(.integer(-1))), .value(.integer(0))))
                 == [1, 2, 3], "Int64.min % -1 is 0")
+        // A double product or quotient that underflows to 0 is an error, as on the other drivers; 0 times a tiny
+        // value is 0.
+        let tiny = SQLExpression.value(.double(1e-200))
+        #expect(
+            reason(
+                .compare(
+                    .greater, .arithmetic(.multiply, .arithmetic(.multiply, .column("ratio"), tiny), tiny),
+                    .value(.double(0)))) == "double out of range (underflow)")
+        #expect(
+            reason(
+                .compare(
+                    .greater,
+                    .arithmetic(
+                        .divide, .arithmetic(.divide, .column("ratio"), .value(.double(1e300))),
+                        .value(.double(1e300))), .value(.double(0)))) == "double out of range (underflow)")
+        #expect(
+            try ids(
+                .compare(
+                    .equal, .arithmetic(.multiply, .arithmetic(.subtract, .column("ratio"), .column("ratio")), tiny),
+                    .value(.double(0)))) == [1, 2, 3], "0 times a tiny value is 0")
         // A NULL dividend over a zero divisor is NULL, not an error, as on the other drivers; and the guard reads
         // the dividend, so a query with no row to divide answers instead of failing on a constant MariaDB folds
         // (found by seed 2130143564: `parent_id % 0` over a table with no row).
