@@ -60,21 +60,9 @@ public final class PostgresConnection: SQLConnection {
     public let renderCache: RenderCache? = RenderCache()
     /// Templates' SQL, and a statement of their shape (its values are the first call's; only its kind and
     /// table are read), so a template's later calls build and render nothing.
-    private var templatePlans: [StatementTemplate: TemplatePlan] = [:]
-
-    /// A template's SQL, its hash (the prepared-statement cache's key needs it on every call) and a statement of its
-    /// shape. A class, so a lookup copies one reference, not the statement.
-    private final class TemplatePlan {
-        let sql: String
-        let sqlHash: Int
-        let shape: Statement
-
-        init(sql: String, shape: Statement) {
-            self.sql = sql
-            sqlHash = sql.hashValue
-            self.shape = shape
-        }
-    }
+    /// A class per template (``PostgresLoopPlan``, as the statement loop keeps), so a lookup copies one reference,
+    /// not the statement, and the prepared-statement cache's key takes the SQL's hash worked out once.
+    private var templatePlans: [StatementTemplate: PostgresLoopPlan] = [:]
     private var prepareCount = 0
     /// Whether statements are prepared by name (see ``PostgresPrepareMode``).
     let usesNamedStatements: Bool
@@ -139,7 +127,7 @@ public final class PostgresConnection: SQLConnection {
         let built = try statement()
         let rendered = try SQLRenderer.render(built, dialect: dialect)
         assert(rendered.binds == binds, "template binds differ from the statement's")
-        let plan = TemplatePlan(sql: rendered.sql, shape: built)
+        let plan = PostgresLoopPlan(sql: rendered.sql, shape: built)
         templatePlans[template] = plan
         return try run(rendered, statement: built, sqlHash: plan.sqlHash, onRow: onRow)
     }

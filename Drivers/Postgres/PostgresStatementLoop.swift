@@ -74,7 +74,7 @@ final class PostgresStatementLoop: StatementLoop, Sendable {
 }
 
 /// A statement's SQL (its hash computed once) and a statement of its shape, for the table its errors name: one per
-/// template, shared by the statements made from it.
+/// template, shared by the statements made from it (the loop's, and a connection's own template plans).
 final class PostgresLoopPlan: Sendable {
     let sql: String
     let sqlHash: Int

@@ -66,7 +66,7 @@ struct SQLiteLoneCallTests {
 }
 
 /// A value shared between a plain thread and the test.
-private final class Locked<Value: Sendable>: @unchecked Sendable {
+final class Locked<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
@@ -74,4 +74,6 @@ private final class Locked<Value: Sendable>: @unchecked Sendable {
 
     func set(_ new: Value) { lock.withLock { value = new } }
     func get() -> Value { lock.withLock { value } }
+    /// Changes the value under the lock (a read-modify-write no other thread interleaves with).
+    func update(_ change: (inout Value) -> Void) { lock.withLock { change(&value) } }
 }

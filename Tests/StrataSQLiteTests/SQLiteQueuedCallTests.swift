@@ -107,13 +107,13 @@ struct SQLiteQueuedCallTests {
         let entered = DispatchSemaphore(value: 0)
         let unblock = DispatchSemaphore(value: 0)
         let counted = DispatchSemaphore(value: 0)
-        let ranWhileBlocked = LockedCount()
+        let ranWhileBlocked = Locked(0)
         Thread {
             var blocked = 0
             while blocked < cores, entered.wait(timeout: .now() + 180) == .success { blocked += 1 }
             held.release.signal()
-            while ranWhileBlocked.value < callers, bodiesRan.wait(timeout: .now() + 60) == .success {
-                ranWhileBlocked.increment()
+            while ranWhileBlocked.get() < callers, bodiesRan.wait(timeout: .now() + 60) == .success {
+                ranWhileBlocked.update { $0 += 1 }
             }
             for _ in 0..<cores { unblock.signal() }
             counted.signal()
@@ -132,7 +132,7 @@ struct SQLiteQueuedCallTests {
                 c.resume()
             }
         }
-        #expect(ranWhileBlocked.value == callers, "queued bodies ran with every cooperative thread blocked")
+        #expect(ranWhileBlocked.get() == callers, "queued bodies ran with every cooperative thread blocked")
         #expect(try await held.rows() == Array(0...Int64(callers)))
         held.done.wait()
     }
@@ -140,19 +140,19 @@ struct SQLiteQueuedCallTests {
     @Test("a queued call that times out, is cancelled or finds the database closed never runs its body")
     func queuedBodiesThatNeverGetAConnectionNeverRun() async throws {
         let file = TemporarySQLiteFile()
-        let ran = ManagedAtomicFlag()
+        let ran = Locked(false)
         // A timeout: the pool's wait ends, the body is dropped.
         let held = try await Held(file.path, poolTimeout: 0.3)
         await #expect(throws: StrataError.poolTimeout(seconds: 0.3)) {
             try await held.db.withConnection { tx in
-                ran.set()
+                ran.set(true)
                 try tx.unsafeRawExecute("INSERT INTO queued (n) VALUES (1)")
             }
         }
         // A cancellation while queued.
         let cancelled = Task {
             try await held.db.withConnection { tx in
-                ran.set()
+                ran.set(true)
                 try tx.unsafeRawExecute("INSERT INTO queued (n) VALUES (2)")
             }
         }
@@ -167,7 +167,7 @@ struct SQLiteQueuedCallTests {
         let closing = try await Held(second.path, poolTimeout: 300)
         let refused = Task {
             try await closing.db.withConnection { tx in
-                ran.set()
+                ran.set(true)
                 try tx.unsafeRawExecute("INSERT INTO queued (n) VALUES (3)")
             }
         }
@@ -185,20 +185,4 @@ struct SQLiteQueuedCallTests {
         #expect(held.db.callsWaiting == 0 && closing.db.callsWaiting == 0)
         held.db.close()
     }
-}
-
-/// A flag set from any thread.
-private final class ManagedAtomicFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    func get() -> Bool { lock.withLock { value } }
-}
-
-/// A count shared between threads.
-private final class LockedCount: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    var value: Int { lock.withLock { count } }
-    func increment() { lock.withLock { count += 1 } }
 }
