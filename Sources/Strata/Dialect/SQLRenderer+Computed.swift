@@ -86,7 +86,7 @@ extension SQLRenderer {
                     try r2.expression(r)
                     r2.sql += ")"
                 } else {
-                    try r2.guardedQuotient(l, r, integer: false)
+                    try r2.guardedQuotient(l, r, " / ")
                 }
             }
             sql += "CASE WHEN EXP(7779 * ("
@@ -103,22 +103,7 @@ extension SQLRenderer {
             try value(&self)
             sql += " END"
         case .guardedDivision where op == .divide || op == .remainder:
-            if op == .divide {
-                try guardedQuotient(l, r, integer: integer)
-                return
-            }
-            sql += "("
-            try expression(l)
-            sql += op == .remainder ? " % " : integer ? " DIV " : " / "
-            // The guard reads the dividend too: a NULL dividend gives NULL, as elsewhere, and a guard over a
-            // column is not a constant MariaDB folds (and fails on) before it reads a row.
-            sql += "CASE WHEN EXP(7777 * ("
-            try expression(r)
-            sql += " = 0 AND "
-            try expression(l)
-            sql += " IS NOT NULL)) THEN "
-            try expression(r)
-            sql += " END)"
+            try guardedQuotient(l, r, op == .remainder ? " % " : integer ? " DIV " : " / ")
         case .operators, .guardedDivision:
             sql += "("
             try expression(l)
@@ -134,12 +119,14 @@ extension SQLRenderer {
         }
     }
 
-    /// `(l / CASE WHEN EXP(7777 * (r = 0 AND l IS NOT NULL)) THEN r END)`, or `DIV` for an `integer` division: the
-    /// divisor guarded so that zero raises (``ArithmeticSyntax/guardedDivision``).
-    private mutating func guardedQuotient(_ l: Node, _ r: Node, integer: Bool) throws(StrataError) {
+    /// `(l / CASE WHEN EXP(7777 * (r = 0 AND l IS NOT NULL)) THEN r END)`, with `operator` (` / `, ` DIV ` or
+    /// ` % `) between them: the divisor guarded so that zero raises (``ArithmeticSyntax/guardedDivision``). The
+    /// guard reads the dividend too: a NULL dividend gives NULL, as elsewhere, and a guard over a column is not a
+    /// constant MariaDB folds (and fails on) before it reads a row.
+    private mutating func guardedQuotient(_ l: Node, _ r: Node, _ operator: String) throws(StrataError) {
         sql += "("
         try expression(l)
-        sql += integer ? " DIV " : " / "
+        sql += `operator`
         sql += "CASE WHEN EXP(7777 * ("
         try expression(r)
         sql += " = 0 AND "
