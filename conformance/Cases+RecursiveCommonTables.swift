@@ -112,5 +112,53 @@ extension ConformanceSuite {
                 try await db.withConnection { tx in try tx.execute(.select(noStep)) }
             }
         },
+        ConformanceCase("cte.repeated-shapes-are-checked-each-time") { db in
+            // A connection skips the core's check for a SELECT of the shape it ran last, when that one passed (the
+            // render cache's memo). What the check reads of a value is part of the shape, and a schema change forgets
+            // the memo, so each statement below is refused or answered as on a fresh connection, on every driver.
+            let ids = try await seedCategories(db)
+            func walk(_ tx: Transaction, _ depth: Int) throws -> [Int] {
+                try ConfCategory.query(on: tx).descendants(of: ids("root"), through: \.parentID, maxDepth: depth)
+                    .allWithDepth().map(\.depth).sorted()
+            }
+            func like(_ tx: Transaction, _ pattern: String, limit: Int) throws -> Int {
+                try ConfCategory.query(on: tx).where(\.name ~~ pattern).limit(limit).all().count
+            }
+            try await db.withConnection { tx in
+                for _ in 0..<2 { try checkEqual(try walk(tx, 3), [1, 1, 2, 2, 3], "the walk, run twice") }
+                try checkThrowsSync(
+                    "the same walk with a negative bound", { isInvalidQuery($0, naming: "depth bound", "-1") }
+                ) { try walk(tx, -1) }
+                try checkEqual(try walk(tx, 1), [1, 1], "the walk after the refusal")
+                for _ in 0..<2 { try checkEqual(try like(tx, "a%", limit: 10), 4, "LIKE 'a%', run twice") }
+                try checkThrowsSync(
+                    "the same query with a lone escape",
+                    { $0 == .invalidQuery("LIKE pattern ends with the escape character \\") }
+                ) { try like(tx, "a\\", limit: 10) }
+                try checkThrowsSync("the same query with a negative limit", { isInvalidQuery($0, naming: "-1") }) {
+                    try like(tx, "a%", limit: -1)
+                }
+                try checkEqual(try like(tx, "a%", limit: 2), 2, "the query after the refusals")
+                // The same query over a table whose column changed type: compared with text, refused.
+                for _ in 0..<2 {
+                    try checkEqual(
+                        try ConfCategory.query(on: tx).where(\.name == "a").count(), 1, "name = 'a', run twice")
+                }
+                try tx.dropTable("conf_category")
+                try tx.migrate(
+                    TableSchema(
+                        name: "conf_category",
+                        columns: [
+                            TableColumn(name: "id", type: .integer, isNullable: false, isPrimaryKey: true),
+                            TableColumn(name: "parent_id", type: .integer, isNullable: true),
+                            TableColumn(name: "name", type: .integer, isNullable: false),
+                        ]), policy: .automatic)
+                try checkThrowsSync(
+                    "the same query after name became an integer column",
+                    { if case .typeMismatch(table: "conf_category", column: "name", _) = $0 { true } else { false } }
+                ) { try ConfCategory.query(on: tx).where(\.name == "a").count() }
+                try tx.dropTable("conf_category")
+            }
+        },
     ]
 }

@@ -97,6 +97,43 @@ struct RenderCacheExactnessTests {
         #expect(cache.hits >= cacheable, "\(cache.hits) hits for \(cacheable) cacheable reads")
     }
 
+    @Test("sameKey answers as the keys compare, for generated SELECTs, their variants and their neighbours")
+    func sameKeyIsKeyEquality() {
+        var rng = SplitMix64(seed: 4711)
+        var pairs = 0
+        var same = 0
+        var failures: [String] = []
+        func expectAgree(_ x: Select, _ y: Select) {
+            pairs += 1
+            let keys = RenderShape.key(of: x).map { $0 == RenderShape.key(of: y) } ?? false
+            let side = RenderShape.sameKey(x, y)
+            if side { same += 1 }
+            if side != keys, failures.count < 5 { failures.append("sameKey \(side), keys \(keys):\n  \(x)\n  \(y)") }
+        }
+        for seed: UInt64 in [31, 32] {
+            let reads = GeneratedReads.sample(seed: seed)
+            for (n, select) in reads.enumerated() {
+                var variants = [Self.variant(of: select, &rng), Self.variant(of: select, &rng)].compactMap { $0 }
+                // Other signs of every count, and LIKE patterns ending in a lone escape: other keys.
+                variants += [
+                    RenderShape.map(select, value: { $0 }, count: { -$0 - 1 }),
+                    RenderShape.map(select, value: { if case .text = $0 { .text("a\\") } else { $0 } }, count: { $0 }),
+                ].compactMap { $0 }
+                let neighbour = reads[(n + 1) % reads.count]
+                for x in [select] + variants {
+                    expectAgree(select, x)
+                    expectAgree(x, select)
+                    expectAgree(x, neighbour)
+                }
+                expectAgree(select, select)
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+        #expect(pairs > 10_000)
+        // Not vacuous: most pairs of a statement and its variants share a key.
+        #expect(same * 3 > pairs, "\(same) of \(pairs) pairs share a key")
+    }
+
     @Test("a small cache is emptied when full and still renders every statement as afresh", arguments: ["sqlite"])
     func smallCache(dialectName: String) {
         let dialect = Self.dialect(dialectName)
@@ -130,6 +167,11 @@ struct RenderCacheExactnessTests {
         #expect(key(.constant(true), limit: 3) != key(.constant(true)))
         #expect(key(.compare(.less, a, .value(.double(1)))) != key(.compare(.less, a, .value(.double(1e300)))))
         #expect(key(.compare(.less, a, .value(.double(1)))) == key(.compare(.less, a, .value(.double(.nan)))))
+        // What the statement check reads of a value is in the key too: a count's sign, a pattern's lone escape.
+        #expect(key(.constant(true), limit: 3) != key(.constant(true), limit: -3))
+        #expect(key(.constant(true), limit: -3) == key(.constant(true), limit: -1))
+        #expect(key(.like(a, "x%", caseInsensitive: false)) == key(.like(a, "%y\\_", caseInsensitive: false)))
+        #expect(key(.like(a, "x%", caseInsensitive: false)) != key(.like(a, "x\\", caseInsensitive: false)))
         let search = try SearchQuery("x", model: "T")
         #expect(key(SQLExpression(.search(a.node, search))) == nil)
     }

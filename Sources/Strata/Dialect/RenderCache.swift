@@ -12,9 +12,12 @@
 /// `binds(of:)`: a shape whose binds that function does not collect as the renderer places them (a HAVING bound,
 /// a window's default in some forms) is remembered as one to render every time.
 ///
+/// The cache also remembers whether its last shape passed the core's statement check, and against which generation
+/// of the known tables, so a loop over one query is checked once per connection (`passedCheck(_:generation:)`).
+///
 /// What a hit saves on SQLite (release build, callgrind): the recursive walk of `strata bench --only
-/// cte-descendants` renders in about 135,000 instructions; its key, lookup and binds cost about 37,000 (see
-/// <doc:Performance>).
+/// cte-descendants` renders in about 135,000 instructions and is checked in about 17,000; a repeated walk is matched
+/// to the last one in about 4,000 and its binds collected in 6,400 (see <doc:Performance>).
 public final class RenderCache {
     /// What the cache knows of a shape.
     private enum Entry {
@@ -27,10 +30,18 @@ public final class RenderCache {
     /// The most shapes held at once; 256 unless told otherwise.
     public let capacity: Int
     private var entries: [Select: Entry] = [:]
-    /// The shape whose SQL was taken or remembered last, compared before the table is looked up: a loop over one
-    /// query compares its key once instead of hashing it (hashing a recursive walk's shape cost about 17,000
-    /// instructions, comparing it a fraction of that).
-    private var last: (key: Select, sql: String)?
+    /// The SELECT whose SQL was taken or remembered last, compared (`RenderShape/sameKey(_:_:)`)
+    /// before any key is built or the table looked up: a loop over one query reads two statements side by side
+    /// instead of building and hashing a key (hashing a recursive walk's key cost about 17,000 instructions, building
+    /// it 7,000, comparing the two statements about 5,000). `checked` is the generation of the known tables at which
+    /// a SELECT of its shape last passed the core's statement check, if one did (see `passedCheck(_:generation:)`).
+    private var last: (select: Select, sql: String, checked: Int?)?
+    /// The generation at which the statement about to be rendered passed the core's check (`notePassed(generation:)`),
+    /// taken by its rendering; cleared when the statement is done (`endStatement()`).
+    private var passedAt: Int?
+    /// Whether `passedCheck(_:generation:)` found the statement about to be rendered of ``last``'s key: its rendering
+    /// then takes the SQL without comparing the two again. Cleared like ``passedAt``.
+    private var matchedLast = false
     /// How many SELECTs took a cached SQL text (for tests and the benchmarks).
     public private(set) var hits = 0
 
@@ -50,18 +61,21 @@ public final class RenderCache {
     /// - Returns: the same SQL and binds as `SQLRenderer.render(.select(select), dialect:)`.
     /// - Throws: what rendering throws (a failed rendering is not remembered).
     public func render(_ select: Select, dialect: any Dialect) throws(StrataError) -> RenderedSQL {
+        let (checked, matched) = (passedAt, matchedLast)
+        (passedAt, matchedLast) = (nil, false)
+        if let last, matched || RenderShape.sameKey(select, last.select) {
+            hits &+= 1
+            if let checked { self.last?.checked = checked }
+            return RenderedSQL(sql: last.sql, binds: SQLRenderer.binds(of: .select(select), dialect: dialect))
+        }
         guard let key = RenderShape.key(of: select) else {
             return try SQLRenderer.render(.select(select), dialect: dialect)
-        }
-        if let last, last.key == key {
-            hits &+= 1
-            return RenderedSQL(sql: last.sql, binds: SQLRenderer.binds(of: .select(select), dialect: dialect))
         }
         switch entries[key] {
         case .sql(let sql)?:
             let binds = SQLRenderer.binds(of: .select(select), dialect: dialect)
             hits &+= 1
-            last = (key, sql)
+            last = (select, sql, checked)
             return RenderedSQL(sql: sql, binds: binds)
         case .render?:
             return try SQLRenderer.render(.select(select), dialect: dialect)
@@ -71,7 +85,7 @@ public final class RenderCache {
             let collected = SQLRenderer.binds(of: .select(select), dialect: dialect)
             if Self.same(collected, rendered.binds) {
                 entries[key] = .sql(rendered.sql)
-                last = (key, rendered.sql)
+                last = (select, rendered.sql, checked)
             } else {
                 entries[key] = .render
             }
@@ -79,10 +93,36 @@ public final class RenderCache {
         }
     }
 
+    /// Whether the core's statement check may be skipped for `select`: the last SELECT this connection rendered from
+    /// the cache had its key (`RenderShape/key(of:)`, which keeps what the check reads of values) and passed the
+    /// check against the known tables of this `generation` (`KnownSchemas/generation`).
+    ///
+    /// When it did, `select`'s rendering, which follows at once on this connection, takes the last SQL without
+    /// comparing again; `endStatement()` ends that note whether or not the statement was rendered.
+    ///
+    /// - Parameters:
+    ///   - select: the query about to run on this connection.
+    ///   - generation: the known tables' generation, read before the check would read them.
+    /// - Returns: true when the check would pass again.
+    package func passedCheck(_ select: Select, generation: Int) -> Bool {
+        guard let last, last.checked == generation, RenderShape.sameKey(select, last.select) else { return false }
+        matchedLast = true
+        return true
+    }
+
+    /// Notes that the SELECT about to be rendered passed the core's check at `generation`: its rendering remembers
+    /// that with its shape, so the next SELECT of the shape may skip the check (`passedCheck(_:generation:)`).
+    package func notePassed(generation: Int) { passedAt = generation }
+
+    /// Ends a statement noted by `notePassed(generation:)` whether or not it was rendered (a driver may fail
+    /// first), so the note never reaches another statement's rendering.
+    package func endStatement() { (passedAt, matchedLast) = (nil, false) }
+
     /// Forgets every shape.
     public func removeAll() {
         entries.removeAll()
         last = nil
+        (passedAt, matchedLast) = (nil, false)
     }
 
     /// How many shapes the cache holds.

@@ -7,10 +7,15 @@ package enum LikePattern {
     ///
     /// - Throws: ``StrataError/invalidQuery(_:)``.
     package static func validate(_ pattern: String) throws(StrataError) {
+        if !isValid(pattern) { throw .invalidQuery("LIKE pattern ends with the escape character \\") }
+    }
+
+    /// Whether `pattern` passes `validate(_:)`: it does not end in a lone escape character.
+    package static func isValid(_ pattern: String) -> Bool {
         var escaping = false
         for scalar in pattern.unicodeScalars {
             escaping = !escaping && scalar == "\\"
         }
-        if escaping { throw .invalidQuery("LIKE pattern ends with the escape character \\") }
+        return !escaping
     }
 }

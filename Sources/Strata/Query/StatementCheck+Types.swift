@@ -10,9 +10,17 @@ import Synchronization
 /// hand-made one, or one created by another process) is not known: its conditions go to the database as written.
 public final class KnownSchemas: Sendable {
     private let tables = Mutex<[String: [TableColumn]]>([:])
+    private let changes = Atomic<Int>(0)
 
     /// An empty registry.
     public init() {}
+
+    /// How many times the known tables changed. A statement checked against one generation is checked alike until
+    /// the next change: a connection's ``RenderCache`` remembers the generation its last shape passed at.
+    package var generation: Int { changes.load(ordering: .acquiring) }
+
+    /// Marks a change (under the table lock, so a reader that sees the new tables sees the new generation).
+    private func changed() { changes.add(1, ordering: .releasing) }
 
     /// The columns of every known table, by table (one lock: the check reads it without any).
     var snapshot: [String: [TableColumn]] { tables.withLock { $0 } }
@@ -21,8 +29,16 @@ public final class KnownSchemas: Sendable {
     /// forgotten.
     public func record(_ statement: Statement) {
         switch statement {
-        case .createTable(let schema): tables.withLock { $0[schema.name] = schema.columns }
-        case .addColumn(let table, let column): tables.withLock { $0[table]?.append(column) }
+        case .createTable(let schema):
+            tables.withLock {
+                $0[schema.name] = schema.columns
+                changed()
+            }
+        case .addColumn(let table, let column):
+            tables.withLock {
+                $0[table]?.append(column)
+                changed()
+            }
         case .dropTable(let table): forget(table)
         default: return
         }
@@ -30,12 +46,22 @@ public final class KnownSchemas: Sendable {
 
     /// Forgets one table.
     public func forget(_ table: String) {
-        tables.withLock { if $0[table] != nil { $0[table] = nil } }
+        tables.withLock {
+            if $0[table] != nil {
+                $0[table] = nil
+                changed()
+            }
+        }
     }
 
     /// Forgets every table (raw SQL or a schema change may have changed any of them).
     public func forgetAll() {
-        tables.withLock { if !$0.isEmpty { $0.removeAll() } }
+        tables.withLock {
+            if !$0.isEmpty {
+                $0.removeAll()
+                changed()
+            }
+        }
     }
 }
 

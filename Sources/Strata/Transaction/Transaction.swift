@@ -82,9 +82,9 @@ public final class Transaction {
             if abortedDepth != nil { try checkNotAborted(statement) }
             try ValueCheck.check(statement)
             try checkRowLock(statement)
-            try StatementCheck.check(statement, schemas: database.knownSchemas)
+            try checkStatement(statement)
             database.statementCounter.add(1, ordering: .relaxed)
-            let changed = try running { try connection.execute(statement, onRow: onRow) }
+            let changed = try running { try onConnection(statement, onRow: onRow) }
             wrote(statement)
             return changed
         }
@@ -93,7 +93,7 @@ public final class Transaction {
             if abortedDepth != nil { try checkNotAborted(statement) }
             try ValueCheck.check(statement)
             try checkRowLock(statement)
-            try StatementCheck.check(statement, schemas: database.knownSchemas)
+            try checkStatement(statement)
         } catch {
             observer.failedBeforeRunning(error)
             throw error
@@ -105,7 +105,7 @@ public final class Transaction {
         let changed: Int
         do {
             changed = try running {
-                try connection.execute(statement) { row in
+                try onConnection(statement) { row in
                     returned &+= 1
                     try onRow(row)
                 }
@@ -118,6 +118,42 @@ public final class Transaction {
         wrote(statement)
         return changed
     }
+
+    /// The core's statement check (``StatementCheck/check(_:schemas:)``), skipped for a SELECT of the key the
+    /// connection rendered last when that one passed it against the same known tables
+    /// (`RenderCache/passedCheck(_:generation:)`): a loop over one query is checked once per connection. The key
+    /// keeps what the check reads of values (a count's sign, a LIKE pattern's validity, a value's kind), so a
+    /// statement of the same key passes alike.
+    private func checkStatement(_ statement: Statement) throws(StrataError) {
+        guard case .select(let select) = statement, let cache = renderCache else {
+            return try StatementCheck.check(statement, schemas: database.knownSchemas)
+        }
+        let generation = database.knownSchemas.generation
+        notedCheck = true  // either way the cache holds a note for this statement's rendering, ended after it runs
+        if cache.passedCheck(select, generation: generation) { return }
+        notedCheck = false
+        try StatementCheck.check(statement, schemas: database.knownSchemas)
+        cache.notePassed(generation: generation)
+        notedCheck = true
+    }
+
+    /// Runs a statement that passed the checks on the connection. A check noted for its rendering
+    /// (`RenderCache/notePassed(generation:)`) ends with it, rendered or not.
+    private func onConnection(_ statement: Statement, onRow: (any RowReader) throws -> Void) throws -> Int {
+        guard notedCheck else { return try connection.execute(statement, onRow: onRow) }
+        defer {
+            notedCheck = false
+            renderCache?.endStatement()
+        }
+        return try connection.execute(statement, onRow: onRow)
+    }
+
+    /// Whether `checkStatement(_:)` left a note with the render cache for the statement about to run (a passed check,
+    /// or the last key matched).
+    @exclusivity(unchecked) private var notedCheck = false
+
+    /// The connection's render cache (``SQLConnection/renderCache``), looked up on the first SELECT.
+    private lazy var renderCache: RenderCache? = (connection as? any SQLConnection)?.renderCache
 
     /// Runs a statement of a fixed shape with `binds` (see
     /// ``DatabaseConnection/execute(template:binds:statement:onRow:)``).
