@@ -28,6 +28,7 @@ struct BackendRunner {
         .windowSum,
         .search,
         .assocAggregate,
+        .compositeKey,
     ]
 
     func run() async throws -> [WorkloadResult] {
@@ -174,6 +175,12 @@ struct BackendRunner {
                     try await (pair.sharedStore ? pair.strata : $0).prepareBlogs()
                 }
                 return Arm(side: side, contender: c, before: fill) { try await $0.assocAggregates() }
+            case .compositeKey:
+                // Its own table, filled through Strata (once: the raw side reads the same file on SQLite).
+                let fill: (Contender) async throws -> Void = {
+                    try await (pair.sharedStore ? pair.strata : $0).prepareLines()
+                }
+                return Arm(side: side, contender: c, before: fill) { try await $0.compositeKeyFinds() }
             // The filtered queries; the throughput workloads never come here (see ThroughputRunner).
             case .query, .sleep, .pointSelect, .serverMix:
                 return Arm(side: side, contender: c, before: nothing) {

@@ -97,6 +97,10 @@ protocol Contender: AnyObject {
     func prepareBlogs() async throws
     /// Runs ``AssocAggregate/queries`` reads of blogs with their posts' count and sum, in one read transaction.
     func assocAggregates() async throws -> Sample
+    /// Creates and fills `bench_line` (the composite-key workload), unless filled.
+    func prepareLines() async throws
+    /// 5,000 lookups by a two-column key (the composite-key workload).
+    func compositeKeyFinds() async throws -> Sample
 }
 
 extension Contender {
@@ -144,6 +148,14 @@ extension Contender {
 
     func assocAggregates() async throws -> Sample {
         throw BenchError("\(name) has no association aggregates")
+    }
+
+    func prepareLines() async throws {
+        throw BenchError("\(name) cannot fill bench_line")
+    }
+
+    func compositeKeyFinds() async throws -> Sample {
+        throw BenchError("\(name) has no composite keys")
     }
 
     func bulkInsertFloor(_ count: Int) async throws -> Sample {

@@ -65,6 +65,8 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     /// Every backend: blogs read with the count and sum of their posts (`all(with:)`: one LEFT JOIN grouped by the
     /// blog), 20 blogs a query.
     case assocAggregate = "assoc-aggregate"
+    /// 5,000 lookups of rows keyed by two columns (SQLite and memory).
+    case compositeKey = "composite-key"
 
     /// What the workload does, at full scale.
     public var summary: String {
@@ -132,6 +134,9 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .assocAggregate:
             return "50 queries of 20 blogs each with the count and sum of their posts (1,000 blogs, 18,000 posts), "
                 + "one LEFT JOIN grouped by the blog, read as (blog, count, sum) tuples, in one read transaction"
+        case .compositeKey:
+            return "5,000 lookups by a two-column primary key (10,000 order lines, one in ten absent), each read into "
+                + "its model, in one read transaction"
         }
     }
 
@@ -166,6 +171,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .pageKeyset: return "keyset pages of 20 over \(Self.count(PageKeyset.rows(tableSize: sizes.fetch))) rows"
         case .search: return "\(SearchBench.queries) full-text matches"
         case .assocAggregate: return "\(AssocAggregate.queries) association counts and sums"
+        case .compositeKey: return "\(Self.count(CompositeKeyFind.lookups)) lookups by a two-column key"
         }
     }
 
@@ -189,6 +195,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .windowSum: return (WindowSum.queries, "query")
         case .search: return (SearchBench.queries, "query")
         case .assocAggregate: return (AssocAggregate.queries, "query")
+        case .compositeKey: return (CompositeKeyFind.lookups, "lookup")
         case .groupSum, .pageKeyset, .sleep, .pointSelect, .serverMix, .copy, .copyIds: return nil
         }
     }
@@ -205,7 +212,9 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
 
     /// Whether the workload reads a table of its own (fresh databases, json-path's documents): warmed up first, its
     /// digest what it read.
-    var readsOwnTable: Bool { self == .fresh || self == .jsonPath || self == .search || self == .assocAggregate }
+    var readsOwnTable: Bool {
+        self == .fresh || self == .jsonPath || self == .search || self == .assocAggregate || self == .compositeKey
+    }
 
     /// Whether the workload reads the seeded table (and is warmed up first).
     var isRead: Bool {
@@ -221,7 +230,8 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         switch self {
         case .copy, .copyIds, .serverMix: return backend == .postgres
         case .fresh: return backend == .memory
-        case .pageKeyset, .setUnion, .cteDescendants, .windowRank, .jsonPath, .windowSum: return backend != .postgres
+        case .pageKeyset, .setUnion, .cteDescendants, .windowRank, .jsonPath, .windowSum, .compositeKey:
+            return backend != .postgres
         default: return true
         }
     }
