@@ -61,18 +61,16 @@ extension PostgresRawContender {
         return Digests.written((0..<PQntuples(r)).map { RawPostgres.record(r, $0) })
     }
 
-    /// The ids as one array literal (built inside the timed section, as Strata builds its own), `= ANY($1)`.
+    /// The ids as one array literal (built inside the timed section, as Strata builds its own, digit by digit as C
+    /// would: see `IntegerListText`), `= ANY($1)`.
     func inLookup(_ ids: [Int64], base: Int64) async throws -> Sample {
         try pg.prepare("in_ids", "\(BenchSQL.selectAll) WHERE id = ANY(CAST($1 AS BIGINT[]))", parameters: 1)
         return try timed(
             {
                 try pg.exec("BEGIN")
-                var array = "{"
-                for (n, id) in ids.enumerated() {
-                    if n > 0 { array += "," }
-                    array += String(id)
+                let array = IntegerListText.withText(ids, open: UInt8(ascii: "{"), close: UInt8(ascii: "}")) {
+                    String(decoding: $0, as: UTF8.self)
                 }
-                array += "}"
                 params.removeAll()
                 params.append(text: array)
                 let r = try pg.run("in_ids", params)

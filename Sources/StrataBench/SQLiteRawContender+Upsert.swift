@@ -67,21 +67,16 @@ extension SQLiteRawContender {
         return Digests.written(rows)
     }
 
-    /// The ids as one JSON array (built inside the timed section, as Strata builds its own), bound to `json_each`.
+    /// The ids as one JSON array (built inside the timed section, as Strata builds its own, digit by digit into one
+    /// buffer as C would: see `IntegerListText`), bound to `json_each` without a copy.
     func inLookup(_ ids: [Int64], base: Int64) async throws -> Sample {
         let s = try db.statement(Self.inLookupSQL)
         let (begin, commit) = (try db.statement("BEGIN"), try db.statement("COMMIT"))
         return try timed(
             {
                 try db.stepDone(begin)
-                var json = "["
-                for (n, id) in ids.enumerated() {
-                    if n > 0 { json += "," }
-                    json += String(id)
-                }
-                json += "]"
                 var rows: [RawRecord] = []
-                try json.withUTF8 { text in
+                try IntegerListText.withText(ids, open: UInt8(ascii: "["), close: UInt8(ascii: "]")) { text in
                     sqlite3_bind_text(
                         s, 1, UnsafeRawPointer(text.baseAddress)?.assumingMemoryBound(to: CChar.self),
                         Int32(text.count),

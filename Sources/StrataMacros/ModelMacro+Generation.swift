@@ -27,15 +27,7 @@ extension ModelAnalysis {
             lines.append("    \(access)static var hasLifecycleCallbacks: Bool { true }")
         }
 
-        lines.append("    \(access)init(row: Strata.Row) throws {")
-        for (index, property) in properties.enumerated() {
-            let defaultArgument = property.defaultValue.map { ", default: \($0.trimmedDescription)" } ?? ""
-            let formatArgument =
-                property.encryption.map { ", encrypted: .\($0)" }
-                ?? property.dateFormat.map { ", dateFormat: \($0.trimmedDescription)" } ?? ""
-            lines.append("        self.\(property.name) = try row.decode(\(index)\(formatArgument)\(defaultArgument))")
-        }
-        lines.append("    }")
+        lines += rowInitializerLines(access: access)
 
         lines.append("    \(access)var databaseValues: [Strata.DatabaseValue] {")
         lines.append("        [")
@@ -52,6 +44,40 @@ extension ModelAnalysis {
 
         lines.append("}")
         return lines.joined(separator: "\n")
+    }
+
+    /// `init(row:)`. When every persisted property's type is written out, the values are decoded as the arguments of
+    /// an initializer that takes them all (`init(_strataDecodedRow:_:…)`): a throwing initializer that assigns
+    /// a model's observed (change-tracked) properties one by one copies the whole model once at its end (the
+    /// optimizer keeps a copy of `self` and destroys the original: about 300 instructions a row for ten columns),
+    /// one that delegates does not. Otherwise (a type left to inference) each property is assigned in turn.
+    func rowInitializerLines(access: String) -> [String] {
+        let reads = properties.enumerated().map { index, property in
+            let defaultArgument = property.defaultValue.map { ", default: \($0.trimmedDescription)" } ?? ""
+            let formatArgument =
+                property.encryption.map { ", encrypted: .\($0)" }
+                ?? property.dateFormat.map { ", dateFormat: \($0.trimmedDescription)" } ?? ""
+            return "row.decode(\(index)\(formatArgument)\(defaultArgument))"
+        }
+        var lines = ["    \(access)init(row: Strata.Row) throws(Strata.StrataError) {"]
+        let types = properties.compactMap(\.type)
+        guard !properties.isEmpty, types.count == properties.count else {
+            for (property, read) in zip(properties, reads) {
+                lines.append("        self.\(property.name) = try \(read)")
+            }
+            lines.append("    }")
+            return lines
+        }
+        lines.append("        try self.init(")
+        lines.append("            _strataDecodedRow: (),")
+        for (n, read) in reads.enumerated() { lines.append("            \(read)\(n + 1 < reads.count ? "," : "")") }
+        lines.append("        )")
+        lines.append("    }")
+        let parameters = types.enumerated().map { n, type in "_ v\(n): \(type)" }.joined(separator: ", ")
+        lines.append("    init(_strataDecodedRow: Void, \(parameters)) {")
+        for (n, property) in properties.enumerated() { lines.append("        self.\(property.name) = v\(n)") }
+        lines.append("    }")
+        return lines
     }
 
     private func tableColumn(_ property: PersistedProperty, of type: String) -> String {

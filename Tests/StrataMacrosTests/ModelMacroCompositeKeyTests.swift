@@ -49,10 +49,18 @@ final class ModelMacroCompositeKeyTests: XCTestCase {
                             if self.sku != newValue.sku { self.sku = newValue.sku }
                         }
                     }
-                    public init(row: Strata.Row) throws {
-                        self.orderID = try row.decode(0)
-                        self.sku = try row.decode(1)
-                        self.qty = try row.decode(2, default: 1)
+                    public init(row: Strata.Row) throws(Strata.StrataError) {
+                        try self.init(
+                            _strataDecodedRow: (),
+                            row.decode(0),
+                            row.decode(1),
+                            row.decode(2, default: 1)
+                        )
+                    }
+                    init(_strataDecodedRow: Void, _ v0: Int64, _ v1: String, _ v2: Int) {
+                        self.orderID = v0
+                        self.sku = v1
+                        self.qty = v2
                     }
                     public var databaseValues: [Strata.DatabaseValue] {
                         [

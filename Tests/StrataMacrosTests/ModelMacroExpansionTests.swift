@@ -53,7 +53,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                         Strata.TableColumn(\User.tags, "tags", default: [], constant: true),
                         Strata.TableColumn(\User.groupID, "group_id"),
                     ])
-                    init(row: Strata.Row) throws {
+                    init(row: Strata.Row) throws(Strata.StrataError) {
                         self.id = try row.decode(0)
                         self.name = try row.decode(1)
                         self.email = try row.decode(2)
@@ -105,10 +105,18 @@ final class ModelMacroExpansionTests: XCTestCase {
                         Strata.TableColumn(\Invoice.issued, "InvoiceDate").storing(dates: .sqlDateTime),
                         Strata.TableColumn(\Invoice.paidAt, "paid_at", default: nil, constant: true).storing(dates: .unixMilliseconds),
                     ])
-                    init(row: Strata.Row) throws {
-                        self.id = try row.decode(0)
-                        self.issued = try row.decode(1, dateFormat: .sqlDateTime)
-                        self.paidAt = try row.decode(2, dateFormat: .unixMilliseconds, default: nil)
+                    init(row: Strata.Row) throws(Strata.StrataError) {
+                        try self.init(
+                            _strataDecodedRow: (),
+                            row.decode(0),
+                            row.decode(1, dateFormat: .sqlDateTime),
+                            row.decode(2, dateFormat: .unixMilliseconds, default: nil)
+                        )
+                    }
+                    init(_strataDecodedRow: Void, _ v0: Int64?, _ v1: Date, _ v2: Date?) {
+                        self.id = v0
+                        self.issued = v1
+                        self.paidAt = v2
                     }
                     var databaseValues: [Strata.DatabaseValue] {
                         [
@@ -149,10 +157,18 @@ final class ModelMacroExpansionTests: XCTestCase {
                         Strata.TableColumn(\Patient.ssn, "ssn").encrypted(.deterministic),
                         Strata.TableColumn(\Patient.note, "note", default: nil, constant: true).encrypted(.randomized),
                     ])
-                    init(row: Strata.Row) throws {
-                        self.id = try row.decode(0)
-                        self.ssn = try row.decode(1, encrypted: .deterministic)
-                        self.note = try row.decode(2, encrypted: .randomized, default: nil)
+                    init(row: Strata.Row) throws(Strata.StrataError) {
+                        try self.init(
+                            _strataDecodedRow: (),
+                            row.decode(0),
+                            row.decode(1, encrypted: .deterministic),
+                            row.decode(2, encrypted: .randomized, default: nil)
+                        )
+                    }
+                    init(_strataDecodedRow: Void, _ v0: Int64?, _ v1: String, _ v2: String?) {
+                        self.id = v0
+                        self.ssn = v1
+                        self.note = v2
                     }
                     var databaseValues: [Strata.DatabaseValue] {
                         [
@@ -194,10 +210,18 @@ final class ModelMacroExpansionTests: XCTestCase {
                         Strata.TableColumn(\Line.price, "price"),
                         Strata.TableColumn(\Line.total, "total", default: 0, constant: true).generated(),
                     ])
-                    init(row: Strata.Row) throws {
-                        self.id = try row.decode(0)
-                        self.price = try row.decode(1)
-                        self.total = try row.decode(2, default: 0)
+                    init(row: Strata.Row) throws(Strata.StrataError) {
+                        try self.init(
+                            _strataDecodedRow: (),
+                            row.decode(0),
+                            row.decode(1),
+                            row.decode(2, default: 0)
+                        )
+                    }
+                    init(_strataDecodedRow: Void, _ v0: Int64?, _ v1: Int64, _ v2: Int64) {
+                        self.id = v0
+                        self.price = v1
+                        self.total = v2
                     }
                     var databaseValues: [Strata.DatabaseValue] {
                         [
@@ -235,9 +259,16 @@ final class ModelMacroExpansionTests: XCTestCase {
                         Strata.TableColumn(\Person.id, "id", primaryKey: true),
                         Strata.TableColumn(\Person.createdAt, "created_at"),
                     ])
-                    init(row: Strata.Row) throws {
-                        self.id = try row.decode(0)
-                        self.createdAt = try row.decode(1)
+                    init(row: Strata.Row) throws(Strata.StrataError) {
+                        try self.init(
+                            _strataDecodedRow: (),
+                            row.decode(0),
+                            row.decode(1)
+                        )
+                    }
+                    init(_strataDecodedRow: Void, _ v0: Int64?, _ v1: Date) {
+                        self.id = v0
+                        self.createdAt = v1
                     }
                     var databaseValues: [Strata.DatabaseValue] {
                         [
@@ -275,9 +306,16 @@ final class ModelMacroExpansionTests: XCTestCase {
                         Strata.TableColumn(\HTTPLog.id, "id", primaryKey: true),
                         Strata.TableColumn(\HTTPLog.statusCode, "status_code"),
                     ])
-                    public init(row: Strata.Row) throws {
-                        self.id = try row.decode(0)
-                        self.statusCode = try row.decode(1)
+                    public init(row: Strata.Row) throws(Strata.StrataError) {
+                        try self.init(
+                            _strataDecodedRow: (),
+                            row.decode(0),
+                            row.decode(1)
+                        )
+                    }
+                    init(_strataDecodedRow: Void, _ v0: Optional<Int64>, _ v1: Int) {
+                        self.id = v0
+                        self.statusCode = v1
                     }
                     public var databaseValues: [Strata.DatabaseValue] {
                         [
@@ -312,8 +350,14 @@ final class ModelMacroExpansionTests: XCTestCase {
                     package static let schema = Strata.TableSchema(name: "tag", columns: [
                         Strata.TableColumn(\Tag.id, "id", primaryKey: true),
                     ])
-                    package init(row: Strata.Row) throws {
-                        self.id = try row.decode(0)
+                    package init(row: Strata.Row) throws(Strata.StrataError) {
+                        try self.init(
+                            _strataDecodedRow: (),
+                            row.decode(0)
+                        )
+                    }
+                    init(_strataDecodedRow: Void, _ v0: Swift.Int64?) {
+                        self.id = v0
                     }
                     package var databaseValues: [Strata.DatabaseValue] {
                         [
@@ -371,11 +415,20 @@ final class ModelMacroExpansionTests: XCTestCase {
                         Strata.TableColumn(\Point.y, "y", tracked: false),
                         Strata.TableColumn(\Point.label, "label", default: "origin", constant: true, tracked: false),
                     ])
-                    init(row: Strata.Row) throws {
-                        self.id = try row.decode(0)
-                        self.x = try row.decode(1)
-                        self.y = try row.decode(2)
-                        self.label = try row.decode(3, default: "origin")
+                    init(row: Strata.Row) throws(Strata.StrataError) {
+                        try self.init(
+                            _strataDecodedRow: (),
+                            row.decode(0),
+                            row.decode(1),
+                            row.decode(2),
+                            row.decode(3, default: "origin")
+                        )
+                    }
+                    init(_strataDecodedRow: Void, _ v0: Int64?, _ v1: Double, _ v2: Double, _ v3: String) {
+                        self.id = v0
+                        self.x = v1
+                        self.y = v2
+                        self.label = v3
                     }
                     var databaseValues: [Strata.DatabaseValue] {
                         [
@@ -443,7 +496,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                         Strata.TableColumn(\Settings.kind, "kind", default: .basic, constant: false),
                         Strata.TableColumn(\Settings.sizes, "sizes", default: [1, count], constant: false),
                     ])
-                    init(row: Strata.Row) throws {
+                    init(row: Strata.Row) throws(Strata.StrataError) {
                         self.id = try row.decode(0)
                         self.level = try row.decode(1, default: -1)
                         self.ratio = try row.decode(2, default: 0.5)
@@ -504,10 +557,18 @@ final class ModelMacroExpansionTests: XCTestCase {
                         Strata.TableColumn(\Entry.body, "body_text"),
                         Strata.TableColumn(\Entry.`default`, "default"),
                     ])
-                    init(row: Strata.Row) throws {
-                        self.id = try row.decode(0)
-                        self.body = try row.decode(1)
-                        self.`default` = try row.decode(2)
+                    init(row: Strata.Row) throws(Strata.StrataError) {
+                        try self.init(
+                            _strataDecodedRow: (),
+                            row.decode(0),
+                            row.decode(1),
+                            row.decode(2)
+                        )
+                    }
+                    init(_strataDecodedRow: Void, _ v0: Int64?, _ v1: String, _ v2: Bool) {
+                        self.id = v0
+                        self.body = v1
+                        self.`default` = v2
                     }
                     var databaseValues: [Strata.DatabaseValue] {
                         [
@@ -567,8 +628,14 @@ final class ModelMacroAssociationTests: XCTestCase {
                         Strata.TableColumn(\\Group.id, "id", primaryKey: true),
                     ])
                     static var associations: [any Strata.ModelAssociation<Group>] { [Group.users, Group.owner] }
-                    init(row: Strata.Row) throws {
-                        self.id = try row.decode(0)
+                    init(row: Strata.Row) throws(Strata.StrataError) {
+                        try self.init(
+                            _strataDecodedRow: (),
+                            row.decode(0)
+                        )
+                    }
+                    init(_strataDecodedRow: Void, _ v0: Int64?) {
+                        self.id = v0
                     }
                     var databaseValues: [Strata.DatabaseValue] {
                         [

@@ -28,8 +28,14 @@ final class ModelMacroLifecycleTests: XCTestCase {
                         Strata.TableColumn(\Post.id, "id", primaryKey: true),
                     ])
                     static var hasLifecycleCallbacks: Bool { true }
-                    init(row: Strata.Row) throws {
-                        self.id = try row.decode(0)
+                    init(row: Strata.Row) throws(Strata.StrataError) {
+                        try self.init(
+                            _strataDecodedRow: (),
+                            row.decode(0)
+                        )
+                    }
+                    init(_strataDecodedRow: Void, _ v0: Int64?) {
+                        self.id = v0
                     }
                     var databaseValues: [Strata.DatabaseValue] {
                         [
@@ -66,8 +72,14 @@ final class ModelMacroLifecycleTests: XCTestCase {
                     static let schema = Strata.TableSchema(name: "post", columns: [
                         Strata.TableColumn(\Post.id, "id", primaryKey: true),
                     ])
-                    init(row: Strata.Row) throws {
-                        self.id = try row.decode(0)
+                    init(row: Strata.Row) throws(Strata.StrataError) {
+                        try self.init(
+                            _strataDecodedRow: (),
+                            row.decode(0)
+                        )
+                    }
+                    init(_strataDecodedRow: Void, _ v0: Int64?) {
+                        self.id = v0
                     }
                     var databaseValues: [Strata.DatabaseValue] {
                         [
@@ -109,7 +121,7 @@ final class ModelMacroLifecycleTests: XCTestCase {
                         Strata.TableColumn(\Doc.updatedAt, "updated_at", role: .updatedAt),
                         Strata.TableColumn(\Doc.version, "version", default: 0, constant: true, role: .version),
                     ])
-                    init(row: Strata.Row) throws {
+                    init(row: Strata.Row) throws(Strata.StrataError) {
                         self.id = try row.decode(0)
                         self.createdAt = try row.decode(1, default: Date())
                         self.updatedAt = try row.decode(2)

@@ -46,6 +46,20 @@ struct PostgresUpsertInListRenderTests {
         #expect(notIn.sql == #"DELETE FROM "t" WHERE ("name" <> ALL(CAST($1 AS TEXT[])))"#)
     }
 
+    @Test("an integer array is spelled digit by digit exactly as String(i) spells each: signs, extremes, NULL")
+    func integerElements() throws {
+        let edges: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, .max, .min, .max - 1, .min + 1, 4_294_967_296]
+        let values: [DatabaseValue] =
+            (edges + edges.map { $0 / 7 } + edges.map { $0 / 1_000 }).map { .integer($0) } + [.null]
+            + [DatabaseValue](repeating: .integer(-42), count: 60)
+        let r = try SQLRenderer.render(
+            .select(Select(table: "t", selection: .columns(["a"]), filter: .inList(.column("a"), values))),
+            dialect: dialect)
+        let spelled: [String] = values.map { if case .integer(let i) = $0 { String(i) } else { "NULL" } }
+        #expect(r.sql == #"SELECT "a" FROM "t" WHERE ("a" = ANY(CAST($1 AS BIGINT[])))"#)
+        #expect(r.binds == [.text("{" + spelled.joined(separator: ",") + "}")])
+    }
+
     @Test("array elements: quoted text with escapes, NULL, dates in UTC, element types per kind")
     func elements() throws {
         func render(_ values: [DatabaseValue]) throws -> RenderedSQL {

@@ -95,6 +95,33 @@ struct SQLiteUpsertInListRenderTests {
         #expect(bools.binds == [.text("[" + ones + "]")])
     }
 
+    @Test("a list of integers is spelled digit by digit exactly as String(i) spells each: signs, extremes, NULLs")
+    func integerElements() throws {
+        let edges: [Int64] = [
+            0, 1, -1, 9, 10, -9, -10, 99, 100, 999_999_999, 1_000_000_000, -1_000_000_000, .max, .min, .max - 1,
+            .min + 1, 4_294_967_296, -4_294_967_296,
+        ]
+        var generator = SystemRandomNumberGenerator()
+        let random = (0..<200).map { _ in
+            Int64.random(in: .min ... .max, using: &generator) >> Int64.random(in: 0...63, using: &generator)
+        }
+        let values: [DatabaseValue] = (edges + random).map { .integer($0) } + [.null] + edges.map { .integer($0) }
+        let select = Statement.select(
+            Select(table: "t", selection: .columns(["a"]), filter: .inList(.column("a"), values)))
+        let r = try SQLRenderer.render(select, dialect: dialect)
+        let spelled: [String] = (edges + random).map { String($0) } + ["null"] + edges.map { String($0) }
+        #expect(r.binds == [.text("[" + spelled.joined(separator: ",") + "]")])
+        #expect(SQLRenderer.binds(of: select, dialect: dialect) == r.binds)
+        let nulls = try SQLRenderer.render(
+            .select(
+                Select(
+                    table: "t", selection: .columns(["a"]),
+                    filter: .inList(.column("a"), [.integer(7)] + [DatabaseValue](repeating: .null, count: 99)))),
+            dialect: dialect)
+        let rest: String = Array(repeating: "null", count: 99).joined(separator: ",")
+        #expect(nulls.binds == [.text("[7," + rest + "]")])
+    }
+
     @Test("lists of blobs, JSON, non-finite doubles or mixed kinds keep a parameter per value")
     func scalarFallback() throws {
         for values in [

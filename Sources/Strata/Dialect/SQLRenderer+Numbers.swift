@@ -42,7 +42,7 @@ extension SQLRenderer {
     /// Whether a node is a double value of magnitude 2^53 or more, where comparing an integer with it exactly
     /// and as two doubles can differ.
     static func isWideDouble(_ node: Node) -> Bool {
-        if case .value(.double(let d)) = node { return d.isFinite && d.magnitude >= 9_007_199_254_740_992 }
+        if case .value(let v) = node { return isWideDouble(v) }
         return false
     }
 
@@ -68,6 +68,23 @@ extension SQLRenderer {
         sql += "("
         try expression(node)
         sql += " + 0.0)"
+    }
+
+    /// An operand compared with a list of values (`IN`), read as `numericOperand(_:against:)` reads it
+    /// against the values as nodes, without making a node of each (10,000 allocations for a list of 10,000 ids).
+    mutating func numericOperand(_ node: Node, against values: [DatabaseValue]) throws(StrataError) {
+        guard dialect.numericSyntax.mixedComparison != nil, Self.isColumn(node),
+            values.contains(where: Self.isWideDouble)
+        else { return try expression(node) }
+        sql += "("
+        try expression(node)
+        sql += " + 0.0)"
+    }
+
+    /// Whether a value is a finite double of magnitude 2^53 or more (see `isWideDouble(_:)` of a node).
+    static func isWideDouble(_ value: DatabaseValue) -> Bool {
+        if case .double(let d) = value { return d.isFinite && d.magnitude >= 9_007_199_254_740_992 }
+        return false
     }
 
     /// `(f(l, r) op 0)` where an arithmetic result meets another value and the dialect names a mixed

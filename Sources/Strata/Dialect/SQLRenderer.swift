@@ -318,10 +318,9 @@ public struct SQLRenderer {
                 sql += dialect.literal(negated)
                 return
             }
-            let valueNodes = values.map { Node.value($0) }
             if let array = ArrayInList(values, negated: negated, dialect: dialect) {
                 sql += "("
-                try numericOperand(e, against: valueNodes)
+                try numericOperand(e, against: values)
                 try decimalCollation(after: e, against: [], values: values)
                 sql += array.open
                 bind(array.value)
@@ -330,7 +329,7 @@ public struct SQLRenderer {
             }
             if try mixedInList(e, values, negated: negated) { return }
             sql += "("
-            try numericOperand(e, against: valueNodes)
+            try numericOperand(e, against: values)
             try decimalCollation(after: e, against: [], values: values)
             sql += negated ? " NOT IN (" : " IN ("
             for (n, v) in values.enumerated() {

@@ -26,13 +26,46 @@ public struct Condition<M: Model>: Sendable {
     }
 
     /// `column IN (values)`; an empty list matches nothing.
+    ///
+    /// Inlinable, so the values are converted by code specialized for `V` in the caller's module (through the
+    /// generic witness, a list of 10,000 ids cost about 600 instructions a value).
+    @inlinable
     public static func `in`<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V>, _ values: [V]) -> Condition {
-        Condition(kp) { .inList($0, values.map { $0.databaseValue }) }  // a closure: no key-path projection per value
+        inList(kp, databaseValues(values), negated: false)
+    }
+
+    /// `column IN (values)` on an optional column, from non-optional values: the same condition as
+    /// `in(kp, values)` on a non-optional column without first converting `[V]` into `[V?]` (a dynamic cast per value).
+    @inlinable
+    public static func `in`<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V?>, _ values: [V]) -> Condition {
+        inList(kp, databaseValues(values), negated: false)
     }
 
     /// `column NOT IN (values)`; an empty list matches everything.
+    @inlinable
     public static func notIn<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V>, _ values: [V]) -> Condition {
-        Condition(kp) { .inList($0, values.map { $0.databaseValue }, negated: true) }
+        inList(kp, databaseValues(values), negated: true)
+    }
+
+    /// `column NOT IN (values)` on an optional column, from non-optional values (see `in(_:_:)` on an optional column).
+    @inlinable
+    public static func notIn<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V?>, _ values: [V]) -> Condition {
+        inList(kp, databaseValues(values), negated: true)
+    }
+
+    /// The values as stored, in order.
+    @inlinable
+    static func databaseValues<V: DatabaseValueConvertible>(_ values: [V]) -> [DatabaseValue] {
+        var out: [DatabaseValue] = []
+        out.reserveCapacity(values.count)
+        for v in values { out.append(v.databaseValue) }
+        return out
+    }
+
+    /// `column [NOT] IN (values)` for the column of `kp`.
+    @usableFromInline
+    static func inList(_ kp: PartialKeyPath<M>, _ values: [DatabaseValue], negated: Bool) -> Condition {
+        Condition(kp) { .inList($0, values, negated: negated) }  // a closure: no key-path projection per value
     }
 
     /// `column LIKE pattern ESCAPE '\'`: case-sensitive, or folding ASCII letters when `caseInsensitive`.

@@ -32,9 +32,23 @@ extension QueryBuilder where Executor == Transaction {
     @inlinable
     public func all() throws -> [M] {
         var out: [M] = []
-        try fetch(try selectStatement()) { out.append($0) }
+        try fetch(try selectStatement(), appendingTo: &out)
         for load in includes { try load(&out, executor) }
         return out
+    }
+
+    /// Runs a SELECT and appends each decoded model to `out`, as `fetch(_:_:)` hands them to a closure that
+    /// appends them, less one closure and two copies of each model: the model is appended as decoded and marked
+    /// read where it lies (a 10-column model moved through `fetch`'s body was three 161-byte copies a row).
+    @inlinable
+    func fetch(_ select: Select, appendingTo out: inout [M]) throws {
+        guard case .columns(let columns) = select.selection else { return }
+        let context = RowContext(model: M.self, schema: M.schema, selected: columns, keyring: executor.database.keyring)
+        let scope = executor.undoScope
+        _ = try executor.execute(.select(select)) { reader in
+            out.append(try M(row: Row(reader: reader, context: context)))
+            out[out.count - 1]._persistence.markRead(in: scope)
+        }
     }
 
     /// The first matching model, or nil.

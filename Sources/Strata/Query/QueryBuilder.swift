@@ -78,7 +78,8 @@ public struct QueryBuilder<M: Model, Executor> {
         return copy
     }
 
-    private func adding(_ p: Condition<M>) -> Self {
+    @usableFromInline
+    func adding(_ p: Condition<M>) -> Self {
         var copy = self
         switch p.result {
         case .success(let e): copy.filters.append(e)
@@ -131,12 +132,31 @@ public struct QueryBuilder<M: Model, Executor> {
     ///   - kp: the column.
     ///   - values: the values it may take.
     /// - Returns: the query with the condition added.
+    @inlinable
     public func `where`<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V>, in values: [V]) -> Self {
         adding(.in(kp, values))
     }
 
+    /// Keeps rows whose optional column is one of `values` (NULL never is); an empty list keeps none.
+    ///
+    /// The same condition as `where(_:in:)` on a non-optional column, taking `[V]` as it is: without this overload,
+    /// `where(\.id, in: ids)` with `ids: [Int64]` and `id: Int64?` converted the list into `[Int64?]` first
+    /// (a dynamic cast per value).
+    @inlinable
+    public func `where`<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V?>, in values: [V]) -> Self {
+        adding(.in(kp, values))
+    }
+
     /// Keeps rows whose column is none of `values`; an empty list keeps all.
+    @inlinable
     public func `where`<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V>, notIn values: [V]) -> Self {
+        adding(.notIn(kp, values))
+    }
+
+    /// Keeps rows whose optional column is none of `values`; an empty list keeps all (see
+    /// `where(_:in:)` on an optional column).
+    @inlinable
+    public func `where`<V: DatabaseValueConvertible>(_ kp: KeyPath<M, V?>, notIn values: [V]) -> Self {
         adding(.notIn(kp, values))
     }
 
