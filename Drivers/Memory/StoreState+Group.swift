@@ -17,15 +17,16 @@ extension StoreState {
         if let outcome = try groupsOverJoin(s, main: main) { return outcome }
         let scope: ColumnScope
         let rows: [[DatabaseValue]]
+        var filtered = false
         if s.joins.isEmpty {
             scope = ColumnScope(main)
             rows = main.slots
         } else {
-            (scope, rows) = try joinedRows(s, main: main)
+            (scope, rows, filtered) = try joinedRows(s, main: main)
         }
         var condition = try s.filter.map { f throws(StrataError) in try CompiledCondition(f.node, scope: scope) }
         // Checked on the main rows before the join already.
-        if !s.joins.isEmpty && Self.wholeFilterIsOwn(s, main: main) { condition = nil }
+        if filtered { condition = nil }
         let candidates = s.joins.isEmpty ? condition.flatMap { main.candidateSlots($0) } : nil
         let matched = try RowScan.matching(rows, condition, candidates: candidates)
         let (items, orderItems, selectedOrder) = try Self.outputItems(s)

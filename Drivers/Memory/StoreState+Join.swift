@@ -68,10 +68,15 @@ extension StoreState {
     /// When every join is INNER or LEFT, the main rows are first narrowed by an index over the WHERE terms on the
     /// main table's own columns (the whole WHERE is still evaluated on the joined rows); a joined table whose ON
     /// column has an index is read through it for each left row, else through a hash of its rows built once.
-    func joinedRows(_ s: Select, main: MemoryTable) throws(StrataError) -> (ColumnScope, [[DatabaseValue]]) {
+    ///
+    /// - Returns: the scope, the rows, and whether the whole WHERE was checked on the main rows already (see
+    ///   ``wholeFilterIsOwn(_:main:)``), so that the caller need not check it on the joined rows.
+    func joinedRows(_ s: Select, main: MemoryTable) throws(StrataError) -> (
+        ColumnScope, [[DatabaseValue]], filtered: Bool
+    ) {
         var scope = ColumnScope(main)
         var rows: [[DatabaseValue]] = []
-        let own = Self.ownTerms(s, main: main)
+        let (own, whole) = Self.ownFilter(s, main: main)
         for (k, join) in s.joins.enumerated() {
             let right = try table(join.table)
             let leftWidth = scope.width
@@ -86,7 +91,7 @@ extension StoreState {
             if k == 0 {
                 // A WHERE made only of terms on the main table, that no row can make throw, is checked on the main
                 // rows here, before they are joined (see ``wholeFilterIsOwn(_:main:)``).
-                let checked = Self.wholeFilterIsOwn(s, main: main) ? own : nil
+                let checked = whole ? own : nil
                 if let own, let slots = main.candidateSlots(own) {
                     rows.reserveCapacity(slots.count)
                     for slot in slots where !main.slots[slot].isEmpty {
@@ -158,7 +163,7 @@ extension StoreState {
             }
             rows = out
         }
-        return (scope, rows)
+        return (scope, rows, whole)
     }
 
     /// A joined row: `left`'s values, then `right`'s, in one allocation of their size.
@@ -176,33 +181,36 @@ extension StoreState {
         }
     }
 
-    /// Whether the whole WHERE is terms on the main table's own columns (``ownTerms(_:main:)`` compiles each) that
+    /// Whether the whole WHERE is terms on the main table's own columns (``ownFilter(_:main:)`` compiles each) that
     /// read only columns and values, so no row can make them throw: they are then checked on the main rows before
     /// the join, where they select the same joined rows (an INNER or LEFT join keeps each main row's values).
-    static func wholeFilterIsOwn(_ s: Select, main: MemoryTable) -> Bool {
-        guard let filter = s.filter, s.joins.allSatisfy({ $0.kind == .inner || $0.kind == .left }) else { return false }
-        let terms: [SQLExpression.Node]
-        if case .and(let items) = filter.node { terms = items } else { terms = [filter.node] }
-        let scope = ColumnScope(main)
-        for term in terms {
-            guard let c = try? CompiledCondition(term, scope: scope), MemoryTable.cannotThrow(c) else { return false }
-        }
-        return true
-    }
+    static func wholeFilterIsOwn(_ s: Select, main: MemoryTable) -> Bool { ownFilter(s, main: main).whole }
 
     /// The WHERE terms (of its top-level AND) that name only the main table's columns, compiled over the main
     /// table alone; nil when there are none, or when a RIGHT or FULL join can bring rows without a main row.
-    static func ownTerms(_ s: Select, main: MemoryTable) -> CompiledCondition? {
-        guard let filter = s.filter, s.joins.allSatisfy({ $0.kind == .inner || $0.kind == .left }) else { return nil }
+    static func ownTerms(_ s: Select, main: MemoryTable) -> CompiledCondition? { ownFilter(s, main: main).own }
+
+    /// ``ownTerms(_:main:)``, and whether they are the whole WHERE and cannot throw (``wholeFilterIsOwn(_:main:)``),
+    /// from one compilation of the terms.
+    static func ownFilter(_ s: Select, main: MemoryTable) -> (own: CompiledCondition?, whole: Bool) {
+        guard let filter = s.filter, s.joins.allSatisfy({ $0.kind == .inner || $0.kind == .left }) else {
+            return (nil, false)
+        }
         let terms: [SQLExpression.Node]
         if case .and(let items) = filter.node { terms = items } else { terms = [filter.node] }
         let scope = ColumnScope(main)
         var own: [CompiledCondition] = []
+        var whole = true
         for term in terms {
-            if let c = try? CompiledCondition(term, scope: scope) { own.append(c) }
+            if let c = try? CompiledCondition(term, scope: scope) {
+                own.append(c)
+                if !MemoryTable.cannotThrow(c) { whole = false }
+            } else {
+                whole = false
+            }
         }
-        if own.isEmpty { return nil }
-        return own.count == 1 ? own[0] : .and(own)
+        if own.isEmpty { return (nil, false) }
+        return (own.count == 1 ? own[0] : .and(own), whole)
     }
 }
 

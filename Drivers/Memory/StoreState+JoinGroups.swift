@@ -15,11 +15,13 @@ extension StoreState {
     func groupsOverJoin(_ s: Select, main: MemoryTable) throws(StrataError) -> Outcome? {
         guard s.isAggregated, s.having == nil, s.joins.count == 1, let join = s.joins.first,
             join.kind == .left || join.kind == .inner,
-            s.filter == nil || Self.wholeFilterIsOwn(s, main: main),
             !s.groupBy.isEmpty, let pk = main.primaryKey,
             Self.grouping(s.groupBy, main: main, table: s.table).count == 1,
             let right = tables[join.table]
         else { return nil }
+        // The WHERE, checked on the main rows: only when it is theirs alone and cannot throw.
+        let (own, whole) = Self.ownFilter(s, main: main)
+        guard s.filter == nil || whole else { return nil }
         var scope = ColumnScope(main)
         let leftWidth = scope.width
         try scope.join(right, as: join.alias)
@@ -47,7 +49,6 @@ extension StoreState {
             return a.type == .double
         }
         // The main rows, as the join reads them: narrowed by an index over the WHERE, which is checked on each.
-        let own = Self.ownTerms(s, main: main)
         var slots = own.flatMap { main.candidateSlots($0) } ?? Array(main.slots.indices)
         slots.removeAll { slot in
             main.slots[slot].isEmpty || (own.map { (try? $0.truth(main.slots[slot])) != .yes } ?? false)

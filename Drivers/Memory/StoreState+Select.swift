@@ -23,10 +23,10 @@ extension StoreState {
         }
         if s.joins.isEmpty { return try Self.select(s, from: &tables.values[i]) }
         prepareJoin(s, main: i)
-        let (scope, rows) = try joinedRows(s, main: tables.values[i])
+        let (scope, rows, filtered) = try joinedRows(s, main: tables.values[i])
         var condition = try s.filter.map { f throws(StrataError) in try CompiledCondition(f.node, scope: scope) }
         // Checked on the main rows before the join already.
-        if Self.wholeFilterIsOwn(s, main: tables.values[i]) { condition = nil }
+        if filtered { condition = nil }
         return try Self.finish(s, scope: scope, rows: rows, condition: condition, candidates: nil, total: nil)
     }
 
