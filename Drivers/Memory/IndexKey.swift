@@ -61,7 +61,7 @@ struct IndexKey: Hashable, Sendable {
     }
 
     /// Equality of two stored values of one column (both already normalized to its type).
-    private static func same(_ a: DatabaseValue, _ b: DatabaseValue) -> Bool {
+    static func same(_ a: DatabaseValue, _ b: DatabaseValue) -> Bool {
         switch (a, b) {
         case (.integer(let x), .integer(let y)): return x == y
         case (.text(let x), .text(let y)), (.json(let x), .json(let y)): return ValueOrder.compareUTF8(x, y) == 0

@@ -146,6 +146,14 @@ struct OrderedEntries: Sendable {
         return candidates([0..<end], slotCount: slotCount, inOrder: false)
     }
 
+    /// The slots of the entries at `positions` below `slotCount`, in the entries' order.
+    func slotsInOrder(_ positions: Range<Int>, below slotCount: Int) -> [Int] {
+        var out: [Int] = []
+        out.reserveCapacity(positions.count)
+        for p in positions where slots[p] < slotCount { out.append(slots[p]) }
+        return out
+    }
+
     /// The slots of the entries in `ranges` plus the pending slots, without repeats, below
     /// `slotCount` (a slot past the end was an insert since rolled back), and ascending when
     /// `inOrder` (else in any order: an ORDER BY sorts them anyway).

@@ -61,6 +61,19 @@ extension MemoryTable {
             || indexes.contains { $0.isUnique && $0.columns.count == 1 && $0.columns[0] == c }
     }
 
+    /// The slots whose column `c` may equal `v` (not NULL), ascending, read from the column's built ordered entries
+    /// (their pending slots included): a join's lookup of each left row's value, without the general search of
+    /// ``candidateSlots(_:inOrder:)`` (a condition built, its terms matched, ranges collected, the result sorted).
+    /// Nil when no built entries answer, or `v` is of a kind they are not ordered with.
+    func equalSlots(column c: Int, _ v: DatabaseValue) -> [Int]? {
+        guard c != primaryKey, let i = orderedIndex(on: c), let entries = indexes[i].ordered,
+            Self.orderable(v, in: columns[c].type), let r = entries.positions(.equal, v)
+        else { return nil }
+        // Equal values' entries are in slot order: without pending slots, nothing to sort or merge.
+        guard entries.pending.isEmpty else { return entries.candidates([r], slotCount: slots.count, inOrder: true) }
+        return entries.slotsInOrder(r, below: slots.count)
+    }
+
     private mutating func prepareOrderedEntries(column c: Int, for values: [DatabaseValue]) {
         guard let i = indexes.indices.first(where: { indexes[$0].columns[0] == c }), indexes[i].ordered == nil else {
             return

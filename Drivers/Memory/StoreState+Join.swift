@@ -68,10 +68,15 @@ extension StoreState {
     /// When every join is INNER or LEFT, the main rows are first narrowed by an index over the WHERE terms on the
     /// main table's own columns (the whole WHERE is still evaluated on the joined rows); a joined table whose ON
     /// column has an index is read through it for each left row, else through a hash of its rows built once.
-    func joinedRows(_ s: Select, main: MemoryTable) throws(StrataError) -> (ColumnScope, [[DatabaseValue]]) {
+    ///
+    /// - Returns: the scope, the rows, and whether the whole WHERE was checked on the main rows already (see
+    ///   ``wholeFilterIsOwn(_:main:)``), so that the caller need not check it on the joined rows.
+    func joinedRows(_ s: Select, main: MemoryTable) throws(StrataError) -> (
+        ColumnScope, [[DatabaseValue]], filtered: Bool
+    ) {
         var scope = ColumnScope(main)
         var rows: [[DatabaseValue]] = []
-        let own = Self.ownTerms(s, main: main)
+        let (own, whole) = Self.ownFilter(s, main: main)
         for (k, join) in s.joins.enumerated() {
             let right = try table(join.table)
             let leftWidth = scope.width
@@ -84,16 +89,28 @@ extension StoreState {
                 continue
             }
             if k == 0 {
+                // A WHERE made only of terms on the main table, that no row can make throw, is checked on the main
+                // rows here, before they are joined (see ``wholeFilterIsOwn(_:main:)``).
+                let checked = whole ? own : nil
                 if let own, let slots = main.candidateSlots(own) {
                     rows.reserveCapacity(slots.count)
-                    for slot in slots where !main.slots[slot].isEmpty { rows.append(main.slots[slot]) }
+                    for slot in slots where !main.slots[slot].isEmpty {
+                        if let checked, (try? checked.truth(main.slots[slot])) != .yes { continue }
+                        rows.append(main.slots[slot])
+                    }
                 } else {
-                    rows = main.slots.filter { !$0.isEmpty }
+                    rows = main.slots.filter { row in
+                        !row.isEmpty && (checked.map { (try? $0.truth(row)) == .yes } ?? true)
+                    }
                 }
             }
-            let predicate = RowPredicate(on).evaluate
-            let live = right.slots.indices.filter { !right.slots[$0].isEmpty }
             let equality = JoinEquality.find(on, leftWidth: leftWidth)
+            let predicate = RowPredicate(on).evaluate
+            // An ON condition that is just the equality is checked on the two rows' values before they are joined.
+            let onlyEquality: JoinEquality?
+            if case .compare(.equal, .column, .column) = on { onlyEquality = equality } else { onlyEquality = nil }
+            // The right table's live slots, listed on first use: a join answered through an index never needs them.
+            var live: [Int]?
             // The right column's position in its own table, when an index answers `column = value` there.
             let indexed = equality.flatMap { e in right.canLookUp(column: e.right - leftWidth) ? e : nil }
             var hash: HashLookup?  // built on the first left row the index cannot answer
@@ -108,47 +125,92 @@ extension StoreState {
                     let v = left[e.left]
                     candidates =
                         v.isNull
-                        ? [] : right.candidateSlots(.compare(.equal, .column(e.right - leftWidth), .value(v)))
+                        ? []
+                        : right.equalSlots(column: e.right - leftWidth, v)
+                            ?? right.candidateSlots(.compare(.equal, .column(e.right - leftWidth), .value(v)))
                 }
                 if candidates == nil, let e = equality {
                     if hash == nil {
-                        hash = HashLookup(e, table: right, live: live, leftWidth: leftWidth, scope: scope)
+                        hash = HashLookup(e, table: right, leftWidth: leftWidth, scope: scope)
                     }
                     candidates = hash?.candidates(for: left)
                 }
+                if candidates == nil && live == nil { live = right.slots.indices.filter { !right.slots[$0].isEmpty } }
                 var matched = false
                 // An index's candidates may name slots emptied since it was built: skipped, as a scan skips them.
-                for r in candidates ?? live where !right.slots[r].isEmpty {
-                    let combined = left + right.slots[r]
-                    guard try predicate(combined) == .yes else { continue }
+                for r in candidates ?? live ?? [] where !right.slots[r].isEmpty {
+                    let combined: [DatabaseValue]
+                    if let e = onlyEquality {
+                        let a = left[e.left]
+                        let b = right.slots[r][e.right - leftWidth]
+                        guard !a.isNull && !b.isNull && ValueOrder.compare(a, b) == 0 else { continue }
+                        combined = Self.joined(left, right.slots[r])
+                    } else {
+                        combined = Self.joined(left, right.slots[r])
+                        guard try predicate(combined) == .yes else { continue }
+                    }
                     out.append(combined)
                     matched = true
                     if keepRight { matchedRight[r] = true }
                 }
-                if !matched && keepLeft { out.append(left + rightNulls) }
+                if !matched && keepLeft { out.append(Self.joined(left, rightNulls)) }
             }
             if keepRight {
                 let leftNulls = [DatabaseValue](repeating: .null, count: leftWidth)
-                for r in live where !matchedRight[r] { out.append(leftNulls + right.slots[r]) }
+                for r in right.slots.indices where !matchedRight[r] && !right.slots[r].isEmpty {
+                    out.append(leftNulls + right.slots[r])
+                }
             }
             rows = out
         }
-        return (scope, rows)
+        return (scope, rows, whole)
     }
+
+    /// A joined row: `left`'s values, then `right`'s, in one allocation of their size.
+    @inline(__always)
+    static func joined(_ left: [DatabaseValue], _ right: [DatabaseValue]) -> [DatabaseValue] {
+        Array(unsafeUninitializedCapacity: left.count + right.count) { buffer, count in
+            left.withUnsafeBufferPointer { l in
+                right.withUnsafeBufferPointer { r in
+                    guard let base = buffer.baseAddress else { return }
+                    if let lb = l.baseAddress { (base).initialize(from: lb, count: l.count) }
+                    if let rb = r.baseAddress { (base + l.count).initialize(from: rb, count: r.count) }
+                }
+            }
+            count = left.count + right.count
+        }
+    }
+
+    /// Whether the whole WHERE is terms on the main table's own columns (``ownFilter(_:main:)`` compiles each) that
+    /// read only columns and values, so no row can make them throw: they are then checked on the main rows before
+    /// the join, where they select the same joined rows (an INNER or LEFT join keeps each main row's values).
+    static func wholeFilterIsOwn(_ s: Select, main: MemoryTable) -> Bool { ownFilter(s, main: main).whole }
 
     /// The WHERE terms (of its top-level AND) that name only the main table's columns, compiled over the main
     /// table alone; nil when there are none, or when a RIGHT or FULL join can bring rows without a main row.
-    static func ownTerms(_ s: Select, main: MemoryTable) -> CompiledCondition? {
-        guard let filter = s.filter, s.joins.allSatisfy({ $0.kind == .inner || $0.kind == .left }) else { return nil }
+    static func ownTerms(_ s: Select, main: MemoryTable) -> CompiledCondition? { ownFilter(s, main: main).own }
+
+    /// ``ownTerms(_:main:)``, and whether they are the whole WHERE and cannot throw (``wholeFilterIsOwn(_:main:)``),
+    /// from one compilation of the terms.
+    static func ownFilter(_ s: Select, main: MemoryTable) -> (own: CompiledCondition?, whole: Bool) {
+        guard let filter = s.filter, s.joins.allSatisfy({ $0.kind == .inner || $0.kind == .left }) else {
+            return (nil, false)
+        }
         let terms: [SQLExpression.Node]
         if case .and(let items) = filter.node { terms = items } else { terms = [filter.node] }
         let scope = ColumnScope(main)
         var own: [CompiledCondition] = []
+        var whole = true
         for term in terms {
-            if let c = try? CompiledCondition(term, scope: scope) { own.append(c) }
+            if let c = try? CompiledCondition(term, scope: scope) {
+                own.append(c)
+                if !MemoryTable.cannotThrow(c) { whole = false }
+            } else {
+                whole = false
+            }
         }
-        if own.isEmpty { return nil }
-        return own.count == 1 ? own[0] : .and(own)
+        if own.isEmpty { return (nil, false) }
+        return (own.count == 1 ? own[0] : .and(own), whole)
     }
 }
 
@@ -182,12 +244,12 @@ private struct HashLookup {
     let rightType: ColumnType
     let slotsByKey: [IndexKey: [Int]]
 
-    init(_ e: JoinEquality, table: MemoryTable, live: [Int], leftWidth: Int, scope: ColumnScope) {
+    init(_ e: JoinEquality, table: MemoryTable, leftWidth: Int, scope: ColumnScope) {
         leftColumn = e.left
         rightType = scope.type(at: e.right)
         let column = e.right - leftWidth
         var map: [IndexKey: [Int]] = [:]
-        for slot in live where !table.slots[slot][column].isNull {
+        for slot in table.slots.indices where !table.slots[slot].isEmpty && !table.slots[slot][column].isNull {
             map[IndexKey(table.slots[slot][column]), default: []].append(slot)
         }
         slotsByKey = map

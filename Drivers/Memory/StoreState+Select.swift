@@ -23,8 +23,10 @@ extension StoreState {
         }
         if s.joins.isEmpty { return try Self.select(s, from: &tables.values[i]) }
         prepareJoin(s, main: i)
-        let (scope, rows) = try joinedRows(s, main: tables.values[i])
-        let condition = try s.filter.map { f throws(StrataError) in try CompiledCondition(f.node, scope: scope) }
+        let (scope, rows, filtered) = try joinedRows(s, main: tables.values[i])
+        var condition = try s.filter.map { f throws(StrataError) in try CompiledCondition(f.node, scope: scope) }
+        // Checked on the main rows before the join already.
+        if filtered { condition = nil }
         return try Self.finish(s, scope: scope, rows: rows, condition: condition, candidates: nil, total: nil)
     }
 
@@ -53,9 +55,28 @@ extension StoreState {
             table.prepareSearchIndex(for: compiled)
             // Not `condition.flatMap(table.candidateSlots)`: a method reference would copy the table.
             candidates = table.candidateSlots(compiled, inOrder: s.order.isEmpty && s.selection != .count)
+            if let window = walkWindow(s, scope: scope), candidates.map({ $0.count > 4 * window.count + 64 }) ?? true {
+                // No key or narrow range: the first rows in the ORDER BY's index order that match (a keyset page).
+                candidates =
+                    table.orderedWalk(
+                        compiled, column: window.column, count: window.count, descending: window.descending)
+                    ?? candidates
+            }
         }
         return try finish(
             s, scope: scope, rows: table.slots, condition: condition, candidates: candidates, total: table.liveCount)
+    }
+
+    /// For a filtered `ORDER BY column … LIMIT` (no count, no expression first): the column, the rows the page needs
+    /// (offset and limit) and the direction, for ``MemoryTable/orderedWalk(_:column:count:descending:)``.
+    private static func walkWindow(_ s: Select, scope: borrowing ColumnScope) -> (
+        column: Int, count: Int, descending: Bool
+    )? {
+        guard s.selection != .count, let limit = s.limit, limit >= 0, (s.offset ?? 0) >= 0, let first = s.order.first,
+            first.expression == nil, let column = try? scope.position(of: first.column, in: first.table)
+        else { return nil }
+        let (count, overflow) = (s.offset ?? 0).addingReportingOverflow(limit)
+        return overflow ? nil : (column, count, first.direction == .descending)
     }
 
     /// Filters, sorts, pages and projects `rows` (a table's slots, empty ones skipped, or joined rows).
