@@ -10,10 +10,12 @@ extension PostgresConnection {
     /// (and its PREPARE on first use) so that it costs one round trip; on failure rolls back to the
     /// savepoint, leaving the transaction usable as on SQLite (see ``StatementSavepoints``).
     func performGuarded(
-        _ rendered: RenderedSQL, statement: Statement?, sqlHash: Int? = nil, onRow: (any RowReader) throws -> Void
+        _ rendered: RenderedSQL, traits: StatementTraits, sqlHash: Int?, onRow: (any RowReader) throws -> Void
     ) throws -> Int {
         try checkUsable()
-        let binds = try PostgresBinds(rendered.binds, table: statement?.tableName)
+        var binds = takeBinds()
+        defer { keepBinds(binds) }
+        try binds.fill(rendered.binds, table: traits.table)
         let key = Key(sql: rendered.sql, types: binds.types, sqlHash: sqlHash)
         let named = usesNamedStatements
         let cached = named ? cache[key] : nil
@@ -23,7 +25,7 @@ extension PostgresConnection {
         let deadline = callTimeout.map { ContinuousClock.now + $0 }
 
         guard PQenterPipelineMode(handle) == 1 else {
-            throw fail(PostgresFailure(result: nil, connection: handle), statement)
+            throw fail(PostgresFailure(result: nil, connection: handle), table: traits.table)
         }
         var sent = PQsendQueryParams(handle, "SAVEPOINT strata_stmt", 0, nil, nil, nil, nil, 0) == 1
         if named && cached == nil { sent = sent && sendPrepare(key, name: name) == 1 }
@@ -73,17 +75,17 @@ extension PostgresConnection {
             PQclear(sync)  // PGRES_PIPELINE_SYNC
         }
         if PQstatus(handle) != CONNECTION_OK || PQexitPipelineMode(handle) != 1 {
-            throw fail(failure?.1 ?? PostgresFailure(result: nil, connection: handle), statement)
+            throw fail(failure?.1 ?? PostgresFailure(result: nil, connection: handle), table: traits.table)
         }
         if let (stage, f) = failure {
             if stage != .savepoint {
-                try control("ROLLBACK TO SAVEPOINT strata_stmt; RELEASE SAVEPOINT strata_stmt", statement)
+                try control("ROLLBACK TO SAVEPOINT strata_stmt; RELEASE SAVEPOINT strata_stmt", table: traits.table)
             }
             if f.isStalePlan {
                 cache[key] = nil
-                throw StalePlan(error: PostgresErrors.map(f, table: statement?.tableName))
+                throw StalePlan(error: PostgresErrors.map(f, table: traits.table))
             }
-            throw fail(f, statement)
+            throw fail(f, table: traits.table)
         }
         if let rowError { throw rowError }
         return changed
