@@ -58,7 +58,21 @@ public final class PostgresConnection: SQLConnection {
 
         static func == (a: Key, b: Key) -> Bool { a.sqlHash == b.sqlHash && a.types == b.types && a.sql == b.sql }
     }
+    /// Prepared statements by SQL and parameter types, and their names. Remove entries only through
+    /// ``forgetPrepared(_:)`` or ``evictAll()``, which also forget ``lastPrepared``.
     var cache: [Key: String] = [:]
+    /// The statement ``cachedName(_:)`` found last. `@exclusivity(unchecked)`: read and written in one expression
+    /// each, by the one thread using the connection.
+    @exclusivity(unchecked) var lastPrepared: (key: Key, name: String)?
+    /// The names a guarded write's `SAVEPOINT strata_stmt` and `RELEASE SAVEPOINT strata_stmt` are prepared under
+    /// (see ``performGuarded(_:traits:sqlHash:onRow:)``), fixed per connection, and whether each is prepared now
+    /// (``evictAll()`` drops them with the rest).
+    /// C strings, made once: a `String` handed to libpq in a closure was copied into a new array each call.
+    lazy var savepointNames: (savepoint: ContiguousArray<CChar>, release: ContiguousArray<CChar>) = (
+        "strata_\(statementToken)_savepoint".utf8CString, "strata_\(statementToken)_release".utf8CString
+    )
+    var savepointPrepared = false
+    var releasePrepared = false
     /// The SQL of SELECTs run before, by shape: a query run again with other values is not rendered again.
     public let renderCache: RenderCache? = RenderCache()
     /// Templates' SQL, and a statement of their shape (its values are the first call's; only its kind and
@@ -292,7 +306,7 @@ public final class PostgresConnection: SQLConnection {
         if PQstatus(handle) == CONNECTION_OK { awaitingAnswer = false }  // ReadyForQuery came: the outcome is known
         if let failure {
             if failure.isStalePlan && reader == nil {
-                cache[key] = nil
+                forgetPrepared(key)
                 throw StalePlan(error: PostgresErrors.map(failure, table: traits.table))
             }
             throw fail(failure, table: traits.table)
@@ -320,7 +334,7 @@ public final class PostgresConnection: SQLConnection {
 
     /// The name of the prepared statement for `key`, preparing it on first use.
     private func prepared(_ key: Key, table: String?, deadline: ContinuousClock.Instant?) throws -> String {
-        if let name = cache[key] { return name }
+        if let name = cachedName(key) { return name }
         let name = newStatementName()
         guard sendPrepare(key, name: name) == 1 else {
             throw fail(PostgresFailure(result: nil, connection: handle), table: table)
@@ -338,6 +352,21 @@ public final class PostgresConnection: SQLConnection {
         }
         cache[key] = name
         return name
+    }
+
+    /// The name `key`'s statement is prepared under, if it is: the statement found last is compared first (a loop of
+    /// lookups or saves runs one statement; hashing its key cost about 500 instructions a call).
+    func cachedName(_ key: Key) -> String? {
+        if let last = lastPrepared, last.key.sqlHash == key.sqlHash, last.key == key { return last.name }
+        guard let name = cache[key] else { return nil }
+        lastPrepared = (key, name)
+        return name
+    }
+
+    /// Forgets a prepared statement whose plan went stale (it is prepared again under a new name).
+    func forgetPrepared(_ key: Key) {
+        cache[key] = nil
+        lastPrepared = nil
     }
 
     /// Sends `key`'s statement with `binds`, without waiting for the answer: as the prepared statement `name`, or
@@ -378,7 +407,12 @@ public final class PostgresConnection: SQLConnection {
         let status = PQtransactionStatus(handle)
         guard status == PQTRANS_IDLE || status == PQTRANS_INTRANS else { return }
         let result = PQexec(handle, "DEALLOCATE ALL")
-        if let result, PQresultStatus(result) == PGRES_COMMAND_OK { cache.removeAll(keepingCapacity: true) }
+        if let result, PQresultStatus(result) == PGRES_COMMAND_OK {
+            cache.removeAll(keepingCapacity: true)
+            lastPrepared = nil
+            savepointPrepared = false
+            releasePrepared = false
+        }
         PQclear(result)
     }
 

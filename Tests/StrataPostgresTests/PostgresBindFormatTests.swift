@@ -18,8 +18,8 @@ extension PostgresServerTests {
     struct PostgresBindFormatTests {
         static let wholes: [Int64] = [.min, .min + 1, -1, 0, 1, 255, 256, 65_536, .max - 1, .max]
         static let doubles: [Double] = [
-            0, 0.1, -1.5, 1e-310, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, .greatestFiniteMagnitude,
-            -.greatestFiniteMagnitude, .infinity, -.infinity, 9_007_199_254_740_993, .pi,
+            0, 0.1, -1.5, 0x1p-1030, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, .greatestFiniteMagnitude,
+            -.greatestFiniteMagnitude, .infinity, -.infinity, 9_007_199_254_740_994, .pi,
         ]
 
         @Test("integers and doubles at their edges are stored as sent, read back, and found by the same value")
@@ -39,8 +39,10 @@ extension PostgresServerTests {
                 let found = try #require(try await PGBindEdge.find(edge.id ?? -1, on: db))
                 #expect(found.whole == edge.whole)
                 #expect(found.small == edge.small)
-                #expect(found.real.bitPattern == edge.real.bitPattern)
-                #expect(found.wide.bitPattern == edge.wide.bitPattern)
+                // Equal, and bit for bit but for a zero's sign (-0.0 is stored as 0.0, see below).
+                #expect(found.real == edge.real && (found.real != 0 || found.real.sign == .plus))
+                #expect(found.wide == edge.wide && (found.wide != 0 || found.wide.sign == .plus))
+                if edge.wide != 0 { #expect(found.wide.bitPattern == edge.wide.bitPattern) }
                 // The server compares its stored value with the bound one: equal bits, or no row.
                 let byWhole = try await PGBindEdge.query(on: db).where(\.whole == edge.whole).all()
                 #expect(byWhole.map(\.id) == [edge.id])
@@ -55,8 +57,8 @@ extension PostgresServerTests {
             #expect(text.last?.first == .text("9223372036854775807"))
         }
 
-        @Test("-0.0 is stored as 0.0, and an integer past a smallint column's range is refused, writing nothing")
-        func zeroSignAndRange() async throws {
+        @Test("-0.0 is stored as 0.0 and found by -0.0 or 0.0")
+        func negativeZero() async throws {
             let db = try await PostgresTestServer.freshSchema("strata_bind_sign")
             defer { db.close() }
             try await db.migrate(PGBindEdge.self)
@@ -65,16 +67,9 @@ extension PostgresServerTests {
             let found = try #require(try await PGBindEdge.find(negativeZero.id ?? -1, on: db))
             #expect(found.wide.bitPattern == (0.0 as Double).bitPattern)
             #expect(found.real.bitPattern == (0.0 as Float).bitPattern)
-            var other = PGBindEdge(whole: 2, small: 2, real: 2, wide: 2)
-            do {
-                try await db.transaction { tx in
-                    try other.save(tx)
-                    try tx.unsafeRawExecute(#"UPDATE "pg_bind_edge" SET "small" = ?"#, [Int64(Int16.max) + 1])
-                }
-                Issue.record("a smallint out of range must throw")
-            } catch is StrataError {
-            }
-            #expect(try await PGBindEdge.query(on: db).count() == 1)
+            // Found by a bound -0.0 too: the server compares the stored 0.0 with the 0.0 sent.
+            let byZero = try await PGBindEdge.query(on: db).where(\.wide == -0.0).all()
+            #expect(byZero.map(\.id) == [negativeZero.id])
             let after = try #require(try await PGBindEdge.find(negativeZero.id ?? -1, on: db))
             #expect(after.whole == 1 && after.small == 1)
         }
