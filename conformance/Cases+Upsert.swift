@@ -212,6 +212,59 @@ extension ConformanceSuite {
             try checkEqual(kept[0].id, kept[1].id, "with DO NOTHING the second is the first's row")
             try checkEqual(try await UpsertWorld.rows(db), ["A1:apple:0"], "the first one written")
         },
+        ConformanceCase("upsert.repeated-key-compared-by-bytes") { db in
+            try await UpsertWorld.reset(db)
+            // "é" composed and decomposed: one String to Swift, two keys to every database's unique index.
+            var two = [UpsertWorld.sku("caf\u{E9}", "composed"), UpsertWorld.sku("cafe\u{301}", "decomposed")]
+            try await ConfSku.upsertAll(&two, on: db, onConflict: [\.code])
+            try check(two[0].id != nil && two[1].id != nil && two[0].id != two[1].id, "two rows, two ids")
+            try checkEqual(try await ConfSku.query(on: db).count(), 2, "both written")
+            var twice = [UpsertWorld.sku("cafe\u{301}", "again"), UpsertWorld.sku("cafe\u{301}", "twice")]
+            try await checkThrows(
+                "the same bytes twice",
+                {
+                    guard case .invalidQuery(let m) = $0 else { return false }
+                    return m.contains("ConfSku") && m.contains("code")
+                }
+            ) { try await ConfSku.upsertAll(&twice, on: db, onConflict: [\.code]) }
+            try check(twice.allSatisfy { $0.id == nil }, "the refused models keep no id")
+            let names = try await ConfSku.query(on: db).order(\.name).all().map(\.name)
+            try checkEqual(names, ["composed", "decomposed"], "nothing written")
+        },
+        ConformanceCase("upsert.batches-of-other-sizes") { db in
+            try await UpsertWorld.reset(db)
+            // A connection that renders each batch size once must still bind each batch's own values.
+            var three = [
+                UpsertWorld.sku("A1", "apple", stock: 1), UpsertWorld.sku("B1", "banana", stock: 2),
+                UpsertWorld.sku("C1", "cherry", stock: 3),
+            ]
+            try await ConfSku.upsertAll(&three, on: db, onConflict: [\.code])
+            var two = [UpsertWorld.sku("B1", "blueberry", stock: 20), UpsertWorld.sku("D1", "date", stock: 4)]
+            try await ConfSku.upsertAll(&two, on: db, onConflict: [\.code])
+            try checkEqual(two[0].id, three[1].id, "a batch of two: the updated row's id")
+            var again = [
+                UpsertWorld.sku("A1", "apricot", stock: 10), UpsertWorld.sku("D1", "durian", stock: 40),
+                UpsertWorld.sku("E1", "elder", stock: 5),
+            ]
+            try await ConfSku.upsertAll(&again, on: db, onConflict: [\.code])
+            try checkEqual(again[0].id, three[0].id, "a batch of three again: A1's id")
+            try checkEqual(again[1].id, two[1].id, "a batch of three again: D1's id")
+            try check(again[2].id != nil && !(three + two).contains { $0.id == again[2].id }, "E1 is a new row")
+            let written = ["A1:apricot:10", "B1:blueberry:20", "C1:cherry:3", "D1:durian:40", "E1:elder:5"]
+            try checkEqual(try await UpsertWorld.rows(db), written, "every batch's own values")
+            // A batch of a size that ran before fails on another unique index ("eu", "apricot" is A1's): nothing is
+            // written and neither model changes.
+            var failing = [UpsertWorld.sku("F1", "fig", stock: 6), UpsertWorld.sku("G1", "apricot", stock: 7)]
+            try await checkThrows(
+                "another unique index",
+                {
+                    if case .uniqueViolation = $0 { return true }
+                    return false
+                }
+            ) { try await ConfSku.upsertAll(&failing, on: db, onConflict: [\.code]) }
+            try check(failing.allSatisfy { $0.id == nil }, "the models keep no id")
+            try checkEqual(try await UpsertWorld.rows(db), written, "nothing written")
+        },
         ConformanceCase("upsert.stamps-and-version") { db in
             try await UpsertWorld.reset(db)
             var first = ConfTally(key: "k", count: 1)

@@ -5,7 +5,9 @@ import Strata
 
 /// The parameters of one statement. Every value carries an explicit type OID so PostgreSQL checks
 /// it against the column (a text into a bigint column is a typed error naming the column); NULL
-/// goes as OID 0 so PostgreSQL infers it. Values travel as text, except bytea, which goes binary.
+/// goes as OID 0 so PostgreSQL infers it. Integers, doubles and bytea travel binary (int8's and float8's 8
+/// big-endian bytes: nothing to format here or to parse on the server, and a double's bits exactly), the rest as
+/// text.
 struct PostgresBinds {
     private(set) var types: [Oid] = []
     /// Where each value lies in `bytes`, and how libpq reads it. Three arrays in all (types, slots, bytes), so
@@ -25,9 +27,29 @@ struct PostgresBinds {
 
     var count: Int { types.count }
 
+    /// Whether the storage is small enough for a connection to keep between statements (64 kB of values, 1,024
+    /// parameters).
+    var isSmall: Bool { bytes.capacity <= 65_536 && types.capacity <= 1_024 }
+
+    /// No values: storage that ``fill(_:table:)`` fills (a connection keeps one and refills it per statement).
+    init() {}
+
     /// - Throws: ``StrataError/typeMismatch(table:column:detail:)`` for text containing NUL, which
     ///   PostgreSQL cannot store.
     init(_ values: [DatabaseValue], table: String?) throws(StrataError) {
+        try fill(values, table: table)
+    }
+
+    /// Replaces the values with `values`, keeping the storage: a connection's statements reuse one set of arrays
+    /// (three allocations a statement saved). An array a cached statement's key still holds (``types``) is left to
+    /// it and made anew.
+    ///
+    /// - Throws: ``StrataError/typeMismatch(table:column:detail:)`` for text containing NUL, which
+    ///   PostgreSQL cannot store.
+    mutating func fill(_ values: [DatabaseValue], table: String?) throws(StrataError) {
+        types.removeAll(keepingCapacity: true)
+        slots.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
         types.reserveCapacity(values.count)
         slots.reserveCapacity(values.count)
         bytes.reserveCapacity(1 + values.count * 24)
@@ -38,8 +60,9 @@ struct PostgresBinds {
                 types.append(0)
                 slots.append(Slot(offset: -1, length: 0, format: 0))
             case .bool(let b): text(b ? "t" : "f", oid: PostgresOID.bool)
-            case .integer(let i): text(String(i), oid: PostgresOID.int8)
-            case .double(let d): text(Self.doubleText(d), oid: PostgresOID.float8)
+            case .integer(let i): binary(UInt64(bitPattern: i), oid: PostgresOID.int8)
+            // -0.0 is sent as 0.0, so it is stored as 0.0 as on SQLite (which cannot keep the sign).
+            case .double(let d): binary(d == 0 ? 0 : d.bitPattern, oid: PostgresOID.float8)
             case .text(let s):
                 guard !Self.holdsNUL(s) else {
                     throw .typeMismatch(
@@ -63,11 +86,21 @@ struct PostgresBinds {
         }
     }
 
+    /// Appends a text value. Its UTF-8 is copied at once where the string is contiguous (native strings, and the
+    /// small ones a number's text is): appending the `utf8` view went byte by byte, about 170 instructions a value.
     private mutating func text(_ s: String, oid: Oid) {
         types.append(oid)
         slots.append(Slot(offset: bytes.count, length: 0, format: 0))
-        bytes.append(contentsOf: s.utf8)
+        var s = s
+        s.withUTF8 { bytes.append(contentsOf: $0) }
         bytes.append(0)
+    }
+
+    /// Appends an 8-byte value in binary format (network byte order), as int8 and float8 receive it.
+    private mutating func binary(_ bits: UInt64, oid: Oid) {
+        types.append(oid)
+        slots.append(Slot(offset: bytes.count, length: 8, format: 1))
+        withUnsafeBytes(of: bits.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
     /// Whether `s` holds a NUL: `memchr` over its UTF-8 where the string is contiguous (native strings are), rather
@@ -78,34 +111,37 @@ struct PostgresBinds {
         } ?? s.utf8.contains(0)
     }
 
-    /// The shortest text that reads back as the same double; PostgreSQL's spellings for the rest. -0.0 is
-    /// sent as 0, so it is stored as 0.0 as on SQLite (which cannot keep the sign).
-    static func doubleText(_ d: Double) -> String {
-        if d == 0 { return "0" }
-        if d.isNaN { return "NaN" }
-        if d.isInfinite { return d < 0 ? "-Infinity" : "Infinity" }
-        return d.description
-    }
-
     /// Calls `body` with libpq's parameter arrays (values, lengths, formats), valid for the call (on the stack for
     /// the usual few values).
     func withParameters<R>(
         _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> R
     ) -> R {
+        // The arrays' buffers are taken once, outside the closures that fill libpq's arrays: iterating `slots` from
+        // inside them captured this value whole (a retain and release of each array per closure, about 360
+        // instructions a statement).
+        bytes.withUnsafeBufferPointer { buffer in
+            slots.withUnsafeBufferPointer { slots in
+                Self.withParameters(slots, base: UnsafeRawPointer(buffer.baseAddress), body)
+            }
+        }
+    }
+
+    private static func withParameters<R>(
+        _ slots: UnsafeBufferPointer<Slot>, base: UnsafeRawPointer?,
+        _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> R
+    ) -> R {
         let n = slots.count
-        return bytes.withUnsafeBufferPointer { buffer in
-            withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: max(n, 1)) { values in
-                withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(2 * n, 1)) { ints in
-                    let base = UnsafeRawPointer(buffer.baseAddress)
-                    for (i, slot) in slots.enumerated() {
-                        values[i] =
-                            slot.offset < 0 ? nil : base.map { ($0 + slot.offset).assumingMemoryBound(to: CChar.self) }
-                        ints[i] = slot.length
-                        ints[n + i] = slot.format
-                    }
-                    let start = UnsafePointer(ints.baseAddress)
-                    return body(UnsafePointer(values.baseAddress), start, start.map { $0 + n })
+        return withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: max(n, 1)) { values in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(2 * n, 1)) { ints in
+                for i in 0..<n {
+                    let slot = slots[i]
+                    values[i] =
+                        slot.offset < 0 ? nil : base.map { ($0 + slot.offset).assumingMemoryBound(to: CChar.self) }
+                    ints[i] = slot.length
+                    ints[n + i] = slot.format
                 }
+                let start = UnsafePointer(ints.baseAddress)
+                return body(UnsafePointer(values.baseAddress), start, start.map { $0 + n })
             }
         }
     }

@@ -3,32 +3,75 @@ import CPostgres
 import Strata
 
 extension PostgresConnection {
+    static let savepointSQL = "SAVEPOINT strata_stmt"
+    static let releaseSQL = "RELEASE SAVEPOINT strata_stmt"
+
+    /// Sends the prepared statement `name` (a control statement: no parameters); true when sent.
+    private func sendPrepared(_ name: UnsafeBufferPointer<CChar>) -> Bool {
+        PQsendQueryPrepared(handle, name.baseAddress, 0, nil, nil, nil, 0) == 1
+    }
+
     /// What each query of the pipeline is, in the order its results come back.
-    private enum Stage { case savepoint, prepare, execute, release }
+    private enum Stage { case savepoint, prepareSavepoint, prepareRelease, prepare, execute, release }
 
     /// Runs a write between `SAVEPOINT strata_stmt` and `RELEASE`, pipelined with the statement
     /// (and its PREPARE on first use) so that it costs one round trip; on failure rolls back to the
     /// savepoint, leaving the transaction usable as on SQLite (see ``StatementSavepoints``).
     func performGuarded(
-        _ rendered: RenderedSQL, statement: Statement?, sqlHash: Int? = nil, onRow: (any RowReader) throws -> Void
+        _ rendered: RenderedSQL, traits: StatementTraits, sqlHash: Int?, onRow: (any RowReader) throws -> Void
     ) throws -> Int {
         try checkUsable()
-        let binds = try PostgresBinds(rendered.binds, table: statement?.tableName)
+        var binds = takeBinds()
+        defer { keepBinds(binds) }
+        try binds.fill(rendered.binds, table: traits.table)
         let key = Key(sql: rendered.sql, types: binds.types, sqlHash: sqlHash)
         let named = usesNamedStatements
-        let cached = named ? cache[key] : nil
+        let cached = named ? cachedName(key) : nil
         let name = named ? cached ?? newStatementName() : ""
-        let stages: [Stage] =
-            named && cached == nil ? [.savepoint, .prepare, .execute, .release] : [.savepoint, .execute, .release]
+        // SAVEPOINT and RELEASE run as statements prepared once per connection, like the write itself: sent as
+        // text each time (`PQsendQueryParams`), each was parsed again and its text copied by libpq, about 1,500
+        // client instructions a write for the two. The first guarded write prepares them, after its SAVEPOINT.
+        let controls = named && savepointPrepared && releasePrepared ? savepointNames : nil
+        let prepareControls = named && controls == nil
+        var stages: [Stage] = [.savepoint]
+        if prepareControls {
+            if !savepointPrepared { stages.append(.prepareSavepoint) }
+            if !releasePrepared { stages.append(.prepareRelease) }
+        }
+        if named && cached == nil { stages.append(.prepare) }
+        stages += [.execute, .release]
         let deadline = callTimeout.map { ContinuousClock.now + $0 }
 
         guard PQenterPipelineMode(handle) == 1 else {
-            throw fail(PostgresFailure(result: nil, connection: handle), statement)
+            throw fail(PostgresFailure(result: nil, connection: handle), table: traits.table)
         }
-        var sent = PQsendQueryParams(handle, "SAVEPOINT strata_stmt", 0, nil, nil, nil, nil, 0) == 1
+        var sent: Bool
+        if let controls {
+            sent = controls.savepoint.withUnsafeBufferPointer { sendPrepared($0) }
+        } else {
+            sent = PQsendQueryParams(handle, Self.savepointSQL, 0, nil, nil, nil, nil, 0) == 1
+        }
+        if stages.contains(.prepareSavepoint) {
+            sent =
+                sent
+                && savepointNames.savepoint.withUnsafeBufferPointer {
+                    PQsendPrepare(handle, $0.baseAddress, Self.savepointSQL, 0, nil) == 1
+                }
+        }
+        if stages.contains(.prepareRelease) {
+            sent =
+                sent
+                && savepointNames.release.withUnsafeBufferPointer {
+                    PQsendPrepare(handle, $0.baseAddress, Self.releaseSQL, 0, nil) == 1
+                }
+        }
         if named && cached == nil { sent = sent && sendPrepare(key, name: name) == 1 }
         sent = sent && sendStatement(key, binds: binds, name: named ? name : nil) == 1
-        sent = sent && PQsendQueryParams(handle, "RELEASE SAVEPOINT strata_stmt", 0, nil, nil, nil, nil, 0) == 1
+        if let controls {
+            sent = sent && controls.release.withUnsafeBufferPointer { sendPrepared($0) }
+        } else {
+            sent = sent && PQsendQueryParams(handle, Self.releaseSQL, 0, nil, nil, nil, nil, 0) == 1
+        }
         sent = sent && PQpipelineSync(handle) == 1
         guard sent else {
             isBroken = true
@@ -46,7 +89,12 @@ extension PostgresConnection {
                 defer { PQclear(result) }
                 switch PQresultStatus(result) {
                 case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
-                    if stage == .prepare { cache[key] = name }
+                    switch stage {
+                    case .prepare: cache[key] = name
+                    case .prepareSavepoint: savepointPrepared = true
+                    case .prepareRelease: releasePrepared = true
+                    default: break
+                    }
                     guard stage == .execute else { continue }
                     changed = Self.changedRows(result)
                     let rows = PQntuples(result)
@@ -73,17 +121,17 @@ extension PostgresConnection {
             PQclear(sync)  // PGRES_PIPELINE_SYNC
         }
         if PQstatus(handle) != CONNECTION_OK || PQexitPipelineMode(handle) != 1 {
-            throw fail(failure?.1 ?? PostgresFailure(result: nil, connection: handle), statement)
+            throw fail(failure?.1 ?? PostgresFailure(result: nil, connection: handle), table: traits.table)
         }
         if let (stage, f) = failure {
             if stage != .savepoint {
-                try control("ROLLBACK TO SAVEPOINT strata_stmt; RELEASE SAVEPOINT strata_stmt", statement)
+                try control("ROLLBACK TO SAVEPOINT strata_stmt; RELEASE SAVEPOINT strata_stmt", table: traits.table)
             }
             if f.isStalePlan {
-                cache[key] = nil
-                throw StalePlan(error: PostgresErrors.map(f, table: statement?.tableName))
+                forgetPrepared(key)
+                throw StalePlan(error: PostgresErrors.map(f, table: traits.table))
             }
-            throw fail(f, statement)
+            throw fail(f, table: traits.table)
         }
         if let rowError { throw rowError }
         return changed

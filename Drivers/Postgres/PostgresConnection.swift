@@ -50,20 +50,54 @@ public final class PostgresConnection: SQLConnection {
 
         func hash(into hasher: inout Hasher) {
             hasher.combine(sqlHash)
-            hasher.combine(types)
+            hasher.combine(types.count)
+            // The OIDs' bytes at once: a multi-row statement has tens of thousands (hashed one by one, about 50
+            // instructions each).
+            types.withUnsafeBytes { hasher.combine(bytes: $0) }
         }
 
         static func == (a: Key, b: Key) -> Bool { a.sqlHash == b.sqlHash && a.types == b.types && a.sql == b.sql }
     }
+    /// Prepared statements by SQL and parameter types, and their names. Remove entries only through
+    /// ``forgetPrepared(_:)`` or ``evictAll()``, which also forget ``lastPrepared``.
     var cache: [Key: String] = [:]
+    /// The statement ``cachedName(_:)`` found last. `@exclusivity(unchecked)`: read and written in one expression
+    /// each, by the one thread using the connection.
+    @exclusivity(unchecked) var lastPrepared: (key: Key, name: String)?
+    /// The names a guarded write's `SAVEPOINT strata_stmt` and `RELEASE SAVEPOINT strata_stmt` are prepared under
+    /// (see ``performGuarded(_:traits:sqlHash:onRow:)``), fixed per connection, and whether each is prepared now
+    /// (``evictAll()`` drops them with the rest).
+    /// C strings, made once: a `String` handed to libpq in a closure was copied into a new array each call.
+    lazy var savepointNames: (savepoint: ContiguousArray<CChar>, release: ContiguousArray<CChar>) = (
+        "strata_\(statementToken)_savepoint".utf8CString, "strata_\(statementToken)_release".utf8CString
+    )
+    var savepointPrepared = false
+    var releasePrepared = false
     /// The SQL of SELECTs run before, by shape: a query run again with other values is not rendered again.
     public let renderCache: RenderCache? = RenderCache()
     /// Templates' SQL, and a statement of their shape (its values are the first call's; only its kind and
     /// table are read), so a template's later calls build and render nothing.
     /// A class per template (``PostgresLoopPlan``, as the statement loop keeps), so a lookup copies one reference,
     /// not the statement, and the prepared-statement cache's key takes the SQL's hash worked out once.
-    private var templatePlans: [StatementTemplate: PostgresLoopPlan] = [:]
+    ///
+    /// Bounded by ``templateLimit``: an upsert's template is one per row count, and a long-lived connection that
+    /// upserts batches of many sizes would otherwise keep every one (each plan holds the SQL and its first
+    /// statement's values).
+    @exclusivity(unchecked) private var templatePlans: [StatementTemplate: PostgresLoopPlan] = [:]
+    /// The template run last and its plan: a loop of saves or finds compares its template with this one instead of
+    /// hashing it (the table's name, about 200 instructions a statement).
+    ///
+    /// `@exclusivity(unchecked)`, as ``templatePlans``: the connection is used by one thread at a time, and each is
+    /// read or written in one expression, never held open across a call that could reach it again.
+    @exclusivity(unchecked) private var lastTemplate: StatementTemplate?
+    @exclusivity(unchecked) private var lastPlan: PostgresLoopPlan?
+    /// The most template plans a connection keeps; past it they are all forgotten (and rendered again when used).
+    static let templateLimit = 128
     private var prepareCount = 0
+    /// The parameter arrays the last statement filled, refilled by the next (see ``PostgresBinds/fill(_:table:)``).
+    /// `@exclusivity(unchecked)`: taken out whole by ``takeBinds()`` and put back when the statement ends, each in one
+    /// expression, by the one thread using the connection.
+    @exclusivity(unchecked) var bindScratch = PostgresBinds()
     /// Whether statements are prepared by name (see ``PostgresPrepareMode``).
     let usesNamedStatements: Bool
     /// How long one call may wait for the server's answer before the connection is given up (see
@@ -120,16 +154,25 @@ public final class PostgresConnection: SQLConnection {
         template: StatementTemplate, binds: [DatabaseValue], statement: () throws -> Statement,
         onRow: (any RowReader) throws -> Void
     ) throws -> Int {
-        if let plan = templatePlans[template] {
+        if let plan = lastPlan, lastTemplate == template {
             return try run(
-                RenderedSQL(sql: plan.sql, binds: binds), statement: plan.shape, sqlHash: plan.sqlHash, onRow: onRow)
+                RenderedSQL(sql: plan.sql, binds: binds), statement: nil, plan: plan, onRow: onRow)
+        }
+        if let plan = templatePlans[template] {
+            lastTemplate = template
+            lastPlan = plan
+            return try run(
+                RenderedSQL(sql: plan.sql, binds: binds), statement: nil, plan: plan, onRow: onRow)
         }
         let built = try statement()
         let rendered = try SQLRenderer.render(built, dialect: dialect)
         assert(rendered.binds == binds, "template binds differ from the statement's")
         let plan = PostgresLoopPlan(sql: rendered.sql, shape: built)
+        if templatePlans.count >= Self.templateLimit { templatePlans.removeAll() }
         templatePlans[template] = plan
-        return try run(rendered, statement: built, sqlHash: plan.sqlHash, onRow: onRow)
+        lastTemplate = template
+        lastPlan = plan
+        return try run(rendered, statement: built, plan: plan, onRow: onRow)
     }
 
     /// The server's version number, e.g. 150018 for 15.18.
@@ -137,21 +180,24 @@ public final class PostgresConnection: SQLConnection {
 
     public func run(_ rendered: RenderedSQL, statement: Statement?, onRow: (any RowReader) throws -> Void) throws -> Int
     {
-        try run(rendered, statement: statement, sqlHash: nil, onRow: onRow)
+        try run(rendered, statement: statement, plan: nil, onRow: onRow)
     }
 
-    /// ``run(_:statement:onRow:)`` with the SQL's hash when the caller knows it (a template's).
+    /// ``run(_:statement:onRow:)`` with a template's plan when there is one: its SQL's hash and what the driver asks
+    /// of its statement (``StatementTraits``) were worked out once, and its statement (`plan.shape`, read only on
+    /// the rare paths that need more) is not copied out of the plan on every call (about 700 instructions a lookup);
+    /// `statement` is then nil.
     func run(
-        _ rendered: RenderedSQL, statement: Statement?, sqlHash: Int?, onRow: (any RowReader) throws -> Void
+        _ rendered: RenderedSQL, statement: Statement?, plan: PostgresLoopPlan?, onRow: (any RowReader) throws -> Void
     ) throws -> Int {
-        if engine.conflictTargetNeedsDistributionColumn { try checkDistributionColumn(statement) }
-        let guarded =
-            protectsFailedStatements && PQtransactionStatus(handle) == PQTRANS_INTRANS
-            && StatementSavepoints.needed(for: statement, sql: rendered.sql)
+        if engine.conflictTargetNeedsDistributionColumn { try checkDistributionColumn(plan?.shape ?? statement) }
+        let traits = plan?.traits ?? StatementTraits(statement, sql: rendered.sql)
+        let sqlHash = plan?.sqlHash
+        let guarded = protectsFailedStatements && PQtransactionStatus(handle) == PQTRANS_INTRANS && traits.writes
         func attempt() throws -> Int {
             guarded
-                ? try performGuarded(rendered, statement: statement, sqlHash: sqlHash, onRow: onRow)
-                : try perform(rendered, statement: statement, sqlHash: sqlHash, onRow: onRow)
+                ? try performGuarded(rendered, traits: traits, sqlHash: sqlHash, onRow: onRow)
+                : try perform(rendered, traits: traits, sqlHash: sqlHash, onRow: onRow)
         }
         let changed: Int
         let autocommit = PQtransactionStatus(handle) == PQTRANS_IDLE
@@ -159,7 +205,8 @@ public final class PostgresConnection: SQLConnection {
         do {
             changed = try attempt()
         } catch StrataError.connectionLost(let reason)
-            where awaitingAnswer && Self.mayHaveWritten(statement, sql: rendered.sql, autocommit: autocommit)
+            where awaitingAnswer
+            && Self.mayHaveWritten(plan?.shape ?? statement, sql: rendered.sql, autocommit: autocommit)
         {
             throw StrataError.outcomeUnknown(reason)
         } catch let stale as StalePlan {
@@ -171,7 +218,7 @@ public final class PostgresConnection: SQLConnection {
                 throw again.error
             }
         }
-        if case .insert(let insert)? = statement, insert.explicitKey != nil {
+        if traits.hasExplicitKey, case .insert(let insert)? = plan?.shape ?? statement, insert.explicitKey != nil {
             try advanceIdentity(past: insert)
         }
         if engine.commitsEachDDL, !autocommit, Self.isDDL(rendered.sql) { try commitAfterDDL() }
@@ -200,15 +247,17 @@ public final class PostgresConnection: SQLConnection {
     /// time (libpq's single-row mode), so a large result never sits in memory whole; any other result
     /// arrives whole, which costs libpq one result object instead of one per row.
     private func perform(
-        _ rendered: RenderedSQL, statement: Statement?, sqlHash: Int? = nil, onRow: (any RowReader) throws -> Void
+        _ rendered: RenderedSQL, traits: StatementTraits, sqlHash: Int?, onRow: (any RowReader) throws -> Void
     ) throws -> Int {
         try checkUsable()
-        let binds = try PostgresBinds(rendered.binds, table: statement?.tableName)
+        var binds = takeBinds()
+        defer { keepBinds(binds) }
+        try binds.fill(rendered.binds, table: traits.table)
         let key = Key(sql: rendered.sql, types: binds.types, sqlHash: sqlHash)
         let deadline = callTimeout.map { ContinuousClock.now + $0 }
         let sent: Int32
         if usesNamedStatements {
-            sent = sendStatement(key, binds: binds, name: try prepared(key, statement, deadline: deadline))
+            sent = sendStatement(key, binds: binds, name: try prepared(key, table: traits.table, deadline: deadline))
         } else {
             sent = sendStatement(key, binds: binds, name: nil)
         }
@@ -217,7 +266,7 @@ public final class PostgresConnection: SQLConnection {
             throw StrataError.connectionLost(PostgresConnector.tidy(String(cString: PQerrorMessage(handle))))
         }
         awaitingAnswer = true
-        if case .select(let select)? = statement, select.streamsRows {
+        if traits.streamsRows {
             _ = PQsetSingleRowMode(handle)  // when refused, the rows arrive buffered and are read below all the same
         }
         // Read to the end even after a failure or a throwing onRow, so the connection stays in step
@@ -257,24 +306,38 @@ public final class PostgresConnection: SQLConnection {
         if PQstatus(handle) == CONNECTION_OK { awaitingAnswer = false }  // ReadyForQuery came: the outcome is known
         if let failure {
             if failure.isStalePlan && reader == nil {
-                cache[key] = nil
-                throw StalePlan(error: PostgresErrors.map(failure, table: statement?.tableName))
+                forgetPrepared(key)
+                throw StalePlan(error: PostgresErrors.map(failure, table: traits.table))
             }
-            throw fail(failure, statement)
+            throw fail(failure, table: traits.table)
         }
         guard let changed, PQstatus(handle) == CONNECTION_OK else {
-            throw fail(PostgresFailure(result: nil, connection: handle), statement)
+            throw fail(PostgresFailure(result: nil, connection: handle), table: traits.table)
         }
         if let rowError { throw rowError }
         return changed
     }
 
+    /// The connection's parameter arrays, moved out (the connection holds empty ones until they are put back), so
+    /// that filling them finds them uniquely referenced and reuses their storage.
+    func takeBinds() -> PostgresBinds {
+        var binds = PostgresBinds()
+        swap(&binds, &bindScratch)
+        return binds
+    }
+
+    /// Puts the parameter arrays back for the next statement, unless they grew past a point lookup's or a save's
+    /// needs (a multi-row statement's, a large blob's): those are freed rather than held by an idle connection.
+    func keepBinds(_ binds: PostgresBinds) {
+        if binds.isSmall { bindScratch = binds }
+    }
+
     /// The name of the prepared statement for `key`, preparing it on first use.
-    private func prepared(_ key: Key, _ statement: Statement?, deadline: ContinuousClock.Instant?) throws -> String {
-        if let name = cache[key] { return name }
+    private func prepared(_ key: Key, table: String?, deadline: ContinuousClock.Instant?) throws -> String {
+        if let name = cachedName(key) { return name }
         let name = newStatementName()
         guard sendPrepare(key, name: name) == 1 else {
-            throw fail(PostgresFailure(result: nil, connection: handle), statement)
+            throw fail(PostgresFailure(result: nil, connection: handle), table: table)
         }
         var failure: PostgresFailure?
         while let result = try awaitResult(by: deadline) {
@@ -283,12 +346,27 @@ public final class PostgresConnection: SQLConnection {
                 failure = PostgresFailure(result: result, connection: handle)
             }
         }
-        if let failure { throw fail(failure, statement) }
+        if let failure { throw fail(failure, table: table) }
         guard PQstatus(handle) == CONNECTION_OK else {
-            throw fail(PostgresFailure(result: nil, connection: handle), statement)
+            throw fail(PostgresFailure(result: nil, connection: handle), table: table)
         }
         cache[key] = name
         return name
+    }
+
+    /// The name `key`'s statement is prepared under, if it is: the statement found last is compared first (a loop of
+    /// lookups or saves runs one statement; hashing its key cost about 500 instructions a call).
+    func cachedName(_ key: Key) -> String? {
+        if let last = lastPrepared, last.key.sqlHash == key.sqlHash, last.key == key { return last.name }
+        guard let name = cache[key] else { return nil }
+        lastPrepared = (key, name)
+        return name
+    }
+
+    /// Forgets a prepared statement whose plan went stale (it is prepared again under a new name).
+    func forgetPrepared(_ key: Key) {
+        cache[key] = nil
+        lastPrepared = nil
     }
 
     /// Sends `key`'s statement with `binds`, without waiting for the answer: as the prepared statement `name`, or
@@ -329,15 +407,25 @@ public final class PostgresConnection: SQLConnection {
         let status = PQtransactionStatus(handle)
         guard status == PQTRANS_IDLE || status == PQTRANS_INTRANS else { return }
         let result = PQexec(handle, "DEALLOCATE ALL")
-        if let result, PQresultStatus(result) == PGRES_COMMAND_OK { cache.removeAll(keepingCapacity: true) }
+        if let result, PQresultStatus(result) == PGRES_COMMAND_OK {
+            cache.removeAll(keepingCapacity: true)
+            lastPrepared = nil
+            savepointPrepared = false
+            releasePrepared = false
+        }
         PQclear(result)
     }
 
     /// Runs constant SQL (savepoint control; never user data) with the simple protocol.
     func control(_ sql: StaticString, _ statement: Statement?) throws {
+        try control(sql, table: statement?.tableName)
+    }
+
+    /// ``control(_:_:)`` naming the table its errors name.
+    func control(_ sql: StaticString, table: String?) throws {
         try checkUsable()
         guard PQsendQuery(handle, sql.description) == 1 else {
-            throw fail(PostgresFailure(result: nil, connection: handle), statement)
+            throw fail(PostgresFailure(result: nil, connection: handle), table: table)
         }
         var failure: PostgresFailure?
         while let result = try awaitResult(by: callTimeout.map { ContinuousClock.now + $0 }) {
@@ -346,9 +434,9 @@ public final class PostgresConnection: SQLConnection {
                 failure = PostgresFailure(result: result, connection: handle)
             }
         }
-        if let failure { throw fail(failure, statement) }
+        if let failure { throw fail(failure, table: table) }
         guard PQstatus(handle) == CONNECTION_OK else {
-            throw fail(PostgresFailure(result: nil, connection: handle), statement)
+            throw fail(PostgresFailure(result: nil, connection: handle), table: table)
         }
     }
 
@@ -366,11 +454,16 @@ public final class PostgresConnection: SQLConnection {
 
     /// The typed error for a failure; a lost connection is marked broken so the pool drops it.
     func fail(_ failure: PostgresFailure, _ statement: Statement?) -> StrataError {
+        fail(failure, table: statement?.tableName)
+    }
+
+    /// ``fail(_:_:)`` for a statement whose table is known.
+    func fail(_ failure: PostgresFailure, table: String?) -> StrataError {
         if failure.losesConnection || PQstatus(handle) != CONNECTION_OK {
             isBroken = true
             return .connectionLost(PostgresConnector.tidy(failure.message))
         }
-        return PostgresErrors.map(failure, table: statement?.tableName)
+        return PostgresErrors.map(failure, table: table)
     }
 
     /// Rows an INSERT, UPDATE, DELETE or MERGE changed; 0 for queries and DDL.

@@ -430,7 +430,7 @@ final class PostgresLoopThread: @unchecked Sendable {
             // A table changed under the cached plan: prepared afresh and sent again on this connection, once,
             // as the ordinary path does (its results so far are dropped: a stale plan fails before any row).
             PostgresLoopCounters.replans.add(1, ordering: .relaxed)
-            connection.cache[entry.statement.key] = nil
+            connection.forgetPrepared(entry.statement.key)
             entry.replanned = true
             entry.failure = nil
             entry.results.clear()
@@ -446,7 +446,8 @@ final class PostgresLoopThread: @unchecked Sendable {
         let shape = entry.statement.shape
         if let failure = entry.prepareFailure ?? entry.failure {
             entry.results.clear()
-            if failure.isStalePlan { connection.cache[entry.statement.key] = nil }  // stale again after a new PREPARE
+            // Stale again after a new PREPARE.
+            if failure.isStalePlan { connection.forgetPrepared(entry.statement.key) }
             return .answered(PostgresLoopAnswer(error: connection.fail(failure, shape)))
         }
         let answer = PostgresLoopAnswer(results: entry.results, changed: entry.changed)

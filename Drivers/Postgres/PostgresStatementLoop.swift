@@ -79,11 +79,36 @@ final class PostgresLoopPlan: Sendable {
     let sql: String
     let sqlHash: Int
     let shape: Statement
+    /// What the connection asks of the statement, worked out once.
+    let traits: StatementTraits
 
     init(sql: String, shape: Statement) {
         self.sql = sql
         sqlHash = sql.hashValue
         self.shape = shape
+        traits = StatementTraits(shape, sql: sql)
+    }
+}
+
+/// What a connection asks of a statement before running it: the table its errors name, whether it runs in its own
+/// savepoint inside a transaction (``StatementSavepoints``), whether its rows stream, whether it gives an explicit
+/// key. A template's plan keeps them: read from the statement on every call, they copied its SELECT or INSERT out of
+/// the enum each time (about 850 instructions a lookup).
+struct StatementTraits: Sendable {
+    let table: String?
+    let writes: Bool
+    let streamsRows: Bool
+    let hasExplicitKey: Bool
+
+    init(_ statement: Statement?, sql: String) {
+        table = statement?.tableName
+        writes = StatementSavepoints.needed(for: statement, sql: sql)
+        if case .select(let select)? = statement { streamsRows = select.streamsRows } else { streamsRows = false }
+        if case .insert(let insert)? = statement {
+            hasExplicitKey = insert.explicitKey != nil
+        } else {
+            hasExplicitKey = false
+        }
     }
 }
 
