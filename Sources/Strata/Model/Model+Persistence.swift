@@ -542,12 +542,24 @@ extension Model {
     }
 
     /// Fetches the model with this id, or nil (also when the row is soft-deleted).
+    ///
+    /// A find by a key of one column or of several (``CompositeKey``) runs as a statement template: the connection
+    /// renders its SELECT once and then binds each key's values.
     @inlinable
     public static func find(_ id: ID, _ tx: Transaction) throws -> Self? {
-        if schema.primaryKeyIndex == nil { return try query(on: tx).filter(id: id).first() }
+        let binds: [DatabaseValue]
+        if schema.primaryKeyIndex != nil {
+            binds = [id.databaseValue]
+        } else if schema.hasCompositeKey, case let values = id.keyValues,
+            values.count == schema.primaryKeyIndexes.count
+        {
+            binds = values
+        } else {
+            return try query(on: tx).filter(id: id).first()
+        }
         var found: Self?
         _ = try tx.execute(
-            template: findTemplate, binds: [id.databaseValue], statement: { findStatement(id) },
+            template: findTemplate, binds: binds, statement: { findStatement(id) },
             onRow: { found = try decodeFound($0, in: tx.undoScope, tx.database.keyring) })
         return found
     }
@@ -563,10 +575,19 @@ extension Model {
     nonisolated(nonsending)
         public static func find(_ id: ID, on db: Database) async throws -> Self?
     {
-        if schema.primaryKeyIndex == nil { return try await query(on: db).filter(id: id).first() }
+        let binds: [DatabaseValue]
+        if schema.primaryKeyIndex != nil {
+            binds = [id.databaseValue]
+        } else if schema.hasCompositeKey, case let values = id.keyValues,
+            values.count == schema.primaryKeyIndexes.count
+        {
+            binds = values
+        } else {
+            return try await query(on: db).filter(id: id).first()
+        }
         var found: Self?
         _ = try await db.readOne(
-            template: findTemplate, binds: [id.databaseValue], statement: { findStatement(id) },
+            template: findTemplate, binds: binds, statement: { findStatement(id) },
             onRow: { found = try decodeFound($0, in: nil, db.keyring) })
         return found
     }

@@ -153,6 +153,8 @@ extension QueryBuilder where Executor == Transaction {
         let depthIndex = columns.count
         let scope = executor.undoScope
         var out: [(model: M, depth: Int)] = []
+        // A walk down a chain finds a row a level: room for the levels up to a few dozen, grown past that.
+        out.reserveCapacity(Swift.max(0, Swift.min(select.commonTable?.recursion?.maxDepth ?? 0, 31)) + 1)
         _ = try executor.execute(.select(select)) { reader in
             var model = try M(row: Row(reader: reader, context: context))
             model._persistence.markRead(in: scope)
