@@ -12,8 +12,8 @@ struct BenchLine {
     var note: String
 }
 
-/// `SELECT order_id, product_id, quantity, price, note FROM bench_line WHERE ((order_id = ?) AND (product_id = ?))
-/// LIMIT ?`: the statement Strata renders for `find(BenchLine.ID(orderID:productID:))` on SQLite, written unquoted for
+/// `SELECT order_id, product_id, quantity, price, note FROM bench_line WHERE ((order_id = ?) AND (product_id = ?))`:
+/// the statement Strata renders for `find(BenchLine.ID(orderID:productID:))` on SQLite, written unquoted for
 /// libsqlite3. 10,000 lines (1,000 orders of 10 products); 5,000 lookups, every tenth of a line that is not there.
 enum CompositeKeyFind {
     /// Orders in the table.
@@ -25,7 +25,7 @@ enum CompositeKeyFind {
 
     static let sql =
         "SELECT order_id, product_id, quantity, price, note FROM bench_line"
-        + " WHERE ((order_id = ?) AND (product_id = ?)) LIMIT ?"
+        + " WHERE ((order_id = ?) AND (product_id = ?))"
 
     /// Line `k` of the table.
     static func line(_ k: Int) -> BenchLine {
@@ -88,8 +88,8 @@ extension StrataContender {
 }
 
 extension SQLiteRawContender {
-    /// The same lookups through libsqlite3: ``CompositeKeyFind/sql`` prepared once, the key and the limit bound per
-    /// lookup, the row's five columns read.
+    /// The same lookups through libsqlite3: ``CompositeKeyFind/sql`` prepared once, the key bound per lookup, the
+    /// row's five columns read.
     func compositeKeyFinds() async throws -> Sample {
         let s = try db.statement(CompositeKeyFind.sql)
         let (begin, commit) = (try db.statement("BEGIN"), try db.statement("COMMIT"))
@@ -102,7 +102,6 @@ extension SQLiteRawContender {
                     let key = CompositeKeyFind.key(k)
                     sqlite3_bind_int64(s, 1, key.order)
                     sqlite3_bind_int64(s, 2, key.product)
-                    sqlite3_bind_int64(s, 3, 1)
                     if sqlite3_step(s) == SQLITE_ROW {
                         let note = sqlite3_column_text(s, 4).map { String(cString: $0) } ?? ""
                         CompositeKeyFind.add(

@@ -65,7 +65,7 @@ struct CompositeKeyRenderTests {
                 "INSERT INTO \"line\" (\"order_id\", \"product_id\", \"quantity\") VALUES (?, ?, ?)",
                 "UPDATE \"line\" SET \"quantity\" = ? WHERE ((\"order_id\" = ?) AND (\"product_id\" = ?))",
                 "SELECT \"order_id\", \"product_id\", \"quantity\" FROM \"line\""
-                    + " WHERE ((\"order_id\" = ?) AND (\"product_id\" = ?)) LIMIT ?",
+                    + " WHERE ((\"order_id\" = ?) AND (\"product_id\" = ?))",
                 "DELETE FROM \"line\" WHERE ((\"order_id\" = ?) AND (\"product_id\" = ?))",
             ])
         #expect(
@@ -74,7 +74,7 @@ struct CompositeKeyRenderTests {
                 "INSERT INTO \"line\" (\"order_id\", \"product_id\", \"quantity\") VALUES ($1, $2, $3)",
                 "UPDATE \"line\" SET \"quantity\" = $1 WHERE ((\"order_id\" = $2) AND (\"product_id\" = $3))",
                 "SELECT \"order_id\", \"product_id\", \"quantity\" FROM \"line\""
-                    + " WHERE ((\"order_id\" = $1) AND (\"product_id\" = $2)) LIMIT $3",
+                    + " WHERE ((\"order_id\" = $1) AND (\"product_id\" = $2))",
                 "DELETE FROM \"line\" WHERE ((\"order_id\" = $1) AND (\"product_id\" = $2))",
             ])
     }
