@@ -122,7 +122,8 @@ extension ConformanceSuite {
                     .allWithDepth().map(\.depth).sorted()
             }
             func like(_ tx: Transaction, _ pattern: String, limit: Int) throws -> Int {
-                try ConfCategory.query(on: tx).where(\.name ~~ pattern).limit(limit).all().count
+                let rows: [ConfCategory] = try ConfCategory.query(on: tx).where(\.name ~~ pattern).limit(limit).all()
+                return rows.count
             }
             try await db.withConnection { tx in
                 for _ in 0..<2 { try checkEqual(try walk(tx, 3), [1, 1, 2, 2, 3], "the walk, run twice") }

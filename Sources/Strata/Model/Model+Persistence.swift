@@ -547,16 +547,7 @@ extension Model {
     /// renders its SELECT once and then binds each key's values.
     @inlinable
     public static func find(_ id: ID, _ tx: Transaction) throws -> Self? {
-        let binds: [DatabaseValue]
-        if schema.primaryKeyIndex != nil {
-            binds = [id.databaseValue]
-        } else if schema.hasCompositeKey, case let values = id.keyValues,
-            values.count == schema.primaryKeyIndexes.count
-        {
-            binds = values
-        } else {
-            return try query(on: tx).filter(id: id).first()
-        }
+        guard let binds = findBinds(id) else { return try query(on: tx).filter(id: id).first() }
         var found: Self?
         _ = try tx.execute(
             template: findTemplate, binds: binds, statement: { findStatement(id) },
@@ -575,21 +566,24 @@ extension Model {
     nonisolated(nonsending)
         public static func find(_ id: ID, on db: Database) async throws -> Self?
     {
-        let binds: [DatabaseValue]
-        if schema.primaryKeyIndex != nil {
-            binds = [id.databaseValue]
-        } else if schema.hasCompositeKey, case let values = id.keyValues,
-            values.count == schema.primaryKeyIndexes.count
-        {
-            binds = values
-        } else {
-            return try await query(on: db).filter(id: id).first()
-        }
+        guard let binds = findBinds(id) else { return try await query(on: db).filter(id: id).first() }
         var found: Self?
         _ = try await db.readOne(
             template: findTemplate, binds: binds, statement: { findStatement(id) },
             onRow: { found = try decodeFound($0, in: nil, db.keyring) })
         return found
+    }
+
+    /// What ``find(_:_:)``'s SELECT binds, in its order: the key's value, or each key column's for a key of several
+    /// (``PrimaryKey/keyValues``); nil for a model with no key, or whose table's key of several columns has an `ID`
+    /// that is no ``CompositeKey`` (its find takes the query path, which refuses it). Inlined into each find, so a
+    /// key of one column pays nothing for it.
+    @inlinable
+    static func findBinds(_ id: ID) -> [DatabaseValue]? {
+        if schema.primaryKeyIndex != nil { return [id.databaseValue] }
+        guard schema.hasCompositeKey else { return nil }
+        let values = id.keyValues
+        return values.count == schema.primaryKeyIndexes.count ? values : nil
     }
 
     /// The shape of ``find(_:_:)``'s SELECT.

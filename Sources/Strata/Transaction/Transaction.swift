@@ -129,9 +129,10 @@ public final class Transaction {
             return try StatementCheck.check(statement, schemas: database.knownSchemas)
         }
         let generation = database.knownSchemas.generation
-        notedCheck = true  // either way the cache holds a note for this statement's rendering, ended after it runs
-        if cache.passedCheck(select, generation: generation) { return }
-        notedCheck = false
+        if cache.passedCheck(select, generation: generation) {
+            notedCheck = true  // the cache noted the match for this statement's rendering
+            return
+        }
         try StatementCheck.check(statement, schemas: database.knownSchemas)
         cache.notePassed(generation: generation)
         notedCheck = true
