@@ -13,6 +13,8 @@ enum CTEDescendants {
     static let walks = 50
     /// The deepest level each walk reaches.
     static let levels = 20
+    /// The most rows a timed run reads (each walk's levels and its start): room both sides reserve for them.
+    static let rows = walks * (levels + 1)
 
     static let columns = BenchSQL.columns
     static let qualified = ["id", "i1", "i2", "i3", "d1", "d2", "d3", "s1", "s2", "s3"].map { "bench_record." + $0 }
@@ -31,10 +33,11 @@ extension StrataContender {
     /// The walks through the typed builder, in one read transaction.
     func cteDescendants(base: Int64) async throws -> Sample {
         var found: [BenchRecord] = []
+        found.reserveCapacity(CTEDescendants.rows)
         var depths = 0
         return try await timedAsync(
             {
-                found = []
+                found.removeAll(keepingCapacity: true)
                 depths = 0
                 try await db.transaction { tx in
                     for k in 0..<CTEDescendants.walks {
@@ -59,10 +62,11 @@ extension SQLiteRawContender {
         let s = try db.statement(CTEDescendants.sql)
         let (begin, commit) = (try db.statement("BEGIN"), try db.statement("COMMIT"))
         var found: [RawRecord] = []
+        found.reserveCapacity(CTEDescendants.rows)
         var depths = 0
         return try timed(
             {
-                found = []
+                found.removeAll(keepingCapacity: true)
                 depths = 0
                 try db.stepDone(begin)
                 for k in 0..<CTEDescendants.walks {

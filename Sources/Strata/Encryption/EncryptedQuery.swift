@@ -128,7 +128,9 @@ extension QueryBuilder {
     }
 
     /// `select` with its conditions over encrypted columns sealed (see `EncryptedFilter`).
-    func sealingEncrypted(_ select: Select) throws(StrataError) -> Select {
+    ///
+    /// Consuming: a builder's last use of its statement moves it here and back, with no copy of its parts.
+    func sealingEncrypted(_ select: consuming Select) throws(StrataError) -> Select {
         guard let encryptedFilter else { return select }
         return try encryptedFilter.check(select)
     }

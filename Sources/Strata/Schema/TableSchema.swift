@@ -35,6 +35,19 @@ public struct TableSchema: Sendable, Hashable {
         @usableFromInline let hasEncryptedColumns: Bool
         /// The encrypted columns' identities for the model that last asked (see `TableSchema.sealedColumns(of:)`).
         let sealedColumns = Mutex<SealedColumns?>(nil)
+        /// Key paths found equal (`==`) to a column's without being the same instance, with the column's position
+        /// (see `TableSchema.index(of:)`).
+        let keyPathAliases = Mutex<KeyPathAliases>(KeyPathAliases())
+        /// ``columnNames`` and then a recursive walk's default depth column (`Recursion/defaultDepthColumn`): the
+        /// selection of `allWithDepth()`, made once.
+        let columnNamesAndDepth: [String]
+        /// The names of ``readBackColumns``, in that order: the columns an insert's read-back SELECT lists.
+        let readBackColumnNames: [String]
+        /// For each column, its position in the read-back SELECT's row, or -1.
+        let readBackLayout: [Int]
+        /// Whether the read-back columns decode by their types alone (no date format, no encryption, a key path
+        /// to set), so an insert reads them back by a template SELECT of those columns.
+        let readsBackByTemplate: Bool
 
         @usableFromInline
         init(name: String, columns given: [TableColumn], indexes: [Index], foreignKeys: [ForeignKey]) {
@@ -56,6 +69,14 @@ public struct TableSchema: Sendable, Hashable {
             }
             self.foreignKeys = foreignKeys
             columnNames = columns.map(\.name)
+            columnNamesAndDepth = columnNames + [Recursion.defaultDepthColumn]
+            let readBack = columns.indices.filter { columns[$0].isGenerated || columns[$0].databaseDefault != nil }
+            readBackColumnNames = readBack.map { columns[$0].name }
+            readBackLayout = columns.indices.map { readBack.firstIndex(of: $0) ?? -1 }
+            readsBackByTemplate = readBack.allSatisfy {
+                columns[$0].dateFormat == nil && columns[$0].encryption == nil && columns[$0].property.keyPath != nil
+                    && columns[$0].property.valueType != nil
+            }
             primaryKeyIndex = keys.count == 1 ? keys[0] : nil
             insertColumnNames = columns.filter { !$0.isPrimaryKey && !$0.isGenerated }.map(\.name)
             writtenColumnNames = columns.filter { !$0.isGenerated }.map(\.name)
@@ -125,7 +146,8 @@ public struct TableSchema: Sendable, Hashable {
     @inlinable public var hasColumnRoles: Bool { storage.hasRoles }
     /// The column with this role, if any.
     public func column(withRole role: ColumnRole) -> (index: Int, name: String)? {
-        columns.firstIndex { $0.role == role }.map { ($0, columns[$0].name) }
+        guard storage.hasRoles else { return nil }  // asked by every query, of models that mostly have none
+        return columns.firstIndex { $0.role == role }.map { ($0, columns[$0].name) }
     }
 
     /// The position of a column by name.
@@ -138,7 +160,13 @@ public struct TableSchema: Sendable, Hashable {
     public func index(of keyPath: AnyKeyPath) -> Int? {
         let columns = storage.columns
         for i in columns.indices where columns[i].property.keyPath === keyPath { return i }
-        for i in columns.indices where columns[i].property.keyPath == keyPath { return i }
+        // A literal written at another site is another instance of an equal key path: comparing it (`==`) costs
+        // about 1,500 instructions a lookup, so the instance is remembered once found.
+        if let i = storage.keyPathAliases.withLock({ $0.index(of: keyPath) }) { return i }
+        for i in columns.indices where columns[i].property.keyPath == keyPath {
+            storage.keyPathAliases.withLock { $0.add(keyPath, at: i) }
+            return i
+        }
         return nil
     }
 
@@ -231,5 +259,31 @@ public struct Index: Sendable, Hashable {
                 ]
             } ?? columns
         return name ?? ([table] + parts + [isUnique ? "key" : "idx"]).joined(separator: "_")
+    }
+}
+
+/// The key paths a schema found equal to a column's key path without being the same instance (a literal written at
+/// another call site), each with the column's position: a later lookup of the same instance is an identity check.
+///
+/// Each key path is kept (retained), so its address cannot come back as another key path's while it is here; the
+/// list is bounded, and a key path past the bound is compared by `==` each time, as before.
+///
+/// `@unchecked Sendable`: a key path to a stored property is an immutable value once made; the list lives in a
+/// `Mutex`.
+struct KeyPathAliases: @unchecked Sendable {
+    /// The most key paths remembered per schema.
+    static let limit = 64
+    private var entries: [(keyPath: AnyKeyPath, index: Int)] = []
+
+    /// The column position remembered for this very key path instance, or nil.
+    func index(of keyPath: AnyKeyPath) -> Int? {
+        for e in entries where e.keyPath === keyPath { return e.index }
+        return nil
+    }
+
+    /// Remembers `keyPath` as column `index`'s, unless the list is full.
+    mutating func add(_ keyPath: AnyKeyPath, at index: Int) {
+        guard entries.count < Self.limit, self.index(of: keyPath) == nil else { return }
+        entries.append((keyPath, index))
     }
 }
