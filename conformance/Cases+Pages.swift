@@ -134,6 +134,41 @@ extension ConformanceSuite {
                 try await ConfUser.query(on: db).tagged("x */").explain()
             }
         },
+        ConformanceCase("explain.repeated-shapes-are-checked-each-time") { db in
+            // explain() shares the statement check and the rendering of the shape the connection ran or explained
+            // last (the render cache's memo): what the check reads of a value still refuses, and a tag is still
+            // checked, as on a fresh connection, on every driver.
+            try await Fixtures.seedUsers(db)
+            func plan(_ tx: Transaction, _ pattern: String, limit: Int, tag: String = "conformance.plan") throws
+                -> String
+            {
+                try ConfUser.query(on: tx).tagged(tag).where(\.name ~~ pattern).limit(limit).explain()
+            }
+            let badTag: (StrataError) -> Bool = { if case .invalidArgument("tag", _) = $0 { true } else { false } }
+            try await db.withConnection { tx in
+                let rows = try ConfUser.query(on: tx).tagged("conformance.plan").where(\.name ~~ "A%").limit(10)
+                    .all()
+                try checkEqual(rows.count, 2, "the query whose shape is explained next")
+                for pattern in ["A%", "Z%"] {
+                    try check(!(try plan(tx, pattern, limit: 10)).isEmpty, "a plan: \(pattern)")
+                }
+                try checkThrowsSync(
+                    "the same shape with a lone escape",
+                    { $0 == .invalidQuery("LIKE pattern ends with the escape character \\") }
+                ) { try plan(tx, "A\\", limit: 10) }
+                try checkThrowsSync("the same shape with a negative limit", { isInvalidQuery($0, naming: "-1") }) {
+                    try plan(tx, "A%", limit: -1)
+                }
+                // The comment's end is refused by its bytes, a combining mark after it or not; so is a C1 control.
+                for tag in ["x */\u{301} DELETE", "next\u{85}line"] {
+                    try checkThrowsSync("the tag \(tag.debugDescription)", badTag) {
+                        try plan(tx, "A%", limit: 10, tag: tag)
+                    }
+                }
+                try check(!(try plan(tx, "A%", limit: 2, tag: "no\u{A0}break")).isEmpty, "a plan after the refusals")
+            }
+            try checkEqual(try await ConfUser.query(on: db).count(), 6, "nothing was written")
+        },
         ConformanceCase("tag.carried-into-the-statement-log") { db in
             try await Fixtures.seedUsers(db)
             let logs = CapturedLogs()

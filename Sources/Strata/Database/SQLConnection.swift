@@ -80,7 +80,9 @@ extension SQLConnection {
         guard let syntax = dialect.explainSyntax else {
             throw StrataError.unsupported(feature: "explain()", driver: dialect.name)
         }
-        let rendered = try SQLRenderer.render(.select(select), dialect: dialect)
+        // Through the render cache: the SELECT of the last shape is not rendered again.
+        let rendered =
+            try renderCache?.render(select, dialect: dialect) ?? SQLRenderer.render(.select(select), dialect: dialect)
         var lines: [String] = []
         _ = try run(RenderedSQL(sql: syntax.prefix + " " + rendered.sql, binds: rendered.binds), statement: nil) { r in
             guard syntax.detailColumn < r.columnCount else { return }

@@ -19,10 +19,19 @@ public enum QueryTag {
         guard tag.utf8.count <= maxLength else {
             throw .invalidArgument("tag", reason: "a query tag holds at most \(maxLength) UTF-8 bytes")
         }
-        guard !tag.contains("*/"), !tag.contains("/*") else {
-            throw .invalidArgument("tag", reason: "a query tag cannot hold \"*/\" or \"/*\" (it is a SQL comment)")
+        // By bytes, as the database reads the comment (a search through Foundation cost about 27,000 instructions a
+        // tag, on every render of a tagged query).
+        let (star, slash) = (UInt8(ascii: "*"), UInt8(ascii: "/"))
+        var previous: UInt8 = 0
+        for byte in tag.utf8 {
+            if (previous == star && byte == slash) || (previous == slash && byte == star) {
+                throw .invalidArgument(
+                    "tag", reason: "a query tag cannot hold \"*/\" or \"/*\" (it is a SQL comment)")
+            }
+            previous = byte
         }
-        guard !tag.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        // Unicode's control characters (general category Cc) are exactly U+0000–U+001F and U+007F–U+009F.
+        guard !tag.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
             throw .invalidArgument("tag", reason: "a query tag cannot hold control characters (newlines, NUL)")
         }
     }

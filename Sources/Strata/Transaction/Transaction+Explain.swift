@@ -5,7 +5,10 @@ extension Transaction {
     package func explain(_ select: Select) throws -> [String] {
         try checkOpen()
         try ValueCheck.check(.select(select))
-        try StatementCheck.check(.select(select), schemas: database.knownSchemas)
+        // The statement check and the rendering a SELECT of the same shape would have: an explain of the query the
+        // connection ran last (or explained last) is checked and rendered once.
+        try checkExplained(select)
+        defer { endExplained() }
         return try connection.explain(select)
     }
 }

@@ -138,6 +138,16 @@ public final class Transaction {
         notedCheck = true
     }
 
+    /// `checkStatement(_:)` for the SELECT an `explain()` shows.
+    func checkExplained(_ select: Select) throws(StrataError) { try checkStatement(.select(select)) }
+
+    /// Ends what `checkExplained(_:)` noted for the explained SELECT's rendering, rendered or not.
+    func endExplained() {
+        guard notedCheck else { return }
+        notedCheck = false
+        renderCache?.endStatement()
+    }
+
     /// Runs a statement that passed the checks on the connection. A check noted for its rendering
     /// (`RenderCache/notePassed(generation:)`) ends with it, rendered or not.
     private func onConnection(_ statement: Statement, onRow: (any RowReader) throws -> Void) throws -> Int {
