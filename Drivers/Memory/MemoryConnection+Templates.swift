@@ -16,7 +16,8 @@ extension MemoryConnection {
     ) throws -> Int {
         switch template.kind {
         case .findByKey, .insertReturningKey: break
-        case .insertRowsReturningKey, .upsertRowsReturningKey: return try execute(try statement(), onRow: onRow)
+        case .insertRowsReturningKey, .upsertRowsReturningKey, .readBackByKey:
+            return try execute(try statement(), onRow: onRow)
         }
         let planned = plannedTemplate(template)
         var replan = planned != nil

@@ -4,6 +4,17 @@ import Strata
 import StrataSQLite
 import Testing
 
+@Model(table: "sqlite_read_back_line")
+struct SQLiteReadBackLine {
+    var id: Int64?
+    var price: Int64
+    var quantity: Int64
+    @Generated var total: Int64 = 0
+    static var generatedColumns: [GeneratedColumn<SQLiteReadBackLine>] {
+        [GeneratedColumn(\.total, as: \.price * \.quantity)]
+    }
+}
+
 @Suite("SQLite dialect: generated columns")
 struct SQLiteGeneratedColumnTests {
     let dialect = SQLiteDialect()
@@ -30,6 +41,13 @@ struct SQLiteGeneratedColumnTests {
                 + #"(strata_mul("price", "quantity")) STORED, "label" TEXT GENERATED ALWAYS AS "#
                 + #"(strata_add("price", -1)) STORED) STRICT"#)
         #expect(r.binds.isEmpty)
+    }
+
+    @Test("the read-back after a save: the computed columns of the row by key, nothing else")
+    func readBackSQL() throws {
+        let r = try SQLRenderer.render(SQLiteReadBackLine.readBackStatement(3), dialect: dialect)
+        #expect(r.sql == #"SELECT "total" FROM "sqlite_read_back_line" WHERE ("id" = ?)"#)
+        #expect(r.binds == [.integer(3)])
     }
 
     @Test("ADD COLUMN of a generated column is left to the driver's rebuild (SQLite cannot ALTER one in)")

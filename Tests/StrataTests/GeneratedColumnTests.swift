@@ -72,11 +72,27 @@ struct GeneratedColumnTests {
         #expect(SQLRenderer.binds(of: .createTable(schema), dialect: odd).isEmpty)
     }
 
+    @Test("a save reads the computed columns back by a template SELECT of those columns by key, deleted rows too")
+    func readBackStatement() throws {
+        guard case .select(let s) = GenItem.readBackStatement(7) else {
+            Issue.record("the read-back is a SELECT")
+            return
+        }
+        #expect(s.table == "gen_item")
+        #expect(s.selection == .columns(["total"]))
+        #expect(s.filter == .compare(.equal, .column("id"), .value(.integer(7))))
+        #expect(GenItem.schema.storage.readsBackByTemplate)
+        #expect(GenItem.schema.storage.readBackLayout == [-1, -1, -1, 0, -1])
+        #expect(StatementTemplate(GenItem.self, .readBackByKey, table: "gen_item").isRead)
+        #expect(!StatementTemplate(GenItem.self, .insertReturningKey, table: "gen_item").isRead)
+    }
+
     @Test("a generated column without its expression is refused when rendered, naming it")
     func missingExpression() {
-        #expect(throws: StrataError.generatedColumn(
-            model: "gen_item", column: "total",
-            reason: "has no expression (declare it in the model's generatedColumns)")
+        #expect(
+            throws: StrataError.generatedColumn(
+                model: "gen_item", column: "total",
+                reason: "has no expression (declare it in the model's generatedColumns)")
         ) {
             try SQLRenderer.render(.createTable(GenItem.schema), dialect: odd)
         }
@@ -84,8 +100,9 @@ struct GeneratedColumnTests {
 
     @Test("declaration errors name the model and the column")
     func declarationErrors() {
-        #expect(throws: StrataError.generatedColumn(
-            model: "GenBad", column: "plain", reason: "has an expression but is not marked @Generated")
+        #expect(
+            throws: StrataError.generatedColumn(
+                model: "GenBad", column: "plain", reason: "has an expression but is not marked @Generated")
         ) {
             try Transaction.migrationSchema(GenBad.self)
         }

@@ -13,6 +13,9 @@ public struct StatementTemplate: Hashable, Sendable {
         case insertReturningKey
         /// `SELECT` every column `WHERE key = ?`.
         case findByKey
+        /// `SELECT` the columns the database computes (generated ones, those with a database default) `WHERE key
+        /// = ?`: what an insert or update reads back into the model.
+        case readBackByKey
         /// A multi-row `INSERT` of this many rows, `RETURNING` the key.
         case insertRowsReturningKey(Int)
         /// A multi-row upsert (`INSERT … ON CONFLICT …`) of this many rows, `RETURNING` the key.
@@ -25,7 +28,8 @@ public struct StatementTemplate: Hashable, Sendable {
     public let kind: Kind
     /// The table the statement reads or writes (observers of a database are told which tables changed).
     public let table: String
-    /// Whether the statement only reads (``Kind/findByKey``): set once, so the hot path tests a flag, not an enum.
+    /// Whether the statement only reads (``Kind/findByKey``, ``Kind/readBackByKey``): set once, so the hot path
+    /// tests a flag, not an enum.
     @usableFromInline let isRead: Bool
 
     /// A template for one model and statement shape.
@@ -38,6 +42,9 @@ public struct StatementTemplate: Hashable, Sendable {
         self.model = ObjectIdentifier(model)
         self.kind = kind
         self.table = table
-        if case .findByKey = kind { isRead = true } else { isRead = false }
+        switch kind {
+        case .findByKey, .readBackByKey: isRead = true
+        default: isRead = false
+        }
     }
 }

@@ -162,9 +162,44 @@ extension Model {
 
     /// Sets the generated columns' properties, and those with a database default, to what the database computed for
     /// the model's row.
+    ///
+    /// One SELECT of those columns by the key, a statement template each connection prepares once
+    /// (``StatementTemplate/Kind/readBackByKey``); the whole row through a query when a column needs more than its
+    /// type to decode (a date format, encryption) or the key does not bind as ``find(_:_:)``'s does.
     @usableFromInline
     mutating func readBackComputedColumns(_ tx: Transaction) throws {
-        guard let id, let fresh = try Self.query(on: tx).withDeleted().filter(id: id).first() else { return }
+        guard let id else { return }
+        let schema = Self.schema
+        let storage = schema.storage
+        guard storage.readsBackByTemplate, let binds = Self.findBinds(id) else { return try readBackWholeRow(tx, id) }
+        let state = _persistence  // the assignments below mark the columns assigned
+        defer { _persistence = state }
+        let context = RowContext(model: Self.self, layout: storage.readBackLayout)
+        _ = try tx.execute(
+            template: StatementTemplate(Self.self, .readBackByKey, table: schema.name), binds: binds,
+            statement: { Self.readBackStatement(id) },
+            onRow: { reader in
+                let row = Row(reader: reader, context: context)
+                for i in storage.readBackColumns {
+                    let property = schema.columns[i].property
+                    guard let keyPath = property.keyPath, let type = property.valueType else { continue }
+                    try self.assign(type, at: keyPath, column: i, from: row)
+                }
+            })
+    }
+
+    /// The SELECT ``readBackComputedColumns(_:)`` runs: the computed columns of the row with this key (a soft-deleted
+    /// row included).
+    package static func readBackStatement(_ id: ID) -> Statement {
+        let schema = Self.schema
+        return .select(
+            Select(table: schema.name, selection: .columns(schema.storage.readBackColumnNames), filter: keyEquality(id))
+        )
+    }
+
+    /// ``readBackComputedColumns(_:)`` through the model's whole row, read by a query.
+    private mutating func readBackWholeRow(_ tx: Transaction, _ id: ID) throws {
+        guard let fresh = try Self.query(on: tx).withDeleted().filter(id: id).first() else { return }
         let columns = Self.schema.columns
         let state = _persistence  // the copies below mark the columns assigned
         defer { _persistence = state }
@@ -172,6 +207,14 @@ extension Model {
             guard let keyPath = columns[i].property.keyPath, let type = columns[i].property.valueType else { continue }
             copy(type, at: keyPath, from: fresh)
         }
+    }
+
+    /// Sets the property at `keyPath` to model column `column`'s value in `row`.
+    private mutating func assign<V: DatabaseValueConvertible>(
+        _: V.Type, at keyPath: AnyKeyPath, column: Int, from row: Row
+    ) throws {
+        guard let writable = keyPath as? WritableKeyPath<Self, V> else { return }
+        self[keyPath: writable] = try row.decode(column)
     }
 
     private mutating func copy<V: DatabaseValueConvertible>(_: V.Type, at keyPath: AnyKeyPath, from fresh: Self) {

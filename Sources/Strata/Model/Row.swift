@@ -139,6 +139,13 @@ struct RowContext {
         }
     }
 
+    /// A row laid out as `layout` says: model column `i` at `layout[i]`, or not selected (-1).
+    init(model: any Model.Type, layout: [Int]) {
+        self.modelType = model
+        self.keyring = nil
+        self.layout = layout
+    }
+
     /// The columns of a model that start at `offset` in a joined row.
     init(model: any Model.Type, columns: [TableColumn], offset: Int, keyring: Keyring? = nil) {
         self.modelType = model
