@@ -29,6 +29,8 @@ struct BackendRunner {
         .search,
         .assocAggregate,
         .compositeKey,
+        .explain,
+        .generated,
     ]
 
     func run() async throws -> [WorkloadResult] {
@@ -181,6 +183,14 @@ struct BackendRunner {
                     try await (pair.sharedStore ? pair.strata : $0).prepareLines()
                 }
                 return Arm(side: side, contender: c, before: fill) { try await $0.compositeKeyFinds() }
+            case .explain:
+                return Arm(side: side, contender: c, before: nothing) { try await $0.explainQueries() }
+            case .generated:
+                // Its own table, emptied through Strata before each run (on the raw side's file too, on SQLite).
+                let fill: (Contender) async throws -> Void = {
+                    try await (pair.sharedStore ? pair.strata : $0).preparePriced()
+                }
+                return Arm(side: side, contender: c, before: fill) { try await $0.generatedInserts(sizes.insert) }
             // The filtered queries; the throughput workloads never come here (see ThroughputRunner).
             case .query, .sleep, .pointSelect, .serverMix:
                 return Arm(side: side, contender: c, before: nothing) {

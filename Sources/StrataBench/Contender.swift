@@ -101,6 +101,12 @@ protocol Contender: AnyObject {
     func prepareLines() async throws
     /// 5,000 lookups by a two-column key (the composite-key workload).
     func compositeKeyFinds() async throws -> Sample
+    /// The plans of a tagged query (the explain workload, see ``ExplainQuery``).
+    func explainQueries() async throws -> Sample
+    /// Creates `bench_priced` (the generated workload) if needed and empties it.
+    func preparePriced() async throws
+    /// Saves of a model with a generated column, each value read back (see ``GeneratedInsert``).
+    func generatedInserts(_ count: Int) async throws -> Sample
 }
 
 extension Contender {
@@ -156,6 +162,18 @@ extension Contender {
 
     func compositeKeyFinds() async throws -> Sample {
         throw BenchError("\(name) has no composite keys")
+    }
+
+    func explainQueries() async throws -> Sample {
+        throw BenchError("\(name) has no explain()")
+    }
+
+    func preparePriced() async throws {
+        throw BenchError("\(name) cannot fill bench_priced")
+    }
+
+    func generatedInserts(_ count: Int) async throws -> Sample {
+        throw BenchError("\(name) has no generated columns")
     }
 
     func bulkInsertFloor(_ count: Int) async throws -> Sample {

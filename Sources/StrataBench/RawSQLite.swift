@@ -71,7 +71,7 @@ final class RawSQLite {
     }
 
     @inline(__always)
-    private static func text(_ s: OpaquePointer, _ i: Int32) -> String {
+    static func text(_ s: OpaquePointer, _ i: Int32) -> String {
         guard let p = sqlite3_column_text(s, i) else { return "" }
         return String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(s, i))), as: UTF8.self)
     }
@@ -138,7 +138,7 @@ final class RawSQLite {
     }
 
     @inline(__always)
-    private static func bindText(_ buf: UnsafeBufferPointer<UInt8>, _ s: OpaquePointer, _ i: Int32) {
+    static func bindText(_ buf: UnsafeBufferPointer<UInt8>, _ s: OpaquePointer, _ i: Int32) {
         guard let base = buf.baseAddress else {
             sqlite3_bind_text64(s, i, "", 0, strata_sqlite_transient(), UInt8(SQLITE_UTF8))
             return

@@ -16,7 +16,8 @@ public struct Target: Sendable, Codable, Hashable {
         case (.sqlite, .lookupAsync): return Target(maxRatio: 2.0)
         case (.sqlite, .query), (.sqlite, .pageKeyset), (.sqlite, .setUnion), (.sqlite, .cteDescendants),
             (.sqlite, .windowRank), (.sqlite, .jsonPath), (.sqlite, .windowSum), (.sqlite, .search),
-            (.sqlite, .assocAggregate), (.postgres, .assocAggregate), (.sqlite, .compositeKey):
+            (.sqlite, .assocAggregate), (.postgres, .assocAggregate), (.sqlite, .compositeKey),
+            (.sqlite, .explain), (.sqlite, .generated):
             return Target(maxRatio: 1.2)
         case (.sqlite, .groupSum), (.postgres, .groupSum), (.postgres, .search): return Target(maxRatio: 1.2)
         case (.postgres, .insert), (.postgres, .insertAborting), (.sqlite, .insertAborting):

@@ -67,6 +67,10 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     case assocAggregate = "assoc-aggregate"
     /// 5,000 lookups of rows keyed by two columns (SQLite and memory).
     case compositeKey = "composite-key"
+    /// 200 plans of a tagged query through `explain()` (SQLite).
+    case explain = "explain"
+    /// 20,000 saves of a model with a stored generated column, each total read back (SQLite and memory).
+    case generated = "generated"
 
     /// What the workload does, at full scale.
     public var summary: String {
@@ -137,6 +141,12 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .compositeKey:
             return "5,000 lookups by a two-column primary key (10,000 order lines, one in ten absent), each read into "
                 + "its model, in one read transaction"
+        case .explain:
+            return "200 plans (explain()) of a query tagged bench.page (where i1 > ? order by d1 limit 20), each read "
+                + "as text, in one read transaction"
+        case .generated:
+            return "save 20,000 models one by one in one transaction, each with a stored generated column (price * "
+                + "quantity) read back after its INSERT"
         }
     }
 
@@ -172,6 +182,8 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .search: return "\(SearchBench.queries) full-text matches"
         case .assocAggregate: return "\(AssocAggregate.queries) association counts and sums"
         case .compositeKey: return "\(Self.count(CompositeKeyFind.lookups)) lookups by a two-column key"
+        case .explain: return "\(ExplainQuery.explains) plans of a tagged query"
+        case .generated: return "save \(Self.count(sizes.insert)), generated column read back"
         }
     }
 
@@ -196,6 +208,8 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .search: return (SearchBench.queries, "query")
         case .assocAggregate: return (AssocAggregate.queries, "query")
         case .compositeKey: return (CompositeKeyFind.lookups, "lookup")
+        case .explain: return (ExplainQuery.explains, "plan")
+        case .generated: return (sizes.insert, "insert")
         case .groupSum, .pageKeyset, .sleep, .pointSelect, .serverMix, .copy, .copyIds: return nil
         }
     }
@@ -220,7 +234,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     var isRead: Bool {
         [
             .fetch, .fetchEncrypted, .lookupTx, .lookupAsync, .query, .groupSum, .inLookup, .pageKeyset, .setUnion,
-            .cteDescendants, .windowRank, .windowSum,
+            .cteDescendants, .windowRank, .windowSum, .explain,
         ].contains(self)
     }
 
@@ -230,8 +244,10 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         switch self {
         case .copy, .copyIds, .serverMix: return backend == .postgres
         case .fresh: return backend == .memory
-        case .pageKeyset, .setUnion, .cteDescendants, .windowRank, .jsonPath, .windowSum, .compositeKey:
+        case .pageKeyset, .setUnion, .cteDescendants, .windowRank, .jsonPath, .windowSum, .compositeKey, .generated:
             return backend != .postgres
+        // Each backend's plan is its own text: only SQLite's is compared with the raw C API's.
+        case .explain: return backend == .sqlite
         default: return true
         }
     }
