@@ -71,12 +71,12 @@ extension SQLiteConnection {
         switch keys {
         case .consecutive(let first):
             for offset in 0..<Int64(count) {
-                keyRow.value = .integer(first + offset)
+                keyRow.key = first + offset
                 try onRow(keyRow)
             }
         case .each(let list):
             for k in list {
-                keyRow.value = .integer(k)
+                keyRow.key = k
                 try onRow(keyRow)
             }
         }

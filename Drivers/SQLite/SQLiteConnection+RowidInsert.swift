@@ -13,13 +13,38 @@ final class PreparedTemplate {
     /// The template it was prepared for, or nil for a statement run once: compared in place (a constant of a class)
     /// by `cachedPlan(for:)`, where a copy of the last template cost about 150 instructions a statement.
     let template: StatementTemplate?
+    /// Whether the statement reads at most one row (``StatementTemplate/readsAtMostOneRow``, a find by key): it is
+    /// reset after its first row instead of stepped to its end, as a C caller would (about 200 instructions a find).
+    let readsOneRow: Bool
 
     init(stmt: OpaquePointer, keys: RowidKeys, table: String?, template: StatementTemplate?) {
         self.stmt = stmt
         self.keys = keys
         self.table = table
         self.template = template
+        readsOneRow = template?.readsAtMostOneRow ?? false
     }
+
+    /// Whether this plan was prepared for `template`, compared in place (see ``StatementTemplate/isSame(as:)``).
+    @inline(__always)
+    func serves(_ template: StatementTemplate) -> Bool {
+        self.template?.isSame(as: template) ?? false
+    }
+}
+
+/// The one-column row that hands back an INSERT's rowid key. The driver's own rather than the core's `SingleValueRow`:
+/// that row's `@exclusivity(unchecked)` value is not honored where another module sets it, so each key set there paid
+/// the dynamic exclusivity check (`swift_beginAccess`, about 75 instructions an insert).
+final class SQLiteKeyRow: RowReader {
+    /// The key the row holds. Unchecked for exclusivity: the driver sets it, then hands the row to a callback that
+    /// reads it, one access at a time on the connection's one thread.
+    @exclusivity(unchecked) var key: Int64 = 0
+
+    var columnCount: Int { 1 }
+
+    func value(at index: Int) -> DatabaseValue { .integer(key) }
+
+    func int64(at index: Int) -> Int64? { key }
 }
 
 /// How an INSERT's `RETURNING` key is answered without RETURNING.
@@ -100,13 +125,13 @@ extension SQLiteConnection {
         try holding(plan.stmt) {
             switch plan.keys {
             case .fromStatement:
-                return try step(plan.stmt, binds, table: plan.table, onRow: onRow)
+                return try step(plan.stmt, binds, table: plan.table, firstRowOnly: plan.readsOneRow, onRow: onRow)
             case .lastInsert:
                 let changed = try step(plan.stmt, binds, table: plan.table) { _ in }
                 // A conflict clause of the table's own (`ON CONFLICT IGNORE`) or a trigger's RAISE(IGNORE) inserts
                 // nothing, and last_insert_rowid is then another row's: no key comes back, as RETURNING would.
                 guard changed > 0 else { return 0 }
-                keyRow.value = .integer(sqlite3_last_insert_rowid(handle))
+                keyRow.key = sqlite3_last_insert_rowid(handle)
                 try onRow(keyRow)
                 return changed
             case .rows(let count, let columns, let key, let defaults):
@@ -134,11 +159,7 @@ extension SQLiteConnection {
     /// The plan of a template run before; the last one used is checked first, without hashing (a loop of
     /// saves or finds runs one template over and over).
     private func cachedPlan(for template: StatementTemplate) -> PreparedTemplate? {
-        if let plan = lastPlan, let last = plan.template, last.model == template.model, last.table == template.table,
-            last.kind == template.kind
-        {
-            return plan
-        }
+        if let plan = lastPlan, plan.serves(template) { return plan }
         guard let plan = templateStatements[template] else { return nil }
         lastPlan = plan
         return plan

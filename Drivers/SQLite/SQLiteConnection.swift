@@ -27,8 +27,14 @@ public final class SQLiteConnection: SQLConnection {
     private static let cacheLimit = 512
     /// Statements a caller holds between preparing and finishing with them (a template's INSERT while the
     /// driver prepares the statements that read its keys, an outer query while its row callback runs):
-    /// eviction never finalizes them. A short stack: calls nest a few deep at most.
-    @exclusivity(unchecked) private var held: [OpaquePointer] = []
+    /// eviction never finalizes them. A short stack: calls nest a few deep at most, so its first `heldSlots`
+    /// entries lie in a buffer of their own (an array's append and removeLast checked its uniqueness twice, about
+    /// 80 instructions a statement) and deeper ones in `heldBeyond`.
+    private let held = UnsafeMutablePointer<OpaquePointer?>.allocate(
+        capacity: SQLiteConnection.heldSlots)
+    @exclusivity(unchecked) private var heldCount = 0
+    @exclusivity(unchecked) private var heldBeyond: [OpaquePointer] = []
+    private static let heldSlots = 8
     /// Text and blob binds are copied here and bound without a copy by SQLite (SQLITE_STATIC), so a bind
     /// costs no SQLite allocation. Only the outermost statement uses it: a statement run from inside
     /// another's row callback binds with copies, as the outer one still reads its bytes.
@@ -37,7 +43,7 @@ public final class SQLiteConnection: SQLConnection {
     /// The reader of the outermost running statement, reused from one statement to the next.
     @exclusivity(unchecked) private var outerRow: SQLiteRow?
     /// The one-value row that hands back an INSERT's key.
-    let keyRow = SingleValueRow(value: .null)
+    let keyRow = SQLiteKeyRow()
     /// The SQLite dialect, reading which FTS5 index tables exist from this connection's database.
     public private(set) var dialect: any Dialect = SQLiteDialect()
     /// The FTS5 index tables of the database (see ``SQLiteFullTextCatalog``).
@@ -83,6 +89,7 @@ public final class SQLiteConnection: SQLConnection {
         for stmt in cache.values { sqlite3_finalize(stmt) }
         sqlite3_close_v2(handle)
         bindArena.deallocate()
+        held.deallocate()
     }
 
     /// Runs SQL without binds (connection set-up only).
@@ -95,13 +102,20 @@ public final class SQLiteConnection: SQLConnection {
 
     /// Whether `stmt` is in use: held by a caller (see `holding(_:_:)`) or mid-iteration.
     func isInUse(_ stmt: OpaquePointer) -> Bool {
-        sqlite3_stmt_busy(stmt) != 0 || held.contains(stmt)
+        if sqlite3_stmt_busy(stmt) != 0 { return true }
+        for i in 0..<min(heldCount, Self.heldSlots) where held[i] == stmt { return true }
+        return heldCount > Self.heldSlots && heldBeyond.contains(stmt)
     }
 
     /// Runs `body` with `stmt` held, so that no statement prepared meanwhile evicts (finalizes) it.
+    @inline(__always)
     func holding<T>(_ stmt: OpaquePointer, _ body: () throws -> T) rethrows -> T {
-        held.append(stmt)
-        defer { held.removeLast() }
+        if heldCount < Self.heldSlots { held[heldCount] = stmt } else { heldBeyond.append(stmt) }
+        heldCount += 1
+        defer {
+            heldCount -= 1
+            if heldCount >= Self.heldSlots { heldBeyond.removeLast() }
+        }
         return try body()
     }
 
@@ -161,9 +175,11 @@ public final class SQLiteConnection: SQLConnection {
         return try holding(stmt) { try step(stmt, rendered.binds, table: statement?.tableName, onRow: onRow) }
     }
 
-    /// Binds, steps to the end handing each row to `onRow`, and resets; `table` names the table in errors.
+    /// Binds, steps to the end handing each row to `onRow` (to the first row only with `firstRowOnly`, for a statement
+    /// that reads at most one), and resets; `table` names the table in errors.
     func step(
-        _ stmt: OpaquePointer, _ binds: [DatabaseValue], table: String?, onRow: (any RowReader) throws -> Void
+        _ stmt: OpaquePointer, _ binds: [DatabaseValue], table: String?, firstRowOnly: Bool = false,
+        onRow: (any RowReader) throws -> Void
     ) throws -> Int {
         let usesArena = !bindArenaBusy
         // Raw SQL may name parameters the binds do not fill: those must read NULL, not a previous run's value.
@@ -204,11 +220,14 @@ public final class SQLiteConnection: SQLConnection {
         }
         // sqlite3_changes keeps the last INSERT, UPDATE or DELETE's count through DDL: a DROP TABLE after an
         // INSERT of 7 rows would report 7. Only a statement that moved the total changed rows.
-        let totalBefore = sqlite3_total_changes64(handle)
+        let readOnly = sqlite3_stmt_readonly(stmt) != 0
+        let totalBefore = readOnly ? 0 : sqlite3_total_changes64(handle)
         while true {
             let rc = sqlite3_step(stmt)
             if rc == SQLITE_ROW {
                 try onRow(row)
+                // The reset (deferred) ends the statement as stepping to its end would.
+                if firstRowOnly { break }
             } else if rc == SQLITE_DONE {
                 break
             } else {
@@ -216,7 +235,7 @@ public final class SQLiteConnection: SQLConnection {
                 throw SQLiteErrors.map(sqlite3_extended_errcode(handle), message: message, table: table)
             }
         }
-        if sqlite3_stmt_readonly(stmt) != 0 || sqlite3_total_changes64(handle) == totalBefore { return 0 }
+        if readOnly || sqlite3_total_changes64(handle) == totalBefore { return 0 }
         return Int(sqlite3_changes64(handle))
     }
 

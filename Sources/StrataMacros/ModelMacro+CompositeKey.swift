@@ -67,6 +67,9 @@ extension ModelAnalysis {
         lines.append("        }")
         let values = keys.map { "self.\($0.name).databaseValue" }.joined(separator: ", ")
         lines.append("        \(access)var keyValues: [Strata.DatabaseValue] { [\(values)] }")
+        lines.append("        \(access)func appendKeyValues(to values: inout [Strata.DatabaseValue]) {")
+        for key in keys { lines.append("            values.append(self.\(key.name).databaseValue)") }
+        lines.append("        }")
         let columns = keys.map { "\"\($0.column)\"" }.joined(separator: ", ")
         lines.append("        \(access)static var keyColumns: [String] { [\(columns)] }")
         lines.append("    }")

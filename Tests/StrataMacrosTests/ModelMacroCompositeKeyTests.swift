@@ -39,6 +39,10 @@ final class ModelMacroCompositeKeyTests: XCTestCase {
                             self.sku = sku
                         }
                         public var keyValues: [Strata.DatabaseValue] { [self.orderID.databaseValue, self.sku.databaseValue] }
+                        public func appendKeyValues(to values: inout [Strata.DatabaseValue]) {
+                            values.append(self.orderID.databaseValue)
+                            values.append(self.sku.databaseValue)
+                        }
                         public static var keyColumns: [String] { ["order_id", "sku"] }
                     }
                     public var id: ID? {

@@ -89,6 +89,54 @@ struct SQLiteStatementCacheTests {
         }
     }
 
+    /// The columns the nested reads of `nestedReads` filter on, one per level: each level's SELECT is its own SQL.
+    private static var levelColumns: [KeyPath<CacheWide, Int>] {
+        [\.c0, \.c1, \.c2, \.c3, \.c4, \.c5, \.c6, \.c7, \.c8, \.c9, \.c10, \.c11]
+    }
+
+    /// Reads one row at each of `levelColumns.count - level` levels, each inside the row callback of the one above;
+    /// the innermost saves, finds and fills the cache past its capacity. Returns the rows the innermost level saw.
+    private func nestedReads(_ tx: Transaction, level: Int) throws -> Int {
+        guard level < Self.levelColumns.count else {
+            var item = CacheItem(label: "deep")
+            try item.save(tx)
+            try fill(tx, 520)
+            #expect(try CacheItem.find(item.id ?? -1, tx)?.label == "deep")
+            return 1
+        }
+        var seen = 0
+        try CacheWide.query(on: tx).where(Self.levelColumns[level] >= 0).limit(1).forEach { _ in
+            seen += try nestedReads(tx, level: level + 1)
+        }
+        return seen
+    }
+
+    @Test("statements held twelve deep (past the held stack's first slots) survive a cache that evicts under them")
+    func deeplyNestedStatements() async throws {
+        let file = TemporarySQLiteFile()
+        let db = try Database.open("sqlite:\(file.path)?pool=1", drivers: [.sqlite])
+        defer { db.close() }
+        try await db.migrate(CacheItem.self, CacheWide.self)
+        try await db.transaction { tx in
+            var rows = [CacheWide(), CacheWide()]
+            try CacheWide.insertAll(&rows, tx)
+        }
+        for _ in 0..<3 {
+            let seen = try await db.transaction { tx in try nestedReads(tx, level: 0) }
+            #expect(seen == 1)
+        }
+        // The stack unwound: a loop of finds and saves afterwards runs on the templates as before.
+        try await db.transaction { tx in
+            for k in 0..<20 {
+                var item = CacheItem(label: "after \(k)")
+                try item.save(tx)
+                #expect(try CacheItem.find(item.id ?? -1, tx)?.label == "after \(k)")
+            }
+        }
+        let count = try await db.unsafeRawExecute("SELECT count(*) FROM cache_item")
+        #expect(count == [[.integer(23)]])
+    }
+
     @Test(
         "with the cache filled to every count around its capacity, statements in use are not finalized",
         arguments: Path.allCases)

@@ -56,6 +56,40 @@ struct SQLiteTemplatePlanTests {
         #expect(rows == [[.integer(Int64(2 * rounds)), .integer(Int64(rounds))]])
     }
 
+    @Test("a find stops at its row and ends its statement: another connection's TRUNCATE checkpoint is not blocked")
+    func findEndsItsStatement() async throws {
+        let file = TemporarySQLiteFile()
+        let db = try Database.open("sqlite:\(file.path)?pool=1", drivers: [.sqlite])
+        defer { db.close() }
+        let other = try Database.open("sqlite:\(file.path)?pool=1", drivers: [.sqlite])
+        defer { other.close() }
+        try await db.migrate(PlanFull.self)
+        var models = (0..<5).map { PlanFull(label: "row \($0)", note: $0 % 2 == 0 ? "even" : nil) }
+        try await db.transaction { tx in try PlanFull.insertAll(&models, tx) }
+        let ids = models.map { $0.id ?? -1 }
+        // A lease in autocommit: each find is its own read. A statement left unreset would keep a read of the WAL open,
+        // and the checkpoint would report busy (its first column, 1) instead of 0.
+        try await db.withConnection { tx in
+            for (i, id) in ids.enumerated() {
+                let found = try #require(try PlanFull.find(id, tx))
+                #expect(found.label == "row \(i)" && found.note == (i % 2 == 0 ? "even" : nil))
+                #expect(try PlanFull.find(-1 - id, tx) == nil)
+            }
+        }
+        try await db.withConnection { tx in
+            #expect(try PlanFull.find(ids[2], tx)?.label == "row 2")
+            let checkpoint = try other.readSync { o in try o.unsafeRawExecute("PRAGMA wal_checkpoint(TRUNCATE)") }
+            #expect(checkpoint.first?.first == .integer(0))
+            // A found model saves as a stored one: an UPDATE of its row, not a second INSERT.
+            var found = try #require(try PlanFull.find(ids[3], tx))
+            found.note = "updated"
+            try found.save(tx)
+            #expect(found.id == ids[3])
+        }
+        let rows = try await db.unsafeRawExecute("SELECT count(*), count(note) FROM plan_shared")
+        #expect(rows == [[.integer(5), .integer(4)]])
+    }
+
     @Test("one-shot finds from concurrent tasks (some on connections' threads) each read their own row")
     func concurrentOneShotFinds() async throws {
         let file = TemporarySQLiteFile()

@@ -31,6 +31,10 @@ public struct StatementTemplate: Hashable, Sendable {
     /// Whether the statement only reads (``Kind/findByKey``, ``Kind/readBackByKey``): set once, so the hot path
     /// tests a flag, not an enum.
     @usableFromInline let isRead: Bool
+    /// The kind as a number when it carries no payload (1: ``Kind/insertReturningKey``, 2: ``Kind/findByKey``, 3:
+    /// ``Kind/readBackByKey``), else 0: ``isSame(as:)`` compares two templates without reaching into the kind's box (the derived `==` of an indirect
+    /// enum, with a retain and a release of each side's box, cost about 60 instructions a statement).
+    @usableFromInline let plainKind: UInt8
 
     /// A template for one model and statement shape.
     ///
@@ -38,13 +42,31 @@ public struct StatementTemplate: Hashable, Sendable {
     ///   - model: the model type.
     ///   - kind: the statement's shape.
     ///   - table: the table the statement reads or writes.
+    @inlinable
     public init(_ model: Any.Type, _ kind: Kind, table: String) {
         self.model = ObjectIdentifier(model)
         self.kind = kind
         self.table = table
         switch kind {
-        case .findByKey, .readBackByKey: isRead = true
-        default: isRead = false
+        case .findByKey: (isRead, plainKind) = (true, 2)
+        case .insertReturningKey: (isRead, plainKind) = (false, 1)
+        case .readBackByKey: (isRead, plainKind) = (true, 3)
+        default: (isRead, plainKind) = (false, 0)
         }
     }
+
+    /// Whether `other` is the same template (as `==` answers), comparing the kind only when it carries a payload.
+    ///
+    /// - Parameter other: the template to compare with.
+    /// - Returns: true when both name the same model, kind and table.
+    @inlinable
+    public func isSame(as other: StatementTemplate) -> Bool {
+        model == other.model && plainKind == other.plainKind && table == other.table
+            && (plainKind != 0 || kind == other.kind)
+    }
+
+    /// Whether the statement reads at most one row: a find or a read-back by the table's primary key
+    /// (``Kind/findByKey``, ``Kind/readBackByKey``), whose values no two rows share. A driver may stop reading after
+    /// the first row.
+    @inlinable public var readsAtMostOneRow: Bool { plainKind == 2 || plainKind == 3 }
 }

@@ -588,13 +588,18 @@ extension Model {
     ///
     /// A find by a key of one column or of several (``CompositeKey``) runs as a statement template: the connection
     /// renders its SELECT once and then binds each key's values.
+    ///
+    /// The key's values are bound from an array the transaction keeps from one find to the next (see
+    /// ``PrimaryKey/appendKeyValues(to:)``), so a find allocates none for them.
     @inlinable
     public static func find(_ id: ID, _ tx: Transaction) throws -> Self? {
-        guard let binds = findBinds(id) else { return try query(on: tx).filter(id: id).first() }
+        var binds = tx.takeKeyBinds()
+        guard appendFindBinds(id, to: &binds) else { return try query(on: tx).filter(id: id).first() }
         var found: Self?
         _ = try tx.execute(
             template: findTemplate, binds: binds, statement: { findStatement(id) },
             onRow: { found = try decodeFound($0, in: tx.undoScope, tx.database.keyring) })
+        tx.putBackKeyBinds(&binds)
         return found
     }
 
@@ -629,6 +634,20 @@ extension Model {
         return values.count == schema.primaryKeyIndexes.count ? values : nil
     }
 
+    /// ``findBinds(_:)`` appended to `binds` (empty on entry), without an array of their own; false where
+    /// `findBinds` is nil (and `binds` then holds what to drop).
+    @inlinable
+    static func appendFindBinds(_ id: ID, to binds: inout [DatabaseValue]) -> Bool {
+        let schema = Self.schema
+        if schema.primaryKeyIndex != nil {
+            binds.append(id.databaseValue)
+            return true
+        }
+        guard schema.hasCompositeKey else { return false }
+        id.appendKeyValues(to: &binds)
+        return binds.count == schema.primaryKeyIndexes.count
+    }
+
     /// The shape of ``find(_:_:)``'s SELECT.
     @usableFromInline
     static var findTemplate: StatementTemplate { StatementTemplate(Self.self, .findByKey, table: schema.name) }
@@ -640,8 +659,10 @@ extension Model {
         return .select(Select(table: schema.name, selection: .columns(schema.columnNames), filter: keyFilter(id)))
     }
 
-    /// The model ``find(_:_:)`` read from a row.
-    @usableFromInline
+    /// The model ``find(_:_:)`` read from a row. Inlined into each find, so that it is specialized for the model:
+    /// generic, it reached the model's schema, initializer and persistence state through the protocol's witnesses
+    /// (the state through a coroutine).
+    @inlinable
     static func decodeFound(
         _ reader: any RowReader, in scope: UndoScope?, _ keyring: Keyring?
     ) throws -> Self {
