@@ -91,7 +91,7 @@ extension SQLiteConnection {
         defer { if prepared.owned { sqlite3_finalize(prepared.plan.stmt) } }
         if !prepared.owned {
             templateStatements[template] = prepared.plan
-            lastPlan = prepared.plan
+            (previousPlan, lastPlan) = (lastPlan, prepared.plan)
         }
         return try run(prepared.plan, binds, onRow: onRow)
     }
@@ -156,12 +156,16 @@ extension SQLiteConnection {
         return .fromStatement
     }
 
-    /// The plan of a template run before; the last one used is checked first, without hashing (a loop of
-    /// saves or finds runs one template over and over).
+    /// The plan of a template run before; the last two used are checked first, without hashing (a loop of
+    /// saves or finds runs one template over and over; a save that reads back a generated column, two).
     private func cachedPlan(for template: StatementTemplate) -> PreparedTemplate? {
         if let plan = lastPlan, plan.serves(template) { return plan }
+        if let plan = previousPlan, plan.serves(template) {
+            (previousPlan, lastPlan) = (lastPlan, plan)
+            return plan
+        }
         guard let plan = templateStatements[template] else { return nil }
-        lastPlan = plan
+        (previousPlan, lastPlan) = (lastPlan, plan)
         return plan
     }
 
@@ -169,7 +173,7 @@ extension SQLiteConnection {
     func forgetSchema() {
         rowidAliases.removeAll()
         templateStatements.removeAll()
-        lastPlan = nil
+        (lastPlan, previousPlan) = (nil, nil)
     }
 
     /// Raw SQL may change the schema, so it forgets which keys are rowid aliases; `PRAGMA case_sensitive_like`

@@ -20,6 +20,8 @@ public final class SQLiteConnection: SQLConnection {
     @exclusivity(unchecked) var templateStatements: [StatementTemplate: PreparedTemplate] = [:]
     /// The plan of the template run last (see `cachedPlan(for:)`), which names its template.
     @exclusivity(unchecked) var lastPlan: PreparedTemplate?
+    /// The plan run before ``lastPlan``: a save that reads back what the database computed alternates two templates.
+    @exclusivity(unchecked) var previousPlan: PreparedTemplate?
     /// The SQL of SELECTs run before, by shape: a query run again with other values is not rendered again.
     public let renderCache: RenderCache? = RenderCache()
     /// Whether a table's key column is its rowid alias, by `table NUL column` (see `isRowidAlias`).
@@ -143,7 +145,7 @@ public final class SQLiteConnection: SQLConnection {
                 cache[key] = nil
             }
             templateStatements = templateStatements.filter { cache.values.contains($0.value.stmt) }
-            lastPlan = nil
+            (lastPlan, previousPlan) = (nil, nil)
         }
         cache[sql] = stmt
         lastPrepared = (sql, stmt)
