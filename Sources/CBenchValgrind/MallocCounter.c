@@ -1,6 +1,8 @@
 // MallocCounter: counts this process's calls into the C allocator (glibc), for allocations per statement.
 #include "CBenchValgrind.h"
 
+#include <stdlib.h>  // defines __GLIBC__ on glibc
+
 #if defined(__linux__) && defined(__GLIBC__)
 #include <stdatomic.h>
 #include <stddef.h>
