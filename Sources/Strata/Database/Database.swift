@@ -339,7 +339,7 @@ public final class Database: Sendable {
     /// Runs raw SQL with bound values (see ``Transaction/unsafeRawExecute(_:_:)``).
     ///
     /// A plain `SELECT` goes through the pool's statement loop (PostgreSQL) when other calls hold connections, as
-    /// `find` does (see ``rawSelectOnLoop(_:_:)``); anything else, or a call alone, runs on a connection of its own.
+    /// `find` does, under a Sync of its own; anything else, or a call alone, runs on a connection of its own.
     @discardableResult
     nonisolated(nonsending)
         public func unsafeRawExecute(_ sql: String, _ binds: [any DatabaseValueConvertible] = []) async throws
