@@ -14,7 +14,7 @@ import Synchronization
 /// server's and the client's cost of a point lookup saved: one system call and one wake-up on each side per group
 /// instead of per statement. An error in one statement fails it alone: the server skips the rest of its group, which
 /// the loop sends again (``PostgresLoopCounters/resent``). A freed connection takes the next queued statements on
-/// this thread at once.
+/// this thread at once. Raw SQL (``PostgresLoopStatement/solo``) is pipelined too, but in a group of its own.
 ///
 /// It starts with the first statement and ends after ``idleLimit`` with nothing to do (or at ``stop()``), so an idle
 /// pool holds no thread.
@@ -177,6 +177,8 @@ final class PostgresLoopThread: @unchecked Sendable {
         var jobs: [Job] = []
         var fds: [pollfd] = []
         var finished = Finished()
+        // The pipes kept after a pass, swapped with `pipes`: no array is made per pass.
+        var kept: [Pipe] = []
         var idleSince: ContinuousClock.Instant?
         while true {
             lock.lock()
@@ -211,12 +213,11 @@ final class PostgresLoopThread: @unchecked Sendable {
             let n = poll(&fds, nfds_t(fds.count), timeout(pipes))
             if n < 0 && errno != EINTR { Thread.sleep(forTimeInterval: 0.001) }  // never spin on a persistent error
             if fds[0].revents != 0 {
-                var drain = [UInt8](repeating: 0, count: 64)
-                while read(wakeRead, &drain, drain.count) > 0 {}
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { drain in
+                    while read(wakeRead, drain.baseAddress, drain.count) > 0 {}
+                }
             }
             let now = ContinuousClock.now
-            var kept: [Pipe] = []
-            kept.reserveCapacity(pipes.count)
             for (i, pipe) in pipes.enumerated() {
                 if n > 0 && fds[i + 1].revents != 0 { receive(pipe, finished: &finished) }
                 if let first = pipe.entries.first?.deadline, first <= now, !pipe.entries.isEmpty {
@@ -224,7 +225,8 @@ final class PostgresLoopThread: @unchecked Sendable {
                 }
                 if keep(pipe, finished: &finished) { kept.append(pipe) }
             }
-            pipes = kept
+            swap(&pipes, &kept)
+            kept.removeAll(keepingCapacity: true)  // holds no pipe given up: its connection may close
             finished.deliver()
         }
     }
@@ -279,7 +281,9 @@ final class PostgresLoopThread: @unchecked Sendable {
             }
             if group.isEmpty { break }
             for (i, entry) in group.enumerated() {
-                send(entry, on: pipe, endsGroup: i == group.count - 1, finished: &finished)
+                // A solo statement (raw SQL) has a Sync of its own: the one before it ends its group, and it ends its.
+                let last = i == group.count - 1 || entry.statement.solo || group[i + 1].statement.solo
+                send(entry, on: pipe, endsGroup: last, finished: &finished)
             }
             group.removeAll(keepingCapacity: true)
         }

@@ -45,6 +45,12 @@ final class PostgresStatementLoop: StatementLoop, Sendable {
         return try PostgresLoopStatement(plan: plan, binds: binds)
     }
 
+    func prepareRaw(_ sql: String, binds: [DatabaseValue]) throws -> any LoopStatement {
+        let rendered = try SQLRenderer.renderRaw(sql, binds, dialect: dialect)
+        return try PostgresLoopStatement(
+            plan: PostgresLoopPlan(sql: rendered.sql, shape: nil), binds: rendered.binds, solo: true)
+    }
+
     func start(_ statement: any LoopStatement, reply: LoopReply, lease: LoopLease) {
         guard let statement = statement as? PostgresLoopStatement,
             let connection = lease.connection as? PostgresConnection
@@ -78,11 +84,12 @@ final class PostgresStatementLoop: StatementLoop, Sendable {
 final class PostgresLoopPlan: Sendable {
     let sql: String
     let sqlHash: Int
-    let shape: Statement
+    /// Nil for raw SQL (its errors name no table).
+    let shape: Statement?
     /// What the connection asks of the statement, worked out once.
     let traits: StatementTraits
 
-    init(sql: String, shape: Statement) {
+    init(sql: String, shape: Statement?) {
         self.sql = sql
         sqlHash = sql.hashValue
         self.shape = shape
@@ -118,13 +125,18 @@ final class PostgresLoopStatement: LoopStatement {
     let binds: PostgresBinds
     let plan: PostgresLoopPlan
 
-    /// The statement (or one of the template's shape), for the table its errors name.
-    var shape: Statement { plan.shape }
+    /// Whether it is sent in a group of its own (raw SQL, which may write through a function it calls: an error
+    /// later in a shared group would undo that after its answer was given).
+    let solo: Bool
 
-    init(plan: PostgresLoopPlan, binds: [DatabaseValue]) throws {
-        self.binds = try PostgresBinds(binds, table: plan.shape.tableName)
+    /// The statement (or one of the template's shape), for the table its errors name; nil for raw SQL.
+    var shape: Statement? { plan.shape }
+
+    init(plan: PostgresLoopPlan, binds: [DatabaseValue], solo: Bool = false) throws {
+        self.binds = try PostgresBinds(binds, table: plan.shape?.tableName)
         key = PostgresConnection.Key(sql: plan.sql, types: self.binds.types, sqlHash: plan.sqlHash)
         self.plan = plan
+        self.solo = solo
     }
 }
 

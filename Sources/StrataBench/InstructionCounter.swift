@@ -99,12 +99,15 @@ struct InstructionCounter {
             return rest
         }
         var calleeAllocates = false
+        // A call from an allocator to one (the bench's own `malloc`, MallocCounter.c, calling glibc's, which
+        // callgrind names `malloc` too) is the same allocation.
+        var callerAllocates = false
         var total = 0
         for line in text.split(separator: "\n") {
             if line.hasPrefix("cfn=") {
-                calleeAllocates = allocators.contains(name(line.dropFirst(4)))
+                calleeAllocates = !callerAllocates && allocators.contains(name(line.dropFirst(4)))
             } else if line.hasPrefix("fn=") {
-                _ = name(line.dropFirst(3))
+                callerAllocates = allocators.contains(name(line.dropFirst(3)))
                 calleeAllocates = false
             } else if calleeAllocates, line.hasPrefix("calls=") {
                 total += Int(line.dropFirst(6).prefix { $0 != " " }) ?? 0

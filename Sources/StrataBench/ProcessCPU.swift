@@ -1,4 +1,5 @@
-// ProcessCPU: CPU seconds and context switches of this process and its waited-for children, per statement.
+// ProcessCPU: CPU seconds, context switches and allocations of this process (and its children's CPU), per statement.
+import CBenchValgrind
 import Foundation
 
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import Foundation
 #endif
 
 /// User plus system CPU time, in seconds, and context switches: this process's (all its threads) and its
-/// ended children's.
+/// ended children's; and this process's calls into the C allocator (CBenchValgrind's MallocCounter.c, glibc).
 ///
 /// On a shared machine a rate moves with the load; the CPU one side spends per statement moves much
 /// less, so the throughput workloads print both, with the share spent in the kernel and the context
@@ -19,19 +20,24 @@ struct ProcessCPU {
         var seconds = 0.0
         var systemSeconds = 0.0
         var switches = 0.0
+        /// Calls into the C allocator; nil where they are not counted (a child, or not glibc).
+        var allocations: Double?
 
         static func - (a: Usage, b: Usage) -> Usage {
             Usage(
                 seconds: a.seconds - b.seconds, systemSeconds: a.systemSeconds - b.systemSeconds,
-                switches: a.switches - b.switches)
+                switches: a.switches - b.switches,
+                allocations: a.allocations.flatMap { x in b.allocations.map { x - $0 } })
         }
 
-        /// "N µs CPU (S µs in the kernel), C context switches per statement" for `statements` statements.
+        /// "N µs CPU (S µs in the kernel), C context switches, A allocations per statement" for `statements`
+        /// statements.
         func perStatement(_ statements: Double) -> String {
             guard statements > 0 else { return "no statements" }
+            let allocated = allocations.map { ", \(Format.fixed($0 / statements, 1)) allocations" } ?? ""
             return "\(Format.fixed(seconds / statements * 1e6, 1)) µs CPU per statement"
                 + " (\(Format.fixed(systemSeconds / statements * 1e6, 1)) µs in the kernel,"
-                + " \(Format.fixed(switches / statements, 2)) context switches)"
+                + " \(Format.fixed(switches / statements, 2)) context switches\(allocated))"
         }
     }
 
@@ -49,7 +55,9 @@ struct ProcessCPU {
             let own = RUSAGE_SELF
             let children = RUSAGE_CHILDREN
         #endif
-        return ProcessCPU(ownUsage: usage { getrusage(own, &$0) }, childrenUsage: usage { getrusage(children, &$0) })
+        var ownUsage = usage { getrusage(own, &$0) }
+        if strata_bench_counts_allocations() != 0 { ownUsage.allocations = Double(strata_bench_allocations()) }
+        return ProcessCPU(ownUsage: ownUsage, childrenUsage: usage { getrusage(children, &$0) })
     }
 
     private static func usage(_ read: (inout rusage) -> Int32) -> Usage {

@@ -33,6 +33,8 @@ public struct ServerMixSide: Sendable, Codable {
     /// other side's idle ones included (Strata's connection threads wait idle while libpq runs; libpq's threads end
     /// with each of its runs).
     public var peakThreads: Int?
+    /// This process's calls into the C allocator per request (every thread's), or nil where they are not counted.
+    public var allocations: Double? = nil
 }
 
 /// The result of ``Workload/serverMix``.
@@ -124,7 +126,8 @@ extension ThroughputRunner {
                     clientMicroseconds: used.seconds / Double(max(1, done.requests)) * 1e6,
                     serverMicroseconds: serverUsed.map { $0 / Double(max(1, done.requests)) * 1e6 },
                     contextSwitches: used.switches / Double(max(1, done.requests)), taskLagP99: lags.task,
-                    threadLagP99: lags.thread, peakThreads: lags.peakThreads)
+                    threadLagP99: lags.thread, peakThreads: lags.peakThreads,
+                    allocations: used.allocations.map { $0 / Double(max(1, done.requests)) })
                 sides[side].append(result)
                 log("    \(side == 0 ? "strata" : "libpq ") \(Self.describe(result))")
             }
@@ -143,7 +146,9 @@ extension ThroughputRunner {
     static func describe(_ s: ServerMixSide) -> String {
         "\(Format.fixed(s.requestsPerSecond, 0)) req/s, client \(Format.fixed(s.clientMicroseconds, 1)) µs"
             + ", server \(s.serverMicroseconds.map { Format.fixed($0, 1) } ?? "?") µs"
-            + ", \(Format.fixed(s.contextSwitches, 2)) switches per request; bystander p99 late: task "
+            + ", \(Format.fixed(s.contextSwitches, 2)) switches"
+            + (s.allocations.map { ", \(Format.fixed($0, 1)) allocations" } ?? "")
+            + " per request; bystander p99 late: task "
             + "\(Format.fixed(s.taskLagP99, 2)) ms, thread \(Format.fixed(s.threadLagP99, 2)) ms; "
             + "peak threads \(s.peakThreads.map(String.init) ?? "?")"
     }
@@ -153,13 +158,15 @@ extension ThroughputRunner {
         func m(_ f: (ServerMixSide) -> Double) -> Double { Summary.median(runs.map(f)) }
         let servers = runs.compactMap(\.serverMicroseconds)
         let threads = runs.compactMap(\.peakThreads)
+        let allocations = runs.compactMap(\.allocations)
         return ServerMixSide(
             requestsPerSecond: Summary.rounded(m(\.requestsPerSecond), 1),
             clientMicroseconds: Summary.rounded(m(\.clientMicroseconds), 10),
             serverMicroseconds: servers.isEmpty ? nil : Summary.rounded(Summary.median(servers), 10),
             contextSwitches: Summary.rounded(m(\.contextSwitches), 100),
             taskLagP99: Summary.rounded(m(\.taskLagP99), 100), threadLagP99: Summary.rounded(m(\.threadLagP99), 100),
-            peakThreads: threads.max())
+            peakThreads: threads.max(),
+            allocations: allocations.isEmpty ? nil : Summary.rounded(Summary.median(allocations), 10))
     }
 
     /// Requests and committed updates that 64 tasks complete through Strata in `seconds`.

@@ -103,7 +103,7 @@ extension Database {
     }
 
     nonisolated(nonsending)
-        private func readOne(
+        func readOne(
             from pool: ConnectionPool, check: () throws -> Void,
             prepare: (any StatementLoop) throws -> any LoopStatement, run: (Transaction) throws -> Int,
             caller: StatementObserver?, measuredBy: StatementObserver?,

@@ -337,12 +337,19 @@ public final class Database: Sendable {
     }
 
     /// Runs raw SQL with bound values (see ``Transaction/unsafeRawExecute(_:_:)``).
+    ///
+    /// A plain `SELECT` goes through the pool's statement loop (PostgreSQL) when other calls hold connections, as
+    /// `find` does, under a Sync of its own; anything else, or a call alone, runs on a connection of its own.
     @discardableResult
     nonisolated(nonsending)
         public func unsafeRawExecute(_ sql: String, _ binds: [any DatabaseValueConvertible] = []) async throws
         -> [[DatabaseValue]]
     {
-        try await withConnection { tx in try tx.unsafeRawExecute(sql, binds) }
+        if pool.statementLoop != nil, RawSelect.isPlain(sql) {
+            let isolation = #isolation  // bound first: `#isolation != nil` inline crashes Swift 6.3's code generation
+            if isolation == nil, let rows = try await rawSelectOnLoop(sql, binds) { return rows }
+        }
+        return try await withConnection { tx in try tx.unsafeRawExecute(sql, binds) }
     }
 
     /// Closes idle connections; later calls fail with ``StrataError/connectionFailed(_:)``.

@@ -14,6 +14,14 @@ package protocol StatementLoop: AnyObject, Sendable {
     func prepare(template: StatementTemplate?, binds: [DatabaseValue], statement: () throws -> Statement) throws
         -> any LoopStatement
 
+    /// Raw SQL that reads (a plain `SELECT`, see ``Database/unsafeRawExecute(_:_:)``) made ready for the loop: its `?`
+    /// markers rewritten and its values converted, on the caller's thread.
+    /// The loop sends it in a group of its own, closed by its own Sync, so that it runs in an implicit transaction of
+    /// its own, as it would alone: a function it calls may write.
+    ///
+    /// - Throws: ``StrataError/invalidQuery(_:)`` when the markers and values differ in number, value errors.
+    func prepareRaw(_ sql: String, binds: [DatabaseValue]) throws -> any LoopStatement
+
     /// Sends `statement` on the lent connection from the loop's thread and calls `reply` there once it is answered
     /// (or failed). The loop may send more statements on the same connection behind it (``LoopLease/next()``) and
     /// gives the connection back with ``LoopLease/release()`` when none is left in flight.
