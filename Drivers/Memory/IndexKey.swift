@@ -30,6 +30,12 @@ struct IndexKey: Hashable, Sendable {
         }
     }
 
+    /// The key of a lookup whose values (none NULL, at least one) are listed in the index's column order.
+    init(values: [DatabaseValue]) {
+        first = values[0]
+        rest = values.count == 1 ? [] : Array(values[1...])
+    }
+
     /// A one-column key for a lookup.
     init(_ value: DatabaseValue) {
         first = value
