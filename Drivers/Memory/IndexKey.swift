@@ -10,9 +10,11 @@ import Strata
 /// caller's array of values (``init(values:)``), which costs none either.
 struct IndexKey: Hashable, Sendable {
     let first: DatabaseValue
+    /// 0, or 1 for a key that shares its caller's values (whose first is ``first``); a byte, declared here, so that it
+    /// takes the padding after `first` and a key is no larger than one without it.
+    private let restStart: UInt8
     /// The other columns' values are `rest[restStart...]`.
     private let rest: [DatabaseValue]
-    private let restStart: Int
 
     /// The key of `columns` in `row`, or nil when one of them is NULL (NULLs never collide).
     init?(row: [DatabaseValue], columns: [Int]) {
@@ -63,11 +65,12 @@ struct IndexKey: Hashable, Sendable {
     }
 
     static func == (a: IndexKey, b: IndexKey) -> Bool {
-        let n = a.rest.count - a.restStart
-        guard n == b.rest.count - b.restStart, Self.same(a.first, b.first) else { return false }
+        let (sa, sb) = (Int(a.restStart), Int(b.restStart))
+        let n = a.rest.count - sa
+        guard n == b.rest.count - sb, Self.same(a.first, b.first) else { return false }
         var i = 0
         while i < n {
-            if !Self.same(a.rest[a.restStart + i], b.rest[b.restStart + i]) { return false }
+            if !Self.same(a.rest[sa + i], b.rest[sb + i]) { return false }
             i += 1
         }
         return true
@@ -75,7 +78,7 @@ struct IndexKey: Hashable, Sendable {
 
     func hash(into hasher: inout Hasher) {
         Self.hash(first, into: &hasher)
-        var i = restStart
+        var i = Int(restStart)
         while i < rest.count {
             Self.hash(rest[i], into: &hasher)
             i += 1
