@@ -25,8 +25,7 @@ extension MemoryConnection {
             switch try store.run(planned, binds: binds, connection: id) {
             case .found(let row):
                 guard let row else { return 0 }
-                guard case .find(_, let projection) = planned.plan else { return 0 }
-                let reader = takeRow(row, projection: projection)
+                let reader = takeRow(row, projection: planned.plan.projection)
                 defer { spareRow = reader }
                 try onRow(reader)
                 return 0

@@ -30,6 +30,8 @@ extension MemoryStore {
             case .find(let table, _):
                 guard binds.count == 1, case .integer(let id) = binds[0] else { return .unplanned(replan: false) }
                 return s.findRow(id, in: table)
+            case .findByIndex(let table, let index, _):
+                return s.findRow(binds, in: table, index: index)
             case .insert(let table, let plan, let returned):
                 guard binds.count == plan.columns.count else { return .unplanned(replan: false) }
                 return .inserted(try s.insertPlanned(binds, into: table, plan: plan, returned: returned))
@@ -64,6 +66,22 @@ extension StoreState {
     @inline(__always)
     private static func row(_ id: Int64, of table: inout MemoryTable) -> TemplateOutcome {
         guard let slot = table.slotByID[id] else { return .found(nil) }
+        return .found(table.slots[slot])
+    }
+
+    /// `SELECT … WHERE a = ? AND b = ?` on `table`, every column of the unique index at position `index` compared
+    /// with the bind at its position: its row, read in place by one probe of the index (``TemplateOutcome/unplanned``
+    /// when the table is gone, or a bind is not of its column's kind, which only the statement compares as SQL does).
+    mutating func findRow(_ key: [DatabaseValue], in table: String, index: Int) -> TemplateOutcome {
+        guard let i = tables.index(forKey: table) else { return .unplanned(replan: true) }
+        return Self.row(key, index: index, of: &tables.values[i])
+    }
+
+    /// The row whose key in the index at `index` is `key`, read in place.
+    @inline(__always)
+    private static func row(_ key: [DatabaseValue], index: Int, of table: inout MemoryTable) -> TemplateOutcome {
+        guard let slot = table.slot(forKey: key, inIndex: index) else { return .unplanned(replan: false) }
+        guard let slot else { return .found(nil) }
         return .found(table.slots[slot])
     }
 

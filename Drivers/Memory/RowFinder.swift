@@ -23,6 +23,35 @@ extension MemoryTable {
         }
     }
 
+    /// The position in ``indexes`` of the unique index whose every column `filter` compares, in the index's column
+    /// order, with the bind at the same position: `a = binds[0]` alone or `a = binds[0] AND b = binds[1] …` (what a
+    /// find by a composite, text or UUID key sends); nil for any other filter.
+    func uniqueIndexEquality(_ filter: SQLExpression?, binds: [DatabaseValue]) -> Int? {
+        guard let node = filter?.node else { return nil }
+        var terms = [node]
+        if case .and(let items) = node { terms = items }
+        guard terms.count == binds.count else { return nil }
+        var names: [String] = []
+        for (term, bind) in zip(terms, binds) {
+            guard case .compare(.equal, .column(let name), .value(let v)) = term, v == bind else { return nil }
+            names.append(name)
+        }
+        return indexes.firstIndex { $0.isUnique && $0.columnNames == names }
+    }
+
+    /// The slot of the row whose columns of the unique index at position `i` of ``indexes`` hold `key` (one value
+    /// per column, in the index's order), by one probe of the index.
+    ///
+    /// - Returns: nil when the probe cannot answer as SQL equality does (no such unique index, or a value that is
+    ///   NULL or not of its column's kind: see ``sameKind(_:_:)``); `.some(nil)` when no row has the key.
+    func slot(forKey key: [DatabaseValue], inIndex i: Int) -> Int?? {
+        guard i < indexes.count, indexes[i].isUnique, indexes[i].columns.count == key.count, !key.isEmpty else {
+            return nil
+        }
+        for k in key.indices where !Self.sameKind(key[k], columns[indexes[i].columns[k]].type) { return nil }
+        return .some(indexes[i].slots[IndexKey(values: key)])
+    }
+
     /// Slots that may match, in insertion order, or nil when the condition needs a scan: an exact
     /// lookup (primary key, unique index) when a term allows one, else a range of an ordered index.
     ///
@@ -51,10 +80,41 @@ extension MemoryTable {
             for item in items {
                 if let found = exactSlots(item) { return found }
             }
-            return nil
+            return compositeSlots(items)
         default:
             return nil
         }
+    }
+
+    /// The slot from a unique index of several columns (a composite key's) whose every column a term of `items` (an
+    /// AND's) compares for equality with a value of the column's kind, by one probe; nil when no index is covered.
+    private func compositeSlots(_ items: [CompiledCondition]) -> [Int]? {
+        guard items.count >= 2 else { return nil }
+        search: for i in indexes.indices where indexes[i].isUnique && indexes[i].columns.count >= 2 {
+            guard indexes[i].columns.count <= items.count else { continue }
+            var key: [DatabaseValue] = []
+            key.reserveCapacity(indexes[i].columns.count)
+            for c in indexes[i].columns {
+                guard let v = Self.equalValue(of: c, in: items) else { continue search }
+                if v.isNull { return [] }  // `= NULL` is never true
+                guard Self.sameKind(v, columns[c].type) else { continue search }
+                key.append(v)
+            }
+            return indexes[i].slots[IndexKey(values: key)].map { [$0] } ?? []
+        }
+        return nil
+    }
+
+    /// The value a term of `items` says column `c` equals (`c = v` or `v = c`), if one does.
+    private static func equalValue(of c: Int, in items: [CompiledCondition]) -> DatabaseValue? {
+        for item in items {
+            switch item {
+            case .compare(.equal, .column(let d), .value(let v)), .compare(.equal, .value(let v), .column(let d)):
+                if d == c { return v }
+            default: continue
+            }
+        }
+        return nil
     }
 
     /// The slots whose column `c` equals `v` by a map lookup, or nil when no map covers `c` for `v`'s kind.

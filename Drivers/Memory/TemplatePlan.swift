@@ -7,6 +7,10 @@ import Strata
 enum TemplatePlan {
     /// `SELECT columns FROM table WHERE pk = ?`: the row comes from the primary-key map.
     case find(table: String, projection: [Int]?)
+    /// `SELECT columns FROM table WHERE a = ? AND b = ?`, one term per column of a unique index in its order (a find
+    /// by a composite key, or by a text or UUID key): the row comes from one probe of that index, at position `index`
+    /// of the table's ``MemoryTable/indexes``.
+    case findByIndex(table: String, index: Int, projection: [Int]?)
     /// `INSERT INTO table (columns) VALUES (?, …) [RETURNING column]` of one row, which is the binds.
     case insert(table: String, plan: InsertPlan, returned: Int?)
     /// Any other shape (a soft-deleted model's find, database defaults, generated columns, …): the statement is
@@ -25,21 +29,37 @@ enum TemplatePlan {
         }
     }
 
+    /// The projection of a find's `SELECT` columns (nil: every column in order).
+    var projection: [Int]? {
+        switch self {
+        case .find(_, let projection), .findByIndex(_, _, let projection): projection
+        case .insert, .general: nil
+        }
+    }
+
     private static func find(_ s: Select, binds: [DatabaseValue], state: StoreState) -> TemplatePlan {
         guard s.joins.isEmpty, s.order.isEmpty, s.limit == nil, s.offset == nil, s.groupBy.isEmpty,
             s.having == nil, !s.distinct, s.lock == nil, s.compound == nil, s.commonTable == nil,
-            case .columns(let names) = s.selection, binds.count == 1, case .integer(let id) = binds[0],
-            let i = state.tables.index(forKey: s.table),
-            state.tables.values[i].primaryKeyEquality(s.filter) == id
+            case .columns(let names) = s.selection, !binds.isEmpty, let i = state.tables.index(forKey: s.table)
         else { return .general }
+        let table = state.tables.values[i]
+        var index: Int?
+        if binds.count == 1, case .integer(let id) = binds[0], table.primaryKeyEquality(s.filter) == id {
+            index = nil
+        } else if let k = table.uniqueIndexEquality(s.filter, binds: binds) {
+            index = k
+        } else {
+            return .general
+        }
         // nil: every column in order (not `try?`, which would fold that nil into a failure).
         let projection: [Int]?
         do {
-            projection = try ColumnScope(state.tables.values[i]).positions(of: names)
+            projection = try ColumnScope(table).positions(of: names)
         } catch {
             return .general
         }
-        return .find(table: s.table, projection: projection)
+        guard let index else { return .find(table: s.table, projection: projection) }
+        return .findByIndex(table: s.table, index: index, projection: projection)
     }
 
     private static func insert(_ i: Insert, binds: [DatabaseValue], state: StoreState) -> TemplatePlan {
