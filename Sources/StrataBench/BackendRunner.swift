@@ -268,7 +268,9 @@ struct BackendRunner {
                     // bench_tracked), which only they can open.
                     let fixture =
                         w == .insertEncrypted || w == .insertHistory ? arm.contender : pair.fixture(for: arm.contender)
-                    let stored = try await w == .upsert ? fixture.keyedDigest() : fixture.tableDigest()
+                    let stored =
+                        try await w == .upsert
+                        ? fixture.keyedDigest() : w == .generated ? fixture.pricedDigest() : fixture.tableDigest()
                     if let reported = sample.checksum {
                         try ChecksumCheck.verify(
                             "\(backend.rawValue) \(w.rawValue)",

@@ -107,6 +107,8 @@ protocol Contender: AnyObject {
     func preparePriced() async throws
     /// Saves of a model with a generated column, each value read back (see ``GeneratedInsert``).
     func generatedInserts(_ count: Int) async throws -> Sample
+    /// The digest of what `bench_priced` holds, as ``GeneratedInsert/digest(_:)`` reads a run's lines.
+    func pricedDigest() async throws -> Digest
 }
 
 extension Contender {
@@ -174,6 +176,10 @@ extension Contender {
 
     func generatedInserts(_ count: Int) async throws -> Sample {
         throw BenchError("\(name) has no generated columns")
+    }
+
+    func pricedDigest() async throws -> Digest {
+        throw BenchError("\(name) cannot read bench_priced")
     }
 
     func bulkInsertFloor(_ count: Int) async throws -> Sample {

@@ -51,6 +51,12 @@ extension StrataContender {
         try await db.withConnection { tx in _ = try BenchPriced.deleteAll(tx) }
     }
 
+    /// What `bench_priced` holds, in id order.
+    func pricedDigest() async throws -> Digest {
+        let lines = try await BenchPriced.query(on: db).order(\.id).all()
+        return GeneratedInsert.digest(lines.map { ($0.id ?? 0, $0.price, $0.quantity, $0.total) })
+    }
+
     /// `save` of each line in one transaction: an INSERT and the generated total read back into the model.
     func generatedInserts(_ count: Int) async throws -> Sample {
         var lines = (0..<count).map { k in
@@ -95,6 +101,23 @@ extension SQLiteRawContender {
                 }
                 try db.stepDone(commit)
             }, digest: { GeneratedInsert.digest(lines) })
+    }
+}
+
+extension SQLiteRawContender {
+    /// What `bench_priced` holds, in id order, read through libsqlite3.
+    func pricedDigest() async throws -> Digest {
+        let s = try db.statement("SELECT id, price, quantity, total FROM bench_priced ORDER BY id")
+        var lines: [(id: Int64, price: Int64, quantity: Int64, total: Int64)] = []
+        while sqlite3_step(s) == SQLITE_ROW {
+            lines.append(
+                (
+                    sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2),
+                    sqlite3_column_int64(s, 3)
+                ))
+        }
+        sqlite3_reset(s)
+        return GeneratedInsert.digest(lines)
     }
 }
 
