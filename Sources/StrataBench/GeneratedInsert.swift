@@ -42,6 +42,11 @@ enum GeneratedInsert {
         }
         return d
     }
+
+    /// ``digest(_:)`` of saved models.
+    static func digest(_ lines: [BenchPriced]) -> Digest {
+        digest(lines.map { ($0.id ?? 0, $0.price, $0.quantity, $0.total) })
+    }
 }
 
 extension StrataContender {
@@ -53,8 +58,7 @@ extension StrataContender {
 
     /// What `bench_priced` holds, in id order.
     func pricedDigest() async throws -> Digest {
-        let lines = try await BenchPriced.query(on: db).order(\.id).all()
-        return GeneratedInsert.digest(lines.map { ($0.id ?? 0, $0.price, $0.quantity, $0.total) })
+        GeneratedInsert.digest(try await BenchPriced.query(on: db).order(\.id).all())
     }
 
     /// `save` of each line in one transaction: an INSERT and the generated total read back into the model.
@@ -68,7 +72,7 @@ extension StrataContender {
                 try await db.transaction { tx in
                     for i in lines.indices { try lines[i].save(tx) }
                 }
-            }, digest: { GeneratedInsert.digest(lines.map { ($0.id ?? 0, $0.price, $0.quantity, $0.total) }) })
+            }, digest: { GeneratedInsert.digest(lines) })
     }
 }
 

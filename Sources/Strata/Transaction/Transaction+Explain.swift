@@ -8,7 +8,7 @@ extension Transaction {
         // The statement check and the rendering a SELECT of the same shape would have: an explain of the query the
         // connection ran last (or explained last) is checked and rendered once.
         try checkExplained(select)
-        defer { endExplained() }
+        defer { endNotedCheck() }
         return try connection.explain(select)
     }
 }

@@ -162,8 +162,9 @@ public final class Transaction {
     /// `checkStatement(_:)` for the SELECT an `explain()` shows.
     func checkExplained(_ select: Select) throws(StrataError) { try checkStatement(.select(select)) }
 
-    /// Ends what `checkExplained(_:)` noted for the explained SELECT's rendering, rendered or not.
-    func endExplained() {
+    /// Ends what `checkStatement(_:)` noted for the statement's rendering, rendered or not (a statement run by
+    /// `onConnection(_:onRow:)`, or a SELECT `explain()` shows).
+    func endNotedCheck() {
         guard notedCheck else { return }
         notedCheck = false
         renderCache?.endStatement()
@@ -173,10 +174,7 @@ public final class Transaction {
     /// (`RenderCache/notePassed(generation:)`) ends with it, rendered or not.
     private func onConnection(_ statement: Statement, onRow: (any RowReader) throws -> Void) throws -> Int {
         guard notedCheck else { return try connection.execute(statement, onRow: onRow) }
-        defer {
-            notedCheck = false
-            renderCache?.endStatement()
-        }
+        defer { endNotedCheck() }
         return try connection.execute(statement, onRow: onRow)
     }
 
