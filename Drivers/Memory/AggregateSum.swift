@@ -10,8 +10,8 @@ struct AggregateSum {
     private var count = 0
     /// Integers: 128 bits cannot overflow on any number of Int64s a table can hold; only the total must fit.
     private var integerTotal: Int128 = 0
-    private var decimalTotal = Decimal(0)
-    private var exact = true
+    /// Decimals: exact, past 38 significant digits on the way too; only the total must fit.
+    private var decimalTotal = DecimalSum()
     private var doubleTotal = 0.0
 
     /// What an error names the sum by: text, or a table's aggregate, spelled out only for an error.
@@ -58,12 +58,7 @@ struct AggregateSum {
             case .integer(let i): d = Decimal(i)
             default: throw .typeMismatch(table: nil, column: expression, detail: "\(v.summary) is not a decimal")
             }
-            if exact, let sum = DecimalDigits.add(decimalTotal, d) {
-                decimalTotal = sum
-            } else {
-                exact = false
-                decimalTotal += d
-            }
+            decimalTotal.add(d)
         default:
             switch v {
             case .double(let d): doubleTotal = try checkedDouble(.add, doubleTotal, d)
@@ -86,8 +81,8 @@ struct AggregateSum {
             }
             return .integer(sum)
         case .decimal:
-            if average { return try checked(.divide, AggregateNumber.double(decimalTotal), n) }
-            return .decimal(exact ? decimalTotal : .nan)
+            if average { return try checked(.divide, decimalTotal.double, n) }
+            return .decimal(decimalTotal.value)
         default:
             return average ? try checked(.divide, doubleTotal, n) : (doubleTotal.isNaN ? .null : .double(doubleTotal))
         }

@@ -6,7 +6,7 @@ import Strata
 /// SQLite's own `SUM` reads decimal text as a double (`0.1 + 0.2` ≠ `0.3`, 18 digits lost); this aggregate adds
 /// the values as `Decimal`s, as PostgreSQL's `numeric` and the memory driver do, and returns the exact text.
 /// NULLs are skipped; no values give NULL; a value that is not a decimal is an error; a sum past 38 significant
-/// digits is the text `NaN` (``DecimalDigits``). `strata_decimal_check(sum)`, HAVING's guard on such a sum
+/// digits is the text `NaN` (``DecimalDigits``), though a partial sum may pass them on the way (``SQLiteWideSum``). `strata_decimal_check(sum)`, HAVING's guard on such a sum
 /// (``SQLiteDialect/decimalSumGuard(_:)``), is 1, or fails the statement with an arithmetic error for `NaN`.
 enum SQLiteDecimalSum {
     static let name = "strata_decimal_sum"
@@ -17,7 +17,7 @@ enum SQLiteDecimalSum {
         let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
         // A window function too (a running decimal sum): Strata's frames never drop a row, so the inverse only
         // marks the sum invalid.
-        sqlite3_create_window_function(db, name, 1, flags, nil, step, final, final, inverse, nil)
+        sqlite3_create_window_function(db, name, 1, flags, nil, step, final, value, inverse, nil)
         sqlite3_create_function_v2(db, checkName, 1, flags, nil, check, nil, nil, nil)
     }
 
@@ -39,7 +39,8 @@ enum SQLiteDecimalSum {
         var sum: Decimal
         var count: Int64
         var invalid: Bool
-        var pastLimit: Bool
+        /// The exact sum once a partial sum passed 38 significant digits (``SQLiteWideSum``).
+        var wide: Unmanaged<SQLiteWideSum>?
     }
 
     private static func accumulator(_ ctx: OpaquePointer, create: Bool) -> UnsafeMutablePointer<Accumulator>? {
@@ -69,12 +70,7 @@ enum SQLiteDecimalSum {
             return
         }
         acc.pointee.count += 1
-        if acc.pointee.pastLimit { return }
-        if let sum = DecimalDigits.add(acc.pointee.sum, d) {
-            acc.pointee.sum = sum
-        } else {
-            acc.pointee.pastLimit = true
-        }
+        SQLiteWideSum.add(d, to: &acc.pointee.sum, wide: &acc.pointee.wide)
     }
 
     private static let inverse: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void =
@@ -84,14 +80,26 @@ enum SQLiteDecimalSum {
             acc.pointee.invalid = true
         }
 
+    /// A window's running value: the sum so far.
+    private static let value: @convention(c) (OpaquePointer?) -> Void = { ctx in
+        guard let ctx else { return }
+        result(ctx, accumulator(ctx, create: false))
+    }
+
+    /// The sum, and the release of its wide part.
     private static let final: @convention(c) (OpaquePointer?) -> Void = { ctx in
         guard let ctx else { return }
-        guard let acc = accumulator(ctx, create: false), acc.pointee.count > 0 || acc.pointee.invalid else {
-            return sqlite3_result_null(ctx)
-        }
+        let acc = accumulator(ctx, create: false)
+        result(ctx, acc)
+        if let acc { SQLiteWideSum.release(&acc.pointee.wide) }
+    }
+
+    private static func result(_ ctx: OpaquePointer, _ acc: UnsafeMutablePointer<Accumulator>?) {
+        guard let acc, acc.pointee.count > 0 || acc.pointee.invalid else { return sqlite3_result_null(ctx) }
         if acc.pointee.invalid { return sqlite3_result_error(ctx, "strata_decimal_sum: a value is not a decimal", -1) }
         // Past 38 significant digits: NaN, which the aggregate's decoding reports as an arithmetic error.
-        let text = acc.pointee.pastLimit ? "NaN" : acc.pointee.sum.description
+        let sum = SQLiteWideSum.value(acc.pointee.sum, acc.pointee.wide)
+        let text = sum.isNaN ? "NaN" : sum.description
         sqlite3_result_text(ctx, text, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
     }
 }

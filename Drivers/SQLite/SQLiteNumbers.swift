@@ -38,7 +38,7 @@ enum SQLiteNumbers {
             // Window functions too (a running sum or average): the value so far is the final value of the rows
             // stepped; Strata's frames never drop a row, so the inverse only reports that one did.
             sqlite3_create_window_function(
-                db, mode.name, 1, flags, UnsafeMutableRawPointer(bitPattern: mode.rawValue), step, final, final,
+                db, mode.name, 1, flags, UnsafeMutableRawPointer(bitPattern: mode.rawValue), step, final, value,
                 inverse, nil)
         }
         sqlite3_create_function_v2(db, intValueName, 1, flags, nil, intValue, nil, nil, nil)
@@ -68,9 +68,8 @@ enum SQLiteNumbers {
         var double: Double
         var decimal: Decimal
         var count: Int64
-        var exact: Bool  // false once a decimal sum rounded (zero bits: unset, read as exact until then)
-        var inexact: Bool
         var failure: Int32  // 0 none, 1 not a number, 2 double overflow, 3 a frame dropped a row
+        var wide: Unmanaged<SQLiteWideSum>?  // a decimal sum once a partial sum passed 38 digits
 
         var integer: Int128 {
             get { Int128(high) << 64 | Int128(low) }
@@ -113,20 +112,26 @@ enum SQLiteNumbers {
             default: d = nil
             }
             guard let d else { return acc.pointee.failure = 1 }
-            if !acc.pointee.inexact, let sum = DecimalDigits.add(acc.pointee.decimal, d) {
-                acc.pointee.decimal = sum
-            } else {
-                acc.pointee.inexact = true
-                acc.pointee.decimal += d
-            }
+            SQLiteWideSum.add(d, to: &acc.pointee.decimal, wide: &acc.pointee.wide)
         }
     }
 
+    /// A window's running value: the result of the rows stepped so far.
+    private static let value: @convention(c) (OpaquePointer?) -> Void = { ctx in
+        guard let ctx, let mode = mode(ctx) else { return }
+        result(ctx, mode, accumulator(ctx, create: false))
+    }
+
+    /// The result, and the release of a decimal sum's wide part.
     private static let final: @convention(c) (OpaquePointer?) -> Void = { ctx in
         guard let ctx, let mode = mode(ctx) else { return }
-        guard let acc = accumulator(ctx, create: false), acc.pointee.count > 0 else {
-            return sqlite3_result_null(ctx)
-        }
+        let acc = accumulator(ctx, create: false)
+        result(ctx, mode, acc)
+        if let acc { SQLiteWideSum.release(&acc.pointee.wide) }
+    }
+
+    private static func result(_ ctx: OpaquePointer, _ mode: Mode, _ acc: UnsafeMutablePointer<Accumulator>?) {
+        guard let acc, acc.pointee.count > 0 else { return sqlite3_result_null(ctx) }
         switch acc.pointee.failure {
         case 1: return sqlite3_result_error(ctx, SQLiteArithmetic.typeErrorPrefix + "\(mode.name) needs numbers", -1)
         case 2:
@@ -143,7 +148,7 @@ enum SQLiteNumbers {
         case .doubleSum: return sqlite3_result_double(ctx, acc.pointee.double)  // NaN becomes NULL
         case .intAvg: total = Double(acc.pointee.integer)
         case .doubleAvg: total = acc.pointee.double
-        case .decimalAvg: total = AggregateNumber.double(acc.pointee.decimal)
+        case .decimalAvg: total = SQLiteWideSum.double(acc.pointee.decimal, acc.pointee.wide)
         }
         switch CheckedArithmetic.double(.divide, total, Double(acc.pointee.count)) {
         case .success(let r): sqlite3_result_double(ctx, r)
