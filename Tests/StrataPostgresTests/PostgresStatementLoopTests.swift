@@ -492,7 +492,9 @@ extension PostgresServerTests {
             "tasks cancelled while their loop reads are queued or running: an answer already asked for arrives, the rest are CancellationError, nothing leaks",
             .timeLimit(.minutes(1)))
         func cancelledReaders() async throws {
-            let db = try await Self.seeded("strata_loop_cancel", nap: 0.3, "pool=4")
+            // Each read sleeps long enough on the server that the queue is still full when a loaded machine looks: the
+            // first answers let the pipelines take more, so a 0.3 s nap was missed by a poll under load (CI).
+            let db = try await Self.seeded("strata_loop_cancel", nap: 1.5, "pool=4")
             defer { db.close() }
             let before = Self.loopStatements
             let results = try await Self.whileHeld(db) {
@@ -547,7 +549,8 @@ extension PostgresServerTests {
             .timeLimit(.minutes(1)))
         func closedWhileQueued() async throws {
             let application = "strata_loop_close"
-            let db = try await Self.seeded("strata_loop_close", nap: 0.3, "pool=3", "application_name=\(application)")
+            // As above: the queue stays full for the nap (1.5 s), not a window a loaded machine's poll misses.
+            let db = try await Self.seeded("strata_loop_close", nap: 1.5, "pool=3", "application_name=\(application)")
             defer { db.close() }
             let release = DispatchSemaphore(value: 0)
             let holder = await Siblings.holdOne(db, until: release)
