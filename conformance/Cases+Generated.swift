@@ -52,6 +52,20 @@ struct ConfLineItemChained {
     }
 }
 
+/// A line item whose generated total its property's type cannot always hold: the row keeps 100 × 3, `Int8` cannot.
+@Model(table: "conf_line_item_narrow")
+struct ConfLineItemNarrow: Equatable {
+    var id: Int64?
+    var sku: String
+    var price: Int8
+    var quantity: Int8
+    @Generated var total: Int8 = 0
+    static var indexes: [Index] { [.on(\ConfLineItemNarrow.sku, unique: true)] }
+    static var generatedColumns: [GeneratedColumn<ConfLineItemNarrow>] {
+        [GeneratedColumn(\ConfLineItemNarrow.total, as: \ConfLineItemNarrow.price * \ConfLineItemNarrow.quantity)]
+    }
+}
+
 enum GeneratedWorld {
     static func item(_ sku: String, _ price: Int64, _ quantity: Int64) -> ConfLineItem {
         ConfLineItem(sku: sku, price: price, quantity: quantity)
@@ -173,6 +187,50 @@ extension ConformanceSuite {
             }
             try checkEqual(
                 try await ConfLineItem.find(try unwrap(item.id), on: db)?.quantity, 1, "no row changed")
+        },
+        ConformanceCase("generated.failed-read-back-writes-nothing") { db in
+            // The row was inserted and its read-back failed: save, insertAll and upsert threw and left the row behind
+            // (committed in autocommit, kept by a transaction that went on), so saving the model again wrote a second.
+            try await db.migrate(ConfLineItemNarrow.self)
+            let isDecoding: (StrataError) -> Bool = {
+                if case .decodingFailed(model: "ConfLineItemNarrow", column: "total", _, _) = $0 { return true }
+                return false
+            }
+            var fits = ConfLineItemNarrow(sku: "fits", price: 10, quantity: 3)
+            try await fits.save(on: db)
+            try checkEqual(fits.total, 30, "a total Int8 holds is read back")
+            var wide = ConfLineItemNarrow(sku: "wide", price: 100, quantity: 3)
+            let before = wide
+            try await checkThrows("a save whose total (300) Int8 cannot hold", isDecoding) {
+                try await wide.save(on: db)
+            }
+            try checkEqual(wide, before, "the failed save left the model as it was")
+            try checkEqual(try await ConfLineItemNarrow.query(on: db).count(), 1, "and wrote no row")
+            try await db.transaction { tx in
+                var again = ConfLineItemNarrow(sku: "wide", price: 100, quantity: 3)
+                do {
+                    try again.save(tx)
+                    throw ConformanceFailure(description: "a save of a total Int8 cannot hold succeeded")
+                } catch let error as StrataError where isDecoding(error) {}
+                try checkEqual(again.id, nil, "in a transaction too, the model stays new")
+                var next = ConfLineItemNarrow(sku: "next", price: 1, quantity: 1)
+                try next.save(tx)
+            }
+            try checkEqual(
+                try await ConfLineItemNarrow.query(on: db).order(\.sku).all().map(\.sku), ["fits", "next"],
+                "the transaction kept the rows of the saves that succeeded, not the failed one's")
+            var batch = [ConfLineItemNarrow(sku: "b1", price: 2, quantity: 2), before]
+            let beforeBatch = batch
+            try await checkThrows("an insertAll with a total Int8 cannot hold", isDecoding) {
+                try await ConfLineItemNarrow.insertAll(&batch, on: db)
+            }
+            try checkEqual(batch, beforeBatch, "the failed insertAll left every model as it was")
+            var upserted = before
+            try await checkThrows("an upsert with a total Int8 cannot hold", isDecoding) {
+                try await upserted.upsert(on: db, onConflict: \ConfLineItemNarrow.sku)
+            }
+            try checkEqual(upserted, before, "the failed upsert left the model as it was")
+            try checkEqual(try await ConfLineItemNarrow.query(on: db).count(), 2, "neither wrote a row")
         },
         ConformanceCase("generated.migration-plan-sees-no-change") { db in
             try await db.migrate(ConfLineItem.self)

@@ -165,7 +165,7 @@ enum Fixtures {
         "conf_shelf_tag", "conf_book", "conf_plate", "conf_shelf", "conf_tag",
         "conf_remark", "conf_article", "conf_photo", "conf_video", "conf_rider", "conf_stable", "conf_coach",
         "conf_hist_note", "strata_history", "strata_history_clock",
-        "conf_line_item",
+        "conf_line_item", "conf_line_item_narrow",
         "conf_visit",
         "conf_profile",
         "conf_search_article", "conf_plain_note",

@@ -41,13 +41,16 @@ extension Model {
         }
         let keyWasNil = copy.map { $0.id == nil }
         let width = schema.writtenColumnNames(includingKey: !ID.isAssignedByDatabase).count
-        if models.count > Swift.max(1, tx.connection.maxBindParameters / Swift.max(1, width)) {
-            try tx.atomic { tx in try insertAllRows(&copy, pk: pk, tx) }
+        let readsBack = !schema.storage.readBackColumns.isEmpty
+        if readsBack || models.count > Swift.max(1, tx.connection.maxBindParameters / Swift.max(1, width)) {
+            // Several statements, or the rows and the read-back of what the database computed for them: all or
+            // nothing (a read-back that fails undoes the rows).
+            try tx.atomic { tx in
+                try insertAllRows(&copy, pk: pk, tx)
+                if readsBack { for i in copy.indices { try copy[i].readBackComputedColumns(tx) } }
+            }
         } else {
             try insertAllRows(&copy, pk: pk, tx)
-        }
-        if !schema.storage.readBackColumns.isEmpty {
-            for i in copy.indices { try copy[i].readBackComputedColumns(tx) }
         }
         if let scope = tx.undoScope {
             for i in copy.indices { copy[i]._persistence.recordInsert(scope, assignedKey: keyWasNil[i]) }

@@ -43,7 +43,13 @@ extension Model {
             try tx.atomic { tx in try copy.saveRunningCallbacks(tx, insertIfMissing: insertIfMissing) }
         } else {
             try copy.validate(tx)
-            try copy.write(tx, insertIfMissing: insertIfMissing)
+            if copy.readsBackAfterWrite(insertIfMissing: insertIfMissing) {
+                // The write and the read-back of what the database computed are one: a read-back that fails (a
+                // lost connection, a value the property's type cannot hold) undoes the row too.
+                try tx.atomic { tx in try copy.write(tx, insertIfMissing: insertIfMissing) }
+            } else {
+                try copy.write(tx, insertIfMissing: insertIfMissing)
+            }
         }
         if let undo { copy.record(undo) }
         self = copy
@@ -150,14 +156,23 @@ extension Model {
     /// Inserts or updates the row (see ``save(_:insertIfMissing:)``), after validation, and reads back the columns
     /// the database computed: generated ones (``GeneratedColumn``) after any write, those with a database default
     /// (``DatabaseDefault``) only when the write may have inserted (an update never fills a default).
+    ///
+    /// The caller runs it in one atomic scope when it reads back (``readsBackAfterWrite(insertIfMissing:)``), so a
+    /// read-back that throws leaves no row behind.
     @inlinable
     mutating func write(_ tx: Transaction, insertIfMissing: Bool) throws {
-        let schema = Self.schema
-        let mayInsert = insertIfMissing || _persistence?.isStored != true
+        let readsBack = readsBackAfterWrite(insertIfMissing: insertIfMissing)
         try writeRow(tx, insertIfMissing: insertIfMissing)
-        if !schema.generatedColumnIndexes.isEmpty || (mayInsert && !schema.databaseDefaults.isEmpty) {
-            try readBackComputedColumns(tx)
-        }
+        if readsBack { try readBackComputedColumns(tx) }
+    }
+
+    /// Whether a write reads back columns the database computed: generated ones after any write, those with a
+    /// database default when the write may insert.
+    @inlinable
+    func readsBackAfterWrite(insertIfMissing: Bool) -> Bool {
+        let schema = Self.schema
+        if !schema.generatedColumnIndexes.isEmpty { return true }
+        return !schema.databaseDefaults.isEmpty && (insertIfMissing || _persistence?.isStored != true)
     }
 
     /// Sets the generated columns' properties, and those with a database default, to what the database computed for

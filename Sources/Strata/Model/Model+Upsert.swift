@@ -166,14 +166,16 @@ extension Model {
                 start = end
             }
         }
-        // All or nothing: several statements (or a kept row read back) run in one savepoint.
-        if copy.count > perStatement || plan.onConflict.action == .nothing {
-            try tx.atomic { tx in try writeAll(tx) }
+        // All or nothing: several statements (or a kept row read back, or the read-back of what the database
+        // computed: one that fails undoes the rows) run in one savepoint.
+        let readsBack = !schema.storage.readBackColumns.isEmpty
+        if readsBack || copy.count > perStatement || plan.onConflict.action == .nothing {
+            try tx.atomic { tx in
+                try writeAll(tx)
+                if readsBack { for i in copy.indices { try copy[i].readBackComputedColumns(tx) } }
+            }
         } else {
             try writeAll(tx)
-        }
-        if !schema.storage.readBackColumns.isEmpty {
-            for i in copy.indices { try copy[i].readBackComputedColumns(tx) }
         }
         if let scope = tx.undoScope {
             // Remembered even though the model is not marked stored: after a rollback, an id the upsert assigned
