@@ -150,6 +150,29 @@ struct RenderCacheExactnessTests {
         #expect(cache.hits > 0)
     }
 
+    @Test(
+        "transaction control statements are rendered once, each by its kind and name, as afresh",
+        arguments: ["sqlite", "postgres"])
+    func controls(dialectName: String) throws {
+        let dialect = Self.dialect(dialectName)
+        let cache = RenderCache()
+        let statements: [Statement] = [
+            .begin, .commit, .rollback, .savepoint("strata_sp_1"), .releaseSavepoint("strata_sp_1"),
+            .rollbackToSavepoint("strata_sp_1"), .savepoint("strata_sp_2"), .releaseSavepoint("strata_sp_2"),
+        ]
+        for round in 0..<3 {
+            for statement in statements {
+                let cached = try #require(try cache.control(statement, dialect: dialect), "\(statement)")
+                let fresh = try SQLRenderer.render(statement, dialect: dialect)
+                #expect(cached.sql == fresh.sql, "round \(round): \(statement)")
+                #expect(cached.binds.isEmpty)
+            }
+        }
+        let select = Select(table: "t", selection: .columns(["a"]))
+        #expect(try cache.control(.select(select), dialect: dialect) == nil, "a SELECT is not a control")
+        #expect(try cache.control(.dropTable("t"), dialect: dialect) == nil)
+    }
+
     @Test("what changes the SQL is in the key: IN-list length, NULL, LIMIT, a wide double; values are not")
     func keys() throws {
         let t = "t"

@@ -39,8 +39,13 @@ extension SQLConnection {
             }
             return 0
         }
-        if case .select(let select) = statement, let cache = renderCache {
-            return try run(try cache.render(select, dialect: dialect), statement: statement, onRow: onRow)
+        if let cache = renderCache {
+            if case .select(let select) = statement {
+                return try run(try cache.render(select, dialect: dialect), statement: statement, onRow: onRow)
+            }
+            if let control = try cache.control(statement, dialect: dialect) {
+                return try run(control, statement: statement, onRow: onRow)
+            }
         }
         return try run(try SQLRenderer.render(statement, dialect: dialect), statement: statement, onRow: onRow)
     }

@@ -44,6 +44,8 @@ public final class RenderCache {
     private var matchedLast = false
     /// How many SELECTs took a cached SQL text (for tests and the benchmarks).
     public private(set) var hits = 0
+    /// Transaction control statements rendered once (see ``control(_:dialect:)``).
+    private var controls: [(kind: UInt8, name: String, sql: String)] = []
 
     /// An empty cache of at most `capacity` shapes.
     ///
@@ -137,5 +139,32 @@ public final class RenderCache {
             }
         }
         return true
+    }
+
+    /// The SQL of a transaction control statement (`BEGIN`, `COMMIT`, `ROLLBACK`, a savepoint, its release or its
+    /// rollback), rendered once per connection: an atomic write in a transaction runs two of them (its savepoint and
+    /// its release), which cost about 1,800 instructions each to render. Nil for any other statement.
+    ///
+    /// - Throws: what rendering the statement throws.
+    package func control(_ statement: Statement, dialect: any Dialect) throws -> RenderedSQL? {
+        // Compared by kind and name: comparing or copying the `Statement` itself costs more than rendering it.
+        let kind: UInt8
+        let name: String
+        switch statement {
+        case .begin: (kind, name) = (1, "")
+        case .commit: (kind, name) = (2, "")
+        case .rollback: (kind, name) = (3, "")
+        case .savepoint(let n): (kind, name) = (4, n)
+        case .releaseSavepoint(let n): (kind, name) = (5, n)
+        case .rollbackToSavepoint(let n): (kind, name) = (6, n)
+        default: return nil
+        }
+        for control in controls where control.kind == kind && control.name == name {
+            return RenderedSQL(sql: control.sql, binds: [])
+        }
+        let rendered = try SQLRenderer.render(statement, dialect: dialect)
+        // A handful: BEGIN, COMMIT, ROLLBACK and three per savepoint depth in use.
+        if rendered.binds.isEmpty, controls.count < 32 { controls.append((kind, name, rendered.sql)) }
+        return rendered
     }
 }

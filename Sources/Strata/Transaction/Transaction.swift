@@ -331,6 +331,9 @@ public final class Transaction {
         try scope(isolation: nil, body)
     }
 
+    /// The names of the savepoints at depths below 16 (`strata_sp_1`…), made once.
+    private static let savepointNames = (0..<16).map { "strata_sp_\($0)" }
+
     /// A savepoint, or at depth 0 a transaction, begun at `isolation.asked` (granted `isolation.granted`) when
     /// set. A scope that throws is rolled back; when that rollback fails, the transaction around it rolls back
     /// instead of committing, and a connection left inside a transaction is not given back to the pool as it is
@@ -339,7 +342,7 @@ public final class Transaction {
         isolation: (asked: IsolationLevel, granted: IsolationLevel)?,
         onFailedStatement policy: FailedStatementPolicy = .undoStatement, _ body: (Transaction) throws -> T
     ) throws -> T {
-        let name = "strata_sp_\(depth)"
+        let name = depth < Self.savepointNames.count ? Self.savepointNames[depth] : "strata_sp_\(depth)"
         let open: Statement =
             depth > 0 ? .savepoint(name) : isolation.map { Statement.beginIsolated($0.asked) } ?? .begin
         _ = try execute(open)
