@@ -58,6 +58,22 @@ public struct WPEntry {
     }
 }
 
+/// `wp_entry` read through a generated column its property's type cannot always hold: an entry whose amount is 64 or
+/// more doubles to a value an `Int8` cannot hold, so its save inserts the row and then fails to read it back, and
+/// must leave neither the row nor a changed model (``WriteStep/entry(handle:amount:)`` with an amount of 100 or more).
+@Model(table: "wp_entry")
+public struct WPEntryNarrow {
+    public var id: Int64?
+    public var accountID: Int64
+    public var amount: Int8
+    @Generated public var doubled: Int8 = 0
+    @Column(default: .now) public var postedAt: Date?
+    public static var foreignKeys: [ForeignKey] { [.from(\WPEntryNarrow.accountID, to: WPAccount.self)] }
+    public static var generatedColumns: [GeneratedColumn<WPEntryNarrow>] {
+        [GeneratedColumn(\WPEntryNarrow.doubled, as: \WPEntryNarrow.amount * 2)]
+    }
+}
+
 /// An order line keyed by two columns (a composite key): saved by its key (update where it exists, else insert),
 /// upserted on it, and refused when a stored line's key column is assigned.
 @Model(table: "wp_line", primaryKey: ["orderNo", "sku"])

@@ -4,6 +4,10 @@
 /// One step of a write program. Steps name the models the program holds by their position (handles); a step
 /// whose handle does not exist (yet) does nothing, on every backend and in the reference alike.
 public indirect enum WriteStep: Sendable, Equatable {
+    /// The least amount of an entry saved as ``WPEntryNarrow`` (100: its doubled amount, 200 or more, is past `Int8`;
+    /// the amount itself, below 128, is not).
+    static let narrowEntries: Int64 = 100
+
     /// A new account saved: a new handle.
     case create(code: String, balance: Int64)
     /// The account with this code read back (soft-deleted rows excluded): a new handle when found.
@@ -18,7 +22,8 @@ public indirect enum WriteStep: Sendable, Equatable {
     case delete(handle: Int)
     /// `forceDelete` of an account that has entries: refused by the foreign key.
     case forceDelete(handle: Int)
-    /// A new entry of the handle's account.
+    /// A new entry of the handle's account. An amount of ``narrowEntries`` or more saves it as ``WPEntryNarrow``, whose
+    /// `Int8` cannot hold the doubled amount the database computes: the save fails after its row was inserted.
     case entry(handle: Int, amount: Int64)
     /// `insertAll` of new accounts: new handles when it succeeds.
     case insertAll(codes: [String], balance: Int64)
@@ -160,6 +165,8 @@ public indirect enum WriteStep: Sendable, Equatable {
                 + "handles[\(h)] = decode(encode(handles[\(h)])); handles[\(h)].balance += \(d); try handles[\(h)].save(tx)"
         case .delete(let h): return pad + "try handles[\(h)].delete(tx)"
         case .forceDelete(let h): return pad + "try handles[\(h)].forceDelete(tx)"
+        case .entry(let h, let a) where a >= WriteStep.narrowEntries:
+            return pad + "var e = WPEntryNarrow(accountID: handles[\(h)].id!, amount: \(a)); try e.save(tx)"
         case .entry(let h, let a):
             return pad + "var e = WPEntry(accountID: handles[\(h)].id!, amount: \(a)); try e.save(tx)"
         case .insertAll(let codes, let b):
@@ -395,6 +402,11 @@ public struct WriteProgramGenerator {
 
     private func handle(_ rng: inout SplitMix64) -> Int { rng.below(Swift.max(1, handles + 1)) }
 
+    /// An entry's amount: below 100 mostly, else one whose read-back fails (``WriteStep/narrowEntries``).
+    private func entryAmount(_ rng: inout SplitMix64) -> Int64 {
+        rng.chance(0.15) ? WriteStep.narrowEntries + Int64(rng.below(28)) : Int64(rng.below(100))
+    }
+
     mutating func step(depth: Int, _ rng: inout SplitMix64) -> WriteStep {
         if rng.chance(Self.noteShare) { return noteStep(depth: depth, &rng) }
         if rng.chance(Self.lineShare) { return lineStep(&rng) }
@@ -411,7 +423,7 @@ public struct WriteProgramGenerator {
         case 44..<50: return .decodedSave(handle: handle(&rng), by: delta(&rng))
         case 50..<55: return .delete(handle: handle(&rng))
         case 55..<57: return .forceDelete(handle: handle(&rng))
-        case 57..<62: return .entry(handle: handle(&rng), amount: Int64(rng.below(100)))
+        case 57..<62: return .entry(handle: handle(&rng), amount: entryAmount(&rng))
         case 62..<67:
             let n = 1 + rng.below(3)
             handles += n
@@ -488,7 +500,7 @@ public struct WriteProgramGenerator {
         case 50..<55: return .saveAgain(handle: handle(&rng))
         case 55..<61: return .delete(handle: handle(&rng))
         case 61..<65: return .forceDelete(handle: handle(&rng))
-        case 65..<72: return .entry(handle: handle(&rng), amount: Int64(rng.below(100)))
+        case 65..<72: return .entry(handle: handle(&rng), amount: entryAmount(&rng))
         case 72..<78: return .updateWhere(atLeast: Int64(rng.below(30)) - 5, set: Int64(rng.below(30)))
         case 78..<84: return .deleteWhere(below: Int64(rng.below(20)) - 10)
         default:

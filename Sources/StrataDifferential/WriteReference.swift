@@ -4,6 +4,8 @@
 public enum WriteOutcome: Sendable, Equatable, CustomStringConvertible {
     case ok, skipped, unique, stale, callback, notPersisted, foreignKey, aborted
     case misuse, serialization, cancelled, connectionLost, busy, invalid
+    /// A value read back that the property's type cannot hold (``StrataError/decodingFailed(model:column:value:expected:)``).
+    case decoding
     /// What a read step read: notes found, history pages.
     case found(String)
     case other(String)
@@ -24,6 +26,7 @@ public enum WriteOutcome: Sendable, Equatable, CustomStringConvertible {
         case .connectionLost: return "connectionLost"
         case .busy: return "busy"
         case .invalid: return "invalid"
+        case .decoding: return "decoding"
         case .found(let s): return s
         case .other(let s): return s
         }
@@ -254,6 +257,12 @@ struct WriteReference {
             return [.foreignKey]  // only run (not skipped) for an account with entries
         case .entry(let i, let amount):
             if aborted { return [.misuse] }
+            if amount >= WriteStep.narrowEntries {
+                // Inserted, then its doubled amount not read back: the save undoes its row (a savepoint, or the
+                // transaction it aborts).
+                if aborting { aborted = true }
+                return [.decoding]
+            }
             entries.append((handles[i].id ?? -1, amount))
             return [.ok]
         case .insertAll(let codes, let balance):

@@ -141,6 +141,7 @@ final class WriteBackend {
             case .connectionLost: return .connectionLost
             case .busy: return .busy
             case .invalidQuery, .invalidValue: return .invalid
+            case .decodingFailed: return .decoding
             default: return .other(e.caseName + ": \(e)")
             }
         case is CancellationError: return .cancelled
@@ -187,6 +188,20 @@ final class WriteBackend {
             return attempt { try handles[i].delete(tx) }
         case .forceDelete(let i):
             return attempt { try handles[i].forceDelete(tx) }
+        case .entry(let i, let amount) where amount >= WriteStep.narrowEntries:
+            return attempt {
+                var e = WPEntryNarrow(accountID: handles[i].id ?? -1, amount: Int8(amount))
+                let before = (e.id, e.doubled, e.postedAt)
+                do {
+                    try e.save(tx)
+                } catch {
+                    // A save that throws leaves the model as it was (the table is compared after the step).
+                    if e.id != before.0 || e.doubled != before.1 || e.postedAt != before.2 {
+                        throw StrataError.divergence(statement: "WPEntryNarrow.save", details: "the model changed")
+                    }
+                    throw error
+                }
+            }
         case .entry(let i, let amount):
             return attempt {
                 var e = WPEntry(accountID: handles[i].id ?? -1, amount: amount)
