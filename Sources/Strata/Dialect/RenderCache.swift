@@ -118,10 +118,29 @@ public final class RenderCache {
     /// first), so the note never reaches another statement's rendering.
     package func endStatement() { (passedAt, matchedLast) = (nil, false) }
 
+    /// The last `EXPLAIN` statement made from a SELECT's SQL: the SQL, the prefix and the statement (see
+    /// `explaining(_:prefix:)`).
+    private var lastExplained: (sql: String, prefix: String, explained: String)?
+
+    /// `prefix + " " + sql`, the same string as the last time for the same SQL and prefix: a loop explaining one
+    /// shape builds no string per plan, and the driver finds its prepared statement by the string's identity.
+    ///
+    /// - Parameters:
+    ///   - sql: a SELECT's SQL (from this cache, the same string each time its shape comes back).
+    ///   - prefix: the dialect's `EXPLAIN` words (``ExplainSyntax/prefix``).
+    /// - Returns: the statement that asks for the plan.
+    package func explaining(_ sql: String, prefix: String) -> String {
+        if let last = lastExplained, last.sql == sql, last.prefix == prefix { return last.explained }
+        let explained = prefix + " " + sql
+        lastExplained = (sql, prefix, explained)
+        return explained
+    }
+
     /// Forgets every shape.
     public func removeAll() {
         entries.removeAll()
         last = nil
+        lastExplained = nil
         (passedAt, matchedLast) = (nil, false)
     }
 
