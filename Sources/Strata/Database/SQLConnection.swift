@@ -86,10 +86,17 @@ extension SQLConnection {
             throw StrataError.unsupported(feature: "explain()", driver: dialect.name)
         }
         // Through the render cache: the SELECT of the last shape is not rendered again.
-        let rendered =
-            try renderCache?.render(select, dialect: dialect) ?? SQLRenderer.render(.select(select), dialect: dialect)
+        let rendered: RenderedSQL
+        let sql: String
+        if let cache = renderCache {
+            rendered = try cache.render(select, dialect: dialect)
+            sql = cache.explaining(rendered.sql, prefix: syntax.prefix)
+        } else {
+            rendered = try SQLRenderer.render(.select(select), dialect: dialect)
+            sql = syntax.prefix + " " + rendered.sql
+        }
         var lines: [String] = []
-        _ = try run(RenderedSQL(sql: syntax.prefix + " " + rendered.sql, binds: rendered.binds), statement: nil) { r in
+        _ = try run(RenderedSQL(sql: sql, binds: rendered.binds), statement: nil) { r in
             guard syntax.detailColumn < r.columnCount else { return }
             lines.append(r.string(at: syntax.detailColumn) ?? r.value(at: syntax.detailColumn).summary)
         }

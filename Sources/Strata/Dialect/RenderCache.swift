@@ -35,7 +35,10 @@ public final class RenderCache {
     /// instead of building and hashing a key (hashing a recursive walk's key cost about 17,000 instructions, building
     /// it 7,000, comparing the two statements about 5,000). `checked` is the generation of the known tables at which
     /// a SELECT of its shape last passed the core's statement check, if one did (see `passedCheck(_:generation:)`).
-    private var last: (select: Select, sql: String, checked: Int?)?
+    ///
+    /// Kept in a class: reading it is one retain, where an optional tuple holding the SELECT was copied whole (each of
+    /// its parts retained and released) at every comparison.
+    private var last: Last?
     /// The generation at which the statement about to be rendered passed the core's check (`notePassed(generation:)`),
     /// taken by its rendering; cleared when the statement is done (`endStatement()`).
     private var passedAt: Int?
@@ -67,27 +70,27 @@ public final class RenderCache {
         (passedAt, matchedLast) = (nil, false)
         if let last, matched || RenderShape.sameKey(select, last.select) {
             hits &+= 1
-            if let checked { self.last?.checked = checked }
-            return RenderedSQL(sql: last.sql, binds: SQLRenderer.binds(of: .select(select), dialect: dialect))
+            if let checked { last.checked = checked }
+            return RenderedSQL(sql: last.sql, binds: SQLRenderer.binds(ofSelect: select, dialect: dialect))
         }
         guard let key = RenderShape.key(of: select) else {
             return try SQLRenderer.render(.select(select), dialect: dialect)
         }
         switch entries[key] {
         case .sql(let sql)?:
-            let binds = SQLRenderer.binds(of: .select(select), dialect: dialect)
+            let binds = SQLRenderer.binds(ofSelect: select, dialect: dialect)
             hits &+= 1
-            last = (select, sql, checked)
+            last = Last(select, sql, checked)
             return RenderedSQL(sql: sql, binds: binds)
         case .render?:
             return try SQLRenderer.render(.select(select), dialect: dialect)
         case nil:
             let rendered = try SQLRenderer.render(.select(select), dialect: dialect)
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            let collected = SQLRenderer.binds(of: .select(select), dialect: dialect)
+            let collected = SQLRenderer.binds(ofSelect: select, dialect: dialect)
             if Self.same(collected, rendered.binds) {
                 entries[key] = .sql(rendered.sql)
-                last = (select, rendered.sql, checked)
+                last = Last(select, rendered.sql, checked)
             } else {
                 entries[key] = .render
             }
@@ -120,10 +123,42 @@ public final class RenderCache {
     /// first), so the note never reaches another statement's rendering.
     package func endStatement() { (passedAt, matchedLast) = (nil, false) }
 
+    /// The SELECT taken or remembered last, its SQL, and the generation at which its shape last passed the check.
+    private final class Last {
+        let select: Select
+        let sql: String
+        var checked: Int?
+
+        init(_ select: Select, _ sql: String, _ checked: Int?) {
+            self.select = select
+            self.sql = sql
+            self.checked = checked
+        }
+    }
+
+    /// The last `EXPLAIN` statement made from a SELECT's SQL: the SQL, the prefix and the statement (see
+    /// `explaining(_:prefix:)`).
+    private var lastExplained: (sql: String, prefix: String, explained: String)?
+
+    /// `prefix + " " + sql`, the same string as the last time for the same SQL and prefix: a loop explaining one
+    /// shape builds no string per plan, and the driver finds its prepared statement by the string's identity.
+    ///
+    /// - Parameters:
+    ///   - sql: a SELECT's SQL (from this cache, the same string each time its shape comes back).
+    ///   - prefix: the dialect's `EXPLAIN` words (``ExplainSyntax/prefix``).
+    /// - Returns: the statement that asks for the plan.
+    package func explaining(_ sql: String, prefix: String) -> String {
+        if let last = lastExplained, last.sql == sql, last.prefix == prefix { return last.explained }
+        let explained = prefix + " " + sql
+        lastExplained = (sql, prefix, explained)
+        return explained
+    }
+
     /// Forgets every shape.
     public func removeAll() {
         entries.removeAll()
         last = nil
+        lastExplained = nil
         (passedAt, matchedLast) = (nil, false)
     }
 

@@ -31,6 +31,13 @@ extension SQLRenderer {
         return out
     }
 
+    /// `binds(of: .select(select), dialect:)` without wrapping the SELECT in a ``Statement`` (a copy of it).
+    static func binds(ofSelect select: Select, dialect: (any Dialect)?) -> [DatabaseValue] {
+        var out: [DatabaseValue] = []
+        selectBinds(select, dialect, into: &out)
+        return out
+    }
+
     static func selectBinds(_ s: Select, _ dialect: (any Dialect)?, into out: inout [DatabaseValue]) {
         if let w = s.commonTable {
             selectBinds(w.select, dialect, into: &out)
@@ -69,12 +76,17 @@ extension SQLRenderer {
     /// ANDs at its top (see ``SQLRenderer/search(_:_:)``).
     struct SearchScope {
         var table: String?
-        var indexable: Set<SQLExpression.Node>
+        /// The WHERE clause whose top-level matches may read an index.
+        let filter: SQLExpression?
 
         init(table: String?, filter: SQLExpression?) {
             self.table = table
-            indexable = filter.map { SQLRenderer.conjunctSearches($0.node) } ?? []
+            self.filter = filter
         }
+
+        /// The matches the WHERE clause ANDs at its top, worked out when a match is met (a statement without one,
+        /// most of them, walks nothing for it).
+        var indexable: Set<SQLExpression.Node> { filter.map { SQLRenderer.conjunctSearches($0.node) } ?? [] }
     }
 
     /// Collects the binds of `node`; `table` says where a match may read a full-text index.
@@ -82,7 +94,8 @@ extension SQLRenderer {
         _ node: SQLExpression.Node, _ dialect: (any Dialect)?, _ table: SearchScope, insideArithmetic: Bool = false,
         into out: inout [DatabaseValue]
     ) {
-        let mixed = dialect?.numericSyntax.mixedComparison != nil
+        // Asked only where it matters (an IN list, BETWEEN), not through the dialect's existential at every node.
+        var mixed: Bool { dialect?.numericSyntax.mixedComparison != nil }
         switch node {
         case .column, .joinedColumn, .constant: break
         case .value(let v): out.append(v)

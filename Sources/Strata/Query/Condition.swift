@@ -18,8 +18,10 @@ public struct Condition<M: Model>: Sendable {
     init(error: StrataError) { result = .failure(error) }
 
     init(_ keyPath: PartialKeyPath<M>, _ make: (SQLExpression) -> SQLExpression) {
-        if let name = M.columnName(for: keyPath) {
-            result = .success(M.schema.storingDates(make(.column(name)), column: name))
+        // The column by position: its name and date format without a search by name.
+        let schema = M.schema
+        if let index = schema.index(of: keyPath) {
+            result = .success(schema.storingDates(make(.column(schema.columns[index].name)), columnAt: index))
         } else {
             result = .failure(.unknownColumn(model: M.modelName, column: "\(keyPath)"))
         }

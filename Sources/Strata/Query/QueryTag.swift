@@ -65,10 +65,9 @@ extension QueryBuilder {
     /// - Parameter label: the tag, one printable line.
     /// - Returns: the query with the tag (replacing an earlier one).
     /// - Throws: when the query runs, ``StrataError/invalidArgument(_:reason:)`` naming `tag`.
-    public func tagged(_ label: String) -> Self {
-        var copy = self
-        copy.tag = label
-        return copy
+    public consuming func tagged(_ label: String) -> Self {
+        tag = label
+        return self
     }
 
     /// Tags the query with the place in the source that calls this method: `Module/File.swift:42`.

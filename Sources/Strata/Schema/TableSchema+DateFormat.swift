@@ -40,9 +40,13 @@ extension TableSchema {
     /// `expression` (a condition on column `column` alone) with each date value in the column's stored form,
     /// so `where(\.d == d)` and `between` compare like with like.
     func storingDates(_ expression: SQLExpression, column: String) -> SQLExpression {
-        guard let format = columns.first(where: { $0.name == column })?.dateFormat, format != .strata else {
-            return expression
-        }
+        guard let index = index(of: column) else { return expression }
+        return storingDates(expression, columnAt: index)
+    }
+
+    /// `storingDates(_:column:)` for the column at `index`, found already (a query's key path lookup).
+    func storingDates(_ expression: SQLExpression, columnAt index: Int) -> SQLExpression {
+        guard let format = columns[index].dateFormat, format != .strata else { return expression }
         return SQLExpression(expression.node.storingDates(format))
     }
 }

@@ -4,7 +4,7 @@ extension Transaction {
     /// The plan of `select` on this connection, as lines of text; refused like the SELECT itself would be.
     package func explain(_ select: Select) throws -> [String] {
         try checkOpen()
-        try ValueCheck.check(.select(select))
+        try ValueCheck.check(select: select)
         // The statement check and the rendering a SELECT of the same shape would have: an explain of the query the
         // connection ran last (or explained last) is checked and rendered once.
         try checkExplained(select)

@@ -149,18 +149,29 @@ public final class Transaction {
         guard case .select(let select) = statement, let cache = renderCache else {
             return try StatementCheck.check(statement, schemas: database.knownSchemas)
         }
+        try checkSelect(select, cache: cache) { statement }
+    }
+
+    /// `checkStatement(_:)` for a SELECT, with the connection's render cache; `statement` is the SELECT as a
+    /// ``Statement``, made only when the check runs.
+    private func checkSelect(_ select: Select, cache: RenderCache, statement: () -> Statement) throws(StrataError) {
         let generation = database.knownSchemas.generation
         if cache.passedCheck(select, generation: generation) {
             notedCheck = true  // the cache noted the match for this statement's rendering
             return
         }
-        try StatementCheck.check(statement, schemas: database.knownSchemas)
+        try StatementCheck.check(statement(), schemas: database.knownSchemas)
         cache.notePassed(generation: generation)
         notedCheck = true
     }
 
-    /// `checkStatement(_:)` for the SELECT an `explain()` shows.
-    func checkExplained(_ select: Select) throws(StrataError) { try checkStatement(.select(select)) }
+    /// `checkStatement(_:)` for the SELECT an `explain()` shows (wrapped in a ``Statement`` only when the check runs).
+    func checkExplained(_ select: Select) throws(StrataError) {
+        guard let cache = renderCache else {
+            return try StatementCheck.check(.select(select), schemas: database.knownSchemas)
+        }
+        try checkSelect(select, cache: cache) { .select(select) }
+    }
 
     /// Ends what `checkStatement(_:)` noted for the statement's rendering, rendered or not (a statement run by
     /// `onConnection(_:onRow:)`, or a SELECT `explain()` shows).

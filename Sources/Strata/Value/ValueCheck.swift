@@ -92,11 +92,7 @@ enum ValueCheck {
         case .delete(let d):
             if let f = d.filter { try check(f.node, table: d.table, column: nil) }
         case .select(let s):
-            if let w = s.commonTable { try check(.select(w.select)) }
-            if let step = s.commonTable?.step { try check(.select(step)) }
-            for b in s.compound?.branches ?? [] { try check(.select(b)) }
-            for join in s.joins { try check(join.on.node, table: s.table, column: nil) }
-            if let f = s.filter { try check(f.node, table: s.table, column: nil) }
+            try check(select: s)
         case .createTable(let t):
             for c in t.columns { try check(c, table: t.name) }
         case .addColumn(let table, let c):
@@ -105,6 +101,15 @@ enum ValueCheck {
             .rollbackToSavepoint, .beginIsolated:
             break
         }
+    }
+
+    /// `check(.select(s))`, without wrapping the SELECT in a ``Statement`` (a copy of it).
+    static func check(select s: Select) throws(StrataError) {
+        if let w = s.commonTable { try check(select: w.select) }
+        if let step = s.commonTable?.step { try check(select: step) }
+        for b in s.compound?.branches ?? [] { try check(select: b) }
+        for join in s.joins { try check(join.on.node, table: s.table, column: nil) }
+        if let f = s.filter { try check(f.node, table: s.table, column: nil) }
     }
 
     private static func check(_ c: TableColumn, table: String) throws(StrataError) {
