@@ -95,18 +95,29 @@ extension TableSchema {
     /// - Returns: the values a write binds, in the order of ``writtenColumnNames(includingKey:)``.
     @inlinable
     public func writtenValues(_ values: consuming [DatabaseValue], includingKey: Bool) -> [DatabaseValue] {
+        // Consumed, so a caller's fresh array (a model's stored values) loses its key in place, without a copy.
+        removeUnwritten(from: &values, includingKey: includingKey)
+        return values
+    }
+
+    /// Removes from `values` (one per column) the generated columns' values (and the primary key's unless
+    /// `includingKey`), in place: ``writtenValues(_:includingKey:)`` of an array the caller keeps.
+    @inlinable
+    func removeUnwritten(from values: inout [DatabaseValue], includingKey: Bool) {
         let generated = storage.generatedColumns
         let pk = includingKey ? nil : storage.primaryKeyIndex
-        if generated.isEmpty, let pk {
-            // Consumed, so a caller's fresh array (a model's stored values) loses its key in place, without a copy.
-            values.remove(at: pk)
-            return values
+        if generated.isEmpty {
+            if let pk { values.remove(at: pk) }
+            return
         }
-        if generated.isEmpty { return values }
-        var out: [DatabaseValue] = []
-        out.reserveCapacity(values.count)
-        for i in values.indices where i != pk && !generated.contains(i) { out.append(values[i]) }
-        return out
+        // Each kept value moves down over the dropped ones, and the tail is cut (a new array of the kept values, and
+        // the release of every value of the old one, cost about 900 instructions a save).
+        var kept = 0
+        for i in values.indices where i != pk && !generated.contains(i) {
+            if kept != i { values.swapAt(kept, i) }
+            kept += 1
+        }
+        values.removeLast(values.count - kept)
     }
 
     /// The schema with each generated column's expression taken from `model`'s ``Model/generatedColumns``.
