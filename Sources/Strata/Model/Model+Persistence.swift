@@ -195,8 +195,8 @@ extension Model {
         var binds = tx.takeKeyBinds()
         guard Self.appendFindBinds(id, to: &binds) else { return try readBackWholeRow(tx, id) }
         // The assignments below mark the columns assigned: their marks are put back as they were.
-        let marks = _persistence?.bits
-        defer { if let marks { _persistence?.bits = marks } }
+        let marks = _persistence.readChangeMarks()
+        defer { _persistence.restoreChangeMarks(marks) }
         let context = RowContext(model: Self.self, layout: storage.readBackLayout)
         let setters = storage.readBackSetters
         let bySetters = setters.first?.model == ObjectIdentifier(Self.self)

@@ -356,6 +356,17 @@ extension Optional where Wrapped == PersistenceState {
     /// Whether the model's row is known to be stored (see ``PersistenceState/isStored``).
     @inlinable public var isStored: Bool { self?.isStored ?? false }
 
+    /// The change marks (see ``PersistenceState/isChanged(_:)``), nil without a state. Mutating, so that a model's
+    /// state is read in place (its getter copied the state, a retain and a release of each of its references).
+    @inlinable
+    mutating func readChangeMarks() -> UInt64? { self?.bits }
+
+    /// Puts back marks ``readChangeMarks()`` read.
+    @inlinable
+    mutating func restoreChangeMarks(_ marks: UInt64?) {
+        if let marks { self?.bits = marks }
+    }
+
     /// Records that the database holds the model as it was just read, inside `scope` (nil in autocommit).
     @inlinable
     mutating func markRead(in scope: UndoScope?) {
