@@ -35,7 +35,7 @@ extension StoreState {
                 try table.position(of: r, near: table.primaryKey ?? 0)
             }
             if let error = plan.defaultsError { throw error }
-            let generated = try table.generatedAssignments()
+            let generated = try plan.generated.get()
             var returnedValues: [DatabaseValue] = []
             if returned != nil { returnedValues.reserveCapacity(i.rows.count) }
             var counterJournaled = false

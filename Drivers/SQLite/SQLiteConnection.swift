@@ -282,26 +282,41 @@ public final class SQLiteConnection: SQLConnection {
         }
     }
 
+    /// Binds text: read in place through its UTF-8 storage (`withUTF8` needs a mutable copy of the string, a retain
+    /// and a release a value), or through a contiguous copy for a string without such storage.
     private func bindText(
         _ s: String, _ stmt: OpaquePointer, _ i: Int32, arena: inout UnsafeMutableRawBufferPointer,
         shortfall: inout Int
     ) -> Int32 {
-        var s = s
-        return s.withUTF8 { buf in
-            if let base = arena.baseAddress, arena.count >= buf.count {
-                arena.copyMemory(from: UnsafeRawBufferPointer(buf))
-                arena = UnsafeMutableRawBufferPointer(rebasing: arena[buf.count...])
-                return sqlite3_bind_text64(
-                    stmt, i, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(buf.count), nil,
-                    UInt8(SQLITE_UTF8))
-            }
-            shortfall += buf.count
-            // A non-nil pointer even for "", so the empty string is stored as text, not NULL.
-            let base = buf.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(("" as StaticString).utf8Start)
-            return sqlite3_bind_text64(
-                stmt, i, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(buf.count),
-                strata_sqlite_transient(), UInt8(SQLITE_UTF8))
+        if let rc = s.utf8.withContiguousStorageIfAvailable({ buf in
+            bindUTF8(buf, stmt, i, arena: &arena, shortfall: &shortfall)
+        }) {
+            return rc
         }
+        var s = s
+        return s.withUTF8 { buf in bindUTF8(buf, stmt, i, arena: &arena, shortfall: &shortfall) }
+    }
+
+    /// Binds UTF-8 bytes as text: copied into `arena` and bound SQLITE_STATIC when it has room, else bound
+    /// SQLITE_TRANSIENT (SQLite copies them) and counted in `shortfall`.
+    @inline(__always)
+    private func bindUTF8(
+        _ buf: UnsafeBufferPointer<UInt8>, _ stmt: OpaquePointer, _ i: Int32,
+        arena: inout UnsafeMutableRawBufferPointer, shortfall: inout Int
+    ) -> Int32 {
+        if let base = arena.baseAddress, arena.count >= buf.count {
+            arena.copyMemory(from: UnsafeRawBufferPointer(buf))
+            arena = UnsafeMutableRawBufferPointer(rebasing: arena[buf.count...])
+            return sqlite3_bind_text64(
+                stmt, i, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(buf.count), nil,
+                UInt8(SQLITE_UTF8))
+        }
+        shortfall += buf.count
+        // A non-nil pointer even for "", so the empty string is stored as text, not NULL.
+        let base = buf.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(("" as StaticString).utf8Start)
+        return sqlite3_bind_text64(
+            stmt, i, base.assumingMemoryBound(to: CChar.self), sqlite3_uint64(buf.count),
+            strata_sqlite_transient(), UInt8(SQLITE_UTF8))
     }
 
     public func columns(of table: String) throws -> [String]? {

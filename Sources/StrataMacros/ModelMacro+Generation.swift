@@ -31,19 +31,23 @@ extension ModelAnalysis {
 
         lines.append("    \(access)var databaseValues: [Strata.DatabaseValue] {")
         lines.append("        [")
-        for property in properties {
-            if let format = property.dateFormat {
-                let value = "self.\(property.name).databaseValue"
-                lines.append("            (\(format.trimmedDescription) as Strata.DateFormat).stored(\(value)),")
-            } else {
-                lines.append("            self.\(property.name).databaseValue,")
-            }
-        }
+        for property in properties { lines.append("            \(storedValue(property)),") }
         lines.append("        ]")
+        lines.append("    }")
+        // What an insert binds, appended to the array its transaction keeps: no array of its own per insert.
+        lines.append("    \(access)func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {")
+        for property in properties { lines.append("        values.append(\(storedValue(property)))") }
         lines.append("    }")
 
         lines.append("}")
         return lines.joined(separator: "\n")
+    }
+
+    /// The value a property stores: its `databaseValue`, in its column's date format when it declares one.
+    private func storedValue(_ property: PersistedProperty) -> String {
+        let value = "self.\(property.name).databaseValue"
+        guard let format = property.dateFormat else { return value }
+        return "(\(format.trimmedDescription) as Strata.DateFormat).stored(\(value))"
     }
 
     /// `init(row:)`. When every persisted property's type is written out, the values are decoded as the arguments of
@@ -85,7 +89,16 @@ extension ModelAnalysis {
         if let d = property.databaseDefault {
             column += ".defaulted(\(d.trimmedDescription) as Strata.DatabaseDefault)"
         }
-        return property.isGenerated ? column + ".generated()" : column
+        if property.isGenerated { column += ".generated()" }
+        // A value the database computes is read back after a write: set by a plain assignment, where a key path's
+        // cost a generic metadata lookup and a projection per value.
+        let readBack = property.isGenerated || property.databaseDefault != nil
+        if readBack && !property.isLet && property.dateFormat == nil && property.encryption == nil {
+            column +=
+                ".readBack { (model: inout \(type), row: Strata.Row, column: Int) throws(Strata.StrataError) in "
+                + "model.\(property.name) = try row.decode(column) }"
+        }
+        return column
     }
 
     private func plainTableColumn(_ property: PersistedProperty, of type: String) -> String {

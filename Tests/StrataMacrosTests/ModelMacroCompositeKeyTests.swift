@@ -73,6 +73,11 @@ final class ModelMacroCompositeKeyTests: XCTestCase {
                             self.qty.databaseValue,
                         ]
                     }
+                    public func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
+                        values.append(self.orderID.databaseValue)
+                        values.append(self.sku.databaseValue)
+                        values.append(self.qty.databaseValue)
+                    }
                 }
                 """#,
             macroSpecs: testMacros

@@ -73,6 +73,15 @@ final class ModelMacroExpansionTests: XCTestCase {
                             self.groupID.databaseValue,
                         ]
                     }
+                    func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
+                        values.append(self.id.databaseValue)
+                        values.append(self.name.databaseValue)
+                        values.append(self.email.databaseValue)
+                        values.append(self.active.databaseValue)
+                        values.append(self.joinedAt.databaseValue)
+                        values.append(self.tags.databaseValue)
+                        values.append(self.groupID.databaseValue)
+                    }
                 }
                 """#,
             macroSpecs: testMacros
@@ -124,6 +133,11 @@ final class ModelMacroExpansionTests: XCTestCase {
                             (.sqlDateTime as Strata.DateFormat).stored(self.issued.databaseValue),
                             (.unixMilliseconds as Strata.DateFormat).stored(self.paidAt.databaseValue),
                         ]
+                    }
+                    func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
+                        values.append(self.id.databaseValue)
+                        values.append((.sqlDateTime as Strata.DateFormat).stored(self.issued.databaseValue))
+                        values.append((.unixMilliseconds as Strata.DateFormat).stored(self.paidAt.databaseValue))
                     }
                 }
                 """#,
@@ -177,6 +191,11 @@ final class ModelMacroExpansionTests: XCTestCase {
                             self.note.databaseValue,
                         ]
                     }
+                    func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
+                        values.append(self.id.databaseValue)
+                        values.append(self.ssn.databaseValue)
+                        values.append(self.note.databaseValue)
+                    }
                 }
                 """#,
             macroSpecs: testMacros
@@ -208,7 +227,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                     static let schema = Strata.TableSchema(name: "line", columns: [
                         Strata.TableColumn(\Line.id, "id", primaryKey: true),
                         Strata.TableColumn(\Line.price, "price"),
-                        Strata.TableColumn(\Line.total, "total", default: 0, constant: true).generated(),
+                        Strata.TableColumn(\Line.total, "total", default: 0, constant: true).generated().readBack { (model: inout Line, row: Strata.Row, column: Int) throws(Strata.StrataError) in model.total = try row.decode(column) },
                     ])
                     init(row: Strata.Row) throws(Strata.StrataError) {
                         try self.init(
@@ -229,6 +248,11 @@ final class ModelMacroExpansionTests: XCTestCase {
                             self.price.databaseValue,
                             self.total.databaseValue,
                         ]
+                    }
+                    func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
+                        values.append(self.id.databaseValue)
+                        values.append(self.price.databaseValue)
+                        values.append(self.total.databaseValue)
                     }
                 }
                 """#,
@@ -275,6 +299,10 @@ final class ModelMacroExpansionTests: XCTestCase {
                             self.id.databaseValue,
                             self.createdAt.databaseValue,
                         ]
+                    }
+                    func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
+                        values.append(self.id.databaseValue)
+                        values.append(self.createdAt.databaseValue)
                     }
                 }
                 """#,
@@ -323,6 +351,10 @@ final class ModelMacroExpansionTests: XCTestCase {
                             self.statusCode.databaseValue,
                         ]
                     }
+                    public func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
+                        values.append(self.id.databaseValue)
+                        values.append(self.statusCode.databaseValue)
+                    }
                 }
                 """#,
             macroSpecs: testMacros
@@ -363,6 +395,9 @@ final class ModelMacroExpansionTests: XCTestCase {
                         [
                             self.id.databaseValue,
                         ]
+                    }
+                    package func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
+                        values.append(self.id.databaseValue)
                     }
                 }
                 """#,
@@ -437,6 +472,12 @@ final class ModelMacroExpansionTests: XCTestCase {
                             self.y.databaseValue,
                             self.label.databaseValue,
                         ]
+                    }
+                    func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
+                        values.append(self.id.databaseValue)
+                        values.append(self.x.databaseValue)
+                        values.append(self.y.databaseValue)
+                        values.append(self.label.databaseValue)
                     }
                 }
                 """#,
@@ -520,6 +561,17 @@ final class ModelMacroExpansionTests: XCTestCase {
                             self.sizes.databaseValue,
                         ]
                     }
+                    func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
+                        values.append(self.id.databaseValue)
+                        values.append(self.level.databaseValue)
+                        values.append(self.ratio.databaseValue)
+                        values.append(self.note.databaseValue)
+                        values.append(self.limits.databaseValue)
+                        values.append(self.empty.databaseValue)
+                        values.append(self.greeting.databaseValue)
+                        values.append(self.kind.databaseValue)
+                        values.append(self.sizes.databaseValue)
+                    }
                 }
                 """#,
             macroSpecs: testMacros
@@ -576,6 +628,11 @@ final class ModelMacroExpansionTests: XCTestCase {
                             self.body.databaseValue,
                             self.`default`.databaseValue,
                         ]
+                    }
+                    func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
+                        values.append(self.id.databaseValue)
+                        values.append(self.body.databaseValue)
+                        values.append(self.`default`.databaseValue)
                     }
                 }
                 """#,
@@ -641,6 +698,9 @@ final class ModelMacroAssociationTests: XCTestCase {
                         [
                             self.id.databaseValue,
                         ]
+                    }
+                    func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
+                        values.append(self.id.databaseValue)
                     }
                 }
                 """,

@@ -42,6 +42,9 @@ final class ModelMacroLifecycleTests: XCTestCase {
                             self.id.databaseValue,
                         ]
                     }
+                    func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
+                        values.append(self.id.databaseValue)
+                    }
                 }
                 """#,
             macroSpecs: testMacros
@@ -85,6 +88,9 @@ final class ModelMacroLifecycleTests: XCTestCase {
                         [
                             self.id.databaseValue,
                         ]
+                    }
+                    func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
+                        values.append(self.id.databaseValue)
                     }
                 }
                 """#,
@@ -134,6 +140,12 @@ final class ModelMacroLifecycleTests: XCTestCase {
                             self.updatedAt.databaseValue,
                             self.version.databaseValue,
                         ]
+                    }
+                    func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
+                        values.append(self.id.databaseValue)
+                        values.append(self.createdAt.databaseValue)
+                        values.append(self.updatedAt.databaseValue)
+                        values.append(self.version.databaseValue)
                     }
                 }
                 """#,

@@ -174,6 +174,16 @@ extension Model {
         try storedValues(Self.schema.storage.hasEncryptedColumns ? tx.database.configuration.encryption : nil)
     }
 
+    /// Appends ``storedValues(_:)-(Transaction)`` to `values`: straight from the model's properties
+    /// (``Model/appendDatabaseValues(to:)``) when it has no search document to fill in and no column to seal.
+    @inlinable
+    func appendStoredValues(to values: inout [DatabaseValue], _ tx: Transaction) throws(StrataError) {
+        guard Self.searchable == nil, !Self.schema.storage.hasEncryptedColumns else {
+            return values.append(contentsOf: try storedValues(tx))
+        }
+        appendDatabaseValues(to: &values)
+    }
+
     /// The model's ``databaseValues`` with encrypted columns sealed by `encryption`.
     @inlinable
     func storedValues(_ encryption: (any ColumnEncryption)?) throws(StrataError) -> [DatabaseValue] {

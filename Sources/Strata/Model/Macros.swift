@@ -35,7 +35,7 @@
 @attached(
     extension, conformances: Model,
     names: named(schema), named(columnName), named(keyPath), named(associations), named(init),
-    named(databaseValues), named(hasLifecycleCallbacks), named(ID), named(id))
+    named(databaseValues), named(appendDatabaseValues(to:)), named(hasLifecycleCallbacks), named(ID), named(id))
 public macro Model(table: String? = nil, primaryKey: [String] = []) =
     #externalMacro(module: "StrataMacros", type: "ModelMacro")
 

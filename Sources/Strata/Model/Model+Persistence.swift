@@ -37,6 +37,22 @@ extension Model {
     ///   ``StrataError/typeMismatch(table:column:detail:)``, …, and what a callback throws.
     @inlinable
     public mutating func save(_ tx: Transaction, insertIfMissing: Bool = false) throws {
+        if !Self.hasLifecycleCallbacks && Self.schema.storage.saveChangesKeyAndStateOnly {
+            // Nothing but the key and the persistence state changes here (no callbacks, no roles to fill in, no
+            // column read back), so those two are kept and put back on a throw: a copy of the whole model, and the
+            // destruction of the one it replaced, cost about 300 instructions a save.
+            let (key, state) = (id, _persistence)
+            do {
+                let undo = try beginSave(tx)
+                try validate(tx)
+                try write(tx, insertIfMissing: insertIfMissing)
+                if let undo { record(undo) }
+            } catch {
+                (id, _persistence) = (key, state)
+                throw error
+            }
+            return
+        }
         var copy = self
         let undo = try copy.beginSave(tx)
         if Self.hasLifecycleCallbacks {
@@ -179,32 +195,44 @@ extension Model {
     /// the model's row.
     ///
     /// One SELECT of those columns by the key, a statement template each connection prepares once
-    /// (``StatementTemplate/Kind/readBackByKey``); the whole row through a query when a column needs more than its
-    /// type to decode (a date format, encryption) or the key does not bind as ``find(_:_:)``'s does.
-    @usableFromInline
+    /// (``StatementTemplate/Kind/readBackByKey``), whose key is bound from the array the transaction keeps for finds;
+    /// each value is set by the column's setter (``TableColumn/readBack(_:)``, which `@Model` writes), or through its
+    /// key path for a column without one; the whole row through a query when a column needs more than its type to
+    /// decode (a date format, encryption) or the key does not bind as ``find(_:_:)``'s does.
+    ///
+    /// Inlined, so that it is specialized for the model: generic, it reached the model's key, persistence state and
+    /// schema through the protocol's witnesses (about 1,300 instructions a read-back).
+    @inlinable
     mutating func readBackComputedColumns(_ tx: Transaction) throws {
         guard let id else { return }
-        let schema = Self.schema
-        let storage = schema.storage
-        guard storage.readsBackByTemplate, let binds = Self.findBinds(id) else { return try readBackWholeRow(tx, id) }
-        let state = _persistence  // the assignments below mark the columns assigned
-        defer { _persistence = state }
+        let storage = Self.schema.storage
+        guard storage.readsBackByTemplate else { return try readBackWholeRow(tx, id) }
+        var binds = tx.takeKeyBinds()
+        guard Self.appendFindBinds(id, to: &binds) else { return try readBackWholeRow(tx, id) }
+        // The assignments below mark the columns assigned: their marks are put back as they were.
+        let marks = _persistence.readChangeMarks()
+        defer { _persistence.restoreChangeMarks(marks) }
         let context = RowContext(model: Self.self, layout: storage.readBackLayout)
+        let setters = storage.readBackSetters
+        let bySetters = setters.first?.model == ObjectIdentifier(Self.self)
         _ = try tx.execute(
-            template: StatementTemplate(Self.self, .readBackByKey, table: schema.name), binds: binds,
+            template: StatementTemplate(Self.self, .readBackByKey, table: storage.name), binds: binds,
             statement: { Self.readBackStatement(id) },
             onRow: { reader in
                 let row = Row(reader: reader, context: context)
-                for i in storage.readBackColumns {
-                    let property = schema.columns[i].property
-                    guard let keyPath = property.keyPath, let type = property.valueType else { continue }
-                    try self.assign(type, at: keyPath, column: i, from: row)
+                guard bySetters else { return try self.assignReadBack(from: row) }
+                let columns = storage.readBackColumns
+                for n in columns.indices {
+                    // Every setter is for this model (checked above), so the cast is a plain conversion.
+                    try unsafeDowncast(setters[n], to: ColumnSetter<Self>.self).set(&self, row, columns[n])
                 }
             })
+        tx.putBackKeyBinds(&binds)
     }
 
     /// The SELECT ``readBackComputedColumns(_:)`` runs: the computed columns of the row with this key (a soft-deleted
     /// row included).
+    @usableFromInline
     package static func readBackStatement(_ id: ID) -> Statement {
         let schema = Self.schema
         return .select(
@@ -212,8 +240,20 @@ extension Model {
         )
     }
 
+    /// Sets each read-back column's property through its key path (a column without a setter).
+    @usableFromInline
+    mutating func assignReadBack(from row: Row) throws {
+        let columns = Self.schema.columns
+        for i in Self.schema.storage.readBackColumns {
+            let property = columns[i].property
+            guard let keyPath = property.keyPath, let type = property.valueType else { continue }
+            try assign(type, at: keyPath, column: i, from: row)
+        }
+    }
+
     /// ``readBackComputedColumns(_:)`` through the model's whole row, read by a query.
-    private mutating func readBackWholeRow(_ tx: Transaction, _ id: ID) throws {
+    @usableFromInline
+    mutating func readBackWholeRow(_ tx: Transaction, _ id: ID) throws {
         guard let fresh = try Self.query(on: tx).withDeleted().filter(id: id).first() else { return }
         let columns = Self.schema.columns
         let state = _persistence  // the copies below mark the columns assigned
@@ -299,7 +339,10 @@ extension Model {
             // No such row (or the id was reassigned): insert the row with its explicit id.
             try insertWithExplicitKey(tx, pk: pk, values: values)
         } else {
-            let row = schema.writtenValues(try storedValues(tx), includingKey: false)
+            // The row's values go into the array the transaction keeps from one insert to the next.
+            var row = tx.takeRowBinds()
+            try appendStoredValues(to: &row, tx)
+            schema.removeUnwritten(from: &row, includingKey: false)
             var newID: ID?
             _ = try tx.execute(
                 template: StatementTemplate(Self.self, .insertReturningKey, table: schema.name), binds: row,
@@ -312,6 +355,7 @@ extension Model {
             ) { r in
                 newID = try? ID(databaseValue: r.value(at: 0))
             }
+            tx.putBackRowBinds(&row)
             guard let newID else { throw StrataError.insertIgnored(table: schema.name) }
             id = newID
         }

@@ -16,6 +16,9 @@ public protocol Model: Sendable {
     init(row: Row) throws
     /// The values to store, one per column of ``schema``, in the same order.
     var databaseValues: [DatabaseValue] { get }
+    /// Appends ``databaseValues`` to `values`, in the same order: what an insert binds, written into an array its
+    /// transaction keeps from one insert to the next. `@Model` writes it; by default it appends ``databaseValues``.
+    func appendDatabaseValues(to values: inout [DatabaseValue])
     /// The primary key: nil until the first save (a `String` key is set by the app before it).
     var id: ID? { get set }
     /// What the database last saw of the model; lets `save` update only the assigned columns.
@@ -100,6 +103,14 @@ extension Model {
     public var _persistence: PersistenceState? {
         get { nil }
         set {}  // swiftlint:disable:this unused_setter_value
+    }
+
+    /// Appends ``databaseValues``.
+    ///
+    /// - Parameter values: the array to append the model's values to.
+    @inlinable
+    public func appendDatabaseValues(to values: inout [DatabaseValue]) {
+        values.append(contentsOf: databaseValues)
     }
 
     /// No validations.
@@ -344,6 +355,17 @@ extension Optional where Wrapped == PersistenceState {
 
     /// Whether the model's row is known to be stored (see ``PersistenceState/isStored``).
     @inlinable public var isStored: Bool { self?.isStored ?? false }
+
+    /// The change marks (see ``PersistenceState/isChanged(_:)``), nil without a state. Mutating, so that a model's
+    /// state is read in place (its getter copied the state, a retain and a release of each of its references).
+    @inlinable
+    mutating func readChangeMarks() -> UInt64? { self?.bits }
+
+    /// Puts back marks ``readChangeMarks()`` read.
+    @inlinable
+    mutating func restoreChangeMarks(_ marks: UInt64?) {
+        if let marks { self?.bits = marks }
+    }
 
     /// Records that the database holds the model as it was just read, inside `scope` (nil in autocommit).
     @inlinable

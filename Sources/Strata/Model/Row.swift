@@ -140,6 +140,7 @@ struct RowContext {
     }
 
     /// A row laid out as `layout` says: model column `i` at `layout[i]`, or not selected (-1).
+    @usableFromInline
     init(model: any Model.Type, layout: [Int]) {
         self.modelType = model
         self.keyring = nil

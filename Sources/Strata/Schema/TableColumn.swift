@@ -115,6 +115,8 @@ struct PropertyKeyPath: @unchecked Sendable, Hashable {
     let keyPath: AnyKeyPath?
     /// The property's type, so a value read back (a generated column's) can be copied into a model.
     let valueType: (any DatabaseValueConvertible.Type)?
+    /// What sets the property from a read-back row without its key path (see ``TableColumn/readBack(_:)``).
+    var setter: AnyColumnSetter? = nil
 
     static func == (lhs: Self, rhs: Self) -> Bool { true }
     func hash(into hasher: inout Hasher) {}

@@ -44,10 +44,17 @@ public struct TableSchema: Sendable, Hashable {
         /// The names of ``readBackColumns``, in that order: the columns an insert's read-back SELECT lists.
         let readBackColumnNames: [String]
         /// For each column, its position in the read-back SELECT's row, or -1.
-        let readBackLayout: [Int]
+        @usableFromInline let readBackLayout: [Int]
         /// Whether the read-back columns decode by their types alone (no date format, no encryption, a key path
-        /// to set), so an insert reads them back by a template SELECT of those columns.
-        let readsBackByTemplate: Bool
+        /// or a setter to set), so an insert reads them back by a template SELECT of those columns.
+        @usableFromInline let readsBackByTemplate: Bool
+        /// The setters of ``readBackColumns``, in that order, when every one of them has one (see
+        /// ``TableColumn/readBack(_:)``) and all set the same model; else empty, and the values are set through the
+        /// columns' key paths.
+        @usableFromInline let readBackSetters: [AnyColumnSetter]
+        /// Whether a save of the model changes nothing of it but its key and persistence state: a key of one column,
+        /// no ``ColumnRole`` to fill in, no column read back (see ``Model/save(_:insertIfMissing:)``).
+        @usableFromInline let saveChangesKeyAndStateOnly: Bool
 
         @usableFromInline
         init(name: String, columns given: [TableColumn], indexes: [Index], foreignKeys: [ForeignKey]) {
@@ -74,9 +81,14 @@ public struct TableSchema: Sendable, Hashable {
             readBackColumnNames = readBack.map { columns[$0].name }
             readBackLayout = columns.indices.map { readBack.firstIndex(of: $0) ?? -1 }
             readsBackByTemplate = readBack.allSatisfy {
-                columns[$0].dateFormat == nil && columns[$0].encryption == nil && columns[$0].property.keyPath != nil
-                    && columns[$0].property.valueType != nil
+                columns[$0].dateFormat == nil && columns[$0].encryption == nil
+                    && (columns[$0].setter != nil
+                        || (columns[$0].property.keyPath != nil && columns[$0].property.valueType != nil))
             }
+            let setters = readBack.compactMap { columns[$0].setter }
+            readBackSetters =
+                setters.count == readBack.count && setters.allSatisfy({ $0.model == setters.first?.model })
+                ? setters : []
             primaryKeyIndex = keys.count == 1 ? keys[0] : nil
             insertColumnNames = columns.filter { !$0.isPrimaryKey && !$0.isGenerated }.map(\.name)
             writtenColumnNames = columns.filter { !$0.isGenerated }.map(\.name)
@@ -86,6 +98,7 @@ public struct TableSchema: Sendable, Hashable {
             databaseDefaults = defaults
             readBackColumns = columns.indices.filter { columns[$0].isGenerated || columns[$0].databaseDefault != nil }
             hasRoles = columns.contains { $0.role != nil }
+            saveChangesKeyAndStateOnly = keys.count == 1 && !hasRoles && readBack.isEmpty
             encryptedColumns = columns.indices.filter { columns[$0].encryption != nil }
             hasEncryptedColumns = !encryptedColumns.isEmpty
         }

@@ -71,12 +71,24 @@ public struct SearchableColumns<M: Model>: Sendable {
 
 extension Model {
     /// No full-text search.
-    public static var searchable: SearchableColumns<Self>? { nil }
+    @inlinable public static var searchable: SearchableColumns<Self>? { nil }
 
     /// `values` (one per column) with the search document written from the searchable columns' values.
-    @usableFromInline
-    static func fillingSearchDocument(_ values: [DatabaseValue]) throws(StrataError) -> [DatabaseValue] {
+    ///
+    /// Inlined, so that a model without full-text search (the default ``searchable``) hands its values on untouched:
+    /// generic, every save asked the witness for `searchable` and destroyed the nil it returned (about 120
+    /// instructions).
+    @inlinable
+    static func fillingSearchDocument(_ values: consuming [DatabaseValue]) throws(StrataError) -> [DatabaseValue] {
         guard let search = searchable else { return values }
+        return try filling(values, search)
+    }
+
+    /// `values` with the search document of `search` written into its column.
+    @usableFromInline
+    static func filling(_ values: [DatabaseValue], _ search: SearchableColumns<Self>) throws(StrataError)
+        -> [DatabaseValue]
+    {
         let (sources, document) = try search.positions()
         var out = values
         out[document] = .text(

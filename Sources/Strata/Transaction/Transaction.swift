@@ -53,6 +53,10 @@ public final class Transaction {
     /// find allocates none (about 400 instructions a find went to allocating and freeing one): taken out while a
     /// find runs (a find inside another's row callback takes an empty one), put back emptied.
     @exclusivity(unchecked) var keyBinds: [DatabaseValue] = []
+    /// The array an insert of one model binds its row from, kept as ``keyBinds`` is (see ``takeRowBinds()``): a
+    /// model's own array of values, allocated, destroyed through the generic array witness and freed per insert,
+    /// cost about 500 instructions.
+    @exclusivity(unchecked) var rowBinds: [DatabaseValue] = []
 
     init(connection: any DatabaseConnection, database: Database, depth: Int, observer: StatementObserver? = nil) {
         self.connection = connection
@@ -74,8 +78,30 @@ public final class Transaction {
     /// Empties `binds` (keeping its capacity) and keeps it as ``keyBinds`` for the next find.
     @usableFromInline
     func putBackKeyBinds(_ binds: inout [DatabaseValue]) {
-        binds.removeAll(keepingCapacity: true)
+        Self.empty(&binds)
         swap(&binds, &keyBinds)
+    }
+
+    /// Empties `binds`, keeping its capacity: value by value from the end (`removeAll(keepingCapacity:)` went
+    /// through the generic range replacement, about 50 instructions a value).
+    private static func empty(_ binds: inout [DatabaseValue]) {
+        while !binds.isEmpty { binds.removeLast() }
+    }
+
+    /// Takes ``rowBinds`` out (leaving an empty array), for an insert to append its row's values to. Not inlinable,
+    /// as ``takeKeyBinds()``.
+    @usableFromInline
+    func takeRowBinds() -> [DatabaseValue] {
+        var binds: [DatabaseValue] = []
+        swap(&binds, &rowBinds)
+        return binds
+    }
+
+    /// Empties `binds` (keeping its capacity) and keeps it as ``rowBinds`` for the next insert.
+    @usableFromInline
+    func putBackRowBinds(_ binds: inout [DatabaseValue]) {
+        Self.empty(&binds)
+        swap(&binds, &rowBinds)
     }
 
     /// The name of the driver this handle talks to (`sqlite`, `memory`, …).
