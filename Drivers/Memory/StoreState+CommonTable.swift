@@ -62,8 +62,8 @@ extension StoreState {
         var walkTable: MemoryTable?
         // The step compiled once for every level, when it has the usual shape (see ``WalkStep``), and the step's
         // table, read out of the tables once (a copy out of the dictionary retains every field), which the planned
-        // levels only read.
-        var planned: (step: WalkStep, main: MemoryTable)?
+        // levels only read; in a class, so that reading it at each level retains one reference.
+        var planned: PlannedWalk?
         while !level.isEmpty && depth < r.maxDepth {
             depth += 1
             if depth == 1 {
@@ -79,7 +79,7 @@ extension StoreState {
                             state.tables.values[m].prepareOrderedEntries(forColumn: plan.equality.left)
                             main = state.tables.values[m]
                         }
-                        planned = (plan, main)
+                        planned = PlannedWalk(step: plan, main: main)
                     }
                 }
             }
@@ -141,5 +141,16 @@ struct KeptWalkStep: Sendable {
             if columns[k].name != walkColumns[k].name || columns[k].type != walkColumns[k].type { return false }
         }
         return true
+    }
+}
+
+/// A walk's planned step and the table it looks rows up in (see ``StoreState/walkStep(_:main:walk:kept:generation:)``).
+final class PlannedWalk {
+    let step: WalkStep
+    let main: MemoryTable
+
+    init(step: WalkStep, main: MemoryTable) {
+        self.step = step
+        self.main = main
     }
 }
