@@ -1,7 +1,8 @@
 // ConjunctiveFilter: the common WHERE shape (an AND of simple column tests) evaluated in place, without copies.
 import Strata
 
-/// A condition that is an AND of simple tests on columns (`column op value`, `column IS [NOT] NULL`).
+/// A condition that is an AND of simple tests on columns (`column op value`, `column IS [NOT] NULL`) and of
+/// comparisons of a JSON path in a column with values (`json(doc, "size") >= lo AND json(doc, "size") < hi`).
 ///
 /// Such a condition selects a row exactly when every test is TRUE, so three-valued logic reduces to
 /// "NULL fails the test"; testing reads the row's storage through a pointer, copying nothing.
@@ -15,6 +16,9 @@ struct ConjunctiveFilter {
         case isNull(column: Int, negated: Bool)
         /// Any other test of one condition on the row (IN, LIKE, BETWEEN, a bool column).
         case condition(CompiledCondition)
+        /// Adjacent comparisons of one JSON path's value (see ``ComputedValue/jsonPath``) with values: the path is
+        /// read once for all of them (each comparison read it again, parsing the document each time).
+        case path(ComputedValue, [(op: ComparisonOperator, value: DatabaseValue)])
         case never
     }
 
@@ -37,6 +41,10 @@ struct ConjunctiveFilter {
         case .compare(let op, .value(let v), .column(let c)):
             tests.append(test(op.mirrored, c, v))
             return true
+        case .compare(let op, .computed(let box), .value(let v)):
+            return path(box.computed, op, v, into: &tests)
+        case .compare(let op, .value(let v), .computed(let box)):
+            return path(box.computed, op.mirrored, v, into: &tests)
         case .isNull(.column(let c), let negated):
             tests.append(.isNull(column: c, negated: negated))
             return true
@@ -52,6 +60,26 @@ struct ConjunctiveFilter {
         default:
             return false
         }
+    }
+
+    /// `path op v` as the first test, or joined to the first when that one compares the same path of the same column;
+    /// false (the general evaluator) anywhere else. Reading a path throws only on a value that is not JSON or text
+    /// (a column of another type): first in the AND, it throws where the general evaluator throws, and no test
+    /// before it can end the AND early where the general evaluator would go on to the throw.
+    private static func path(
+        _ value: ComputedValue, _ op: ComparisonOperator, _ v: DatabaseValue, into tests: inout [Test]
+    ) -> Bool {
+        guard case .jsonPath(.operand(.column(let c)), let p) = value else { return false }
+        if tests.isEmpty {
+            tests.append(.path(value, [(op, v)]))
+            return true
+        }
+        guard tests.count == 1, case .path(.jsonPath(.operand(.column(let c0)), let p0), var checks) = tests[0],
+            c0 == c, p0 == p
+        else { return false }
+        checks.append((op, v))
+        tests[0] = .path(value, checks)
+        return true
     }
 
     private static func test(_ op: ComparisonOperator, _ c: Int, _ v: DatabaseValue) -> Test {
@@ -97,6 +125,11 @@ struct ConjunctiveFilter {
                     if rows[slot][c].isNull == negated { return false }
                 case .condition(let condition):
                     if try condition.truth(rows[slot]) != .yes { return false }
+                case .path(let value, let checks):
+                    let x = try value.value(rows[slot])
+                    for check in checks where check.value.isNull || !Self.general(check.op, x, check.value) {
+                        return false
+                    }
                 case .never:
                     return false
                 }

@@ -5,9 +5,10 @@ extension MemoryConnection {
     /// Runs a statement of a fixed shape (``StatementTemplate``): the first two times on this connection (and the
     /// first after any schema change) it builds the statement and runs it as any other, and the second time it
     /// plans the template (``TemplatePlan``; not the first, as a fresh test database runs most templates once);
-    /// then a find reads the row by its key and a save inserts its binds, building, copying and matching no
-    /// statement. A shape the plan does not cover (a soft-deleted model's find, a table with database defaults or
-    /// generated columns, a multi-row insert) is built and run every time.
+    /// then a find (or the read-back of a model's generated columns) reads the row by its key and a save inserts its
+    /// binds, computing the generated columns, building, copying and matching no statement. A shape the plan does not
+    /// cover (a soft-deleted model's find, a table with database defaults, a multi-row insert) is built and run every
+    /// time.
     ///
     /// The answers, the errors and what the store holds after a failure are those of ``execute(_:onRow:)``.
     func execute(
@@ -15,8 +16,8 @@ extension MemoryConnection {
         onRow: (any RowReader) throws -> Void
     ) throws -> Int {
         switch template.kind {
-        case .findByKey, .insertReturningKey: break
-        case .insertRowsReturningKey, .upsertRowsReturningKey, .readBackByKey:
+        case .findByKey, .insertReturningKey, .readBackByKey: break
+        case .insertRowsReturningKey, .upsertRowsReturningKey:
             return try execute(try statement(), onRow: onRow)
         }
         let planned = plannedTemplate(template)

@@ -32,9 +32,10 @@ extension MemoryStore {
                 return s.findRow(id, in: table)
             case .findByIndex(let table, let index, _):
                 return s.findRow(binds, in: table, index: index)
-            case .insert(let table, let plan, let returned):
+            case .insert(let table, let plan, let generated, let returned):
                 guard binds.count == plan.columns.count else { return .unplanned(replan: false) }
-                return .inserted(try s.insertPlanned(binds, into: table, plan: plan, returned: returned))
+                return .inserted(
+                    try s.insertPlanned(binds, into: table, plan: plan, generated: generated, returned: returned))
             case .general:
                 return .unplanned(replan: false)
             }
@@ -85,10 +86,11 @@ extension StoreState {
         return .found(table.slots[slot])
     }
 
-    /// A planned one-row INSERT of `values` into `table`, atomic as ``execute(_:connection:)`` is: returns the
-    /// RETURNING value.
+    /// A planned one-row INSERT of `values` into `table`, its `generated` columns computed, atomic as
+    /// ``execute(_:connection:)`` is: returns the RETURNING value.
     mutating func insertPlanned(
-        _ values: [DatabaseValue], into table: String, plan: InsertPlan, returned: Int?
+        _ values: [DatabaseValue], into table: String, plan: InsertPlan, generated: [ComputedAssignment],
+        returned: Int?
     ) throws(StrataError) -> DatabaseValue? {
         let mark = journal.count
         do {
@@ -96,8 +98,8 @@ extension StoreState {
                 var counterJournaled = false
                 var appendJournaled = false
                 let row = try Self.insertRow(
-                    values, plan: plan, generated: [], into: &t, journal: &journal, counterJournaled: &counterJournaled,
-                    appendJournaled: &appendJournaled)
+                    values, plan: plan, generated: generated, into: &t, journal: &journal,
+                    counterJournaled: &counterJournaled, appendJournaled: &appendJournaled)
                 return (row, !t.foreignKeys.isEmpty)
             }
             if referencing { try checkParents(of: [row], in: table) }

@@ -82,7 +82,25 @@ struct MemoryTable: Sendable {
         self.name = name
         self.columns = columns
         hasDatabaseDefaults = columns.contains { $0.databaseDefault != nil }
-        positions = Dictionary(columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        // Filled in place (a keyed init of pairs made an array of them first), last to first: the first of a
+        // repeated name wins.
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(columns.count)
+        for p in columns.indices.reversed() { positions[columns[p].name] = p }
+        self.positions = positions
+        primaryKey = nil
+        foreignKeys = []
+        slots = rows
+        liveCount = rows.count
+    }
+
+    /// A table made by ``init(derived:columns:rows:)`` (or this) under another name, with other rows: its columns
+    /// and their positions kept, not hashed again.
+    init(renaming other: MemoryTable, as name: String, rows: [[DatabaseValue]]) {
+        self.name = name
+        columns = other.columns
+        hasDatabaseDefaults = other.hasDatabaseDefaults
+        positions = other.positions
         primaryKey = nil
         foreignKeys = []
         slots = rows

@@ -80,22 +80,33 @@ extension StoreState {
             for (k, item) in items.enumerated() {
                 if case .expression(let e) = item { itemValues[k] = try ComputedValue(e.node, scope: scope) }
             }
+            // Where each value of an output row comes from, worked out once, not once a row (a column's position
+            // was looked up by name, and a one-row group allocated, for each value). A column the scope lacks stays
+            // an item, which throws as before, on the first row.
+            var sources: [RowItemSource] = []
+            sources.reserveCapacity(items.count + orderItems.count)
+            for (k, item) in items.enumerated() {
+                if case .window(let w) = item {
+                    sources.append(.window(windows[w] ?? [:]))
+                } else if let value = itemValues[k] {
+                    sources.append(.computed(value))
+                } else {
+                    sources.append(RowItemSource(item, scope: scope))
+                }
+            }
+            for (k, item) in orderItems.enumerated() {
+                sources.append(computed[k].map(RowItemSource.computed) ?? RowItemSource(item, scope: scope))
+            }
+            out.reserveCapacity(matched.count)
             for i in matched {
                 var row: [DatabaseValue] = []
-                for (k, item) in items.enumerated() {
-                    if case .window(let w) = item {
-                        row.append(windows[w]?[i] ?? .null)
-                    } else if let value = itemValues[k] {
-                        row.append(try value.value(rows[i]))
-                    } else {
-                        row.append(try evaluator.value(item, [i][...]))
-                    }
-                }
-                for (k, item) in orderItems.enumerated() {
-                    if let value = computed[k] {
-                        row.append(try value.value(rows[i]))
-                    } else {
-                        row.append(try evaluator.value(item, [i][...]))
+                row.reserveCapacity(sources.count)
+                for source in sources {
+                    switch source {
+                    case .column(let p): row.append(rows[i][p])
+                    case .window(let values): row.append(values[i] ?? .null)
+                    case .computed(let value): row.append(try value.value(rows[i]))
+                    case .item(let item): row.append(try evaluator.value(item, [i][...]))
                     }
                 }
                 out.append(row)
@@ -168,6 +179,25 @@ extension StoreState {
 }
 
 /// Computes items and HAVING conditions over groups of rows (each group: row positions, in scan order).
+/// Where one value of an ungrouped output row comes from.
+enum RowItemSource {
+    /// The row's value at this position.
+    case column(Int)
+    /// A window's value of each matched row.
+    case window([Int: DatabaseValue])
+    case computed(ComputedValue)
+    /// Anything else, through the group evaluator over the row alone.
+    case item(SelectItem)
+
+    init(_ item: SelectItem, scope: borrowing ColumnScope) {
+        if case .column(let c) = item, let p = try? scope.position(of: c.name, in: c.table) {
+            self = .column(p)
+        } else {
+            self = .item(item)
+        }
+    }
+}
+
 struct GroupEvaluator {
     let scope: ColumnScope
     let rows: [[DatabaseValue]]

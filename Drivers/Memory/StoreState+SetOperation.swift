@@ -70,6 +70,8 @@ extension StoreState {
             guard let table = tables[s.table] else { throw .noSuchTable(s.table) }
             all = table.columns
         }
+        // The usual named SELECT reads every column in order: the columns as they are, none copied.
+        if names.count == all.count, names.indices.allSatisfy({ names[$0] == all[$0].name }) { return all }
         var out: [TableColumn] = []
         for name in names {
             guard let column = all.first(where: { $0.name == name }) else {

@@ -64,6 +64,8 @@ struct StoreState: Sendable {
     /// under a name (DDL, schema changes, a table put back by an undo): a connection's plan of a template
     /// (``TemplatePlan``) holds only for the generation it was made at.
     var schemaGeneration: UInt64 = 0
+    /// The plans of the last recursive walks' steps (see ``walkStep(_:main:walk:kept:generation:)``).
+    var walkSteps: [KeptWalkStep] = []
     private var connectionCount = 0
 
     /// A new connection's id.

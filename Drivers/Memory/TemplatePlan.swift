@@ -1,7 +1,8 @@
 // TemplatePlan: how a connection runs a model's save or find from its binds, without building the statement again.
 import Strata
 
-/// What a connection keeps of a ``StatementTemplate`` (a model's `save` of a new row or its `find`): worked out
+/// What a connection keeps of a ``StatementTemplate`` (a model's `save` of a new row, its `find`, or the read-back of
+/// its computed columns, which is a find of fewer columns): worked out
 /// from the statement the first time the connection runs the template, and used while the store's schema is the
 /// one it was worked out against (``StoreState/schemaGeneration``).
 enum TemplatePlan {
@@ -11,9 +12,10 @@ enum TemplatePlan {
     /// by a composite key, or by a text or UUID key): the row comes from one probe of that index, at position `index`
     /// of the table's ``MemoryTable/indexes``.
     case findByIndex(table: String, index: Int, projection: [Int]?)
-    /// `INSERT INTO table (columns) VALUES (?, …) [RETURNING column]` of one row, which is the binds.
-    case insert(table: String, plan: InsertPlan, returned: Int?)
-    /// Any other shape (a soft-deleted model's find, database defaults, generated columns, …): the statement is
+    /// `INSERT INTO table (columns) VALUES (?, …) [RETURNING column]` of one row, which is the binds; `generated`:
+    /// the table's stored generated columns, compiled once for the schema the plan holds for.
+    case insert(table: String, plan: InsertPlan, generated: [ComputedAssignment], returned: Int?)
+    /// Any other shape (a soft-deleted model's find, database defaults, a multi-row insert, …): the statement is
     /// built and run as any other.
     case general
 
@@ -67,9 +69,7 @@ enum TemplatePlan {
             binds.count == i.columns.count, let t = state.tables.index(forKey: i.table)
         else { return .general }
         let table = state.tables.values[t]
-        guard !table.hasDatabaseDefaults, !table.columns.contains(where: { $0.generation != nil }) else {
-            return .general
-        }
+        guard !table.hasDatabaseDefaults, let generated = try? table.generatedAssignments() else { return .general }
         let kept = table.insertPlan.flatMap { $0.columns == i.columns ? $0 : nil }
         guard let plan = kept ?? (try? InsertPlan(i.columns, table: table)), plan.defaultsError == nil else {
             return .general
@@ -79,7 +79,7 @@ enum TemplatePlan {
             guard let p = try? table.position(of: r) else { return .general }
             returned = p
         }
-        return .insert(table: i.table, plan: plan, returned: returned)
+        return .insert(table: i.table, plan: plan, generated: generated, returned: returned)
     }
 }
 
