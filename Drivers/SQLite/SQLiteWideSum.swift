@@ -16,11 +16,7 @@ final class SQLiteWideSum {
     static func add(_ d: Decimal, to decimal: inout Decimal, wide: inout Unmanaged<SQLiteWideSum>?) {
         if let wide {
             wide.takeUnretainedValue().sum.add(d)
-        } else if let sum = DecimalDigits.add(decimal, d) {
-            decimal = sum
-        } else {
-            var sum = WideDecimal(decimal)
-            sum.add(d)
+        } else if let sum = DecimalSum.add(d, to: &decimal) {
             wide = Unmanaged.passRetained(SQLiteWideSum(sum))
         }
     }

@@ -6,23 +6,6 @@ import Testing
 
 @testable import StrataMemory
 
-/// A small deterministic generator (SplitMix64), so a failure replays.
-private struct Mix {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
-    mutating func pick<T>(_ items: [T]) -> T { items[int(0...items.count - 1)] }
-    mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
-}
-
 /// `rec(id, a integer null, t text null, d double null, b bool null)`, `id` the integer primary key or not.
 private func recSchema(keyed: Bool) -> TableSchema {
     TableSchema(
@@ -250,5 +233,3 @@ struct GroupAndWalkTests {
         #expect(groups > 8_000, "the queries must make groups to compare: \(groups)")
     }
 }
-
-extension Mix: RandomNumberGenerator {}

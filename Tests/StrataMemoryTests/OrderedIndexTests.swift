@@ -4,27 +4,6 @@ import Strata
 import StrataMemory
 import Testing
 
-/// A small deterministic generator (SplitMix64), so a failure replays.
-private struct SplitMix {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.count))
-    }
-
-    mutating func pick<T>(_ items: [T]) -> T { items[int(0...items.count - 1)] }
-
-    mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
-}
-
 /// Two stores fed the same statements: one with indexes (so lookups read ordered entries), one without.
 private struct Twins {
     let indexed: any DatabaseConnection
@@ -67,12 +46,12 @@ struct OrderedIndexTests {
         .null, .double(0), .double(-0.0), .double(1.5), .double(-2.25), .double(.nan), .double(.infinity), .double(3),
     ]
 
-    private static func score(_ g: inout SplitMix) -> DatabaseValue {
+    private static func score(_ g: inout Mix) -> DatabaseValue {
         g.chance(10) ? .null : .integer(Int64(g.int(-5...40)))
     }
 
     /// A bound for a term on column `column`: mostly of the column's kind, sometimes another kind or NULL.
-    private static func bound(_ column: String, _ g: inout SplitMix) -> DatabaseValue {
+    private static func bound(_ column: String, _ g: inout Mix) -> DatabaseValue {
         if g.chance(5) { return .null }
         switch column {
         case "score":
@@ -87,7 +66,7 @@ struct OrderedIndexTests {
         }
     }
 
-    private static func term(_ g: inout SplitMix) -> Expr {
+    private static func term(_ g: inout Mix) -> Expr {
         let column = g.pick(["score", "score", "name", "price", "flag"])
         if column == "flag" { return .compare(.equal, .column("flag"), .value(.bool(g.chance(50)))) }
         switch g.int(0...9) {
@@ -107,7 +86,7 @@ struct OrderedIndexTests {
         }
     }
 
-    private static func filter(_ g: inout SplitMix) -> Expr {
+    private static func filter(_ g: inout Mix) -> Expr {
         switch g.int(0...9) {
         case 0...4: return Self.term(&g)
         case 5...8: return .and((0..<g.int(2...3)).map { _ in Self.term(&g) })
@@ -115,7 +94,7 @@ struct OrderedIndexTests {
         }
     }
 
-    private static func select(_ g: inout SplitMix) -> Select {
+    private static func select(_ g: inout Mix) -> Select {
         var order: [Ordering] = []
         if g.chance(60) {
             order.append(Ordering(g.pick(["score", "price", "name", "id"]), g.chance(30) ? .descending : .ascending))
@@ -130,7 +109,7 @@ struct OrderedIndexTests {
     /// The table joined with itself on an indexed column (its lookups read the index on the indexed twin, a hash
     /// on the plain one), filtered on the main table's columns (narrowed through its index first) and sometimes on
     /// the joined one's; RIGHT and FULL joins narrow nothing.
-    private static func joinSelect(_ g: inout SplitMix) -> Select {
+    private static func joinSelect(_ g: inout Mix) -> Select {
         let column = g.pick(["score", "name", "price", "id"])
         var on: Expr = .compare(
             .equal, .column(column, table: "item"), .column(g.pick([column, column, "score"]), table: "j"))
@@ -149,7 +128,7 @@ struct OrderedIndexTests {
             limit: g.chance(20) ? g.int(0...12) : nil)
     }
 
-    private static func row(_ g: inout SplitMix) -> [DatabaseValue] {
+    private static func row(_ g: inout Mix) -> [DatabaseValue] {
         [.text(g.pick(names)), Self.score(&g), g.pick(prices), .bool(g.chance(50))]
     }
 
@@ -157,7 +136,7 @@ struct OrderedIndexTests {
         "random writes, rollbacks, queries and self-joins: index lookups return what a scan returns, in the same order")
     func differential() throws {
         for seed in UInt64(1)...4 {
-            var g = SplitMix(state: seed)
+            var g = Mix(state: seed)
             let twins = try Twins()
             var inTransaction = false
             var savepoints = 0
@@ -274,7 +253,7 @@ struct OrderedIndexTests {
     @Test("ORDER BY on integer and double columns, with NULLs, NaN, -0.0 and ties, matches the plain rule")
     func orderByPlainKeys() throws {
         let c = try makeItems()
-        var g = SplitMix(state: 99)
+        var g = Mix(state: 99)
         let doubles: [DatabaseValue] = [
             .null, .double(.nan), .double(-0.0), .double(0), .double(2.5), .double(-.infinity), .double(.infinity),
             .double(1e300),
@@ -325,7 +304,7 @@ struct OrderedIndexTests {
     @Test("lookups by primary key follow explicit, sparse, negative, changed and deleted ids")
     func primaryKeyMap() throws {
         let c = try makeItems()
-        var g = SplitMix(state: 7)
+        var g = Mix(state: 7)
         var model: [Int64: String] = [:]
         var lastID: Int64 = 0
         func find(_ id: Int64) throws -> String? {
@@ -384,5 +363,3 @@ struct OrderedIndexTests {
         #expect(try count(c) == Int64(model.count))
     }
 }
-
-extension SplitMix: RandomNumberGenerator {}

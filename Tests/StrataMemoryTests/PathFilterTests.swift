@@ -5,22 +5,6 @@ import Testing
 
 @testable import StrataMemory
 
-/// A small deterministic generator (SplitMix64), so a failure replays.
-private struct Mix {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
-    mutating func pick<T>(_ items: [T]) -> T { items[int(0...items.count - 1)] }
-}
-
 /// Literals a document's `size` may hold: integers at and past Int64's ends, fractions, exponents, other types.
 private let sizes = [
     "0", "-0", "7", "-7", "42", "150", "9223372036854775807", "-9223372036854775808", "9223372036854775808",

@@ -5,23 +5,6 @@ import Strata
 import StrataMemory
 import Testing
 
-/// A small deterministic generator (SplitMix64), so a failure replays.
-private struct Mix {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
-    mutating func pick<T>(_ items: [T]) -> T { items[int(0...items.count - 1)] }
-    mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
-}
-
 /// `doc(id pk, n integer, body json null)` and `pick(id pk, want integer null)`.
 private let docSchema = TableSchema(
     name: "doc",

@@ -13,14 +13,23 @@ package struct DecimalSum: Sendable {
 
     /// Adds one value exactly (a NaN makes the sum NaN).
     package mutating func add(_ d: Decimal) {
-        if wide == nil {
-            if let sum = DecimalDigits.add(total, d) {
-                total = sum
-                return
-            }
-            wide = WideDecimal(total)
+        if wide != nil {
+            wide?.add(d)
+        } else {
+            wide = Self.add(d, to: &total)
         }
-        wide?.add(d)
+    }
+
+    /// The fast path of a sum held as a `Decimal` (also SQLite's, whose aggregate context holds one): `total + d`
+    /// into `total` when it fits in 38 significant digits, else `total` unchanged and the exact sum returned.
+    package static func add(_ d: Decimal, to total: inout Decimal) -> WideDecimal? {
+        if let sum = DecimalDigits.add(total, d) {
+            total = sum
+            return nil
+        }
+        var wide = WideDecimal(total)
+        wide.add(d)
+        return wide
     }
 
     /// The sum, or `Decimal.nan` when it needs more than 38 significant digits (or is NaN).
