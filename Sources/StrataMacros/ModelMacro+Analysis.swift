@@ -25,8 +25,10 @@ struct PersistedProperty {
     var isGenerated = false
     /// The `default:` expression of `@Column(default: .now)`, if any.
     var databaseDefault: ExprSyntax? = nil
+    /// The declared type's syntax, if annotated; its text (``type``) is made only where the source needs it.
+    var typeSyntax: TypeSyntax? = nil
     /// The declared type as written (a composite key's `ID` struct repeats it), if annotated.
-    var type: String? = nil
+    var type: String? { typeSyntax?.trimmedDescription }
 }
 
 /// Everything @Model needs to know about the struct it is attached to.

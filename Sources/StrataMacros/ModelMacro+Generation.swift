@@ -29,12 +29,10 @@ extension ModelAnalysis {
 
         lines += rowInitializerLines(access: access)
 
-        lines.append("    \(access)var databaseValues: [Strata.DatabaseValue] {")
-        lines.append("        [")
-        for property in properties { lines.append("            \(storedValue(property)),") }
-        lines.append("        ]")
-        lines.append("    }")
         // What an insert binds, appended to the array its transaction keeps: no array of its own per insert.
+        // `databaseValues` is made from it: one list of the properties per model to parse and compile, not two.
+        lines.append(
+            "    \(access)var databaseValues: [Strata.DatabaseValue] { _databaseValuesAppended() }")
         lines.append("    \(access)func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {")
         for property in properties { lines.append("        values.append(\(storedValue(property)))") }
         lines.append("    }")

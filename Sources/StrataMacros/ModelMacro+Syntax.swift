@@ -52,7 +52,11 @@ extension PatternBindingSyntax {
 extension TokenSyntax {
     /// The identifier without surrounding backticks.
     var unescapedName: String {
-        identifier?.name ?? text
+        let text = self.text
+        guard text.utf8.count >= 2, text.utf8.first == UInt8(ascii: "`"), text.utf8.last == UInt8(ascii: "`") else {
+            return text
+        }
+        return String(text.dropFirst().dropLast())
     }
 }
 

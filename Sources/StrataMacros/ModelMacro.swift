@@ -42,7 +42,16 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         guard !analysis.hasErrors,
             let column = analysis.properties.firstIndex(where: { $0.name == name && $0.isTracked })
         else { return [] }
-        return ["@Strata._ChangeTracked(\(raw: column))"]
+        // Built as nodes rather than parsed from text: this runs once for every member of every model.
+        return [
+            AttributeSyntax(
+                attributeName: MemberTypeSyntax(
+                    baseType: IdentifierTypeSyntax(name: .identifier("Strata")), name: .identifier("_ChangeTracked")),
+                leftParen: .leftParenToken(),
+                arguments: .argumentList([LabeledExprSyntax(expression: IntegerLiteralExprSyntax(column))]),
+                rightParen: .rightParenToken()
+            )
+        ]
     }
 
     /// Adds `schema`, `columnName(for:)`, `init(row:)` and `databaseValues`, plus the

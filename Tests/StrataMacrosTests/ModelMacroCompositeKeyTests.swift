@@ -66,13 +66,7 @@ final class ModelMacroCompositeKeyTests: XCTestCase {
                         self.sku = v1
                         self.qty = v2
                     }
-                    public var databaseValues: [Strata.DatabaseValue] {
-                        [
-                            self.orderID.databaseValue,
-                            self.sku.databaseValue,
-                            self.qty.databaseValue,
-                        ]
-                    }
+                    public var databaseValues: [Strata.DatabaseValue] { _databaseValuesAppended() }
                     public func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
                         values.append(self.orderID.databaseValue)
                         values.append(self.sku.databaseValue)

@@ -62,17 +62,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                         self.tags = try row.decode(5, default: [])
                         self.groupID = try row.decode(6)
                     }
-                    var databaseValues: [Strata.DatabaseValue] {
-                        [
-                            self.id.databaseValue,
-                            self.name.databaseValue,
-                            self.email.databaseValue,
-                            self.active.databaseValue,
-                            self.joinedAt.databaseValue,
-                            self.tags.databaseValue,
-                            self.groupID.databaseValue,
-                        ]
-                    }
+                    var databaseValues: [Strata.DatabaseValue] { _databaseValuesAppended() }
                     func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
                         values.append(self.id.databaseValue)
                         values.append(self.name.databaseValue)
@@ -127,13 +117,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                         self.issued = v1
                         self.paidAt = v2
                     }
-                    var databaseValues: [Strata.DatabaseValue] {
-                        [
-                            self.id.databaseValue,
-                            (.sqlDateTime as Strata.DateFormat).stored(self.issued.databaseValue),
-                            (.unixMilliseconds as Strata.DateFormat).stored(self.paidAt.databaseValue),
-                        ]
-                    }
+                    var databaseValues: [Strata.DatabaseValue] { _databaseValuesAppended() }
                     func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
                         values.append(self.id.databaseValue)
                         values.append((.sqlDateTime as Strata.DateFormat).stored(self.issued.databaseValue))
@@ -184,13 +168,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                         self.ssn = v1
                         self.note = v2
                     }
-                    var databaseValues: [Strata.DatabaseValue] {
-                        [
-                            self.id.databaseValue,
-                            self.ssn.databaseValue,
-                            self.note.databaseValue,
-                        ]
-                    }
+                    var databaseValues: [Strata.DatabaseValue] { _databaseValuesAppended() }
                     func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
                         values.append(self.id.databaseValue)
                         values.append(self.ssn.databaseValue)
@@ -242,13 +220,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                         self.price = v1
                         self.total = v2
                     }
-                    var databaseValues: [Strata.DatabaseValue] {
-                        [
-                            self.id.databaseValue,
-                            self.price.databaseValue,
-                            self.total.databaseValue,
-                        ]
-                    }
+                    var databaseValues: [Strata.DatabaseValue] { _databaseValuesAppended() }
                     func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
                         values.append(self.id.databaseValue)
                         values.append(self.price.databaseValue)
@@ -294,12 +266,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                         self.id = v0
                         self.createdAt = v1
                     }
-                    var databaseValues: [Strata.DatabaseValue] {
-                        [
-                            self.id.databaseValue,
-                            self.createdAt.databaseValue,
-                        ]
-                    }
+                    var databaseValues: [Strata.DatabaseValue] { _databaseValuesAppended() }
                     func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
                         values.append(self.id.databaseValue)
                         values.append(self.createdAt.databaseValue)
@@ -345,12 +312,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                         self.id = v0
                         self.statusCode = v1
                     }
-                    public var databaseValues: [Strata.DatabaseValue] {
-                        [
-                            self.id.databaseValue,
-                            self.statusCode.databaseValue,
-                        ]
-                    }
+                    public var databaseValues: [Strata.DatabaseValue] { _databaseValuesAppended() }
                     public func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
                         values.append(self.id.databaseValue)
                         values.append(self.statusCode.databaseValue)
@@ -391,11 +353,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                     init(_strataDecodedRow: Void, _ v0: Swift.Int64?) {
                         self.id = v0
                     }
-                    package var databaseValues: [Strata.DatabaseValue] {
-                        [
-                            self.id.databaseValue,
-                        ]
-                    }
+                    package var databaseValues: [Strata.DatabaseValue] { _databaseValuesAppended() }
                     package func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
                         values.append(self.id.databaseValue)
                     }
@@ -465,14 +423,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                         self.y = v2
                         self.label = v3
                     }
-                    var databaseValues: [Strata.DatabaseValue] {
-                        [
-                            self.id.databaseValue,
-                            self.x.databaseValue,
-                            self.y.databaseValue,
-                            self.label.databaseValue,
-                        ]
-                    }
+                    var databaseValues: [Strata.DatabaseValue] { _databaseValuesAppended() }
                     func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
                         values.append(self.id.databaseValue)
                         values.append(self.x.databaseValue)
@@ -548,19 +499,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                         self.kind = try row.decode(7, default: .basic)
                         self.sizes = try row.decode(8, default: [1, count])
                     }
-                    var databaseValues: [Strata.DatabaseValue] {
-                        [
-                            self.id.databaseValue,
-                            self.level.databaseValue,
-                            self.ratio.databaseValue,
-                            self.note.databaseValue,
-                            self.limits.databaseValue,
-                            self.empty.databaseValue,
-                            self.greeting.databaseValue,
-                            self.kind.databaseValue,
-                            self.sizes.databaseValue,
-                        ]
-                    }
+                    var databaseValues: [Strata.DatabaseValue] { _databaseValuesAppended() }
                     func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
                         values.append(self.id.databaseValue)
                         values.append(self.level.databaseValue)
@@ -622,13 +561,7 @@ final class ModelMacroExpansionTests: XCTestCase {
                         self.body = v1
                         self.`default` = v2
                     }
-                    var databaseValues: [Strata.DatabaseValue] {
-                        [
-                            self.id.databaseValue,
-                            self.body.databaseValue,
-                            self.`default`.databaseValue,
-                        ]
-                    }
+                    var databaseValues: [Strata.DatabaseValue] { _databaseValuesAppended() }
                     func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
                         values.append(self.id.databaseValue)
                         values.append(self.body.databaseValue)
@@ -647,9 +580,7 @@ final class ModelMacroExpansionTests: XCTestCase {
             """,
             expandedSource: """
                 var name: String {
-                    didSet {
-                        _persistence?.markChanged(3)
-                    }
+                    didSet { _persistence?.markChanged(3) }
                 }
                 """,
             macroSpecs: testMacros
@@ -694,11 +625,7 @@ final class ModelMacroAssociationTests: XCTestCase {
                     init(_strataDecodedRow: Void, _ v0: Int64?) {
                         self.id = v0
                     }
-                    var databaseValues: [Strata.DatabaseValue] {
-                        [
-                            self.id.databaseValue,
-                        ]
-                    }
+                    var databaseValues: [Strata.DatabaseValue] { _databaseValuesAppended() }
                     func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
                         values.append(self.id.databaseValue)
                     }

@@ -37,11 +37,7 @@ final class ModelMacroLifecycleTests: XCTestCase {
                     init(_strataDecodedRow: Void, _ v0: Int64?) {
                         self.id = v0
                     }
-                    var databaseValues: [Strata.DatabaseValue] {
-                        [
-                            self.id.databaseValue,
-                        ]
-                    }
+                    var databaseValues: [Strata.DatabaseValue] { _databaseValuesAppended() }
                     func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
                         values.append(self.id.databaseValue)
                     }
@@ -84,11 +80,7 @@ final class ModelMacroLifecycleTests: XCTestCase {
                     init(_strataDecodedRow: Void, _ v0: Int64?) {
                         self.id = v0
                     }
-                    var databaseValues: [Strata.DatabaseValue] {
-                        [
-                            self.id.databaseValue,
-                        ]
-                    }
+                    var databaseValues: [Strata.DatabaseValue] { _databaseValuesAppended() }
                     func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
                         values.append(self.id.databaseValue)
                     }
@@ -133,14 +125,7 @@ final class ModelMacroLifecycleTests: XCTestCase {
                         self.updatedAt = try row.decode(2)
                         self.version = try row.decode(3, default: 0)
                     }
-                    var databaseValues: [Strata.DatabaseValue] {
-                        [
-                            self.id.databaseValue,
-                            self.createdAt.databaseValue,
-                            self.updatedAt.databaseValue,
-                            self.version.databaseValue,
-                        ]
-                    }
+                    var databaseValues: [Strata.DatabaseValue] { _databaseValuesAppended() }
                     func appendDatabaseValues(to values: inout [Strata.DatabaseValue]) {
                         values.append(self.id.databaseValue)
                         values.append(self.createdAt.databaseValue)

@@ -113,6 +113,17 @@ extension Model {
         values.append(contentsOf: databaseValues)
     }
 
+    /// ``databaseValues`` made by ``appendDatabaseValues(to:)``: what `@Model` writes for ``databaseValues``, one
+    /// line per model instead of a second list of every property, which each model's build compiled again.
+    ///
+    /// - Returns: the values ``appendDatabaseValues(to:)`` appends, in the schema's column order.
+    public func _databaseValuesAppended() -> [DatabaseValue] {
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(Self.schema.columns.count)
+        appendDatabaseValues(to: &values)
+        return values
+    }
+
     /// No validations.
     ///
     /// - Parameter v: the list to fill, left empty.
