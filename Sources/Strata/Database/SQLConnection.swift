@@ -82,6 +82,34 @@ extension SQLConnection {
     /// - Returns: the plan's lines.
     /// - Throws: ``StrataError/unsupported(feature:driver:)`` when the dialect has no syntax; database errors.
     public func explain(_ select: Select) throws -> [String] {
+        var lines: [String] = []
+        try explainLines(select) { lines.append($0) }
+        return lines
+    }
+
+    /// The plan's lines joined by newlines, as `QueryBuilder.explain()` returns them: each line appended to one
+    /// string as it is read (no array of lines to make, join and free).
+    ///
+    /// - Parameter select: the query.
+    /// - Returns: the plan, its lines joined by newlines.
+    /// - Throws: as ``explain(_:)``.
+    package func explainText(_ select: Select) throws -> String {
+        var plan = ""
+        var first = true
+        try explainLines(select) { line in
+            if first {
+                plan = line
+                first = false
+            } else {
+                plan += "\n"
+                plan += line
+            }
+        }
+        return plan
+    }
+
+    /// Runs the plan's statement and hands each row's detail column to `line`, in order.
+    private func explainLines(_ select: Select, _ line: (String) -> Void) throws {
         guard let syntax = dialect.explainSyntax else {
             throw StrataError.unsupported(feature: "explain()", driver: dialect.name)
         }
@@ -95,11 +123,10 @@ extension SQLConnection {
             rendered = try SQLRenderer.render(.select(select), dialect: dialect)
             sql = syntax.prefix + " " + rendered.sql
         }
-        var lines: [String] = []
+        let column = syntax.detailColumn
         _ = try run(RenderedSQL(sql: sql, binds: rendered.binds), statement: nil) { r in
-            guard syntax.detailColumn < r.columnCount else { return }
-            lines.append(r.string(at: syntax.detailColumn) ?? r.value(at: syntax.detailColumn).summary)
+            guard column < r.columnCount else { return }
+            line(r.string(at: column) ?? r.value(at: column).summary)
         }
-        return lines
     }
 }

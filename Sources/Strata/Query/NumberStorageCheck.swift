@@ -12,6 +12,9 @@ import Synchronization
 final class TextStoredColumns: Sendable {
     private let known = Mutex<[String: Set<String>]>([:])
     private let models = Mutex<[ObjectIdentifier: Set<String>]>([:])
+    /// Counts the times every table was forgotten: a transaction that found a model free of such columns at one
+    /// count knows it still is while the count is the same (see `Transaction/hasNoNumbersStoredAsText(_:)`).
+    let generation = Atomic<Int>(0)
 
     /// The text-only columns of `table`, when they were read since the last schema change.
     func lookup(_ table: String) -> Set<String>? {
@@ -33,6 +36,8 @@ final class TextStoredColumns: Sendable {
 
     /// Forgets every table: the schema changed (a table created, altered or dropped through Strata, or raw SQL).
     func forget() {
+        // Counted first: a transaction that reads the new count afterwards finds the tables forgotten.
+        generation.add(1, ordering: .sequentiallyConsistent)
         known.withLock { if !$0.isEmpty { $0.removeAll() } }
         models.withLock { if !$0.isEmpty { $0.removeAll() } }
     }
@@ -251,6 +256,22 @@ extension Transaction {
 }
 
 extension Transaction {
+    /// Whether `model` has no number property whose column stores text only (`numbersStoredAsText(_:)` is empty).
+    ///
+    /// The last model found free in the database's cache is remembered with the cache's `generation`: a loop of
+    /// queries over one model asks the cache (a lock and a hashed lookup) once, until the schema changes.
+    func hasNoNumbersStoredAsText(_ model: any Model.Type) throws -> Bool {
+        let cache = database.textStoredColumns
+        // Read before the cache: a schema change after this read is seen by the next query's.
+        let generation = cache.generation.load(ordering: .sequentiallyConsistent)
+        let key = ObjectIdentifier(model)
+        if let free = textFreeModel, free.model == key, free.generation == generation { return true }
+        guard try numbersStoredAsText(model).isEmpty else { return false }
+        // Remembered only when the cache kept the answer (a missing table is asked again).
+        if cache.lookup(model: key) != nil { textFreeModel = (key, generation) }
+        return true
+    }
+
     /// The number properties of `model` (integers, doubles, decimals) whose columns store text only; read once
     /// per model until Strata changes the schema. Usually empty, so a query costs one cache lookup.
     func numbersStoredAsText(_ model: any Model.Type) throws -> Set<String> {
@@ -301,7 +322,7 @@ extension QueryBuilder {
     /// Refuses a SELECT of this builder that uses a column storing text as a number (see `NumberUses`).
     func checkNumberStorage(_ select: Select) throws {
         guard let tx = executor as? Transaction else { return }
-        if try tx.numbersStoredAsText(M.self).isEmpty && !select.containsSubquery {
+        if try tx.hasNoNumbersStoredAsText(M.self) && !select.containsSubquery {
             if select.joins.isEmpty { return }
             // Joined tables without a column storing text only (the cached answer for a schema Strata made):
             // nothing to walk the statement for.

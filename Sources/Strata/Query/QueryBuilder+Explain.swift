@@ -18,8 +18,7 @@ extension QueryBuilder where Executor == Transaction {
     /// - Throws: the errors running the query would throw before reaching the database;
     ///   ``StrataError/unsupported(feature:driver:)`` on a driver that cannot show a plan; database errors.
     public func explain() throws -> String {
-        let lines = try executor.explain(try selectStatement())
-        return lines.count == 1 ? lines[0] : lines.joined(separator: "\n")
+        try executor.explainText(try selectStatement())
     }
 }
 

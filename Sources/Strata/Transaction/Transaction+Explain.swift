@@ -11,4 +11,16 @@ extension Transaction {
         defer { endNotedCheck() }
         return try connection.explain(select)
     }
+
+    /// The plan of `select` as `QueryBuilder.explain()` returns it, its lines joined by newlines; a SQL connection
+    /// appends them to one string as it reads them.
+    package func explainText(_ select: Select) throws -> String {
+        try checkOpen()
+        try ValueCheck.check(select: select)
+        try checkExplained(select)
+        defer { endNotedCheck() }
+        if let sql = sqlConnection { return try sql.explainText(select) }
+        let lines = try connection.explain(select)
+        return lines.count == 1 ? lines[0] : lines.joined(separator: "\n")
+    }
 }

@@ -219,8 +219,15 @@ public final class Transaction {
     /// or the last key matched).
     @exclusivity(unchecked) private var notedCheck = false
 
+    /// The model last found free of number properties over text-only columns, and the count of schema changes
+    /// (`TextStoredColumns/generation`) it was found at (see `hasNoNumbersStoredAsText(_:)`).
+    @exclusivity(unchecked) var textFreeModel: (model: ObjectIdentifier, generation: Int)?
+
     /// The connection's render cache (``SQLConnection/renderCache``), looked up on the first SELECT.
-    private lazy var renderCache: RenderCache? = (connection as? any SQLConnection)?.renderCache
+    private lazy var renderCache: RenderCache? = sqlConnection?.renderCache
+
+    /// The connection as a ``SQLConnection``, or nil for a driver that renders no SQL; cast once, on first use.
+    private(set) lazy var sqlConnection: (any SQLConnection)? = connection as? any SQLConnection
 
     /// Runs a statement of a fixed shape with `binds` (see
     /// ``DatabaseConnection/execute(template:binds:statement:onRow:)``).
