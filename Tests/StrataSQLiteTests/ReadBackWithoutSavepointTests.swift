@@ -36,8 +36,8 @@ struct FreeReadBackOptional {
 @Model(table: "free_read_back_narrow")
 struct FreeReadBackNarrow {
     var id: Int64?
-    var price: Int64
-    var quantity: Int64
+    var price: Int8
+    var quantity: Int8
     @Generated var total: Int8 = 0
     static var generatedColumns: [GeneratedColumn<FreeReadBackNarrow>] {
         [GeneratedColumn(\.total, as: \.price * \.quantity)]
@@ -119,24 +119,27 @@ struct ReadBackWithoutSavepointTests {
             try await db.transaction { tx in try body(tx) }
             return db.statementCount - before - 2  // BEGIN and COMMIT
         }
-        #expect(
-            try await statements { tx in
-                var line = FreeReadBackLine(sku: "a", price: 2, quantity: 3)
-                try line.save(tx)
-                #expect(line.total == 6)
-            } == 2, "INSERT and the read-back SELECT")
-        #expect(
-            try await statements { tx in
-                var line = FreeReadBackOptional(price: 2, quantity: 5, note: "ab")
-                try line.save(tx)
-                #expect(line.total == 10 && line.label == "AB")
-            } == 2)
-        #expect(
-            try await statements { tx in
-                var line = FreeReadBackNarrow(price: 2, quantity: 3)
-                try line.save(tx)
-                #expect(line.total == 6)
-            } == 4, "SAVEPOINT, INSERT, SELECT, RELEASE")
+        var totals: [Int64] = []
+        let line = try await statements { tx in
+            var line = FreeReadBackLine(sku: "a", price: 2, quantity: 3)
+            try line.save(tx)
+            totals.append(line.total)
+        }
+        #expect(line == 2, "INSERT and the read-back SELECT")
+        let optional = try await statements { tx in
+            var line = FreeReadBackOptional(price: 2, quantity: 5, note: "ab")
+            try line.save(tx)
+            totals.append(line.total ?? -1)
+            totals.append(line.label == "AB" ? 1 : -1)
+        }
+        #expect(optional == 2)
+        let narrow = try await statements { tx in
+            var line = FreeReadBackNarrow(price: 2, quantity: 3)
+            try line.save(tx)
+            totals.append(Int64(line.total))
+        }
+        #expect(narrow == 4, "SAVEPOINT, INSERT, SELECT, RELEASE")
+        #expect(totals == [6, 10, 1, 6], "each save read its values back")
         let before = db.statementCount
         var alone = FreeReadBackLine(sku: "b", price: 1, quantity: 1)
         try await alone.save(on: db)
