@@ -61,8 +61,12 @@ extension Model {
             try copy.validate(tx)
             if copy.readsBackAfterWrite(insertIfMissing: insertIfMissing) {
                 // The write and the read-back of what the database computed are one: a read-back that fails (a
-                // lost connection, a value the property's type cannot hold) undoes the row too.
-                try tx.atomic { tx in try copy.write(tx, insertIfMissing: insertIfMissing) }
+                // lost connection, a value the property's type cannot hold) undoes the row too. Inside a caller's
+                // transaction, a read-back that cannot fail on its values takes no savepoint: a statement of it that
+                // fails after the write aborts the transaction instead (see ``ReadBackTotality``).
+                try tx.atomic(readingBack: Self.schema.storage.readBackTotality) { tx in
+                    try copy.write(tx, insertIfMissing: insertIfMissing)
+                }
             } else {
                 try copy.write(tx, insertIfMissing: insertIfMissing)
             }
@@ -174,7 +178,8 @@ extension Model {
     /// (``DatabaseDefault``) only when the write may have inserted (an update never fills a default).
     ///
     /// The caller runs it in one atomic scope when it reads back (``readsBackAfterWrite(insertIfMissing:)``), so a
-    /// read-back that throws leaves no row behind.
+    /// read-back that throws leaves no row behind: a savepoint, or where the read-back cannot fail on its values
+    /// (``ReadBackTotality``) the caller's transaction, which a failed statement after the write aborts.
     @inlinable
     mutating func write(_ tx: Transaction, insertIfMissing: Bool) throws {
         let readsBack = readsBackAfterWrite(insertIfMissing: insertIfMissing)

@@ -52,6 +52,9 @@ public struct TableSchema: Sendable, Hashable {
         /// ``TableColumn/readBack(_:)``) and all set the same model; else empty, and the values are set through the
         /// columns' key paths.
         @usableFromInline let readBackSetters: [AnyColumnSetter]
+        /// Whether the read-back can fail on the values it reads (see ``ReadBackTotality``): a save inside a caller's
+        /// transaction whose read-back cannot takes no savepoint.
+        @usableFromInline let readBackTotality: ReadBackTotality
         /// Whether a save of the model changes nothing of it but its key and persistence state: a key of one column,
         /// no ``ColumnRole`` to fill in, no column read back (see ``Model/save(_:insertIfMissing:)``).
         @usableFromInline let saveChangesKeyAndStateOnly: Bool
@@ -85,6 +88,7 @@ public struct TableSchema: Sendable, Hashable {
                     && (columns[$0].setter != nil
                         || (columns[$0].property.keyPath != nil && columns[$0].property.valueType != nil))
             }
+            readBackTotality = ReadBackTotality.of(readBack, in: columns, byTemplate: readsBackByTemplate)
             let setters = readBack.compactMap { columns[$0].setter }
             readBackSetters =
                 setters.count == readBack.count && setters.allSatisfy({ $0.model == setters.first?.model })

@@ -45,6 +45,8 @@ public final class Transaction {
     @exclusivity(unchecked) private var abortedDepth: Int?
     /// What aborted the transaction, for the error later statements throw.
     private var abortCause = ""
+    /// Why a failure aborts rather than undoing a statement, for the same error: the policy, or a save's read-back.
+    private var abortPolicy = ""
     /// Rows the statements run on this handle changed: tells whether a write call that threw had written any.
     @exclusivity(unchecked) private var rowsChanged = 0
     /// The open transaction's history token and the scope that took it (see ``writeToken()``).
@@ -389,7 +391,7 @@ public final class Transaction {
         let name = depth < Self.savepointNames.count ? Self.savepointNames[depth] : "strata_sp_\(depth)"
         let open: Statement =
             depth > 0 ? .savepoint(name) : isolation.map { Statement.beginIsolated($0.asked) } ?? .begin
-        _ = try execute(open)
+        try control(open)
         depth += 1
         undoScopes.append(UndoScope(parent: undoScopes.last))
         if depth == 1 {
@@ -421,11 +423,11 @@ public final class Transaction {
             undoScopes.removeLast().rolledBack()
             if depth == 0 {
                 touched.removeAll()
-                if (try? execute(.rollback)) == nil { mayLeaveTransactionOpen = true }
+                if (try? control(.rollback)) == nil { mayLeaveTransactionOpen = true }
             } else {
                 do {
-                    _ = try execute(.rollbackToSavepoint(name))
-                    _ = try execute(.releaseSavepoint(name))
+                    try control(.rollbackToSavepoint(name))
+                    try control(.releaseSavepoint(name))
                     if let aborted = abortedDepth, aborted > depth { abortedDepth = nil }
                 } catch {
                     // The savepoint's writes may still be in the transaction: it must not commit.
@@ -444,11 +446,11 @@ public final class Transaction {
                     throw StrataError.transactionMisuse(
                         "a savepoint could not be rolled back, so the transaction was rolled back instead of committed")
                 }
-                _ = try execute(.commit)
+                try control(.commit)
             } catch {
                 scope.rolledBack()
                 touched.removeAll()
-                if (try? execute(.rollback)) == nil { mayLeaveTransactionOpen = true }
+                if (try? control(.rollback)) == nil { mayLeaveTransactionOpen = true }
                 throw error
             }
             scope.committed()
@@ -458,13 +460,28 @@ public final class Transaction {
             }
         } else {
             do {
-                _ = try execute(.releaseSavepoint(name))
+                try control(.releaseSavepoint(name))
             } catch {
                 scope.rolledBack()
                 throw error
             }
         }
         return result
+    }
+
+    /// Runs a transaction control statement of ``scope(isolation:onFailedStatement:_:)`` (`BEGIN`, `COMMIT`,
+    /// `ROLLBACK`, a savepoint, its release or its rollback): it binds no value, reads or writes no table and passes
+    /// no statement check, so with no observer to tell it skips ``executeUnrecorded(_:onRow:)``'s checks (about 300
+    /// instructions a statement).
+    private func control(_ statement: Statement) throws {
+        guard !observer.isActive else {
+            _ = try executeUnrecorded(statement)
+            return
+        }
+        try checkOpen()
+        if abortedDepth != nil { try checkNotAborted(statement) }
+        database.statementCounter.add(1, ordering: .relaxed)
+        _ = try running { try connection.execute(statement, onRow: { _ in }) }
     }
 
     /// Runs raw SQL whose `?` markers take `binds`; rows come back as arrays of values.
@@ -495,7 +512,8 @@ public final class Transaction {
         try checkOpen()
         let control = RawTransactionControl(sql)
         try checkRawControl(control)
-        if abortedDepth != nil { throw abortedError() }
+        // An aborted raw transaction (a save's read-back failed in it) may still be rolled back by raw SQL.
+        if abortedDepth != nil, control != .rollback { throw abortedError() }
         mayLeaveTransactionOpen = true
         let values = binds.map(\.databaseValue)
         try ValueCheck.checkParameters(values)
@@ -563,6 +581,7 @@ public final class Transaction {
         rawTransaction = false
         depth = 0
         historyTokenTaken = nil
+        abortedDepth = nil
         let scope = undoScopes.removeLast()
         if committed {
             scope.committed()
@@ -579,14 +598,46 @@ public final class Transaction {
     @usableFromInline
     package func atomic<T>(_ body: (Transaction) throws -> T) throws -> T {
         guard depth > 0, onFailedStatement == .abortTransaction else { return try savepoint(body) }
+        return try abortingAfterWrites(body)
+    }
+
+    /// ``atomic(_:)`` for a save's write and its read-back of the columns the database computed: with no savepoint
+    /// inside a caller's transaction when the read-back cannot fail on its values (``ReadBackTotality``), so that
+    /// only a failed statement can fail it after the write (an I/O error, a lost connection). Such a failure after a
+    /// statement of it changed a row aborts the innermost open scope, as with
+    /// ``FailedStatementPolicy/abortTransaction``: every later statement is refused and the scope's closure rolls it
+    /// back and throws, so the row never commits. A failure before any row changed (the write refused) leaves the
+    /// transaction going on, as the savepoint did.
+    @usableFromInline
+    func atomic<T>(readingBack totality: ReadBackTotality, _ body: (Transaction) throws -> T) throws -> T {
+        guard depth > 0 else { return try savepoint(body) }
+        switch totality {
+        case .total: break
+        case .totalWhereGeneratedColumnsAreNotNull where generatedColumnsAreNotNull: break
+        default: if onFailedStatement != .abortTransaction { return try savepoint(body) }
+        }
+        return try abortingAfterWrites(body, readBack: onFailedStatement != .abortTransaction)
+    }
+
+    /// Runs `body` in the open transaction, aborting the innermost scope when it throws after a statement of it
+    /// changed a row; `readBack` names the cause in the error later statements throw.
+    private func abortingAfterWrites<T>(_ body: (Transaction) throws -> T, readBack: Bool = false) throws -> T {
         let before = rowsChanged
         do {
             return try body(self)
         } catch {
-            if rowsChanged != before, abortedDepth == nil { abort(because: error) }
+            if rowsChanged != before, abortedDepth == nil {
+                abort(because: error)
+                if readBack { abortPolicy = "a save's read-back failed after its write" }
+            }
             throw error
         }
     }
+
+    /// Whether the connection's database enforces a generated column's NOT NULL (``GeneratedColumnSyntax``): true on
+    /// the memory driver, false where the dialect cannot declare it. Asked once per handle.
+    private lazy var generatedColumnsAreNotNull: Bool =
+        ((connection as? any SQLConnection)?.dialect.generatedColumnSyntax ?? .storedNotNull) == .storedNotNull
 
     /// Notes a statement that failed in the driver: with ``FailedStatementPolicy/abortTransaction`` it aborts the
     /// innermost open scope.
@@ -598,6 +649,7 @@ public final class Transaction {
     private func abort(because error: any Error) {
         abortedDepth = depth
         abortCause = (error as? StrataError).map { " (\($0))" } ?? ""
+        abortPolicy = "onFailedStatement: .abortTransaction"
     }
 
     /// Refuses a statement in an aborted transaction, all but the rollback that ends it.
@@ -611,7 +663,7 @@ public final class Transaction {
     private func abortedError() -> StrataError {
         .transactionMisuse(
             "the transaction was aborted by an earlier failed statement\(abortCause) "
-                + "(onFailedStatement: .abortTransaction); it rolls back when its closure ends")
+                + "(\(abortPolicy)); it rolls back when its closure ends")
     }
 
     func close() { isOpen = false }
