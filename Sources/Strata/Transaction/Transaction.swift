@@ -471,8 +471,7 @@ public final class Transaction {
 
     /// Runs a transaction control statement of ``scope(isolation:onFailedStatement:_:)`` (`BEGIN`, `COMMIT`,
     /// `ROLLBACK`, a savepoint, its release or its rollback): it binds no value, reads or writes no table and passes
-    /// no statement check, so with no observer to tell it skips ``executeUnrecorded(_:onRow:)``'s checks (about 300
-    /// instructions a statement).
+    /// no statement check, so with no observer to tell it skips ``executeUnrecorded(_:onRow:)``'s checks.
     private func control(_ statement: Statement) throws {
         guard !observer.isActive else {
             _ = try executeUnrecorded(statement)
