@@ -59,10 +59,11 @@ struct SQLiteOneShotFindTests {
             #expect(try await OneShotLine.find(.init(orderID: 99, productID: line.productID), on: db) == nil)
         }
         // Marked stored: a save of a found model updates its row instead of inserting another.
-        var found = try #require(try await OneShotItem.find(try #require(items[1].id), on: db))
+        let renamedID = try #require(items[1].id)
+        var found = try #require(try await OneShotItem.find(renamedID, on: db))
         found.label = "renamed"
         try await found.save(on: db)
-        #expect(try await OneShotItem.find(try #require(items[1].id), on: db)?.label == "renamed")
+        #expect(try await OneShotItem.find(renamedID, on: db)?.label == "renamed")
         #expect(try await db.unsafeRawExecute("SELECT count(*) FROM one_shot_item") == [[.integer(6)]])
     }
 
@@ -87,6 +88,7 @@ struct SQLiteOneShotFindTests {
         defer { other.close() }
         var third = OneShotItem(label: "third", note: nil)
         try await third.save(on: db)
-        #expect(try await OneShotItem.find(try #require(third.id), on: other)?.label == "third")
+        let thirdID = try #require(third.id)
+        #expect(try await OneShotItem.find(thirdID, on: other)?.label == "third")
     }
 }
