@@ -72,7 +72,7 @@ public final class SQLiteConnection: SQLConnection {
         SQLiteDecimalSum.register(on: db)
         SQLiteArithmetic.register(on: db)
         SQLiteNumbers.register(on: db)
-        let catalog = SQLiteFullTextCatalog(self)
+        let catalog = SQLiteFullTextCatalog(handle: db)
         fullTextCatalog = catalog
         dialect = SQLiteDialect(catalog: catalog)
         do {

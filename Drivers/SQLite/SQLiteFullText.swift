@@ -16,23 +16,28 @@ enum SQLiteFullText {
 final class SQLiteFullTextCatalog: @unchecked Sendable {
     // @unchecked: the catalog is read and written only by the SQLiteConnection that owns it, while it renders a
     // statement, and a connection is used by one task at a time (the pool sees to it).
-    private weak var connection: SQLiteConnection?
+    /// The connection's database handle, nil once ``close()`` ran (the connection's deinit, before it closes the
+    /// handle). Not a weak reference to the connection: a weak reference gives the connection a side table, and every
+    /// retain and release of it then takes the runtime's slow path (about 50 instructions each, two of each per
+    /// one-shot call, whose ``Transaction`` and lease hold the connection).
+    private var handle: OpaquePointer?
     private var version: Int64 = -1
     private var names: Set<String> = []
     /// `PRAGMA schema_version`, prepared once; finalized by ``close()`` before the connection closes.
     private var versionStatement: OpaquePointer?
 
-    init(_ connection: SQLiteConnection) { self.connection = connection }
+    init(handle: OpaquePointer) { self.handle = handle }
 
     /// Whether the main database holds a virtual table of this name (an FTS5 index Strata names).
     func contains(_ name: String) -> Bool {
-        guard let connection else { return false }
-        let current = schemaVersion(connection.handle) ?? -2
+        guard let handle else { return false }
+        let current = schemaVersion(handle) ?? -2
         if current != version {
-            names = Self.names(connection.handle)
+            names = Self.names(handle)
             version = current
         }
-        let triggers = SQLRenderer.fullTextTriggerNames(index: name, dialect: connection.dialect)
+        // The trigger names depend on the dialect's identifier length alone, not on which indexes it knows.
+        let triggers = SQLRenderer.fullTextTriggerNames(index: name, dialect: SQLiteDialect())
         return names.contains(name) && triggers.allSatisfy(names.contains)
     }
 
@@ -40,7 +45,7 @@ final class SQLiteFullTextCatalog: @unchecked Sendable {
     func close() {
         sqlite3_finalize(versionStatement)
         versionStatement = nil
-        connection = nil
+        handle = nil
     }
 
     /// The database's schema version (it moves with every schema change, by any connection), or nil.

@@ -33,6 +33,20 @@ extension Database {
             onRow: onRow)
     }
 
+    /// Runs `body` on a connection in autocommit, as ``readOne(template:binds:statement:onRow:)`` would, when reads
+    /// here take no other way (no replicas to pick from, no statement loop: SQLite, memory); false, running nothing,
+    /// when they may. A one-shot find then runs as a find in a transaction does (``Model/find(_:_:)``): its template
+    /// is not handed through `readOne`'s closures (a copy of its kind and table name at each step, about 300
+    /// instructions a lookup). Not generic, so that `withConnection` is specialized here.
+    @usableFromInline
+    nonisolated(nonsending)
+        package func readOnConnection(_ body: (Transaction) throws -> Void) async throws -> Bool
+    {
+        guard replicas == nil, pool.statementLoop == nil else { return false }
+        try await withConnection(from: pool, body)
+        return true
+    }
+
     /// ``readOne(template:binds:statement:onRow:)`` for a SELECT built for this call. A SELECT that locks rows or
     /// streams them runs the ordinary way.
     nonisolated(nonsending)

@@ -673,13 +673,16 @@ extension Model {
     /// (see ``Database/read(_:)``), which many concurrent lookups share.
     ///
     /// Inlined, so that it is specialized for the model: generic, each call looked up the metadata of `Self?` and
-    /// decoded through the protocol (about 1,500 instructions a lookup on SQLite).
+    /// decoded through the protocol (about 1,500 instructions a lookup on SQLite). Where reads take no other way than
+    /// a connection of the pool (SQLite, memory: see `Database.readOnConnection(_:)`), it is ``find(_:_:)`` on that
+    /// connection.
     @inlinable
     nonisolated(nonsending)
         public static func find(_ id: ID, on db: Database) async throws -> Self?
     {
-        guard let binds = findBinds(id) else { return try await query(on: db).filter(id: id).first() }
         var found: Self?
+        if try await db.readOnConnection({ tx in found = try find(id, tx) }) { return found }
+        guard let binds = findBinds(id) else { return try await query(on: db).filter(id: id).first() }
         _ = try await db.readOne(
             template: findTemplate, binds: binds, statement: { findStatement(id) },
             onRow: { found = try decodeFound($0, in: nil, db.keyring) })
@@ -730,7 +733,7 @@ extension Model {
     static func decodeFound(
         _ reader: any RowReader, in scope: UndoScope?, _ keyring: Keyring?
     ) throws -> Self {
-        let context = RowContext(model: Self.self, schema: schema, selected: nil, keyring: keyring)
+        let context = RowContext(wholeRowOf: Self.self, schema: schema, keyring: keyring)
         var model = try Self(row: Row(reader: reader, context: context))
         model._persistence.markRead(in: scope)
         return model

@@ -121,12 +121,22 @@ public struct Row {
 /// allocation when the result is the whole model, as for `find` and `all()`.
 @usableFromInline
 struct RowContext {
-    let modelType: any Model.Type
+    @usableFromInline let modelType: any Model.Type
     /// For each model column, its index in the result, or -1; nil when the result is the whole model.
     @usableFromInline let layout: [Int]?
     /// What opens the model's `@Encrypted` columns (the database's ``Configuration/encryption``); nil when the model
     /// has none.
-    let keyring: Keyring?
+    @usableFromInline let keyring: Keyring?
+
+    /// The context of a row that holds the whole model, in its column order (a find's): what
+    /// ``init(model:schema:selected:keyring:)`` makes with no selection, inlined into the model's find. Out of line,
+    /// that call retained and released the schema's storage and the keyring (about 70 instructions a row).
+    @inlinable
+    init(wholeRowOf model: any Model.Type, schema: borrowing TableSchema, keyring: Keyring?) {
+        self.modelType = model
+        self.layout = nil
+        self.keyring = schema.storage.hasEncryptedColumns ? keyring : nil
+    }
 
     @usableFromInline
     init(model: any Model.Type, schema: TableSchema, selected: [String]?, keyring: Keyring? = nil) {
