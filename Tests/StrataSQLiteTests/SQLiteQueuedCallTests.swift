@@ -149,19 +149,25 @@ struct SQLiteQueuedCallTests {
                 try tx.unsafeRawExecute("INSERT INTO queued (n) VALUES (1)")
             }
         }
-        // A cancellation while queued.
+        held.release.signal()
+        held.done.wait()
+        #expect(try await held.rows() == [0], "only the holder's row")
+        // A cancellation while queued, on a pool that would wait long: only the cancellation ends the wait (with the
+        // 0.3 s above, a loaded machine could time the call out before the test cancelled it).
+        let third = TemporarySQLiteFile()
+        let waiting = try await Held(third.path, poolTimeout: 300)
         let cancelled = Task {
-            try await held.db.withConnection { tx in
+            try await waiting.db.withConnection { tx in
                 ran.set(true)
                 try tx.unsafeRawExecute("INSERT INTO queued (n) VALUES (2)")
             }
         }
-        #expect(try await held.untilQueued(1))
+        #expect(try await waiting.untilQueued(1))
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.value }
-        held.release.signal()
-        held.done.wait()
-        #expect(try await held.rows() == [0], "only the holder's row")
+        waiting.release.signal()
+        waiting.done.wait()
+        #expect(try await waiting.rows() == [0], "only the holder's row")
         // The database closed while a call waits: it is woken without a connection, asks again and is refused.
         let second = TemporarySQLiteFile()
         let closing = try await Held(second.path, poolTimeout: 300)
@@ -182,7 +188,8 @@ struct SQLiteQueuedCallTests {
         closing.release.signal()
         closing.done.wait()
         #expect(!ran.get(), "no queued body ran")
-        #expect(held.db.callsWaiting == 0 && closing.db.callsWaiting == 0)
+        #expect(held.db.callsWaiting == 0 && waiting.db.callsWaiting == 0 && closing.db.callsWaiting == 0)
         held.db.close()
+        waiting.db.close()
     }
 }
