@@ -117,6 +117,7 @@ extension Model {
     /// line per model instead of a second list of every property, which each model's build compiled again.
     ///
     /// - Returns: the values ``appendDatabaseValues(to:)`` appends, in the schema's column order.
+    @inlinable
     public func _databaseValuesAppended() -> [DatabaseValue] {
         var values: [DatabaseValue] = []
         values.reserveCapacity(Self.schema.columns.count)
