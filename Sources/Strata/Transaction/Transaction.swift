@@ -636,7 +636,7 @@ public final class Transaction {
     /// Whether the connection's database enforces a generated column's NOT NULL (``GeneratedColumnSyntax``): true on
     /// the memory driver, false where the dialect cannot declare it. Asked once per handle.
     private lazy var generatedColumnsAreNotNull: Bool =
-        ((connection as? any SQLConnection)?.dialect.generatedColumnSyntax ?? .storedNotNull) == .storedNotNull
+        (sqlConnection?.dialect.generatedColumnSyntax ?? .storedNotNull) == .storedNotNull
 
     /// Notes a statement that failed in the driver: with ``FailedStatementPolicy/abortTransaction`` it aborts the
     /// innermost open scope.
