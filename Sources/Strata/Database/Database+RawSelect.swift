@@ -39,6 +39,7 @@ enum RawSelect {
     /// Whether `sql` starts with the word `SELECT` (any case, after spaces, tabs and newlines). Read as bytes: a
     /// raw statement pays no copy for it.
     static func isPlain(_ sql: String) -> Bool {
+        if let plain = sql.utf8.withContiguousStorageIfAvailable(isPlain) { return plain }
         var utf8 = sql.utf8.makeIterator()
         var byte = utf8.next()
         while let b = byte, b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { byte = utf8.next() }
@@ -48,6 +49,24 @@ enum RawSelect {
         }
         // The word ends: "SELECTED" is not it.
         guard let next = byte else { return false }
+        return !(next == 0x5F || (next >= 0x30 && next <= 0x39) || (next | 0x20 >= 0x61 && next | 0x20 <= 0x7A))
+    }
+
+    /// ``isPlain(_:)`` over contiguous bytes (a native string's), without an iterator.
+    private static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
+        let word: StaticString = "SELECT"
+        let matched = word.withUTF8Buffer { expected in
+            for b in expected {
+                guard i < bytes.count, bytes[i] & 0xDF == b else { return false }
+                i += 1
+            }
+            return true
+        }
+        guard matched else { return false }
+        guard i < bytes.count else { return false }
+        let next = bytes[i]
         return !(next == 0x5F || (next >= 0x30 && next <= 0x39) || (next | 0x20 >= 0x61 && next | 0x20 <= 0x7A))
     }
 }
