@@ -7,13 +7,13 @@ extension PostgresConnection {
     /// The next result of the statement in flight, like `PQgetResult`, but waiting for the server at most until
     /// `deadline` (nil: as long as libpq waits). Past it the connection is marked broken and
     /// ``StrataError/connectionLost(_:)`` thrown: a frozen server or a half-open network cannot hold a call longer.
-    func awaitResult(by deadline: ContinuousClock.Instant?) throws -> OpaquePointer? {
+    func awaitResult(by deadline: PoolInstant?) throws -> OpaquePointer? {
         guard let deadline else { return PQgetResult(handle) }
         while PQisBusy(handle) == 1 {
             let socket = PQsocket(handle)
             guard socket >= 0 else { break }  // closed: PQgetResult reports it
-            let left = ContinuousClock.now.duration(to: deadline)
-            guard left > .zero else {
+            let left = deadline.nanoseconds(since: .now)
+            guard left > 0 else {
                 isBroken = true
                 let limit = callTimeout.map { "\($0)" } ?? "the deadline"
                 throw StrataError.connectionLost(
@@ -21,8 +21,7 @@ extension PostgresConnection {
                         + "\(PostgresConnectionOptions.answerGrace) ms): it is frozen or the network is down; "
                         + "the connection was discarded")
             }
-            let (seconds, attoseconds) = left.components
-            let milliseconds = Int32(clamping: min(seconds, 60) * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+            let milliseconds = Int32(clamping: min(left / 1_000_000, 60_000) + 1)
             var ready = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
             let n = poll(&ready, 1, milliseconds)
             if n < 0 && errno != EINTR { break }
@@ -30,6 +29,10 @@ extension PostgresConnection {
         }
         return PQgetResult(handle)
     }
+
+    /// The deadline of a call starting now: ``callTimeout`` from now, or nil. On ``MonotonicClock`` (`PoolInstant`):
+    /// `ContinuousClock.Instant` is resilient, so each one made, copied and compared was a call.
+    var callDeadline: PoolInstant? { callTimeout.map { PoolInstant.now.adding(nanoseconds: $0.nanoseconds) } }
 
     /// Whether a result came from the server (a success, or an error with the server's SQLSTATE) rather than
     /// from libpq losing the connection.

@@ -40,7 +40,7 @@ extension PostgresConnection {
         }
         if named && cached == nil { stages.append(.prepare) }
         stages += [.execute, .release]
-        let deadline = callTimeout.map { ContinuousClock.now + $0 }
+        let deadline = callDeadline
 
         guard PQenterPipelineMode(handle) == 1 else {
             throw fail(PostgresFailure(result: nil, connection: handle), table: traits.table)

@@ -254,7 +254,7 @@ public final class PostgresConnection: SQLConnection {
         defer { keepBinds(binds) }
         try binds.fill(rendered.binds, table: traits.table)
         let key = Key(sql: rendered.sql, types: binds.types, sqlHash: sqlHash)
-        let deadline = callTimeout.map { ContinuousClock.now + $0 }
+        let deadline = callDeadline
         let sent: Int32
         if usesNamedStatements {
             sent = sendStatement(key, binds: binds, name: try prepared(key, table: traits.table, deadline: deadline))
@@ -333,7 +333,7 @@ public final class PostgresConnection: SQLConnection {
     }
 
     /// The name of the prepared statement for `key`, preparing it on first use.
-    private func prepared(_ key: Key, table: String?, deadline: ContinuousClock.Instant?) throws -> String {
+    private func prepared(_ key: Key, table: String?, deadline: PoolInstant?) throws -> String {
         if let name = cachedName(key) { return name }
         let name = newStatementName()
         guard sendPrepare(key, name: name) == 1 else {
@@ -428,7 +428,7 @@ public final class PostgresConnection: SQLConnection {
             throw fail(PostgresFailure(result: nil, connection: handle), table: table)
         }
         var failure: PostgresFailure?
-        while let result = try awaitResult(by: callTimeout.map { ContinuousClock.now + $0 }) {
+        while let result = try awaitResult(by: callDeadline) {
             defer { PQclear(result) }
             if PQresultStatus(result) != PGRES_COMMAND_OK, failure == nil {
                 failure = PostgresFailure(result: result, connection: handle)

@@ -118,7 +118,7 @@ final class PostgresLoopThread: @unchecked Sendable {
         let reply: LoopReply
         /// When the server must have answered; set once the statement is the oldest in flight on its connection
         /// (the server runs a connection's statements one after another, so a later one's time starts then).
-        @exclusivity(unchecked) var deadline: ContinuousClock.Instant?
+        @exclusivity(unchecked) var deadline: PoolInstant?
         /// The statement's name while its PREPARE is in flight ahead of it.
         @exclusivity(unchecked) var preparing: String?
         @exclusivity(unchecked) var results = PostgresResults()
@@ -183,16 +183,16 @@ final class PostgresLoopThread: @unchecked Sendable {
         var finished = Finished()
         // The pipes kept after a pass, swapped with `pipes`: no array is made per pass.
         var kept: [Pipe] = []
-        var idleSince: ContinuousClock.Instant?
+        var idleSince: PoolInstant?
         while true {
             lock.lock()
             polling = false
             swap(&jobs, &inbox)
             if jobs.isEmpty && pipes.isEmpty {
-                let now = ContinuousClock.now
+                let now = PoolInstant.now
                 let since = idleSince ?? now
                 idleSince = since
-                if stopped || since.duration(to: now) >= .milliseconds(Int(Self.idleLimit)) {
+                if stopped || now.nanoseconds(since: since) >= Int64(Self.idleLimit) * 1_000_000 {
                     running = false
                     lock.unlock()
                     return
@@ -221,7 +221,7 @@ final class PostgresLoopThread: @unchecked Sendable {
                     while read(wakeRead, drain.baseAddress, drain.count) > 0 {}
                 }
             }
-            let now = ContinuousClock.now
+            let now = PoolInstant.now
             for (i, pipe) in pipes.enumerated() {
                 if n > 0 && fds[i + 1].revents != 0 { receive(pipe, finished: &finished) }
                 if let first = pipe.entries.first?.deadline, first <= now, !pipe.entries.isEmpty {
@@ -239,8 +239,8 @@ final class PostgresLoopThread: @unchecked Sendable {
     private func timeout(_ pipes: [Pipe]) -> Int32 {
         guard !pipes.isEmpty else { return Self.idleLimit }
         guard let nearest = pipes.lazy.compactMap({ $0.entries.first?.deadline }).min() else { return -1 }
-        let (seconds, attoseconds) = ContinuousClock.now.duration(to: nearest).components
-        return Int32(clamping: max(0, min(seconds, 60) * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+        let milliseconds = nearest.nanoseconds(since: .now) / 1_000_000
+        return Int32(clamping: max(0, min(milliseconds, 60_000) + 1))
     }
 
     /// Starts a lent connection's first statement (a connection the loop already holds never comes back here).
@@ -345,7 +345,8 @@ final class PostgresLoopThread: @unchecked Sendable {
             statements += 1
             if entry.endsGroup { break }
         }
-        first.deadline = ContinuousClock.now + limit * statements
+        let (total, overflow) = limit.nanoseconds.multipliedReportingOverflow(by: Int64(statements))
+        first.deadline = PoolInstant.now.adding(nanoseconds: overflow ? .max : total)
     }
 
     /// Reads what arrived on a pipe and finishes each statement whose answer is whole, in order.

@@ -57,7 +57,7 @@ final class StrataMetrics: Sendable {
 
 extension Duration {
     /// Whole nanoseconds, saturating.
-    var nanoseconds: Int64 {
+    package var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
         let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         return overflow ? (seconds < 0 ? .min : .max) : whole &+ attoseconds / 1_000_000_000

@@ -71,12 +71,12 @@ extension ConnectionPool {
         describe: () -> (sql: String, binds: [DatabaseValue])
     ) async throws -> Int {
         // Timed: a pool wait (as acquire() records it), and the statement for `observer`.
-        let waitStart: ContinuousClock.Instant? = watched ? .now : nil
+        let waitStart: PoolInstant? = watched ? .now : nil
         var waitNoted = false
-        func noteWait(until leased: ContinuousClock.Instant, queued: Bool) {
+        func noteWait(until leased: PoolInstant, queued: Bool) {
             guard let waitStart, !waitNoted else { return }
             waitNoted = true
-            noteLease(waitedNanoseconds: (leased - waitStart).nanoseconds, queued: queued)
+            noteLease(waitedNanoseconds: leased.nanoseconds(since: waitStart), queued: queued)
         }
         func read(_ outcome: LoopOutcome) throws -> Int? {
             switch outcome {
@@ -86,7 +86,8 @@ extension ConnectionPool {
                 noteWait(until: handedOver, queued: true)  // a queued statement's lease came with its hand-over
                 guard let observer else { return try answer.read(onRow) }
                 return try observer.run(
-                    .select, elapsedNanoseconds: (answered - handedOver).nanoseconds, describe: describe, onRow: onRow
+                    .select, elapsedNanoseconds: answered.nanoseconds(since: handedOver), describe: describe,
+                    onRow: onRow
                 ) {
                     try answer.read($0)
                 }
@@ -94,7 +95,7 @@ extension ConnectionPool {
         }
         let timed = observer != nil || watched
         var prepared: (any LoopStatement)?
-        var deadline: ContinuousClock.Instant?
+        var deadline: PoolInstant?
         var pending = first
         while true {
             let lease: Lease
@@ -102,12 +103,12 @@ extension ConnectionPool {
             pending = nil
             switch checkedOut {
             case .use(let idle, let isAlone):
-                noteWait(until: .now, queued: false)
+                if waitStart != nil { noteWait(until: .now, queued: false) }
                 if isAlone && !loop.takesLoneCalls && InlineCalls.enter() { return try await runInline(idle, alone) }
                 lease = idle
             case .open(let isAlone):
                 lease = try await connect(alone: isAlone)
-                noteWait(until: .now, queued: false)
+                if waitStart != nil { noteWait(until: .now, queued: false) }
                 if isAlone && !loop.takesLoneCalls && InlineCalls.enter() { return try await runInline(lease, alone) }
             case .wait:
                 let statement = try prepared ?? prepare()
@@ -206,7 +207,7 @@ package struct LoopReply: Sendable {
     let continuation: UnsafeContinuation<LoopOutcome, any Error>
     /// When the statement was handed to the loop, for a timed one (an observed database's); nil: not timed, no clock
     /// read.
-    let handedOver: ContinuousClock.Instant?
+    let handedOver: PoolInstant?
 
     init(continuation: UnsafeContinuation<LoopOutcome, any Error>, timed: Bool) {
         self.continuation = continuation

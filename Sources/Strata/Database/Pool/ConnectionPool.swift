@@ -40,7 +40,7 @@ final class Lease: @unchecked Sendable {
 /// time, or with `CancellationError` when the waiting task is cancelled; either way the task leaves
 /// the queue and no connection is lost.
 final class ConnectionPool: Sendable {
-    typealias Machine = PoolStateMachine<Lease, ContinuousClock.Instant>
+    typealias Machine = PoolStateMachine<Lease, PoolInstant>
 
     /// The pool's bookkeeping, and where each queued waiter is resumed.
     private struct State {
@@ -149,7 +149,7 @@ final class ConnectionPool: Sendable {
     }
 
     nonisolated(nonsending) private func acquireLease(queued: inout Bool) async throws -> (lease: Lease, alone: Bool) {
-        var deadline: ContinuousClock.Instant?
+        var deadline: PoolInstant?
         while true {
             switch try checkout() {
             case .use(let lease, let alone): return (lease, alone)
@@ -247,7 +247,7 @@ final class ConnectionPool: Sendable {
     /// Queues the task as `handoff` until a lease is handed to it, the deadline passes, or the task is cancelled;
     /// returns `retry` straight away when a connection freed up meanwhile.
     nonisolated(nonsending) func queue<R: Sendable>(
-        until deadline: ContinuousClock.Instant?, retry: R,
+        until deadline: PoolInstant?, retry: R,
         _ handoff: (UnsafeContinuation<R, any Error>) -> Handoff
     ) async throws -> R {
         let id = state.withLock { $0.machine.makeWaiterID() }
@@ -283,7 +283,7 @@ final class ConnectionPool: Sendable {
     /// task, so that it fires even while every cooperative thread is busy (blocked callers are what a pool timeout
     /// reports).
     private func sweep() {
-        let now = ContinuousClock.now
+        let now = PoolInstant.now
         let (expired, next) = state.withLock { s in
             let due = s.machine.timeoutsDue(now)
             return (due.expired.compactMap { s.take($0) }, due.nextSweep)
@@ -292,9 +292,9 @@ final class ConnectionPool: Sendable {
         for handoff in expired { handoff.resume(throwing: StrataError.poolTimeout(seconds: timeout)) }
     }
 
-    private func scheduleSweep(at deadline: ContinuousClock.Instant) {
+    private func scheduleSweep(at deadline: PoolInstant) {
         // A millisecond late, so that Dispatch's clock never finds the deadline a hair away and sweeps for nothing.
-        let seconds = max(0, ContinuousClock.now.duration(to: deadline) / .seconds(1)) + 0.001
+        let seconds = max(0, Double(deadline.nanoseconds(since: .now)) / 1e9) + 0.001
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in self?.sweep() }
     }
 
@@ -372,8 +372,8 @@ final class ConnectionPool: Sendable {
 
 extension Double {
     /// The instant this many seconds from now, or nil (wait forever) when it is too far to represent.
-    var deadline: ContinuousClock.Instant? {
+    var deadline: PoolInstant? {
         guard self < 1e9 else { return nil }
-        return .now + .seconds(self)
+        return PoolInstant.now.adding(seconds: self)
     }
 }

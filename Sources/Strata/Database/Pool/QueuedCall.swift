@@ -82,8 +82,8 @@ extension ConnectionPool {
     func acquireOrRun<T>(isolation: isolated (any Actor)? = #isolation, _ body: (Lease) throws -> T) async throws
         -> Acquired<T>
     {
-        let start: ContinuousClock.Instant? = watched ? .now : nil
-        var deadline: ContinuousClock.Instant?
+        let start: PoolInstant? = watched ? .now : nil
+        var deadline: PoolInstant?
         var queued = false
         var ranBody = false
         do {
@@ -128,7 +128,7 @@ extension ConnectionPool {
     }
 
     /// Records a lease's wait since `start` (see ``noteLease(waitedNanoseconds:queued:)``).
-    func noteLease(since start: ContinuousClock.Instant, queued: Bool) {
-        noteLease(waitedNanoseconds: (ContinuousClock.now - start).nanoseconds, queued: queued)
+    func noteLease(since start: PoolInstant, queued: Bool) {
+        noteLease(waitedNanoseconds: PoolInstant.now.nanoseconds(since: start), queued: queued)
     }
 }

@@ -51,7 +51,7 @@ package enum LoopOutcome: Sendable {
     case answered(any LoopAnswer)
     /// The server answered a timed statement (an observed database's): when it was handed to the loop with a
     /// connection, and when its answer came.
-    case timed(any LoopAnswer, handedOver: ContinuousClock.Instant, answered: ContinuousClock.Instant)
+    case timed(any LoopAnswer, handedOver: PoolInstant, answered: PoolInstant)
     /// Nothing ran: the pool freed a slot instead of handing over a connection; the caller tries again.
     case again
 }
