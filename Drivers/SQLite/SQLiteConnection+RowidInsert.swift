@@ -174,10 +174,16 @@ extension SQLiteConnection {
         (lastPlan, previousPlan) = (nil, nil)
     }
 
-    /// Raw SQL may change the schema, so it forgets which keys are rowid aliases; `PRAGMA case_sensitive_like`
-    /// puts SQLite's own LIKE back, so Strata's is registered again after it.
+    /// Raw SQL other than a plain `SELECT` (``RawSelect/isPlain(_:)``) may change the schema, so it forgets which keys
+    /// are rowid aliases and the template plans; `PRAGMA case_sensitive_like` puts SQLite's own LIKE back, so Strata's
+    /// is registered again after it.
     public func executeRaw(_ sql: String, _ binds: [DatabaseValue], onRow: (any RowReader) throws -> Void) throws -> Int
     {
+        // A plain SELECT changes neither the schema nor a pragma: the template plans and what is known of the tables
+        // stay (forgotten, each raw SELECT made the next find and save of every model prepare its statement again).
+        if RawSelect.isPlain(sql) {
+            return try run(try SQLRenderer.renderRaw(sql, binds, dialect: dialect), statement: nil, onRow: onRow)
+        }
         forgetSchema()
         defer { if sql.lowercased().contains("case_sensitive_like") { SQLiteLike.register(on: handle) } }
         return try run(try SQLRenderer.renderRaw(sql, binds, dialect: dialect), statement: nil, onRow: onRow)

@@ -35,10 +35,10 @@ extension Database {
 }
 
 /// Which raw SQL the statement loop may send: a plain `SELECT`.
-enum RawSelect {
+package enum RawSelect {
     /// Whether `sql` starts with the word `SELECT` (any case, after spaces, tabs and newlines). Read as bytes: a
     /// raw statement pays no copy for it.
-    static func isPlain(_ sql: String) -> Bool {
+    package static func isPlain(_ sql: String) -> Bool {
         if let plain = sql.utf8.withContiguousStorageIfAvailable(isPlain) { return plain }
         var utf8 = sql.utf8.makeIterator()
         var byte = utf8.next()
