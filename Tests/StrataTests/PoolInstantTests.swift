@@ -26,6 +26,8 @@ struct PoolInstantTests {
         #expect(now.adding(nanoseconds: .max) == PoolInstant(nanoseconds: .max))
         #expect(PoolInstant(nanoseconds: .min + 5).adding(nanoseconds: -10) == PoolInstant(nanoseconds: .min))
         #expect(now.adding(seconds: 1e18) > now.adding(seconds: 1e9))
+        #expect(PoolInstant(nanoseconds: .max).nanoseconds(since: PoolInstant(nanoseconds: -5)) == .max)
+        #expect(PoolInstant(nanoseconds: .min).nanoseconds(since: now) == .min)
     }
 
     @Test("a pool timeout becomes a deadline that far ahead; one of 1e9 seconds or more waits forever")

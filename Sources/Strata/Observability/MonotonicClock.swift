@@ -58,9 +58,10 @@ package struct PoolInstant: Comparable, Sendable {
         return PoolInstant(nanoseconds: overflow ? (duration < 0 ? .min : .max) : sum)
     }
 
-    /// Nanoseconds from `earlier` to this instant.
+    /// Nanoseconds from `earlier` to this instant (saturating: from now to a far deadline is the farthest).
     @inline(__always) package func nanoseconds(since earlier: PoolInstant) -> Int64 {
-        nanoseconds &- earlier.nanoseconds
+        let (difference, overflow) = nanoseconds.subtractingReportingOverflow(earlier.nanoseconds)
+        return overflow ? (earlier.nanoseconds < 0 ? .max : .min) : difference
     }
 
     package static func < (a: PoolInstant, b: PoolInstant) -> Bool { a.nanoseconds < b.nanoseconds }
