@@ -284,7 +284,14 @@ public final class Database: Sendable {
     /// `observer` replaces the database's (a caller's logger, see ``callerObserver``).
     func run<T>(_ body: (Transaction) throws -> T, on lease: Lease, observer: StatementObserver? = nil) throws -> T {
         let tx = Transaction(connection: lease.connection, database: owner ?? self, depth: 0, observer: observer)
-        defer { tx.close() }
+        // The bind arrays live with the lease from one call to the next (see ``Lease/keyBinds``).
+        swap(&tx.keyBinds, &lease.keyBinds)
+        swap(&tx.rowBinds, &lease.rowBinds)
+        defer {
+            swap(&tx.keyBinds, &lease.keyBinds)
+            swap(&tx.rowBinds, &lease.rowBinds)
+            tx.close()
+        }
         let result: T
         do {
             result = try body(tx)
