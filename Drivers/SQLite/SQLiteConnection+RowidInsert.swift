@@ -181,11 +181,9 @@ extension SQLiteConnection {
     {
         // A plain SELECT changes neither the schema nor a pragma: the template plans and what is known of the tables
         // stay (forgotten, each raw SELECT made the next find and save of every model prepare its statement again).
-        if RawSelect.isPlain(sql) {
-            return try run(try SQLRenderer.renderRaw(sql, binds, dialect: dialect), statement: nil, onRow: onRow)
-        }
-        forgetSchema()
-        defer { if sql.lowercased().contains("case_sensitive_like") { SQLiteLike.register(on: handle) } }
+        let plain = RawSelect.isPlain(sql)
+        if !plain { forgetSchema() }
+        defer { if !plain, sql.lowercased().contains("case_sensitive_like") { SQLiteLike.register(on: handle) } }
         return try run(try SQLRenderer.renderRaw(sql, binds, dialect: dialect), statement: nil, onRow: onRow)
     }
 

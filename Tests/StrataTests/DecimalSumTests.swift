@@ -74,8 +74,9 @@ struct DecimalSumTests {
     }
 }
 
-/// A small seeded generator (SplitMix64), so a failure repeats.
-private struct SplitMix {
+/// A small seeded generator (SplitMix64), so a failure repeats (shared by the tests of this target that generate
+/// inputs).
+struct SplitMix {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

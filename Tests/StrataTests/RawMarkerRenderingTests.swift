@@ -3,16 +3,6 @@ import Testing
 
 @testable import Strata
 
-/// `$n` placeholders, where a word or digit touching a placeholder would change what it names.
-private struct NumberedDialect: Dialect {
-    var name: String { "numbered" }
-    func placeholder(_ index: Int) -> String { "$\(index)" }
-    var offsetWithoutLimit: OffsetWithoutLimit { .offsetAlone }
-    var caseInsensitiveLike: CaseInsensitiveLike { .ilike }
-    func sqlType(_ type: ColumnType) -> String { "ANY" }
-    var autoIncrementPrimaryKey: String { "SERIAL" }
-}
-
 /// The renderer's reading before it read bytes: scalar by scalar, each appended to the pending text. Kept here as
 /// the reference the byte reading must match, output and errors alike.
 private func referenceRaw(_ fragment: String, _ values: [DatabaseValue], _ dialect: some Dialect) -> String? {
@@ -60,8 +50,8 @@ struct RawMarkerRenderingTests {
 
     @Test("generated raw SQL renders exactly as the scalar reading, or is refused alike (2,000 texts, 0 to 3 values)")
     func matchesReference() {
-        var rng = SplitMix64(seed: 0x5EED_2026_1130)
-        let dialect = NumberedDialect()
+        var rng = SplitMix(seed: 0x5EED_2026_1130)
+        let dialect = DollarDialect()
         var rendered = 0
         var refused = 0
         for _ in 0..<2_000 {
@@ -86,28 +76,15 @@ struct RawMarkerRenderingTests {
     @Test("text without a marker is copied whole; with values to bind it is refused")
     func noMarker() throws {
         let text = "SELECT 'what' AS \"q\", x FROM t -- é 日本 👍"
-        #expect(try SQLRenderer.renderRaw(text, [], dialect: NumberedDialect()).sql == text)
+        #expect(try SQLRenderer.renderRaw(text, [], dialect: DollarDialect()).sql == text)
         #expect(throws: StrataError.invalidQuery("raw SQL has fewer ? than bound values")) {
-            try SQLRenderer.renderRaw(text, [.integer(1)], dialect: NumberedDialect())
+            try SQLRenderer.renderRaw(text, [.integer(1)], dialect: DollarDialect())
         }
     }
 
     @Test("a marker beside a non-ASCII letter is spaced from it; inside quotes it is text")
     func nonASCIIWords() throws {
-        let r = try SQLRenderer.renderRaw("é?Ω '?' \"?\" ?👍", [.integer(1), .integer(2)], dialect: NumberedDialect())
+        let r = try SQLRenderer.renderRaw("é?Ω '?' \"?\" ?👍", [.integer(1), .integer(2)], dialect: DollarDialect())
         #expect(r.sql == "é $1 Ω '?' \"?\" $2👍")
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failure names the text it failed on, run after run.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

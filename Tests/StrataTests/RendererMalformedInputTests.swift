@@ -4,7 +4,7 @@ import Testing
 @testable import Strata
 
 /// PostgreSQL's `$n` placeholders, where a digit after a placeholder changes which parameter it names.
-private struct DollarDialect: Dialect {
+struct DollarDialect: Dialect {
     var name: String { "dollar" }
     func placeholder(_ index: Int) -> String { "$\(index)" }
     var offsetWithoutLimit: OffsetWithoutLimit { .offsetAlone }

@@ -36,23 +36,17 @@ extension Database {
 
 /// Which raw SQL the statement loop may send: a plain `SELECT`.
 package enum RawSelect {
-    /// Whether `sql` starts with the word `SELECT` (any case, after spaces, tabs and newlines). Read as bytes: a
-    /// raw statement pays no copy for it.
+    /// Whether `sql` starts with the word `SELECT` (any case, after spaces, tabs and newlines). Read as bytes in place
+    /// (a string without contiguous UTF-8, a bridged one, is made contiguous first): a raw statement pays no copy for
+    /// it.
     package static func isPlain(_ sql: String) -> Bool {
         if let plain = sql.utf8.withContiguousStorageIfAvailable(isPlain) { return plain }
-        var utf8 = sql.utf8.makeIterator()
-        var byte = utf8.next()
-        while let b = byte, b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { byte = utf8.next() }
-        for expected in "SELECT".utf8 {
-            guard let b = byte, b & 0xDF == expected else { return false }
-            byte = utf8.next()
-        }
-        // The word ends: "SELECTED" is not it.
-        guard let next = byte else { return false }
-        return !(next == 0x5F || (next >= 0x30 && next <= 0x39) || (next | 0x20 >= 0x61 && next | 0x20 <= 0x7A))
+        var contiguous = sql
+        contiguous.makeContiguousUTF8()
+        return contiguous.utf8.withContiguousStorageIfAvailable(isPlain) ?? false
     }
 
-    /// ``isPlain(_:)`` over contiguous bytes (a native string's), without an iterator.
+    /// ``isPlain(_:)`` over contiguous bytes.
     private static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0
         while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
