@@ -20,6 +20,15 @@ enum ValueCheck {
         }
     }
 
+    /// The first of `values` that ``isStorable(_:)`` refuses, read in place (not copied out one by one: a long IN
+    /// list of integers paid a copy and a destruction of every value).
+    static func firstUnstorable(_ values: [DatabaseValue]) -> DatabaseValue? {
+        values.withUnsafeBufferPointer { buffer in
+            for i in buffer.indices where !isStorable(buffer[i]) { return buffer[i] }
+            return nil
+        }
+    }
+
     /// Why `value` is refused (call only when ``isStorable(_:)`` is false).
     static func reason(_ value: DatabaseValue) -> String {
         switch value {
@@ -137,7 +146,7 @@ enum ValueCheck {
         case .inList(let e, let values, _):
             let (t, c) = place(e, table) ?? (table, column)
             try check(e, table: t, column: c)
-            for v in values where !isStorable(v) { throw .invalidValue(table: t, column: c, reason: reason(v)) }
+            if let v = firstUnstorable(values) { throw .invalidValue(table: t, column: c, reason: reason(v)) }
         case .like(let e, let pattern, _, _):
             let (t, c) = place(e, table) ?? (table, column)
             try check(e, table: t, column: c)
