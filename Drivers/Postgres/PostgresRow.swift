@@ -23,12 +23,17 @@ final class PostgresRow: RowReader {
     }
 
     /// The bytes of a non-NULL value (NUL-terminated by libpq), or nil for NULL or no such column.
+    ///
+    /// libpq gives a NULL as an empty value, so only an empty value is asked whether it is NULL (`PQgetisnull`, a
+    /// call a column a row less).
     @inline(__always)
     private func bytes(_ index: Int) -> (UnsafeMutablePointer<CChar>, Int)? {
         guard index >= 0, index < columnCount else { return nil }
         let column = Int32(index)
-        guard PQgetisnull(result, row, column) == 0, let start = PQgetvalue(result, row, column) else { return nil }
-        return (start, Int(PQgetlength(result, row, column)))
+        guard let start = PQgetvalue(result, row, column) else { return nil }
+        let count = Int(PQgetlength(result, row, column))
+        if count == 0 && PQgetisnull(result, row, column) != 0 { return nil }
+        return (start, count)
     }
 
     func int64(at index: Int) -> Int64? {
@@ -64,9 +69,7 @@ final class PostgresRow: RowReader {
 
     func value(at index: Int) -> DatabaseValue {
         guard index >= 0, index < columnCount else { return .null }
-        let column = Int32(index)
-        guard PQgetisnull(result, row, column) == 0, let start = PQgetvalue(result, row, column) else { return .null }
-        let count = Int(PQgetlength(result, row, column))
+        guard let (start, count) = bytes(index) else { return .null }
         return start.withMemoryRebound(to: UInt8.self, capacity: count) { p in
             PostgresText.decode(UnsafeBufferPointer(start: p, count: count), type: PQftype(result, Int32(index)))
         }
