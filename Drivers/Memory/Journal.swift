@@ -49,7 +49,10 @@ extension StoreState {
     }
 
     /// Forgets the journal once nothing can roll back to it, and drops empty slots.
-    mutating func settle(_ touched: String?) {
+    mutating func settle(_ touched: String?) { settle(touched.map(TableName.init)) }
+
+    /// ``settle(_:)`` with the touched table's key (a planned insert keeps it: its name is not hashed again).
+    mutating func settle(_ touched: TableName?) {
         if !journal.isEmpty { journal.removeAll(keepingCapacity: journal.count < 4096) }
         // Only a table with many empty slots is changed: asking each costs no hashing and no write-back.
         // In place (`&`): reading `tables.values[i]` copies the table out, a retain and a release of every field.

@@ -32,7 +32,7 @@ extension MemoryConnection: SchemaEditing {
             let mark = s.journal.count
             do throws(StrataError) {
                 try body(&s)
-                if s.transaction == nil { s.settle(nil) }
+                if s.transaction == nil { s.settle(nil as TableName?) }
             } catch {
                 s.undo(to: mark)
                 if s.transaction == nil { s.journal.removeAll() }
@@ -77,7 +77,7 @@ extension StoreState {
             var schema = try table(name).schemaView
             schema.name = to
             try rebuild(name, as: schema) { $0 }
-            for other in tables.keys.sorted() {
+            for other in tables.keys.map(\.name).sorted() {
                 var s = try table(other).schemaView
                 guard s.foreignKeys.contains(where: { $0.referencedTable == name }) else { continue }
                 s.foreignKeys = s.foreignKeys.map { k in

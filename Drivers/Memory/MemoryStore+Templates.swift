@@ -58,7 +58,7 @@ extension MemoryStore {
 extension StoreState {
     /// `SELECT … WHERE pk = id` on `table`: its row, read in place (``TemplateOutcome/unplanned`` when the table
     /// is gone).
-    mutating func findRow(_ id: Int64, in table: String) -> TemplateOutcome {
+    mutating func findRow(_ id: Int64, in table: TableName) -> TemplateOutcome {
         guard let i = tables.index(forKey: table) else { return .unplanned(replan: true) }
         return Self.row(id, of: &tables.values[i])
     }
@@ -73,7 +73,7 @@ extension StoreState {
     /// `SELECT … WHERE a = ? AND b = ?` on `table`, every column of the unique index at position `index` compared
     /// with the bind at its position: its row, read in place by one probe of the index (``TemplateOutcome/unplanned``
     /// when the table is gone, or a bind is not of its column's kind, which only the statement compares as SQL does).
-    mutating func findRow(_ key: [DatabaseValue], in table: String, index: Int) -> TemplateOutcome {
+    mutating func findRow(_ key: [DatabaseValue], in table: TableName, index: Int) -> TemplateOutcome {
         guard let i = tables.index(forKey: table) else { return .unplanned(replan: true) }
         return Self.row(key, index: index, of: &tables.values[i])
     }
@@ -89,7 +89,7 @@ extension StoreState {
     /// A planned one-row INSERT of `values` into `table`, its `generated` columns computed, atomic as
     /// ``execute(_:connection:)`` is: returns the RETURNING value.
     mutating func insertPlanned(
-        _ values: [DatabaseValue], into table: String, plan: InsertPlan, generated: [ComputedAssignment],
+        _ values: [DatabaseValue], into table: TableName, plan: InsertPlan, generated: [ComputedAssignment],
         returned: Int?
     ) throws(StrataError) -> DatabaseValue? {
         let mark = journal.count
@@ -102,7 +102,7 @@ extension StoreState {
                     counterJournaled: &counterJournaled, appendJournaled: &appendJournaled)
                 return (row, !t.foreignKeys.isEmpty)
             }
-            if referencing { try checkParents(of: [row], in: table) }
+            if referencing { try checkParents(of: [row], in: table.name) }
             if transaction == nil && !journal.isEmpty { settle(table) }
             return returned.map { row[$0] }
         } catch {

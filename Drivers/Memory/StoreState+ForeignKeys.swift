@@ -14,7 +14,7 @@ extension StoreState {
         // By index, reading each table in place: copying the table structs out would retain their storage.
         for i in tables.indices where !tables.values[i].foreignKeys.isEmpty {
             for key in tables.values[i].foreignKeys where key.definition.referencedTable == table {
-                out.append(Reference(table: tables.keys[i], key: key))
+                out.append(Reference(table: tables.keys[i].name, key: key))
             }
         }
         return out

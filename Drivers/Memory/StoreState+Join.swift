@@ -5,7 +5,7 @@ extension StoreState {
     /// Builds the ordered index entries ``joinedRows(_:main:)`` reads: the main table's, for the WHERE terms on its
     /// own columns, and each joined table's, for the column its ON condition equates with an earlier table's.
     /// Statements that fail here fail again, with their error, when they run.
-    mutating func prepareJoin(_ s: Select, main i: [String: MemoryTable].Index) {
+    mutating func prepareJoin(_ s: Select, main i: [TableName: MemoryTable].Index) {
         let own = Self.ownTerms(s, main: tables.values[i])
         if let own {
             tables.values[i].prepareOrderedEntries(for: own)

@@ -8,7 +8,14 @@ extension StoreState {
     mutating func changing<R>(_ name: String, _ body: (inout MemoryTable, inout [UndoStep]) throws(StrataError) -> R)
         throws(StrataError) -> R
     {
-        guard let i = tables.index(forKey: name) else { throw .noSuchTable(name) }
+        try changing(TableName(name), body)
+    }
+
+    /// ``changing(_:_:)`` of the table whose key a plan keeps (its name not hashed again).
+    mutating func changing<R>(
+        _ key: TableName, _ body: (inout MemoryTable, inout [UndoStep]) throws(StrataError) -> R
+    ) throws(StrataError) -> R {
+        guard let i = tables.index(forKey: key) else { throw .noSuchTable(key.name) }
         return try body(&tables.values[i], &journal)
     }
 
@@ -70,16 +77,18 @@ extension StoreState {
         let defaults = plan.defaults
         let stores = plan.stores
         let key = table.primaryKey ?? -1
-        // Filled in place: appending to a reserved array checked its capacity and uniqueness at each value.
-        var row = [DatabaseValue](repeating: .null, count: width)
-        try row.withUnsafeMutableBufferPointer { row throws(StrataError) in
-            for p in 0..<width {
-                let k = given[p]
-                if k < 0 || (p == key && values[k].isNull) {
-                    if let defaults { row[p] = defaults[p] }
-                } else {
-                    row[p] = try stores[p].stored(values[k], column: p, of: table)
-                }
+        // Appended to an array made by `reserveCapacity`, which is specialized for the values' type: an array made
+        // whole (`Array(repeating:count:)`, `Array(unsafeUninitializedCapacity:)`) is allocated by the standard
+        // library's unspecialized code, which looks up the array's generic metadata each time (about 300
+        // instructions a row; the appends' capacity and uniqueness checks cost about 10 a value).
+        var row: [DatabaseValue] = []
+        row.reserveCapacity(width)
+        for p in 0..<width {
+            let k = given[p]
+            if k < 0 || (p == key && values[k].isNull) {
+                row.append(defaults?[p] ?? .null)
+            } else {
+                row.append(try stores[p].stored(values[k], column: p, of: table))
             }
         }
         if let pk = table.primaryKey {

@@ -49,13 +49,13 @@ enum ResultRows {
 
 /// The state behind a store's mutex. A value type: all of it changes only under the lock.
 struct StoreState: Sendable {
-    var tables: [String: MemoryTable] = [:]
+    var tables: [TableName: MemoryTable] = [:]
     var transaction: OpenTransaction?
     /// Undo steps since the transaction began (or since the statement began, outside one).
     var journal: [UndoStep] = []
     /// While a transaction is open: the tables as last committed, which other connections read. Built
     /// from the journal by the first such read (nil until then), so a store nobody else reads never copies.
-    var committedTables: [String: MemoryTable]?
+    var committedTables: [TableName: MemoryTable]?
     /// How many transactions have ended (committed, rolled back or abandoned).
     private(set) var transactionsEnded: UInt64 = 0
     /// How many writers wait for the open transaction to end.
@@ -168,7 +168,7 @@ struct StoreState: Sendable {
         transaction = nil
         committedTables = nil
         transactionsEnded &+= 1
-        settle(nil)
+        settle(nil as TableName?)
     }
 
     // MARK: Reading what is committed
@@ -196,7 +196,7 @@ struct StoreState: Sendable {
 
     /// The tables as they were when the open transaction began: the live ones with the journal undone
     /// on a copy. Only the tables the transaction changed are copied.
-    func committed() -> [String: MemoryTable] {
+    func committed() -> [TableName: MemoryTable] {
         var copy = StoreState()
         copy.tables = tables
         copy.journal = journal

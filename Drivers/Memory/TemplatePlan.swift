@@ -7,14 +7,14 @@ import Strata
 /// one it was worked out against (``StoreState/schemaGeneration``).
 enum TemplatePlan {
     /// `SELECT columns FROM table WHERE pk = ?`: the row comes from the primary-key map.
-    case find(table: String, projection: [Int]?)
+    case find(table: TableName, projection: [Int]?)
     /// `SELECT columns FROM table WHERE a = ? AND b = ?`, one term per column of a unique index in its order (a find
     /// by a composite key, or by a text or UUID key): the row comes from one probe of that index, at position `index`
     /// of the table's ``MemoryTable/indexes``.
-    case findByIndex(table: String, index: Int, projection: [Int]?)
+    case findByIndex(table: TableName, index: Int, projection: [Int]?)
     /// `INSERT INTO table (columns) VALUES (?, …) [RETURNING column]` of one row, which is the binds; `generated`:
     /// the table's stored generated columns, compiled once for the schema the plan holds for.
-    case insert(table: String, plan: InsertPlan, generated: [ComputedAssignment], returned: Int?)
+    case insert(table: TableName, plan: InsertPlan, generated: [ComputedAssignment], returned: Int?)
     /// Any other shape (a soft-deleted model's find, database defaults, a multi-row insert, …): the statement is
     /// built and run as any other.
     case general
@@ -60,8 +60,8 @@ enum TemplatePlan {
         } catch {
             return .general
         }
-        guard let index else { return .find(table: s.table, projection: projection) }
-        return .findByIndex(table: s.table, index: index, projection: projection)
+        guard let index else { return .find(table: TableName(s.table), projection: projection) }
+        return .findByIndex(table: TableName(s.table), index: index, projection: projection)
     }
 
     private static func insert(_ i: Insert, binds: [DatabaseValue], state: StoreState) -> TemplatePlan {
@@ -79,7 +79,7 @@ enum TemplatePlan {
             guard let p = try? table.position(of: r) else { return .general }
             returned = p
         }
-        return .insert(table: i.table, plan: plan, generated: generated, returned: returned)
+        return .insert(table: TableName(i.table), plan: plan, generated: generated, returned: returned)
     }
 }
 
