@@ -47,8 +47,11 @@ struct PostgresBinds {
     /// - Throws: ``StrataError/typeMismatch(table:column:detail:)`` for text containing NUL, which
     ///   PostgreSQL cannot store.
     mutating func fill(_ values: [DatabaseValue], table: String?) throws(StrataError) {
-        types.removeAll(keepingCapacity: true)
-        slots.removeAll(keepingCapacity: true)
+        // The OIDs and slots emptied from the end: `removeAll(keepingCapacity:)` goes through the generic range
+        // replacement, about 65 instructions an array (they hold a value or two of a trivial type: each removal is a
+        // count decrement). The bytes, a dozen or more, are cheaper emptied at once.
+        while !types.isEmpty { types.removeLast() }
+        while !slots.isEmpty { slots.removeLast() }
         bytes.removeAll(keepingCapacity: true)
         types.reserveCapacity(values.count)
         slots.reserveCapacity(values.count)
@@ -111,9 +114,14 @@ struct PostgresBinds {
         } ?? s.utf8.contains(0)
     }
 
-    /// Calls `body` with libpq's parameter arrays (values, lengths, formats), valid for the call (on the stack for
-    /// the usual few values).
+    /// Calls `body` with libpq's parameter arrays (values, lengths, formats), laid out in `scratch` (a connection's,
+    /// reused from one statement to the next) and valid for the call.
+    ///
+    /// Not on the stack through `withUnsafeTemporaryAllocation`: its heap fallback made the closures that send the
+    /// statement out-of-line calls from two places, each capture retained twice and released, 24 reference count
+    /// operations a statement (about 500 instructions).
     func withParameters<R>(
+        in scratch: ParameterArrays,
         _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> R
     ) -> R {
         // The arrays' buffers are taken once, outside the closures that fill libpq's arrays: iterating `slots` from
@@ -121,18 +129,11 @@ struct PostgresBinds {
         // instructions a statement).
         bytes.withUnsafeBufferPointer { buffer in
             slots.withUnsafeBufferPointer { slots in
-                Self.withParameters(slots, base: UnsafeRawPointer(buffer.baseAddress), body)
-            }
-        }
-    }
-
-    private static func withParameters<R>(
-        _ slots: UnsafeBufferPointer<Slot>, base: UnsafeRawPointer?,
-        _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> R
-    ) -> R {
-        let n = slots.count
-        return withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: max(n, 1)) { values in
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(2 * n, 1)) { ints in
+                let n = slots.count
+                scratch.reserve(n)
+                let base = UnsafeRawPointer(buffer.baseAddress)
+                let values = scratch.values
+                let ints = scratch.ints
                 for i in 0..<n {
                     let slot = slots[i]
                     values[i] =
@@ -140,10 +141,49 @@ struct PostgresBinds {
                     ints[i] = slot.length
                     ints[n + i] = slot.format
                 }
-                let start = UnsafePointer(ints.baseAddress)
-                return body(UnsafePointer(values.baseAddress), start, start.map { $0 + n })
+                return body(UnsafePointer(values), UnsafePointer(ints), UnsafePointer(ints + n))
             }
         }
+    }
+}
+
+/// libpq's parameter arrays of a statement (each value's address; the lengths, then the formats), which a connection
+/// keeps and reuses: grown to the most parameters a statement of it bound, kept while that is at most 1,024 (as
+/// ``PostgresBinds/isSmall`` keeps the values), and used by one thread at a time, as the connection is.
+final class ParameterArrays: @unchecked Sendable {
+    private(set) var values: UnsafeMutablePointer<UnsafePointer<CChar>?>
+    private(set) var ints: UnsafeMutablePointer<Int32>
+    private var capacity: Int
+
+    init() {
+        capacity = 16
+        values = .allocate(capacity: capacity)
+        ints = .allocate(capacity: 2 * capacity)
+    }
+
+    deinit {
+        values.deallocate()
+        ints.deallocate()
+    }
+
+    /// Makes room for `count` parameters (their earlier contents are not kept).
+    func reserve(_ count: Int) {
+        guard count > capacity else { return }
+        values.deallocate()
+        ints.deallocate()
+        capacity = max(count, 2 * capacity)
+        values = .allocate(capacity: capacity)
+        ints = .allocate(capacity: 2 * capacity)
+    }
+
+    /// Gives back the room a statement of many parameters took (past 1,024), so an idle connection does not hold it.
+    func shrinkIfLarge() {
+        guard capacity > 1_024 else { return }
+        values.deallocate()
+        ints.deallocate()
+        capacity = 16
+        values = .allocate(capacity: capacity)
+        ints = .allocate(capacity: 2 * capacity)
     }
 }
 

@@ -22,7 +22,7 @@ extension PostgresConnection {
     ) throws -> Int {
         try checkUsable()
         var binds = takeBinds()
-        defer { keepBinds(binds) }
+        defer { keepBinds(&binds) }
         try binds.fill(rendered.binds, table: traits.table)
         let key = Key(sql: rendered.sql, types: binds.types, sqlHash: sqlHash)
         let named = usesNamedStatements

@@ -98,6 +98,11 @@ public final class PostgresConnection: SQLConnection {
     /// `@exclusivity(unchecked)`: taken out whole by ``takeBinds()`` and put back when the statement ends, each in one
     /// expression, by the one thread using the connection.
     @exclusivity(unchecked) var bindScratch = PostgresBinds()
+    /// libpq's parameter arrays, laid out for each statement sent (see ``PostgresBinds/withParameters(in:_:)``).
+    let parameterArrays = ParameterArrays()
+    /// The row reader of the last statement that returned rows, taken by the next (a statement run from inside
+    /// another's row callback makes its own): one allocation a statement less.
+    @exclusivity(unchecked) private var spareRow: PostgresRow?
     /// Whether statements are prepared by name (see ``PostgresPrepareMode``).
     let usesNamedStatements: Bool
     /// How long one call may wait for the server's answer before the connection is given up (see
@@ -251,7 +256,7 @@ public final class PostgresConnection: SQLConnection {
     ) throws -> Int {
         try checkUsable()
         var binds = takeBinds()
-        defer { keepBinds(binds) }
+        defer { keepBinds(&binds) }
         try binds.fill(rendered.binds, table: traits.table)
         let key = Key(sql: rendered.sql, types: binds.types, sqlHash: sqlHash)
         let deadline = callDeadline
@@ -274,6 +279,7 @@ public final class PostgresConnection: SQLConnection {
         isReadingResults = true
         defer { isReadingResults = false }
         var reader: PostgresRow?
+        defer { if let reader { spareRow = reader } }
         var failure: PostgresFailure?
         var rowError: (any Error)?
         var changed: Int?
@@ -288,7 +294,7 @@ public final class PostgresConnection: SQLConnection {
                 let rows = PQntuples(result)
                 if PQresultStatus(result) != PGRES_SINGLE_TUPLE { changed = Self.changedRows(result) }
                 guard rows > 0, failure == nil, rowError == nil else { continue }
-                let row = reader ?? PostgresRow(result)
+                let row = reader ?? takeRow(for: result)
                 reader = row
                 row.use(result)
                 do {
@@ -318,6 +324,14 @@ public final class PostgresConnection: SQLConnection {
         return changed
     }
 
+    /// A reader for `result`: the spare one, or a new one while the spare is in use.
+    private func takeRow(for result: OpaquePointer) -> PostgresRow {
+        guard let spare = spareRow else { return PostgresRow(result) }
+        spareRow = nil
+        spare.reuse(for: result)
+        return spare
+    }
+
     /// The connection's parameter arrays, moved out (the connection holds empty ones until they are put back), so
     /// that filling them finds them uniquely referenced and reuses their storage.
     func takeBinds() -> PostgresBinds {
@@ -328,8 +342,12 @@ public final class PostgresConnection: SQLConnection {
 
     /// Puts the parameter arrays back for the next statement, unless they grew past a point lookup's or a save's
     /// needs (a multi-row statement's, a large blob's): those are freed rather than held by an idle connection.
-    func keepBinds(_ binds: PostgresBinds) {
-        if binds.isSmall { bindScratch = binds }
+    ///
+    /// Swapped back in, not assigned: an assignment retained each of the three arrays and the caller's copy then
+    /// released them.
+    func keepBinds(_ binds: inout PostgresBinds) {
+        if binds.isSmall { swap(&binds, &bindScratch) }
+        parameterArrays.shrinkIfLarge()
     }
 
     /// The name of the prepared statement for `key`, preparing it on first use.
@@ -374,7 +392,7 @@ public final class PostgresConnection: SQLConnection {
     func sendStatement(_ key: Key, binds: PostgresBinds, name: String?) -> Int32 {
         guard let name else {
             return key.types.withUnsafeBufferPointer { types in
-                binds.withParameters { values, lengths, formats in
+                binds.withParameters(in: parameterArrays) { values, lengths, formats in
                     PQsendQueryParams(
                         handle, key.sql, Int32(binds.count), types.baseAddress, values, lengths, formats, 0)
                 }
@@ -382,7 +400,7 @@ public final class PostgresConnection: SQLConnection {
         }
         // withCString: a short name passed as a String argument is copied to the heap each call.
         return name.withCString { name in
-            binds.withParameters { values, lengths, formats in
+            binds.withParameters(in: parameterArrays) { values, lengths, formats in
                 PQsendQueryPrepared(handle, name, Int32(binds.count), values, lengths, formats, 0)
             }
         }

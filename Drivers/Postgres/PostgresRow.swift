@@ -8,12 +8,20 @@ import Strata
 final class PostgresRow: RowReader {
     private var result: OpaquePointer
     /// How many columns the result has (their types are read from it: no array to allocate per row reader).
-    let columnCount: Int
+    private(set) var columnCount: Int
     var row: Int32 = 0
 
     init(_ result: OpaquePointer) {
         self.result = result
         columnCount = Int(PQnfields(result))
+    }
+
+    /// Reads the rows of another statement's result from its first (a connection keeps one reader for its
+    /// statements, rather than allocating one per statement).
+    func reuse(for result: OpaquePointer) {
+        self.result = result
+        columnCount = Int(PQnfields(result))
+        row = 0
     }
 
     /// Moves to the one row of the next single-row result of the same query.
@@ -112,23 +120,34 @@ enum PostgresText {
         String(decoding: bytes, as: UTF8.self)
     }
 
-    /// A decimal integer, without going through String.
+    /// A decimal integer, without going through String: nil for anything but an optional `-` and digits within
+    /// Int64's range.
+    ///
+    /// Up to 19 digits fit a UInt64 (below 10^19), so the digits are summed without a check of overflow per digit
+    /// and the magnitude is checked once against the sign's bound (a check per digit cost about 7 instructions a
+    /// digit: 130 for a number of 19).
+    @inline(__always)
     static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard !bytes.isEmpty else { return nil }
         let negative = bytes[0] == UInt8(ascii: "-")
         var i = negative ? 1 : 0
         guard i < bytes.count else { return nil }
-        var v: Int64 = 0
+        // Leading zeros (which PostgreSQL never writes) count for nothing.
+        while i < bytes.count - 1 && bytes[i] == UInt8(ascii: "0") { i += 1 }
+        guard bytes.count - i <= 19 else { return nil }
+        var magnitude: UInt64 = 0
         while i < bytes.count {
-            let digit = Int64(bytes[i]) - 48
-            guard digit >= 0, digit <= 9 else { return nil }
-            let (times, o1) = v.multipliedReportingOverflow(by: 10)
-            let (next, o2) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
-            guard !o1, !o2 else { return nil }
-            v = next
+            let digit = bytes[i] &- UInt8(ascii: "0")
+            guard digit <= 9 else { return nil }
+            magnitude = magnitude &* 10 &+ UInt64(digit)
             i += 1
         }
-        return v
+        if negative {
+            guard magnitude <= Int64.min.magnitude else { return nil }
+            return Int64(truncatingIfNeeded: 0 &- magnitude)
+        }
+        guard magnitude <= UInt64(Int64.max) else { return nil }
+        return Int64(magnitude)
     }
 
     /// Whether a value of this type decodes as plain `.text` (not one of the types read specially).
