@@ -24,7 +24,13 @@ public final class PostgresConnection: SQLConnection {
     var migrationLease: String?
     /// How long ``willBeginMigrationStep()`` waits for the migration lease: the lock timeout (a day when 0).
     let migrationLockWait: Duration
-    public internal(set) var isBroken = false
+    /// Whether the connection went bad (lost, or found unusable): the pool drops it.
+    ///
+    /// This flag, ``isReadingResults``, ``awaitingAnswer`` and ``protectsFailedStatements`` are
+    /// `@exclusivity(unchecked)`: the connection is used by one thread at a time, and each is read or set in one
+    /// expression, never held across a call (each statement checked four of them dynamically, about 230
+    /// instructions).
+    @exclusivity(unchecked) public internal(set) var isBroken = false
     /// Whether the server holds a transaction open on this connection (`PQtransactionStatus` is in a transaction
     /// block, failed or not; a connection gone bad is ``isBroken``'s business).
     public var isInTransaction: Bool {
@@ -33,7 +39,7 @@ public final class PostgresConnection: SQLConnection {
     }
     /// Whether a statement's results are being read (its rows handed to `onRow`): libpq runs one
     /// statement at a time, so another one cannot start until they are all read.
-    var isReadingResults = false
+    @exclusivity(unchecked) var isReadingResults = false
 
     /// Prepared statements: the same SQL bound with different types (NULL vs text) is prepared apart.
     struct Key: Hashable {
@@ -110,10 +116,10 @@ public final class PostgresConnection: SQLConnection {
     let callTimeout: Duration?
     /// Whether a statement was sent and the server has not answered it yet (its outcome is unknown if the
     /// connection breaks now).
-    var awaitingAnswer = false
+    @exclusivity(unchecked) var awaitingAnswer = false
     /// False inside a transaction begun with `onFailedStatement: .abortTransaction`: writes then run without
     /// their savepoint, and a failure aborts the transaction as PostgreSQL does by itself.
-    public var protectsFailedStatements = true
+    @exclusivity(unchecked) public var protectsFailedStatements = true
     /// Which thread of the pool's ``PostgresStatementLoop`` sends this connection's statements, once it has sent one.
     var loopSlot: Int?
     /// Makes statement names unique to this connection (see the type's documentation).
