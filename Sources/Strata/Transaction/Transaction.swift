@@ -39,7 +39,7 @@ public final class Transaction {
     @usableFromInline var undoScope: UndoScope? { undoScopes.last }
     /// What a statement that fails does to the open transaction (see ``FailedStatementPolicy``): chosen by the
     /// outermost transaction, ``FailedStatementPolicy/undoStatement`` in autocommit.
-    public private(set) var onFailedStatement: FailedStatementPolicy = .undoStatement
+    @exclusivity(unchecked) public private(set) var onFailedStatement: FailedStatementPolicy = .undoStatement
     /// With ``FailedStatementPolicy/abortTransaction``, after a failure: the depth of the scope it aborted, whose
     /// closure's end rolls it back. Every statement but that rollback is refused meanwhile.
     @exclusivity(unchecked) private var abortedDepth: Int?
@@ -226,10 +226,25 @@ public final class Transaction {
     @exclusivity(unchecked) var textFreeModel: (model: ObjectIdentifier, generation: Int)?
 
     /// The connection's render cache (``SQLConnection/renderCache``), looked up on the first SELECT.
-    private lazy var renderCache: RenderCache? = sqlConnection?.renderCache
+    ///
+    /// This and the two below are kept by hand rather than as `lazy var`s: a lazy property's every read is a
+    /// mutating access, which Swift checked for exclusivity at run time (about 75 instructions a read).
+    private var renderCache: RenderCache? {
+        if let known = renderCacheSlot { return known }
+        let found = sqlConnection?.renderCache
+        renderCacheSlot = .some(found)
+        return found
+    }
+    @exclusivity(unchecked) private var renderCacheSlot: RenderCache??
 
     /// The connection as a ``SQLConnection``, or nil for a driver that renders no SQL; cast once, on first use.
-    private(set) lazy var sqlConnection: (any SQLConnection)? = connection as? any SQLConnection
+    var sqlConnection: (any SQLConnection)? {
+        if let known = sqlConnectionSlot { return known }
+        let found = connection as? any SQLConnection
+        sqlConnectionSlot = .some(found)
+        return found
+    }
+    @exclusivity(unchecked) private var sqlConnectionSlot: (any SQLConnection)??
 
     /// Runs a statement of a fixed shape with `binds` (see
     /// ``DatabaseConnection/execute(template:binds:statement:onRow:)``).
@@ -635,8 +650,13 @@ public final class Transaction {
 
     /// Whether the connection's database enforces a generated column's NOT NULL (``GeneratedColumnSyntax``): true on
     /// the memory driver, false where the dialect cannot declare it. Asked once per handle.
-    private lazy var generatedColumnsAreNotNull: Bool =
-        (sqlConnection?.dialect.generatedColumnSyntax ?? .storedNotNull) == .storedNotNull
+    private var generatedColumnsAreNotNull: Bool {
+        if let known = generatedColumnsAreNotNullSlot { return known }
+        let found = (sqlConnection?.dialect.generatedColumnSyntax ?? .storedNotNull) == .storedNotNull
+        generatedColumnsAreNotNullSlot = found
+        return found
+    }
+    @exclusivity(unchecked) private var generatedColumnsAreNotNullSlot: Bool?
 
     /// Notes a statement that failed in the driver: with ``FailedStatementPolicy/abortTransaction`` it aborts the
     /// innermost open scope.
