@@ -51,34 +51,38 @@ extension Model {
         let dropKey = ID.isAssignedByDatabase
         let ready = keyed
         let columns = schema.writtenColumnNames(includingKey: !dropKey)
-        let row: (Int) throws -> [DatabaseValue] = { i in
-            let values = try ready[i].storedValues(encryption)
-            if dropKey {
-                // The key's value, not `id == nil`: comparing a generic Optional costs a metadata lookup per row.
-                guard case .null = values[pk] else {
-                    throw StrataError.invalidQuery("load takes new models only; save models that have an id")
+        // Each row read through the array's buffer, taken once: `ready[i]` on a generic array looked up the array's
+        // metadata at run time for every row (about 325 instructions).
+        try ready.withUnsafeBufferPointer { ready in
+            func row(_ i: Int) throws -> [DatabaseValue] {
+                let values = try ready[i].storedValues(encryption)
+                if dropKey {
+                    // The key's value, not `id == nil`: comparing a generic Optional costs a metadata lookup per row.
+                    guard case .null = values[pk] else {
+                        throw StrataError.invalidQuery("load takes new models only; save models that have an id")
+                    }
                 }
+                return schema.writtenValues(values, includingKey: !dropKey)
             }
-            return schema.writtenValues(values, includingKey: !dropKey)
-        }
-        try tx.atomic { inner in
-            // COPY writes NULL as given: a model with a database default goes through INSERTs, which fill it.
-            if schema.databaseDefaults.isEmpty, let loader = inner.connection as? any BulkLoadingConnection {
-                let loaded = try inner.runBulk(into: schema.name, rows: ready.count) {
-                    try loader.bulkLoad(table: schema.name, columns: columns, count: ready.count, row: row)
+            try tx.atomic { inner in
+                // COPY writes NULL as given: a model with a database default goes through INSERTs, which fill it.
+                if schema.databaseDefaults.isEmpty, let loader = inner.connection as? any BulkLoadingConnection {
+                    let loaded = try inner.runBulk(into: schema.name, rows: ready.count) {
+                        try loader.bulkLoad(table: schema.name, columns: columns, count: ready.count, row: row)
+                    }
+                    if loaded != nil { return }
                 }
-                if loaded != nil { return }
-            }
-            let perStatement = Swift.max(1, inner.connection.maxBindParameters / Swift.max(1, columns.count))
-            var start = 0
-            while start < ready.count {
-                let end = Swift.min(start + perStatement, ready.count)
-                _ = try inner.execute(
-                    .insert(
-                        Insert(
-                            table: schema.name, columns: columns, rows: try (start..<end).map(row),
-                            defaults: schema.databaseDefaults)))
-                start = end
+                let perStatement = Swift.max(1, inner.connection.maxBindParameters / Swift.max(1, columns.count))
+                var start = 0
+                while start < ready.count {
+                    let end = Swift.min(start + perStatement, ready.count)
+                    _ = try inner.execute(
+                        .insert(
+                            Insert(
+                                table: schema.name, columns: columns, rows: try (start..<end).map(row),
+                                defaults: schema.databaseDefaults)))
+                    start = end
+                }
             }
         }
     }
