@@ -155,8 +155,10 @@ final class ParameterArrays: @unchecked Sendable {
     private(set) var ints: UnsafeMutablePointer<Int32>
     private var capacity: Int
 
+    private static let initialCapacity = 16
+
     init() {
-        capacity = 16
+        capacity = Self.initialCapacity
         values = .allocate(capacity: capacity)
         ints = .allocate(capacity: 2 * capacity)
     }
@@ -168,20 +170,18 @@ final class ParameterArrays: @unchecked Sendable {
 
     /// Makes room for `count` parameters (their earlier contents are not kept).
     func reserve(_ count: Int) {
-        guard count > capacity else { return }
-        values.deallocate()
-        ints.deallocate()
-        capacity = max(count, 2 * capacity)
-        values = .allocate(capacity: capacity)
-        ints = .allocate(capacity: 2 * capacity)
+        if count > capacity { reallocate(max(count, 2 * capacity)) }
     }
 
     /// Gives back the room a statement of many parameters took (past 1,024), so an idle connection does not hold it.
     func shrinkIfLarge() {
-        guard capacity > 1_024 else { return }
+        if capacity > 1_024 { reallocate(Self.initialCapacity) }
+    }
+
+    private func reallocate(_ newCapacity: Int) {
         values.deallocate()
         ints.deallocate()
-        capacity = 16
+        capacity = newCapacity
         values = .allocate(capacity: capacity)
         ints = .allocate(capacity: 2 * capacity)
     }

@@ -36,14 +36,7 @@ extension Model {
         var copy = models
         // A model whose insert a rollback undid is new again (as before a save).
         for i in copy.indices where copy[i]._persistence != nil { copy[i].forgetUndoneInsert() }
-        // In one closure call, not a closure per model: a generic model's `Optional<ID>` metadata is looked up at run
-        // time once per call (about 325 instructions).
-        let keyWasNil = copy.withUnsafeBufferPointer { models in
-            var wasNil: [Bool] = []
-            wasNil.reserveCapacity(models.count)
-            for i in models.indices { wasNil.append(models[i].id == nil) }
-            return wasNil
-        }
+        let keyWasNil = idsAreNil(copy)
         if ID.isAssignedByDatabase, keyWasNil.contains(false) {
             throw StrataError.invalidQuery("insertAll takes new models only; save models that have an id")
         }
@@ -63,6 +56,29 @@ extension Model {
             for i in copy.indices { copy[i]._persistence.recordInsert(scope, assignedKey: keyWasNil[i]) }
         }
         models = copy
+    }
+
+    /// Whether each model's id is nil, read in one closure call rather than one per model: unspecialized, each call
+    /// looks up the metadata of `Optional<ID>` at run time (about 325 instructions). For `insertAll` and `upsertAll`.
+    static func idsAreNil(_ models: [Self]) -> [Bool] {
+        models.withUnsafeBufferPointer { models in
+            var wasNil: [Bool] = []
+            wasNil.reserveCapacity(models.count)
+            for i in models.indices { wasNil.append(models[i].id == nil) }
+            return wasNil
+        }
+    }
+
+    /// The keys among `values` (a statement's returned keys, collected as values by its row callback) that read as
+    /// `ID`, in order; a value that does not, which no driver returns, is left out. Read in one loop after the
+    /// statement: an `[ID]` appended to in a row callback looked up its metadata at run time on every row.
+    static func keys(from values: [DatabaseValue]) -> [ID] {
+        var ids: [ID] = []
+        ids.reserveCapacity(values.count)
+        for v in values {
+            if let id = try? ID(databaseValue: v) { ids.append(id) }
+        }
+        return ids
     }
 
     /// Inserts validated models, in as many statements as the bind limit needs; the caller keeps it all or nothing.
@@ -101,11 +117,7 @@ extension Model {
             } else {
                 _ = try tx.execute(insert) { r in returned.append(r.value(at: 0)) }
             }
-            var ids: [ID] = []
-            ids.reserveCapacity(returned.count)
-            for v in returned {
-                if let id = try? ID(databaseValue: v) { ids.append(id) }
-            }
+            let ids = keys(from: returned)
             guard ids.count == end - start else { throw StrataError.insertIgnored(table: schema.name) }
             models.withUnsafeMutableBufferPointer { models in
                 for (offset, i) in (start..<end).enumerated() {

@@ -145,14 +145,7 @@ extension Model {
         var copy = models
         for i in copy.indices where copy[i]._persistence != nil { copy[i].forgetUndoneInsert() }
         // One pass over the ids (each read of a generic model's optional id costs about 1,400 instructions here).
-        // In one closure call, not a closure per model: a generic model's `Optional<ID>` metadata is looked up at run
-        // time once per call (about 325 instructions).
-        let keyWasNil = copy.withUnsafeBufferPointer { models in
-            var wasNil: [Bool] = []
-            wasNil.reserveCapacity(models.count)
-            for i in models.indices { wasNil.append(models[i].id == nil) }
-            return wasNil
-        }
+        let keyWasNil = idsAreNil(copy)
         if ID.isAssignedByDatabase {
             if keyWasNil.contains(false) {
                 throw StrataError.invalidQuery(
@@ -434,7 +427,7 @@ struct UpsertPlan<M: Model> {
                     return insert(stride(from: 0, to: binds.count, by: width).map { Array(binds[$0..<$0 + width]) })
                 }, onRow: { r in returned.append(r.value(at: 0)) })
         }
-        let ids = Self.keys(returned)
+        let ids = M.keys(from: returned)
         if ids.count == range.count {
             models.withUnsafeMutableBufferPointer { models in
                 for (offset, i) in range.enumerated() { models[i].id = ids[offset] }
@@ -445,17 +438,6 @@ struct UpsertPlan<M: Model> {
             throw StrataError.database(code: 0, message: "upsert returned \(ids.count) ids for \(range.count) rows")
         }
         try resolveKept(&models, range, returned: ids, tx)
-    }
-
-    /// The keys of `values`, those that read as `M.ID` (a value that does not, which no driver returns, is left
-    /// out, as it was when each row was read).
-    private static func keys(_ values: [DatabaseValue]) -> [M.ID] {
-        var ids: [M.ID] = []
-        ids.reserveCapacity(values.count)
-        for v in values {
-            if let id = try? M.ID(databaseValue: v) { ids.append(id) }
-        }
-        return ids
     }
 
     /// `DO NOTHING … RETURNING` returns no row for a kept one: reads the ids of the chunk's keys back, and hands the

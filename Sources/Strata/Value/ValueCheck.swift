@@ -20,8 +20,10 @@ enum ValueCheck {
         }
     }
 
-    /// The first of `values` that ``isStorable(_:)`` refuses, read in place (not copied out one by one: a long IN
-    /// list of integers paid a copy and a destruction of every value).
+    /// The first of `values` that ``isStorable(_:)`` refuses, read in place through the buffer (its elements are
+    /// borrowed, where iterating the array copied each value: a retain and a release of every text, about 70
+    /// instructions a value).
+    @inline(__always)
     static func firstUnstorable(_ values: [DatabaseValue]) -> DatabaseValue? {
         values.withUnsafeBufferPointer { buffer in
             for i in buffer.indices where !isStorable(buffer[i]) { return buffer[i] }
@@ -69,17 +71,9 @@ enum ValueCheck {
     /// Refuses the first bad value in `binds`; the error names the table and column it was headed for,
     /// found by walking `statement()` (built only when a value is refused).
     static func checkBinds(_ binds: [DatabaseValue], statement: () throws -> Statement) throws {
-        // Read in place through the buffer (its elements are borrowed, where iterating the array copied each value: a
-        // retain and a release of every text, about 70 instructions a value).
-        let storable = binds.withUnsafeBufferPointer { buffer in
-            for i in buffer.indices where !isStorable(buffer[i]) { return false }
-            return true
-        }
-        if storable { return }
-        for v in binds where !isStorable(v) {
-            try check(try statement())
-            throw StrataError.invalidValue(table: nil, column: nil, reason: reason(v))
-        }
+        guard let v = firstUnstorable(binds) else { return }
+        try check(try statement())
+        throw StrataError.invalidValue(table: nil, column: nil, reason: reason(v))
     }
 
     /// Refuses the first bad value in `statement`, naming its table and column where known.
