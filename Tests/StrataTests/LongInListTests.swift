@@ -63,6 +63,25 @@ struct LongInListTests {
         #expect(ArrayInList.kind(of: [.null]) == nil)
     }
 
+    @Test("one pass finds the kind: integers and NULLs first, then another kind, read as the whole list")
+    func kindAfterIntegers() {
+        // The pass reads integers and NULLs in a loop of its own and goes on in the general one at the first other
+        // value: what that value makes of the list must be what a list of it alone would.
+        #expect(ArrayInList.kind(of: [.null, .null, .text("a")]) == .text)
+        #expect(ArrayInList.kind(of: [.integer(1), .null, .text("a")]) == nil)
+        #expect(ArrayInList.kind(of: [.null, .integer(1), .double(2)]) == nil)
+        #expect(ArrayInList.kind(of: [.integer(1), .integer(2), .blob(Data([1]))]) == nil)
+        #expect(ArrayInList.kind(of: [.null, .double(1), .integer(2)]) == nil)
+        #expect(ArrayInList.kind(of: [.integer(1), .null, .integer(-2), .null]) == .integer)
+        #expect(ArrayInList.kind(of: []) == nil)
+        // Lists of NULLs alone, and lists that are not integers after the first values, take the general spelling.
+        #expect(ArrayInList.postgresArray([.null, .null]) == "{NULL,NULL}")
+        #expect(ArrayInList.jsonArray([.null]) == "[null]")
+        #expect(ArrayInList.jsonArray([.integer(12), .null, .text("x")]) == #"[12,null,"x"]"#)
+        #expect(ArrayInList.postgresArray([.null, .integer(-7), .integer(30)]) == "{NULL,-7,30}")
+        #expect(ArrayInList.jsonArray([.integer(Int64.min), .integer(Int64.max)]) == "[\(Int64.min),\(Int64.max)]")
+    }
+
     @Test("a long list is refused by the first value of a type its column does not compare with, wherever it is")
     func typeCheck() throws {
         let schemas = StatementTypeCheckTests.schemas()

@@ -29,22 +29,23 @@ struct ArrayInList {
     let close: String
 
     init?(_ values: [DatabaseValue], negated: Bool, dialect: any Dialect) {
-        guard values.count >= Self.minimumCount, let style = dialect.inListArray,
-            let kind = Self.kind(of: values)
-        else { return nil }
+        guard values.count >= Self.minimumCount, let style = dialect.inListArray else { return nil }
+        // One pass learns the kind and, for integers, the array text's length: the text is then written in one more.
+        let scan = values.withUnsafeBufferPointer(Self.scan(_:))
+        guard let kind = scan.kind else { return nil }
         switch style {
         case .anyArray:
             guard let element = dialect.arrayElementType(kind) else { return nil }
             open = negated ? " <> ALL(CAST(" : " = ANY(CAST("
-            value = .text(Self.postgresArray(values))
+            value = .text(Self.postgresArray(values, scan))
             close = " AS " + element + "[]))"
         case .jsonEach:
-            guard let json = Self.jsonArray(values) else { return nil }
+            guard let json = Self.jsonArray(values, scan) else { return nil }
             open = negated ? " NOT IN (SELECT value FROM json_each(" : " IN (SELECT value FROM json_each("
             value = .text(json)
             close = "))"
         case .jsonTable:
-            guard let element = dialect.arrayElementType(kind), let json = Self.jsonArray(values),
+            guard let element = dialect.arrayElementType(kind), let json = Self.jsonArray(values, scan),
                 let v = try? dialect.quote("v"), let alias = try? dialect.quote("strata_in_list")
             else { return nil }
             open = (negated ? " NOT IN (SELECT " : " IN (SELECT ") + v + " FROM JSON_TABLE("
@@ -53,40 +54,72 @@ struct ArrayInList {
         }
     }
 
-    /// The column type every non-NULL value belongs to, or nil for a mix, no value, or a kind not carried.
-    static func kind(of values: [DatabaseValue]) -> ColumnType? {
-        values.withUnsafeBufferPointer(kind(in:))
+    /// What one pass over a list learns: the kind its non-NULL values share, and for a list of integers (and NULLs)
+    /// the characters their digits and signs take and the number of NULLs, from which ``integerArray(_:_:open:close:null:)``
+    /// knows its text's length without a pass of its own.
+    struct Scan {
+        /// The column type every non-NULL value belongs to, or nil for a mix, no value, or a kind not carried.
+        var kind: ColumnType?
+        /// With ``kind`` `.integer`: the characters of every integer as `String(i)` spells it.
+        var digits = 0
+        /// The NULLs in the list.
+        var nulls = 0
     }
 
-    /// ``kind(of:)``, each value read in place (a loop over the array copied each value out and destroyed it).
-    private static func kind(in values: UnsafeBufferPointer<DatabaseValue>) -> ColumnType? {
-        var kind: ColumnType?
-        for i in values.indices {
+    /// The column type every non-NULL value belongs to, or nil for a mix, no value, or a kind not carried.
+    static func kind(of values: [DatabaseValue]) -> ColumnType? {
+        values.withUnsafeBufferPointer(scan(_:)).kind
+    }
+
+    /// ``Scan`` of `values`, each read in place (a loop over the array copied each value out and destroyed it).
+    private static func scan(_ values: UnsafeBufferPointer<DatabaseValue>) -> Scan {
+        var scan = Scan()
+        // Integers and NULLs (a list of keys) take a loop of their own, one test a value; the first value of another
+        // kind goes on in the general loop, the integers before it noted as the list's kind so far.
+        var i = values.startIndex
+        integers: while i < values.endIndex {
+            // Every case named: a `default` made the switch copy each value out (about 11 instructions a value).
+            switch values[i] {
+            case .integer(let v): scan.digits &+= decimalLength(v)
+            case .null: scan.nulls &+= 1
+            case .bool, .double, .text, .blob, .date, .decimal, .uuid, .json: break integers
+            }
+            i &+= 1
+        }
+        // Every integer has a digit, so digits count only when one was seen.
+        if scan.digits > 0 { scan.kind = .integer }
+        while i < values.endIndex {
+            defer { i &+= 1 }
             let k: ColumnType
             switch values[i] {
-            case .null: continue
-            case .integer: k = .integer
+            case .null:
+                scan.nulls &+= 1
+                continue
+            case .integer(let v):
+                scan.digits &+= decimalLength(v)
+                k = .integer
             case .double(let d):
-                guard d.isFinite else { return nil }
+                guard d.isFinite else { return Scan() }
                 k = .double
             case .text: k = .text
             case .bool: k = .bool
             case .date: k = .date
             case .decimal: k = .decimal
             case .uuid: k = .uuid
-            case .blob, .json: return nil
+            case .blob, .json: return Scan()
             }
-            if let kind, kind != k { return nil }
-            kind = k
+            if let kind = scan.kind, kind != k { return Scan() }
+            scan.kind = k
         }
-        return kind
+        return scan
     }
 
     /// `{1,NULL,"a \"b\""}`: every non-numeric element quoted, `"` and `\` escaped; values spelled as the
     /// PostgreSQL driver binds them one by one.
-    static func postgresArray(_ values: [DatabaseValue]) -> String {
-        if let keys = integerArray(values, open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), null: "NULL") {
-            return keys
+    static func postgresArray(_ values: [DatabaseValue], _ known: Scan? = nil) -> String {
+        let scan = known ?? values.withUnsafeBufferPointer(scan(_:))
+        if scan.kind == .integer {
+            return integerArray(values, scan, open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), null: "NULL")
         }
         var out = "{"
         out.reserveCapacity(values.count * 8)
@@ -118,9 +151,10 @@ struct ArrayInList {
 
     /// `[1,null,"a"]`: values spelled as the SQLite driver binds and stores them (booleans 0/1, dates as fixed-width
     /// UTC text, decimals and UUIDs as text), so `IN` compares them exactly as it compares bound values.
-    static func jsonArray(_ values: [DatabaseValue]) -> String? {
-        if let keys = integerArray(values, open: UInt8(ascii: "["), close: UInt8(ascii: "]"), null: "null") {
-            return keys
+    static func jsonArray(_ values: [DatabaseValue], _ known: Scan? = nil) -> String? {
+        let scan = known ?? values.withUnsafeBufferPointer(scan(_:))
+        if scan.kind == .integer {
+            return integerArray(values, scan, open: UInt8(ascii: "["), close: UInt8(ascii: "]"), null: "null")
         }
         var out = "["
         out.reserveCapacity(values.count * 8)
@@ -146,44 +180,45 @@ struct ArrayInList {
     /// `String(i)` per value cost about 1,000 instructions a value (a list of 10,000 ids: 10M); this, about 60.
     /// Nil when a value is neither an integer nor NULL.
     static func integerArray(_ values: [DatabaseValue], open: UInt8, close: UInt8, null: StaticString) -> String? {
-        values.withUnsafeBufferPointer { integerArray($0, open: open, close: close, null: null) }
+        let scan = values.withUnsafeBufferPointer(scan(_:))
+        // A list of NULLs alone has no kind, but spells as well.
+        guard scan.kind == .integer || scan.nulls == values.count else { return nil }
+        return integerArray(values, scan, open: open, close: close, null: null)
     }
 
-    /// ``integerArray(_:open:close:null:)``, each value read in place (a loop over the array copied each value out
-    /// and destroyed it, about 20 instructions a value in each of the two passes).
+    /// ``integerArray(_:open:close:null:)`` for a list `scan` found to hold integers and NULLs only: the text's length
+    /// is known, so it is written from its end, each value read in place, and each integer's digits from its last
+    /// (no second count of its digits).
     private static func integerArray(
-        _ values: UnsafeBufferPointer<DatabaseValue>, open: UInt8, close: UInt8, null: StaticString
-    ) -> String? {
-        var length = 2 + max(values.count - 1, 0)  // the brackets and the commas between values
-        for i in values.indices {
-            switch values[i] {
-            case .integer(let v): length += decimalLength(v)
-            case .null: length += null.utf8CodeUnitCount
-            default: return nil
-            }
-        }
-        return String(unsafeUninitializedCapacity: length) { out in
-            var at = 0
-            out[at] = open
-            at += 1
-            for i in values.indices {
-                if i > 0 {
-                    out[at] = UInt8(ascii: ",")
-                    at += 1
-                }
-                if case .integer(let v) = values[i] {
-                    at = writeDecimal(v, into: out, at: at)
-                } else {
-                    null.withUTF8Buffer { spelled in
-                        for byte in spelled {
-                            out[at] = byte
-                            at += 1
+        _ values: [DatabaseValue], _ scan: Scan, open: UInt8, close: UInt8, null: StaticString
+    ) -> String {
+        // The brackets, the commas between values, the digits and the NULLs.
+        let length = 2 + max(values.count - 1, 0) + scan.digits + scan.nulls * null.utf8CodeUnitCount
+        return values.withUnsafeBufferPointer { values in
+            String(unsafeUninitializedCapacity: length) { out in
+                var at = length - 1
+                out[at] = close
+                var i = values.count
+                while i > 0 {
+                    i -= 1
+                    if case .integer(let v) = values[i] {
+                        at = writeDecimal(v, into: out, before: at)
+                    } else {
+                        null.withUTF8Buffer { spelled in
+                            at -= spelled.count
+                            for k in spelled.indices { out[at + k] = spelled[k] }
                         }
                     }
+                    if i > 0 {
+                        at -= 1
+                        out[at] = UInt8(ascii: ",")
+                    }
                 }
+                at -= 1
+                out[at] = open
+                assert(at == 0, "the scan's length differs from the text written")
+                return length
             }
-            out[at] = close
-            return at + 1
         }
     }
 
@@ -226,11 +261,11 @@ struct ArrayInList {
         }
     }
 
-    /// Writes `String(i)`'s characters into `out` from `at`; returns the index after them. Two digits at a time,
-    /// from a table of the pairs `00` to `99` (half the divisions).
-    static func writeDecimal(_ i: Int64, into out: UnsafeMutableBufferPointer<UInt8>, at: Int) -> Int {
-        let end = at + decimalLength(i)
-        if i < 0 { out[at] = UInt8(ascii: "-") }
+    /// Writes `String(i)`'s characters into `out`, ending just before `end`; returns the index of the first. Two
+    /// digits at a time, from a table of the pairs `00` to `99` (half the divisions), from the last digit, so the
+    /// number's length is not needed.
+    @inline(__always)
+    static func writeDecimal(_ i: Int64, into out: UnsafeMutableBufferPointer<UInt8>, before end: Int) -> Int {
         let pairs: StaticString = """
             00010203040506070809101112131415161718192021222324252627282930313233343536373839\
             40414243444546474849505152535455565758596061626364656667686970717273747576777879\
@@ -248,12 +283,18 @@ struct ArrayInList {
         }
         if m >= 10 {
             let pair = Int(truncatingIfNeeded: m) &* 2
-            out[k - 2] = digits[pair]
-            out[k - 1] = digits[pair + 1]
+            k -= 2
+            out[k] = digits[pair]
+            out[k + 1] = digits[pair + 1]
         } else {
-            out[k - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: m)
+            k -= 1
+            out[k] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: m)
         }
-        return end
+        if i < 0 {
+            k -= 1
+            out[k] = UInt8(ascii: "-")
+        }
+        return k
     }
 
     private static func jsonString(_ s: String, into out: inout String) {

@@ -239,7 +239,19 @@ private struct TypeScope {
     ) throws(StrataError) {
         var checked: ColumnType?
         let mismatch = values.withUnsafeBufferPointer { buffer -> ColumnType? in
-            for i in buffer.indices {
+            var start = buffer.startIndex
+            // Integers and NULLs (a list of keys), when the column compares with integers: one test a value. The
+            // first value of another kind goes on below; every value before it passed.
+            if StatementCheck.comparable(c.type, .integer) {
+                integers: while start < buffer.endIndex {
+                    switch buffer[start] {  // every case named: a `default` copied each value out
+                    case .integer, .null: start &+= 1
+                    case .bool, .double, .text, .blob, .date, .decimal, .uuid, .json: break integers
+                    }
+                }
+                checked = .integer
+            }
+            for i in start..<buffer.endIndex {
                 guard let t = buffer[i].columnType, t != checked else { continue }
                 if !StatementCheck.comparable(c.type, t) { return t }
                 checked = t
