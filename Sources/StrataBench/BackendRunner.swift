@@ -22,8 +22,8 @@ struct BackendRunner {
     /// then the reads, which share one seeded table.
     static let order: [Workload] = [
         .stream, .insert, .insertAborting, .insertEncrypted, .insertHistory, .bulk, .upsert, .fetch, .fetchEncrypted,
-        .lookupTx, .lookupAsync, .query, .groupSum, .inLookup, .pageKeyset, .setUnion, .cteDescendants, .windowRank,
-        .copy, .copyIds, .fresh,
+        .lookupTx, .lookupAsync, .query, .queryAsync, .groupSum, .inLookup, .pageKeyset, .setUnion, .cteDescendants,
+        .windowRank, .copy, .copyIds, .fresh,
         .jsonPath,
         .windowSum,
         .search,
@@ -191,6 +191,10 @@ struct BackendRunner {
                     try await (pair.sharedStore ? pair.strata : $0).preparePriced()
                 }
                 return Arm(side: side, contender: c, before: fill) { try await $0.generatedInserts(sizes.insert) }
+            case .queryAsync:
+                return Arm(side: side, contender: c, before: nothing) {
+                    try await $0.oneShotQueries(thresholds, limit: limit, base: base())
+                }
             // The filtered queries; the throughput workloads never come here (see ThroughputRunner).
             case .query, .sleep, .pointSelect, .serverMix:
                 return Arm(side: side, contender: c, before: nothing) {

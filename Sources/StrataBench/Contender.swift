@@ -49,6 +49,8 @@ protocol Contender: AnyObject {
     func lookupsOneShot(_ ids: [Int64], base: Int64) async throws -> Sample
     /// Runs `where i1 > t order by d1 limit n` once per threshold, reading the rows into records.
     func filteredQueries(_ thresholds: [Int], limit: Int, base: Int64) async throws -> Sample
+    /// ``filteredQueries(_:limit:base:)``, each query its own call (Strata: an async one-shot call; raw: autocommit).
+    func oneShotQueries(_ thresholds: [Int], limit: Int, base: Int64) async throws -> Sample
     /// Reads every row through a cursor, one record at a time, keeping none (the digest is folded in as
     /// rows pass, inside the timed section, on both sides alike).
     func stream(base: Int64) async throws -> Sample

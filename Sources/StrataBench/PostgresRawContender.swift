@@ -222,6 +222,23 @@ final class PostgresRawContender: Contender {
         return try timed({ try lookups(ids, into: &found) }, digest: { Digests.of(found, base: base) })
     }
 
+    /// ``filteredQueries(_:limit:base:)`` in autocommit: each query its own transaction, as a one-shot call's.
+    func oneShotQueries(_ thresholds: [Int], limit: Int, base: Int64) async throws -> Sample {
+        var found: [RawRecord] = []
+        found.reserveCapacity(thresholds.count * limit)
+        return try timed(
+            {
+                for t in thresholds {
+                    params.removeAll()
+                    params.append(t)
+                    params.append(limit)
+                    let r = try pg.run("filtered", params)
+                    found += Self.records(r)
+                    PQclear(r)
+                }
+            }, digest: { Digests.of(found, base: base) })
+    }
+
     func filteredQueries(_ thresholds: [Int], limit: Int, base: Int64) async throws -> Sample {
         var found: [RawRecord] = []
         found.reserveCapacity(thresholds.count * limit)

@@ -153,6 +153,24 @@ final class SQLiteRawContender: Contender {
         return try timed({ try lookups(ids, into: &found) }, digest: { Digests.of(found, base: base) })
     }
 
+    /// ``filteredQueries(_:limit:base:)`` in autocommit: each query its own read transaction, as a one-shot call's.
+    func oneShotQueries(_ thresholds: [Int], limit: Int, base: Int64) async throws -> Sample {
+        let s = try db.statement(Self.filtered)
+        var found: [RawRecord] = []
+        found.reserveCapacity(thresholds.count * limit)
+        return timed(
+            {
+                for t in thresholds {
+                    sqlite3_bind_int64(s, 1, Int64(t))
+                    sqlite3_bind_int64(s, 2, Int64(limit))
+                    var rows: [RawRecord] = []
+                    while sqlite3_step(s) == SQLITE_ROW { rows.append(RawSQLite.record(s)) }
+                    sqlite3_reset(s)
+                    found += rows
+                }
+            }, digest: { Digests.of(found, base: base) })
+    }
+
     func filteredQueries(_ thresholds: [Int], limit: Int, base: Int64) async throws -> Sample {
         let s = try db.statement(Self.filtered)
         let (begin, commit) = (try db.statement("BEGIN"), try db.statement("COMMIT"))

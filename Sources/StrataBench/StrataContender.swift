@@ -189,6 +189,17 @@ final class StrataContender: Contender {
             }, digest: { Digests.of(found, base: base) })
     }
 
+    func oneShotQueries(_ thresholds: [Int], limit: Int, base: Int64) async throws -> Sample {
+        var found: [BenchRecord] = []
+        found.reserveCapacity(thresholds.count * limit)
+        return try await timedAsync(
+            {
+                for t in thresholds {
+                    found += try await BenchRecord.query(on: db).where(\.i1 > t).order(\.d1).limit(limit).all()
+                }
+            }, digest: { Digests.of(found, base: base) })
+    }
+
     func filteredQueries(_ thresholds: [Int], limit: Int, base: Int64) async throws -> Sample {
         var found: [BenchRecord] = []
         found.reserveCapacity(thresholds.count * limit)

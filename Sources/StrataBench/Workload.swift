@@ -21,6 +21,9 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     case lookupTx = "lookup-tx"
     case lookupAsync = "lookup-async"
     case query
+    /// `query`'s 1,000 filtered queries, each a one-shot async call (`query(on: db)…all()`), as a server's handler
+    /// makes them; the raw side runs them in autocommit.
+    case queryAsync = "query-async"
     /// PostgreSQL only: `SELECT pg_sleep(0.001)` from 64 tasks through 8 pooled connections, against pgbench.
     case sleep = "pg-sleep"
     /// PostgreSQL only: point lookups in `pgbench_accounts` from 64 tasks through 8 connections, against
@@ -93,6 +96,8 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .lookupAsync: return "5,000 lookups by id as one-shot async calls"
         case .query:
             return "1,000 runs of where i1 > ? order by d1 limit 100 (200–300 rows match), in one read transaction"
+        case .queryAsync:
+            return "1,000 runs of where i1 > ? order by d1 limit 100 (200–300 rows match), each a one-shot async call"
         case .bulk: return "bulk insert of 100,000 records"
         case .stream: return "stream 1,000,000 rows through a cursor"
         case .sleep:
@@ -162,6 +167,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .lookupTx: return "\(Self.count(sizes.lookups)) lookups in a tx"
         case .lookupAsync: return "\(Self.count(sizes.lookups)) one-shot async lookups"
         case .query: return "\(Self.count(sizes.queries)) filtered queries"
+        case .queryAsync: return "\(Self.count(sizes.queries)) one-shot async queries"
         case .bulk: return "bulk insert \(Self.count(sizes.bulk))"
         case .stream: return "stream \(Self.count(sizes.stream)) rows"
         case .sleep: return "1 ms statement, 64 tasks, pool=8"
@@ -197,7 +203,7 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
         case .stream: return (sizes.stream, "row")
         case .bulk: return (sizes.bulk, "row")
         case .lookupTx, .lookupAsync: return (sizes.lookups, "lookup")
-        case .query: return (sizes.queries, "query")
+        case .query, .queryAsync: return (sizes.queries, "query")
         case .inLookup: return (sizes.inList, "id")
         case .fresh: return (sizes.fresh, "db")
         case .setUnion: return (SetUnion.queries, "query")
@@ -233,8 +239,8 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
     /// Whether the workload reads the seeded table (and is warmed up first).
     var isRead: Bool {
         [
-            .fetch, .fetchEncrypted, .lookupTx, .lookupAsync, .query, .groupSum, .inLookup, .pageKeyset, .setUnion,
-            .cteDescendants, .windowRank, .windowSum, .explain,
+            .fetch, .fetchEncrypted, .lookupTx, .lookupAsync, .query, .queryAsync, .groupSum, .inLookup, .pageKeyset,
+            .setUnion, .cteDescendants, .windowRank, .windowSum, .explain,
         ].contains(self)
     }
 

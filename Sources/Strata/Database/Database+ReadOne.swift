@@ -49,6 +49,7 @@ extension Database {
 
     /// ``readOne(template:binds:statement:onRow:)`` for a SELECT built for this call. A SELECT that locks rows or
     /// streams them runs the ordinary way.
+    @usableFromInline
     nonisolated(nonsending)
         package func readOne(_ select: Select, onRow: (any RowReader) throws -> Void) async throws -> Int
     {

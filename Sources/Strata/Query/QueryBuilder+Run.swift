@@ -249,16 +249,25 @@ extension QueryBuilder where Executor == Database {
         try await executor.withConnection { tx in try body(rebound(to: tx)) }
     }
 
+    /// The limit `first()` reads with: 1, or 0 when the query's own limit is 0.
+    @usableFromInline var firstLimit: Int { Swift.min(limit ?? 1, 1) }
+
+    // The reads below are inlined, so that the caller's module specializes them for the model, as it does the
+    // synchronous ones: generic, each decoded model went through the protocol and each append to `[M]` looked up
+    // the array's metadata at run time.
+
     /// All matching models.
+    @inlinable
     nonisolated(nonsending) public func all() async throws -> [M] {
         guard includes.isEmpty, let select = try loopSelect() else { return try await on { try $0.all() } }
         var out: [M] = []
-        try await fetch(select) { out.append($0) }
+        try await fetch(select, appendingTo: &out)
         return out
     }
     /// The first matching model, or nil.
+    @inlinable
     nonisolated(nonsending) public func first() async throws -> M? {
-        guard includes.isEmpty, let select = try loopSelect(limit: Swift.min(limit ?? 1, 1)) else {
+        guard includes.isEmpty, let select = try loopSelect(limit: firstLimit) else {
             return try await on { try $0.first() }
         }
         var found: M?
@@ -275,6 +284,7 @@ extension QueryBuilder where Executor == Database {
         return n
     }
     /// Whether any row matches.
+    @inlinable
     nonisolated(nonsending) public func exists() async throws -> Bool {
         guard var select = try loopSelect(limit: 1) else { return try await on { try $0.exists() } }
         select.selection = .columns([M.primaryKeyColumn])
