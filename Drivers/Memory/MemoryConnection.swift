@@ -117,11 +117,14 @@ final class MemoryConnection: DatabaseConnection {
 
     /// ``LiveColumn/reads(ofStrataType:)`` of each type, built once: a fresh database reads each new table's
     /// columns, and building the sets again each time cost more than the rest of the call.
-    private static let readsByType: [Set<ColumnType>] = ColumnType.allCases.map { LiveColumn.reads(ofStrataType: $0) }
+    private static let readsByType: [Set<ColumnType>] = allTypes.map { LiveColumn.reads(ofStrataType: $0) }
+
+    /// `ColumnType.allCases`, made once: the synthesized property makes a new array at each read.
+    private static let allTypes = ColumnType.allCases
 
     /// Found by the type's place among the cases (a dozen comparisons of a tag cost less than hashing it).
     private static func reads(_ type: ColumnType) -> Set<ColumnType> {
-        guard let k = ColumnType.allCases.firstIndex(of: type), k < readsByType.count else {
+        guard let k = allTypes.firstIndex(of: type), k < readsByType.count else {
             return LiveColumn.reads(ofStrataType: type)
         }
         return readsByType[k]

@@ -26,12 +26,16 @@ enum SQLiteArithmetic {
         }
     }
 
+    /// `ArithmeticOperator.allCases`, made once: the synthesized property makes a new array at each read, and each
+    /// call of a function read it twice (about 150 instructions a call).
+    private static let operators = ArithmeticOperator.allCases
+
     private static let function: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void =
         { ctx, argc, argv in
             guard let ctx, let argv, argc == 2, let a = argv[0], let b = argv[1] else { return }
             let index = Int(bitPattern: sqlite3_user_data(ctx)) - 1
-            guard ArithmeticOperator.allCases.indices.contains(index) else { return }
-            let op = ArithmeticOperator.allCases[index]
+            guard operators.indices.contains(index) else { return }
+            let op = operators[index]
             let ta = sqlite3_value_type(a)
             let tb = sqlite3_value_type(b)
             if ta == SQLITE_NULL || tb == SQLITE_NULL { return sqlite3_result_null(ctx) }
@@ -42,8 +46,7 @@ enum SQLiteArithmetic {
                 }
                 return
             }
-            let numeric: Set<Int32> = [SQLITE_INTEGER, SQLITE_FLOAT]
-            guard numeric.contains(ta), numeric.contains(tb) else {
+            guard ta == SQLITE_INTEGER || ta == SQLITE_FLOAT, tb == SQLITE_INTEGER || tb == SQLITE_FLOAT else {
                 return sqlite3_result_error(ctx, typeErrorPrefix + "\(op.rawValue) needs numbers", -1)
             }
             switch CheckedArithmetic.double(op, sqlite3_value_double(a), sqlite3_value_double(b)) {

@@ -107,6 +107,26 @@ struct StatementCheckTests {
         }
     }
 
+    @Test("a wide table (past 32 columns, checked with a set) names each column once, its faults found in order")
+    func wideTable() {
+        let many = (0..<40).map { TableColumn(name: "c\($0)", type: .text, isNullable: true) }
+        let real = TableColumn(name: "id", type: .double, isNullable: true, isPrimaryKey: true)
+        #expect(throws: StrataError.invalidQuery("duplicate column name: c3")) {
+            try Self.check(.createTable(TableSchema(name: "t", columns: many + [many[3], real])))
+        }
+        #expect(throws: StrataError.invalidQuery("primary key id must be an integer, a UUID or text")) {
+            try Self.check(.createTable(TableSchema(name: "t", columns: many + [real, many[0]])))
+        }
+        // At 32 columns and under, each name is compared with those before it: the same answers.
+        #expect(throws: StrataError.invalidQuery("duplicate column name: c0")) {
+            try Self.check(.createTable(TableSchema(name: "t", columns: Array(many[0..<31]) + [many[0]])))
+        }
+        #expect(throws: Never.self) {
+            try Self.check(.createTable(TableSchema(name: "t", columns: many)))
+            try Self.check(.createTable(TableSchema(name: "t", columns: Array(many[0..<32]))))
+        }
+    }
+
     @Test("an index names at least one column")
     func createIndex() {
         #expect(throws: StrataError.invalidQuery("index t_idx has no columns")) {

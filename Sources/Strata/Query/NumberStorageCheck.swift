@@ -214,7 +214,12 @@ extension Transaction {
         if let known = cache.lookup(table) { return known }
         try checkOpen()
         guard let live = try connection.liveColumns(of: table) else { return [] }
-        let text = Set(live.filter(\.storesTextOnly).map(\.name))
+        // Read in place, into a set made only when a column stores text only (a copy of each column, and the arrays
+        // `filter` and `map` made, cost more than the lookup they feed on a fresh test database).
+        var text: Set<String> = []
+        live.withUnsafeBufferPointer { columns in
+            for i in columns.indices where columns[i].storesTextOnly { text.insert(columns[i].name) }
+        }
         cache.store(text, of: table)
         return text
     }
@@ -280,10 +285,16 @@ extension Transaction {
         if let known = cache.lookup(model: key) { return known }
         let schema = model.schema
         let text = try textStoredColumns(of: schema.name)
-        let numbers = schema.columns.filter {
-            $0.dateFormat == nil && $0.type.isNumber
+        // The model's number columns over those, read in place; no set is made when there are none (the usual case).
+        var found: Set<String> = []
+        if !text.isEmpty {
+            schema.columns.withUnsafeBufferPointer { columns in
+                for i in columns.indices
+                where columns[i].dateFormat == nil && columns[i].type.isNumber && text.contains(columns[i].name) {
+                    found.insert(columns[i].name)
+                }
+            }
         }
-        let found = Set(numbers.map(\.name).filter { text.contains($0) })
         if cache.lookup(schema.name) != nil { cache.store(found, model: key) }  // a missing table is asked again
         return found
     }
