@@ -55,7 +55,7 @@ struct ArrayInList {
     }
 
     /// What one pass over a list learns: the kind its non-NULL values share, and for a list of integers (and NULLs)
-    /// the characters their digits and signs take and the number of NULLs, from which ``integerArray(_:_:open:close:null:)``
+    /// the characters their digits and signs take and the number of NULLs, from which the integer array's writer
     /// knows its text's length without a pass of its own.
     struct Scan {
         /// The column type every non-NULL value belongs to, or nil for a mix, no value, or a kind not carried.
