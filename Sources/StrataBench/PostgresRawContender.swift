@@ -227,16 +227,7 @@ final class PostgresRawContender: Contender {
         var found: [RawRecord] = []
         found.reserveCapacity(thresholds.count * limit)
         return try timed(
-            {
-                for t in thresholds {
-                    params.removeAll()
-                    params.append(t)
-                    params.append(limit)
-                    let r = try pg.run("filtered", params)
-                    found += Self.records(r)
-                    PQclear(r)
-                }
-            }, digest: { Digests.of(found, base: base) })
+            { try filteredQueries(thresholds, limit: limit, into: &found) }, digest: { Digests.of(found, base: base) })
     }
 
     func filteredQueries(_ thresholds: [Int], limit: Int, base: Int64) async throws -> Sample {
@@ -245,16 +236,22 @@ final class PostgresRawContender: Contender {
         return try timed(
             {
                 try pg.exec("BEGIN")
-                for t in thresholds {
-                    params.removeAll()
-                    params.append(t)
-                    params.append(limit)
-                    let r = try pg.run("filtered", params)
-                    found += Self.records(r)
-                    PQclear(r)
-                }
+                try filteredQueries(thresholds, limit: limit, into: &found)
                 try pg.exec("COMMIT")
             }, digest: { Digests.of(found, base: base) })
+    }
+
+    /// Runs the prepared `filtered` statement once per threshold, appending each query's rows to `found`.
+    @inline(__always)
+    private func filteredQueries(_ thresholds: [Int], limit: Int, into found: inout [RawRecord]) throws {
+        for t in thresholds {
+            params.removeAll()
+            params.append(t)
+            params.append(limit)
+            let r = try pg.run("filtered", params)
+            found += Self.records(r)
+            PQclear(r)
+        }
     }
 
     /// Single-row mode: libpq hands over one row at a time instead of buffering the whole result.

@@ -159,16 +159,8 @@ final class SQLiteRawContender: Contender {
         var found: [RawRecord] = []
         found.reserveCapacity(thresholds.count * limit)
         return timed(
-            {
-                for t in thresholds {
-                    sqlite3_bind_int64(s, 1, Int64(t))
-                    sqlite3_bind_int64(s, 2, Int64(limit))
-                    var rows: [RawRecord] = []
-                    while sqlite3_step(s) == SQLITE_ROW { rows.append(RawSQLite.record(s)) }
-                    sqlite3_reset(s)
-                    found += rows
-                }
-            }, digest: { Digests.of(found, base: base) })
+            { Self.filteredQueries(s, thresholds, limit: limit, into: &found) },
+            digest: { Digests.of(found, base: base) })
     }
 
     func filteredQueries(_ thresholds: [Int], limit: Int, base: Int64) async throws -> Sample {
@@ -179,16 +171,24 @@ final class SQLiteRawContender: Contender {
         return try timed(
             {
                 try db.stepDone(begin)
-                for t in thresholds {
-                    sqlite3_bind_int64(s, 1, Int64(t))
-                    sqlite3_bind_int64(s, 2, Int64(limit))
-                    var rows: [RawRecord] = []
-                    while sqlite3_step(s) == SQLITE_ROW { rows.append(RawSQLite.record(s)) }
-                    sqlite3_reset(s)
-                    found += rows
-                }
+                Self.filteredQueries(s, thresholds, limit: limit, into: &found)
                 try db.stepDone(commit)
             }, digest: { Digests.of(found, base: base) })
+    }
+
+    /// Runs the prepared ``filtered`` statement `s` once per threshold, appending each query's rows to `found`.
+    @inline(__always)
+    private static func filteredQueries(
+        _ s: OpaquePointer, _ thresholds: [Int], limit: Int, into found: inout [RawRecord]
+    ) {
+        for t in thresholds {
+            sqlite3_bind_int64(s, 1, Int64(t))
+            sqlite3_bind_int64(s, 2, Int64(limit))
+            var rows: [RawRecord] = []
+            while sqlite3_step(s) == SQLITE_ROW { rows.append(RawSQLite.record(s)) }
+            sqlite3_reset(s)
+            found += rows
+        }
     }
 
     func stream(base: Int64) async throws -> Sample {
