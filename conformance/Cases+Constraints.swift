@@ -116,6 +116,39 @@ extension ConformanceSuite {
             ) { try await orphan.save(on: db) }
             try checkEqual(try await ConfUser.query(on: db).count(), 0, "orphan not stored")
         },
+        ConformanceCase("foreign-key.update-to-a-missing-parent-refused") { db in
+            try await Fixtures.migrate(db)
+            var g = ConfGroup(title: "g")
+            try await g.save(on: db)
+            var u = ConfUser(name: "m", email: "m@x.io", groupID: g.id)
+            try await u.save(on: db)
+            let id = try unwrap(u.id, "the child's id")
+            try await checkThrows(
+                "a child's key set to no parent",
+                {
+                    if case .foreignKeyViolation = $0 { return true }
+                    return false
+                }
+            ) { try await ConfUser.query(on: db).where(\.id == id).set(\.groupID, to: 424_242).update() }
+            try checkEqual(try await ConfUser.find(id, on: db)?.groupID, g.id, "the child still names its parent")
+        },
+        ConformanceCase("foreign-key.update-of-other-columns-on-both-sides") { db in
+            // Writes that touch no key column on either side of a foreign key: checked only where they write one.
+            try await Fixtures.migrate(db)
+            var g = ConfGroup(title: "g")
+            try await g.save(on: db)
+            var u = ConfUser(name: "m", email: "m@x.io", groupID: g.id)
+            try await u.save(on: db)
+            try checkEqual(
+                try await ConfGroup.query(on: db).set(\.title, to: "renamed").update(), 1, "the parent renamed")
+            try checkEqual(try await ConfUser.query(on: db).set(\.name, to: "n").update(), 1, "the child renamed")
+            g.title = "again"
+            try await g.save(on: db)
+            try checkEqual(try await ConfGroup.query(on: db).all().map(\.title), ["again"], "parent saved")
+            let child = try await ConfUser.find(try unwrap(u.id, "the child's id"), on: db)
+            try checkEqual(child?.name, "n", "child's column written")
+            try checkEqual(child?.groupID, g.id, "child's key kept")
+        },
         ConformanceCase("foreign-key.blocks-deleting-parent") { db in
             try await Fixtures.migrate(db)
             var g = ConfGroup(title: "g")

@@ -177,15 +177,53 @@ extension ConformanceSuite {
             try checkEqual(runs.value, 1, "the step ran once")
             try checkEqual(try await db.migrationHistory().filter { $0.kind == "versioned" }.count, 1, "recorded once")
         },
+        VersionedFixtures.case("versioned.automatic-migration-records-each-table-in-order") { db in
+            try await db.migrate(VerItem.self, VerWidgetV1.self)
+            let automatic = try await db.migrationHistory().filter { $0.kind == "automatic" }
+            try checkEqual(automatic.map(\.name), ["ver_item", "ver_widget"], "one record a created table, in order")
+            try check(automatic.first?.summary.hasPrefix("create table ver_item") == true, "first creation described")
+            try check(automatic.last?.summary.hasPrefix("create table ver_widget") == true, "second creation described")
+        },
+        VersionedFixtures.case("versioned.failed-automatic-migration-records-what-it-left") { db in
+            // ver_item is created, then ver_widget gains two columns, then its unique index fails over two equal
+            // names. Where DDL is transactional nothing stays; where it commits (MariaDB) what stayed is recorded.
+            try await db.migrate(VerWidgetV1.self)
+            for _ in 0..<2 {
+                var w = VerWidgetV1(name: "same")
+                try await w.save(on: db)
+            }
+            let before = try await db.migrationHistory().count
+            try await checkThrows("a unique index over equal names", { _ in true }) {
+                try await db.migrate(VerItem.self, VerWidgetV2.self)
+            }
+            let history = try await db.migrationHistory().filter { $0.kind == "automatic" }
+            let (item, widget) = try await db.withConnection { tx in
+                (try tx.columns(of: "ver_item"), try tx.columns(of: "ver_widget"))
+            }
+            try checkEqual(
+                item != nil, history.contains { $0.name == "ver_item" }, "ver_item exists exactly when recorded")
+            try checkEqual(
+                widget?.contains("color") == true,
+                history.contains { $0.name == "ver_widget" && $0.summary.contains("add column ver_widget.color") },
+                "the added column exists exactly when recorded")
+            try check(try await db.migrationHistory().count >= before, "no record lost")
+            try checkEqual(
+                try await VerWidgetV1.query(on: db).order(\.id).all().map(\.name), ["same", "same"], "rows kept")
+        },
         VersionedFixtures.case("versioned.automatic-migration-recorded") { db in
             try await db.migrate(VerWidgetV1.self)
             try await db.migrate(VerWidgetV2.self)
+            let recorded = try await db.migrationHistory().filter { $0.kind == "automatic" && $0.name == "ver_widget" }
             try await db.migrate(VerWidgetV2.self)
             let automatic = try await db.migrationHistory().filter { $0.kind == "automatic" && $0.name == "ver_widget" }
-            try checkEqual(
-                automatic.count, 2, "one record for the table, one for the added columns; none for the no-op")
+            try checkEqual(automatic.count, recorded.count, "nothing recorded for the no-op")
             try check(automatic.first?.summary.hasPrefix("create table ver_widget") == true, "creation described")
-            try check(automatic.last?.summary.contains("add column ver_widget.color") == true, "added column described")
+            // One record for the added columns where DDL is transactional; one a statement where each commits.
+            let added = automatic.dropFirst().map(\.summary).joined(separator: "\n")
+            try check(automatic.count >= 2, "the added columns recorded after the creation")
+            try check(
+                added.contains("add column ver_widget.color") && added.contains("add column ver_widget.count"),
+                "added columns described")
             try await checkThrows("migrate=off", { if case .schemaMismatch = $0 { return true } else { return false } })
             {
                 try await db.withConnection { tx in try tx.migrate([VerItem.self], policy: .disabled) }

@@ -93,6 +93,9 @@ extension StoreState {
     /// Rejects the identifiers SQL could not quote: empty, or containing NUL.
     private static func checkIdentifier(_ name: String) throws(StrataError) {
         if name.isEmpty { throw .invalidIdentifier(name, reason: "empty") }
-        if name.unicodeScalars.contains("\0") { throw .invalidIdentifier(name, reason: "contains NUL") }
+        // NUL is the byte 0 in UTF-8 and no other scalar's bytes contain it: the bytes are read in place (the
+        // views' `contains` stepped an iterator, 170-270 instructions a name).
+        var bytes = name
+        if bytes.withUTF8({ $0.contains(0) }) { throw .invalidIdentifier(name, reason: "contains NUL") }
     }
 }

@@ -131,7 +131,7 @@ extension StoreState {
     /// Sets the assignments on the matching rows; returns how many rows matched.
     mutating func update(_ u: Update) throws(StrataError) -> Int {
         let u = try resolvingSubqueries(in: u)
-        let referenced = !references(to: u.table).isEmpty
+        let references = references(to: u.table)
         var before: [[DatabaseValue]] = []
         var after: [[DatabaseValue]] = []
         let count = try changing(u.table) { table, journal throws(StrataError) in
@@ -164,6 +164,21 @@ extension StoreState {
             where a.value.isNull && (!table.columns[a.position].isNullable || a.position == table.primaryKey) {
                 throw .notNullViolation(table: table.name, column: table.columns[a.position].name)
             }
+            // Foreign keys are checked only where the update writes one of their columns, as SQLite and PostgreSQL
+            // check them: a row's parent when it writes a referencing column, its children when it writes a
+            // referenced one.
+            func writes(_ position: Int) -> Bool {
+                assignments.contains { $0.position == position } || computed.contains { $0.position == position }
+                    || generated.contains { $0.position == position }
+            }
+            var referenced = false
+            for r in references where !referenced {
+                for c in r.key.definition.referencedColumns where writes(try table.position(of: c)) {
+                    referenced = true
+                    break
+                }
+            }
+            let referencing = table.foreignKeys.contains { $0.columns.contains(where: writes) }
             var counterJournaled = false
             for slot in slots {
                 guard let old = table.row(at: slot) else { continue }
@@ -184,7 +199,7 @@ extension StoreState {
                 journal.append(.slot(table: table.name, slot: slot, previous: old))
                 table.put(row, at: slot)
                 if referenced { before.append(old) }
-                if !table.foreignKeys.isEmpty { after.append(row) }
+                if referencing { after.append(row) }
             }
             return slots.count
         }

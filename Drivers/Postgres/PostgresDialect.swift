@@ -55,6 +55,9 @@ public struct PostgresDialect: Dialect {
     public var isolationLevels: IsolationSupport { .perTransaction }
     /// True on PostgreSQL; false where each DDL statement commits (``PostgresEngine/commitsEachDDL``).
     public var transactionalDDL: Bool { !engine.commitsEachDDL }
+    /// None on PostgreSQL; after each statement where each commits its transaction (CockroachDB: Strata commits
+    /// once the statement succeeded, see ``PostgresEngine/commitsEachDDL``).
+    public var ddlCommit: DDLCommit { engine.commitsEachDDL ? .after : .none }
     public var rowLocks: RowLockSyntax { .forClause }
     /// NULL is the largest value: terms that can be NULL name `NULLS FIRST` / `NULLS LAST`.
     public var nullOrdering: NullOrdering { .highest }

@@ -109,6 +109,9 @@ public protocol Dialect: Sendable {
     /// Whether DDL runs inside a transaction and is undone by its rollback (SQLite, PostgreSQL); when false
     /// (MySQL, MariaDB: each DDL statement commits) a migration cannot be undone by a rollback. Default true.
     var transactionalDDL: Bool { get }
+    /// Where the backend commits around a DDL statement inside a transaction. Default ``DDLCommit/none`` where
+    /// ``transactionalDDL`` is true, else ``DDLCommit/beforeAndAfter``.
+    var ddlCommit: DDLCommit { get }
     /// How a transaction begins at an isolation level where ``isolationLevels`` is
     /// ``IsolationSupport/perTransaction``: `BEGIN ISOLATION LEVEL …`, or `SET TRANSACTION ISOLATION LEVEL …`
     /// then `START TRANSACTION`. Default ``IsolationBeginSyntax/beginIsolationLevel``.
@@ -311,6 +314,9 @@ extension Dialect {
     public var backslashEscapesInStrings: Bool { false }
     /// DDL is transactional.
     public var transactionalDDL: Bool { true }
+    /// No commit around DDL where it is transactional; a commit before and after each statement where it is not
+    /// (as MySQL and MariaDB do).
+    public var ddlCommit: DDLCommit { transactionalDDL ? .none : .beforeAndAfter }
     /// `(a || b)`.
     public var concatSyntax: ConcatSyntax { .pipes }
     /// `BEGIN ISOLATION LEVEL …`, one statement.

@@ -72,6 +72,19 @@ public enum EmptyInsertSyntax: Sendable, Hashable {
     case emptyLists
 }
 
+/// Where a backend commits around a DDL statement inside a transaction (see ``Dialect/ddlCommit``): what a migration's
+/// record (`strata_migrations`) must be written beside so that it commits exactly when the change does.
+public enum DDLCommit: Sendable, Hashable {
+    /// DDL runs inside the transaction and is undone by its rollback (SQLite, PostgreSQL).
+    case none
+    /// Each DDL statement commits the transaction before it runs and again after (MySQL, MariaDB): what ran
+    /// before it commits even when it fails.
+    case beforeAndAfter
+    /// Each DDL statement commits the transaction it ran in, with what ran before it, and a new one begins
+    /// (CockroachDB through Strata): what ran before it commits only when it succeeds.
+    case after
+}
+
 /// Which joins a backend can write (see ``Dialect/joinKinds``).
 public struct JoinKinds: OptionSet, Sendable, Hashable {
     /// The set's bits.

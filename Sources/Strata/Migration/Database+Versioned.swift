@@ -78,8 +78,12 @@ extension Transaction {
                     }
                     try tx.schemaEditor().checkMigrationStep()
                     try MigrationLog.record(
-                        tx, kind: "versioned", name: m.name, checksum: m.checksum,
-                        summary: m.up.map(\.description).joined(separator: "\n"))
+                        tx,
+                        [
+                            MigrationLog.Entry(
+                                kind: "versioned", name: m.name, checksum: m.checksum,
+                                summary: m.up.map(\.description).joined(separator: "\n"))
+                        ])
                     return true
                 }
                 try checkChecksums([m], [m.name: current])

@@ -61,14 +61,26 @@ enum MigrationLog {
         return out
     }
 
-    static func record(_ tx: Transaction, kind: String, name: String, checksum: String, summary: String) throws {
+    /// One row to record: the kind (`versioned`, `automatic`), the step's or table's name, the checksum and what
+    /// was done.
+    struct Entry {
+        var kind: String
+        var name: String
+        var checksum: String
+        var summary: String
+    }
+
+    /// Records `entries` in one INSERT, oldest first (ids in that order), creating the table first if needed.
+    static func record(_ tx: Transaction, _ entries: [Entry]) throws {
+        guard !entries.isEmpty else { return }
         try ensureTable(tx)
-        let now = DatabaseValue.roundedToMicroseconds(Date())
+        let now = DatabaseValue.date(DatabaseValue.roundedToMicroseconds(Date()))
         _ = try tx.execute(
             .insert(
                 Insert(
                     table: table, columns: ["kind", "name", "checksum", "summary", "applied_at"],
-                    rows: [[.text(kind), .text(name), .text(checksum), .text(summary), .date(now)]])))
+                    rows: entries.map { [.text($0.kind), .text($0.name), .text($0.checksum), .text($0.summary), now] }
+                )))
     }
 
     static func forget(_ tx: Transaction, name: String) throws {

@@ -32,10 +32,23 @@ extension Transaction {
         let policy = policy ?? database.configuration.migration
         if policy == .disabled { try checkMapping(schemas) }
         var created: Set<String> = []
-        for (schema, summary) in zip(schemas, derived.createSummaries) {
-            if policy == .automatic, try columns(of: schema.name) == nil { created.insert(schema.name) }
-            try migrate(schema, policy: policy, createSummary: summary)
+        // What `strata_migrations` records: in one statement after the last table where DDL is transactional; where
+        // each DDL statement commits, one record a statement, written where it commits with the change.
+        var records = AutomaticRecords(ddlCommit: (connection as? any SQLConnection)?.dialect.ddlCommit ?? .none)
+        do {
+            for (schema, summary) in zip(schemas, derived.createSummaries) {
+                let existing = try columns(of: schema.name)
+                if policy == .automatic, existing == nil { created.insert(schema.name) }
+                try migrate(schema, policy: policy, createSummary: summary, existing: existing, records: &records)
+            }
+        } catch {
+            // The tables changed before the failure are recorded all the same (a caller that catches the error
+            // keeps them); in a transaction that rolls back (`Database.migrate`) the records go with them. The
+            // failure is what is thrown, even when the records cannot be written after it.
+            try? records.write(self)
+            throw error
         }
+        try records.write(self)
         if policy == .automatic {
             try installChangeNotifications(derived.models.filter { $0.notifiesOtherProcesses })
             try installSearchIndexes(derived.models, created: created)
@@ -247,13 +260,19 @@ extension Transaction {
 
     /// Migrates one table schema (see ``migrate(_:policy:)``).
     public func migrate(_ schema: TableSchema, policy: MigrationPolicy) throws {
-        try migrate(schema, policy: policy, createSummary: nil)
+        var records = AutomaticRecords(
+            ddlCommit: (connection as? any SQLConnection)?.dialect.ddlCommit ?? .none, oneTable: true)
+        try migrate(
+            schema, policy: policy, createSummary: nil, existing: try columns(of: schema.name), records: &records)
     }
 
-    /// `migrate(_:policy:)` of one table, with the log's line for the table's creation when it was derived before
-    /// (``DerivedSchemas/createSummaries``).
-    func migrate(_ schema: TableSchema, policy: MigrationPolicy, createSummary: String?) throws {
-        let existing = try columns(of: schema.name)
+    /// `migrate(_:policy:)` of one table whose live columns are `existing` (nil: no such table), with the log's
+    /// line for the table's creation when it was derived before (``DerivedSchemas/createSummaries``). What it
+    /// changed goes to `records`.
+    func migrate(
+        _ schema: TableSchema, policy: MigrationPolicy, createSummary: String?, existing: [String]?,
+        records: inout AutomaticRecords
+    ) throws {
         if policy == .disabled {
             guard let existing else { throw StrataError.schemaMismatch(table: schema.name, missing: ["the table"]) }
             let missing = schema.columnNames.filter { !existing.contains($0) }
@@ -275,21 +294,26 @@ extension Transaction {
                             + "value or make it optional, so existing rows can be filled)"
                     ])
             }
+            var summary: [String] = []
             for column in added {
-                // A generated column, or one whose default is an expression, goes through `apply`: SQLite rebuilds
-                // the table for it (in a migration step, with foreign keys off; elsewhere that is `unsupported`).
-                if column.isGenerated || column.databaseDefault != nil {
-                    try apply(.addColumn(table: schema.name, column))
-                } else {
-                    _ = try execute(.addColumn(table: schema.name, column))
+                let change = SchemaChange.addColumn(table: schema.name, column).description
+                try records.statement(schema.name, change, in: self) {
+                    // A generated column, or one whose default is an expression, goes through `apply`: SQLite
+                    // rebuilds the table for it (in a migration step, with foreign keys off; elsewhere that is
+                    // `unsupported`).
+                    if column.isGenerated || column.databaseDefault != nil {
+                        try apply(.addColumn(table: schema.name, column))
+                    } else {
+                        _ = try execute(.addColumn(table: schema.name, column))
+                    }
                 }
+                summary.append(change)
             }
-            if !added.isEmpty {
-                try recordAutomatic(schema.name, added.map { SchemaChange.addColumn(table: schema.name, $0) })
-            }
+            if !added.isEmpty { try records.add(schema.name, summary: summary.joined(separator: "\n"), in: self) }
         } else {
-            _ = try execute(.createTable(schema))
-            try recordAutomatic(schema.name, summary: createSummary ?? SchemaChange.createTable(schema).description)
+            let change = createSummary ?? SchemaChange.createTable(schema).description
+            try records.statement(schema.name, change, in: self) { _ = try execute(.createTable(schema)) }
+            try records.add(schema.name, summary: change, in: self)
         }
         for index in schema.indexes {
             _ = try execute(.createIndex(table: schema.name, index))
@@ -297,15 +321,56 @@ extension Transaction {
     }
 }
 
-extension Transaction {
-    /// Records in `strata_migrations` what an automatic migration changed.
-    func recordAutomatic(_ table: String, _ changes: [SchemaChange]) throws {
-        try recordAutomatic(table, summary: changes.map(\.description).joined(separator: "\n"))
+/// The `strata_migrations` rows of one automatic migration, written where they commit exactly when the changes they
+/// describe do (see ``DDLCommit``):
+///
+/// - DDL in the transaction: one row a table changed (its creation, or its added columns), written in one statement
+///   by ``write(_:)`` after the last table (or at once for a single table's migration).
+/// - A commit before and after each DDL statement (MariaDB): one row a statement, written right after it, so the
+///   next statement's commit takes it along even when that statement fails.
+/// - A commit after each DDL statement that succeeded (CockroachDB): one row a statement, written right before it,
+///   so it commits with the statement or not at all.
+struct AutomaticRecords {
+    /// Where the backend commits around DDL.
+    let ddlCommit: DDLCommit
+    /// Whether the rows are written as each table's are added (a single table's migration).
+    let oneTable: Bool
+    /// The rows not written yet, in the order the tables changed.
+    private var pending: [MigrationLog.Entry] = []
+
+    init(ddlCommit: DDLCommit, oneTable: Bool = false) {
+        self.ddlCommit = ddlCommit
+        self.oneTable = oneTable
     }
 
-    /// Records an automatic migration of `table` whose changes `summary` describes, one line a change.
-    func recordAutomatic(_ table: String, summary: String) throws {
-        try MigrationLog.record(self, kind: "automatic", name: table, checksum: "", summary: summary)
+    /// Runs one DDL statement of `table` that makes the change `summary` describes; where each statement commits,
+    /// its row is written on the side of the statement that commits with it.
+    func statement(_ table: String, _ summary: String, in tx: Transaction, _ run: () throws -> Void) throws {
+        let entry = MigrationLog.Entry(kind: "automatic", name: table, checksum: "", summary: summary)
+        switch ddlCommit {
+        case .none: try run()
+        case .beforeAndAfter:
+            try run()
+            try MigrationLog.record(tx, [entry])
+        case .after:
+            try MigrationLog.record(tx, [entry])
+            try run()
+        }
+    }
+
+    /// Records that `table` changed as `summary` describes (one line a change), where DDL is transactional (a
+    /// statement's own row was written by ``statement(_:_:in:_:)`` otherwise).
+    mutating func add(_ table: String, summary: String, in tx: Transaction) throws {
+        guard ddlCommit == .none else { return }
+        pending.append(MigrationLog.Entry(kind: "automatic", name: table, checksum: "", summary: summary))
+        if oneTable { try write(tx) }
+    }
+
+    /// Writes the pending rows (creating the table first if needed), oldest first.
+    mutating func write(_ tx: Transaction) throws {
+        guard !pending.isEmpty else { return }
+        try MigrationLog.record(tx, pending)
+        pending.removeAll()
     }
 }
 

@@ -72,9 +72,11 @@ final class ChangeHub: Sendable {
     /// How many observers are registered (tests check that cancelling one removes it).
     var observerCount: Int { count.load(ordering: .relaxed) }
 
-    /// A transaction committed after writing `tables` (nil: tables it cannot name, raw SQL).
-    func committed(_ tables: Set<String>?) {
+    /// A transaction committed after writing `tables` (nil: tables it cannot name, raw SQL), gathered only when an
+    /// observer is registered.
+    func committed(_ tables: @autoclosure () -> Set<String>?) {
         guard count.load(ordering: .relaxed) > 0 else { return }
+        let tables = tables()
         let targets = state.withLock { s in
             s.observers.values.filter { observer in
                 guard let watched = observer.tables, let tables else { return true }
@@ -86,29 +88,47 @@ final class ChangeHub: Sendable {
 }
 
 /// The tables one transaction wrote, gathered until it commits (or dropped when it rolls back).
+///
+/// Kept as a list, each name once: a transaction writes a few tables, and a set grown from empty hashed each name
+/// again at each doubling (about 1,200 instructions a table of a fresh database's migration). Past
+/// ``listLimit`` names a set answers whether a name is in already.
 struct TouchedTables {
-    private(set) var tables: Set<String> = []
+    /// The tables, each once, in the order first written.
+    private(set) var tables: [String] = []
+    /// The same names once there are more than ``listLimit``.
+    private var many: Set<String>?
     /// A raw statement ran: which tables it wrote is unknown.
     private(set) var unknown = false
-    /// The table added last: a run of writes to one table (the usual case) hashes its name once.
-    private var last: String?
+
+    /// The names looked up in the list before a set takes over.
+    private static let listLimit = 16
 
     var isEmpty: Bool { tables.isEmpty && !unknown }
 
     mutating func add(_ table: String) {
-        if table == last { return }
-        tables.insert(table)
-        last = table
+        // The last table first: a run of writes to one table (the usual case) compares one name.
+        if let last = tables.last, last == table { return }
+        if let many {
+            if many.contains(table) { return }
+        } else if tables.contains(table) {
+            return
+        }
+        tables.append(table)
+        if many != nil {
+            many?.insert(table)
+        } else if tables.count > Self.listLimit {
+            many = Set(tables)
+        }
     }
 
     mutating func addUnknown() { unknown = true }
 
     /// The tables to announce: nil when some are unknown.
-    var announced: Set<String>? { unknown ? nil : tables }
+    var announced: Set<String>? { unknown ? nil : Set(tables) }
 
     mutating func removeAll() {
         tables.removeAll(keepingCapacity: true)
+        many = nil
         unknown = false
-        last = nil
     }
 }

@@ -284,6 +284,13 @@ extension Transaction {
         let key = ObjectIdentifier(model)
         if let known = cache.lookup(model: key) { return known }
         let schema = model.schema
+        // A table Strata created (``KnownSchemas``) declares each number column as the model does, and such a column
+        // stores numbers: nothing to read from the database (on a fresh test database, reading the live columns of
+        // each model's table cost about 11,000 instructions at its first query).
+        if let created = database.knownSchemas.columns(of: schema.name), Self.declaresNumbers(of: schema, in: created) {
+            cache.store([], model: key)
+            return []
+        }
         let text = try textStoredColumns(of: schema.name)
         // The model's number columns over those, read in place; no set is made when there are none (the usual case).
         var found: Set<String> = []
@@ -297,6 +304,19 @@ extension Transaction {
         }
         if cache.lookup(schema.name) != nil { cache.store(found, model: key) }  // a missing table is asked again
         return found
+    }
+
+    /// Whether every number property of `schema` (integers, doubles, decimals, not stored as dates) has a column of
+    /// the same name and type among `created`, the columns its table was created with through Strata.
+    static func declaresNumbers(of schema: TableSchema, in created: [TableColumn]) -> Bool {
+        for i in schema.columns.indices where schema.columns[i].dateFormat == nil && schema.columns[i].type.isNumber {
+            let name = schema.columns[i].name
+            let type = schema.columns[i].type
+            guard created.contains(where: { $0.name == name && $0.type == type && $0.dateFormat == nil }) else {
+                return false
+            }
+        }
+        return true
     }
 }
 

@@ -25,12 +25,18 @@ public final class KnownSchemas: Sendable {
     /// The columns of every known table, by table (one lock: the check reads it without any).
     var snapshot: [String: [TableColumn]] { tables.withLock { $0 } }
 
+    /// The columns `table` was created with through Strata (and any added since), or nil when it is not known.
+    func columns(of table: String) -> [TableColumn]? { tables.withLock { $0[table] } }
+
     /// Follows a statement that succeeded: a created table is known, an added column joins it, a dropped table is
     /// forgotten.
     public func record(_ statement: Statement) {
         switch statement {
         case .createTable(let schema):
             tables.withLock {
+                // Room for a few tables at once: a fresh database's migration grew it from empty, rehashing each name
+                // again at every doubling.
+                if $0.isEmpty { $0.reserveCapacity(8) }
                 $0[schema.name] = schema.columns
                 changed()
             }
