@@ -9,7 +9,7 @@ struct ColumnScope {
     private struct Part {
         let name: String
         let alias: String
-        let positions: [String: Int]
+        let positions: ColumnPositions
         let columns: [TableColumn]
         let offset: Int
 

@@ -12,7 +12,7 @@ struct MemoryTable: Sendable {
     private(set) var columns: [TableColumn]
     /// Whether a column has a database default (``TableColumn/databaseDefault``), which an INSERT omitting it fills.
     private(set) var hasDatabaseDefaults = false
-    private(set) var positions: [String: Int]
+    private(set) var positions: ColumnPositions
     /// The position of the integer primary key, if the table has one.
     let primaryKey: Int?
     /// Rows by slot; an empty array is a deleted row.
@@ -40,12 +40,7 @@ struct MemoryTable: Sendable {
         name = schema.name
         columns = schema.columns
         hasDatabaseDefaults = columns.contains { $0.databaseDefault != nil }
-        // Filled in place, last to first, so the first of a repeated name wins (a keyed init of pairs copied every
-        // column out first: about 1,400 instructions a table of a fresh test database).
-        var positions: [String: Int] = [:]
-        positions.reserveCapacity(columns.count)
-        for p in columns.indices.reversed() { positions[columns[p].name] = p }
-        self.positions = positions
+        positions = ColumnPositions(schema.columns)
         // An integer key is the id map's; a UUID or text key (assigned by Strata or the app) is a NOT NULL
         // column with a unique index, as `uuid`/`TEXT … NOT NULL PRIMARY KEY` is on SQL backends.
         let keyed = schema.primaryKeyIndex.map { (index: $0, isInteger: schema.columns[$0].type == .integer) }
@@ -54,7 +49,7 @@ struct MemoryTable: Sendable {
         for fk in schema.foreignKeys {
             var resolved: [Int] = []
             for c in fk.columns {
-                guard let p = self.positions[c] else { throw .unknownColumn(model: schema.name, column: c) }
+                guard let p = positions[c] else { throw .unknownColumn(model: schema.name, column: c) }
                 resolved.append(p)
             }
             guard !resolved.isEmpty else { throw .unknownColumn(model: schema.name, column: fk.column) }
@@ -86,12 +81,7 @@ struct MemoryTable: Sendable {
         self.name = name
         self.columns = columns
         hasDatabaseDefaults = columns.contains { $0.databaseDefault != nil }
-        // Filled in place (a keyed init of pairs made an array of them first), last to first: the first of a
-        // repeated name wins.
-        var positions: [String: Int] = [:]
-        positions.reserveCapacity(columns.count)
-        for p in columns.indices.reversed() { positions[columns[p].name] = p }
-        self.positions = positions
+        positions = ColumnPositions(columns)  // the first of a repeated name wins
         primaryKey = nil
         foreignKeys = []
         slots = rows
@@ -278,7 +268,7 @@ struct MemoryTable: Sendable {
     /// Appends a column, filling every row with `fill` (already normalized and checked).
     mutating func addColumn(_ column: TableColumn, fill: DatabaseValue) {
         insertPlan = nil
-        positions[column.name] = columns.count
+        positions.append(column.name)
         columns.append(column)
         if column.databaseDefault != nil { hasDatabaseDefaults = true }
         for slot in slots.indices where !slots[slot].isEmpty {
