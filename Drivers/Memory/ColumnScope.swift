@@ -9,7 +9,7 @@ struct ColumnScope {
     private struct Part {
         let name: String
         let alias: String
-        let positions: ColumnPositions
+        let positions: [String: Int]
         let columns: [TableColumn]
         let offset: Int
 

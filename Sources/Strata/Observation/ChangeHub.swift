@@ -99,6 +99,8 @@ struct TouchedTables {
     private var many: Set<String>?
     /// A raw statement ran: which tables it wrote is unknown.
     private(set) var unknown = false
+    /// The table added last: a run of writes to one table (the usual case) compares one name, inline.
+    private var last: String?
 
     /// The names looked up in the list before a set takes over.
     private static let listLimit = 16
@@ -106,8 +108,13 @@ struct TouchedTables {
     var isEmpty: Bool { tables.isEmpty && !unknown }
 
     mutating func add(_ table: String) {
-        // The last table first: a run of writes to one table (the usual case) compares one name.
-        if let last = tables.last, last == table { return }
+        if table == last { return }
+        insert(table)
+        last = table
+    }
+
+    /// Adds `table` unless it is there already.
+    private mutating func insert(_ table: String) {
         if let many {
             if many.contains(table) { return }
         } else if tables.contains(table) {
@@ -130,5 +137,6 @@ struct TouchedTables {
         tables.removeAll(keepingCapacity: true)
         many = nil
         unknown = false
+        last = nil
     }
 }
