@@ -109,36 +109,22 @@ extension ConformanceSuite {
             var orphan = ConfUser(name: "o", email: "o@x.io", groupID: 424_242)
             try await checkThrows(
                 "orphan insert",
-                {
-                    if case .foreignKeyViolation = $0 { return true }
-                    return false
-                }
+                isForeignKeyViolation
             ) { try await orphan.save(on: db) }
             try checkEqual(try await ConfUser.query(on: db).count(), 0, "orphan not stored")
         },
         ConformanceCase("foreign-key.update-to-a-missing-parent-refused") { db in
-            try await Fixtures.migrate(db)
-            var g = ConfGroup(title: "g")
-            try await g.save(on: db)
-            var u = ConfUser(name: "m", email: "m@x.io", groupID: g.id)
-            try await u.save(on: db)
+            let (g, u) = try await groupWithMember(db)
             let id = try unwrap(u.id, "the child's id")
             try await checkThrows(
                 "a child's key set to no parent",
-                {
-                    if case .foreignKeyViolation = $0 { return true }
-                    return false
-                }
+                isForeignKeyViolation
             ) { try await ConfUser.query(on: db).where(\.id == id).set(\.groupID, to: 424_242).update() }
             try checkEqual(try await ConfUser.find(id, on: db)?.groupID, g.id, "the child still names its parent")
         },
         ConformanceCase("foreign-key.update-of-other-columns-on-both-sides") { db in
             // Writes that touch no key column on either side of a foreign key: checked only where they write one.
-            try await Fixtures.migrate(db)
-            var g = ConfGroup(title: "g")
-            try await g.save(on: db)
-            var u = ConfUser(name: "m", email: "m@x.io", groupID: g.id)
-            try await u.save(on: db)
+            var (g, u) = try await groupWithMember(db)
             try checkEqual(
                 try await ConfGroup.query(on: db).set(\.title, to: "renamed").update(), 1, "the parent renamed")
             try checkEqual(try await ConfUser.query(on: db).set(\.name, to: "n").update(), 1, "the child renamed")
@@ -150,21 +136,30 @@ extension ConformanceSuite {
             try checkEqual(child?.groupID, g.id, "child's key kept")
         },
         ConformanceCase("foreign-key.blocks-deleting-parent") { db in
-            try await Fixtures.migrate(db)
-            var g = ConfGroup(title: "g")
-            try await g.save(on: db)
-            var u = ConfUser(name: "m", email: "m@x.io", groupID: g.id)
-            try await u.save(on: db)
+            var (g, u) = try await groupWithMember(db)
             try await checkThrows(
                 "delete referenced parent",
-                {
-                    if case .foreignKeyViolation = $0 { return true }
-                    return false
-                }
+                isForeignKeyViolation
             ) { try await g.delete(on: db) }
             try checkEqual(try await ConfGroup.query(on: db).count(), 1, "parent kept")
             try await u.delete(on: db)
             try check(try await g.delete(on: db), "parent deletable once unreferenced")
         },
     ]
+}
+
+/// Whether `error` is the typed foreign-key violation.
+private func isForeignKeyViolation(_ error: StrataError) -> Bool {
+    if case .foreignKeyViolation = error { return true }
+    return false
+}
+
+/// Migrates the fixtures and saves a group with one member (a parent row and a child row naming it).
+private func groupWithMember(_ db: Database) async throws -> (ConfGroup, ConfUser) {
+    try await Fixtures.migrate(db)
+    var g = ConfGroup(title: "g")
+    try await g.save(on: db)
+    var u = ConfUser(name: "m", email: "m@x.io", groupID: g.id)
+    try await u.save(on: db)
+    return (g, u)
 }
