@@ -75,7 +75,7 @@ public enum ConformanceSuite {
         expressionCases,
         upsertCases, upsertOwnKeyCases, inListCases, rawCases,
         existingCases,
-        versionedCases, alterCases, introspectCases,
+        versionedCases, alterCases, introspectCases, migrationProgramCases,
         migrationDefaultCases,
         addColumnFillCases,
         loadCases,

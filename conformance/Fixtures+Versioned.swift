@@ -31,7 +31,8 @@ struct VerItem {
 enum VersionedFixtures {
     /// Every table the cases create, children first; dropped before and after each case.
     static let tables = [
-        "ver_tag", "ver_item", "ver_goods", "ver_widget", "ver_owner", "ver_person", "fill_person", "strata_migrations",
+        "ver_tag", "ver_item", "ver_goods", "ver_gadget", "ver_widget", "ver_owner", "ver_person", "fill_person",
+        "strata_migrations",
     ]
 
     /// A case that starts and ends with none of its tables.

@@ -181,6 +181,10 @@ extension StoreState {
             row.remove(at: t)
             return row
         }
+        // A foreign key on the column holds for its new values, as SQLite's check of a rebuilt table has it.
+        if schema.foreignKeys.contains(where: { $0.columns.contains(column) }) {
+            try checkParents(of: self.table(table).slots.filter { !$0.isEmpty }, in: table)
+        }
     }
 
     /// Replaces the table `name` by one of `schema` (which may name it differently) holding every row mapped by

@@ -33,12 +33,20 @@ struct MemoryTable: Sendable {
     /// The table's foreign keys, each from one of its columns to a column of another (or this) table.
     let foreignKeys: [MemoryForeignKey]
 
+    /// A column's DEFAULT as the table keeps it: a negative zero is 0.0, as every driver stores and binds a double
+    /// (`Double.databaseValue`; SQLite cannot keep the sign), and as the rows that take it hold it.
+    static func storedDefault(_ value: DatabaseValue?) -> DatabaseValue? {
+        if case .double(let d)? = value, d == 0, d.sign == .minus { return .double(0) }
+        return value
+    }
+
     /// A table for a schema.
     ///
     /// - Throws: ``StrataError/unknownColumn(model:column:)`` for a foreign key on a missing column.
     init(schema: TableSchema) throws(StrataError) {
         name = schema.name
         columns = schema.columns
+        for i in columns.indices { columns[i].schemaDefault = Self.storedDefault(columns[i].schemaDefault) }
         hasDatabaseDefaults = columns.contains { $0.databaseDefault != nil }
         // Filled in place, last to first, so the first of a repeated name wins (a keyed init of pairs copied every
         // column out first: about 1,400 instructions a table of a fresh test database).

@@ -33,6 +33,7 @@ extension StoreState {
         }
         var added = column
         if let backfill = column.backfill { added.schemaDefault = backfill }
+        added.schemaDefault = MemoryTable.storedDefault(added.schemaDefault)
         var fill = DatabaseValue.null
         if let d = column.databaseDefault {
             // The rows there take the default too, as `ADD COLUMN … DEFAULT statement_timestamp()` fills them.

@@ -67,6 +67,14 @@ public final class PostgresConnection: SQLConnection {
     /// Prepared statements by SQL and parameter types, and their names. Remove entries only through
     /// ``forgetPrepared(_:)`` or ``evictAll()``, which also forget ``lastPrepared``.
     var cache: [Key: String] = [:]
+    /// The ``PostgresSchemaEpoch`` the statements of ``cache`` were prepared at.
+    private(set) var schemaEpoch = PostgresSchemaEpoch.current
+    /// Statements still prepared on the server that ``cache`` forgot when the schema changed (their names are not
+    /// used again); they count towards ``cacheLimit`` until ``evictAll()`` deallocates them.
+    private(set) var staleStatements = 0
+    /// Whether this connection changed a schema inside the transaction now open: its end marks another change,
+    /// since other connections can prepare against the old schema until it commits.
+    private var schemaChangePending = false
     /// The statement ``cachedName(_:)`` found last. `@exclusivity(unchecked)`: read and written in one expression
     /// each, by the one thread using the connection.
     @exclusivity(unchecked) var lastPrepared: (key: Key, name: String)?
@@ -232,6 +240,7 @@ public final class PostgresConnection: SQLConnection {
         if traits.hasExplicitKey, case .insert(let insert)? = plan?.shape ?? statement, insert.explicitKey != nil {
             try advanceIdentity(past: insert)
         }
+        if traits.changesSchema || schemaChangePending { noteSchemaChange(traits.changesSchema) }
         if engine.commitsEachDDL, !autocommit, Self.isDDL(rendered.sql) { try commitAfterDDL() }
         return changed
     }
@@ -381,10 +390,38 @@ public final class PostgresConnection: SQLConnection {
     /// The name `key`'s statement is prepared under, if it is: the statement found last is compared first (a loop of
     /// lookups or saves runs one statement; hashing its key cost about 500 instructions a call).
     func cachedName(_ key: Key) -> String? {
+        if !checkSchemaEpoch() { return nil }
         if let last = lastPrepared, last.key.sqlHash == key.sqlHash, last.key == key { return last.name }
         guard let name = cache[key] else { return nil }
         lastPrepared = (key, name)
         return name
+    }
+
+    /// Whether the statements of ``cache`` were prepared at the current ``PostgresSchemaEpoch``; when not, forgets
+    /// them (they are prepared again under new names, and deallocated with the next ``evictAll()``) and returns false.
+    func checkSchemaEpoch() -> Bool {
+        let epoch = PostgresSchemaEpoch.current
+        if epoch == schemaEpoch { return true }
+        schemaEpoch = epoch
+        staleStatements += cache.count
+        cache.removeAll(keepingCapacity: true)
+        lastPrepared = nil
+        return false
+    }
+
+    /// Whether preparing one more statement would pass ``cacheLimit`` (counting the stale ones still on the server).
+    var cacheIsFull: Bool { cache.count + staleStatements >= Self.cacheLimit }
+
+    /// After a statement ran: marks a schema change when it made one, and again when the transaction it was made in
+    /// has ended.
+    func noteSchemaChange(_ changesSchema: Bool) {
+        if changesSchema {
+            PostgresSchemaEpoch.bump()
+            schemaChangePending = PQtransactionStatus(handle) != PQTRANS_IDLE
+        } else if schemaChangePending && PQtransactionStatus(handle) == PQTRANS_IDLE {
+            PostgresSchemaEpoch.bump()
+            schemaChangePending = false
+        }
     }
 
     /// Forgets a prepared statement whose plan went stale (it is prepared again under a new name).
@@ -421,7 +458,7 @@ public final class PostgresConnection: SQLConnection {
 
     /// A fresh name for a statement about to be prepared (making room in the cache first).
     func newStatementName() -> String {
-        if cache.count >= Self.cacheLimit { evictAll() }
+        if cacheIsFull { evictAll() }
         prepareCount += 1
         return "strata_\(statementToken)_\(prepareCount)"
     }
@@ -434,6 +471,7 @@ public final class PostgresConnection: SQLConnection {
         if let result, PQresultStatus(result) == PGRES_COMMAND_OK {
             cache.removeAll(keepingCapacity: true)
             lastPrepared = nil
+            staleStatements = 0
             savepointPrepared = false
             releasePrepared = false
         }

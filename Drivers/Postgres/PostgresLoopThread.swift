@@ -258,7 +258,8 @@ final class PostgresLoopThread: @unchecked Sendable {
             return
         }
         // Room for new prepared statements: DEALLOCATE cannot run in pipeline mode, where a full cache sends unnamed.
-        if pipe.connection.cache.count >= PostgresConnection.cacheLimit { pipe.connection.evictAll() }
+        _ = pipe.connection.checkSchemaEpoch()
+        if pipe.connection.cacheIsFull { pipe.connection.evictAll() }
         guard PQenterPipelineMode(handle) == 1 else {
             finished.replies.append((job.reply, .answered(PostgresLoopAnswer(error: lost(pipe.connection)))))
             finished.released.append(job.lease)
@@ -313,11 +314,11 @@ final class PostgresLoopThread: @unchecked Sendable {
         let key = statement.key
         var sent: Int32 = 1
         var name: String?
-        if connection.usesNamedStatements {
+        if connection.usesNamedStatements, connection.checkSchemaEpoch() {
             // One lookup of the key (hashed and compared once), where two asked the same.
             name = connection.cache[key]
         }
-        if connection.usesNamedStatements, name != nil || connection.cache.count < PostgresConnection.cacheLimit {
+        if connection.usesNamedStatements, name != nil || !connection.cacheIsFull {
             if name == nil {
                 let fresh = connection.newStatementName()
                 sent = connection.sendPrepare(key, name: fresh)

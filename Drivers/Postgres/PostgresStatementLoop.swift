@@ -141,10 +141,17 @@ struct StatementTraits: Sendable {
     let writes: Bool
     let streamsRows: Bool
     let hasExplicitKey: Bool
+    /// Whether it changes a schema (see ``PostgresSchemaEpoch``).
+    let changesSchema: Bool
 
     init(_ statement: Statement?, sql: String) {
         table = statement?.tableName
         writes = StatementSavepoints.needed(for: statement, sql: sql)
+        switch statement {
+        case .createTable?, .createIndex?, .dropTable?, .addColumn?: changesSchema = true
+        case nil: changesSchema = writes && PostgresConnection.isDDL(sql)
+        default: changesSchema = false
+        }
         if case .select(let select)? = statement { streamsRows = select.streamsRows } else { streamsRows = false }
         if case .insert(let insert)? = statement {
             hasExplicitKey = insert.explicitKey != nil

@@ -33,6 +33,11 @@ enum SQLiteErrors {
             if let c = suffix(after: "no such column: ", in: message) {
                 return .unknownColumn(model: table ?? "?", column: c)
             }
+            // An INSERT naming a column the table lacks: "table t has no column named c" (PostgreSQL's 42703).
+            if message.hasPrefix("table "), let r = message.range(of: " has no column named ") {
+                let t = String(message[message.index(message.startIndex, offsetBy: 6)..<r.lowerBound])
+                return .unknownColumn(model: t, column: String(message[r.upperBound...]))
+            }
             // SUM of integers past Int64 (PostgreSQL returns numeric, which the core refuses alike).
             if message == "integer overflow" {
                 return .arithmeticError(expression: table ?? "?", reason: "integer overflow: past Int64")

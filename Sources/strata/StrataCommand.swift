@@ -12,7 +12,8 @@ struct StrataCommand: AsyncParsableCommand {
         abstract: "Strata, an ActiveRecord-style ORM for Swift: demo and conformance tools.",
         subcommands: [
             DemoCommand.self, ConformanceCommand.self, BenchCommand.self, FuzzCommand.self, InspectCommand.self,
-            MigrateCommand.self, FuzzWritesCommand.self, FuzzShardsCommand.self, SharedWriterCommand.self,
+            MigrateCommand.self, FuzzWritesCommand.self, FuzzShardsCommand.self, FuzzMigrationsCommand.self,
+            SharedWriterCommand.self,
         ]
     )
 

@@ -132,6 +132,38 @@ extension PostgresServerTests {
             #expect(rows == [[.integer(5)]])
         }
 
+        @Test("after a column's type changes, every connection of the pool reads it in a transaction with a new plan")
+        func stalePlanInTransaction() async throws {
+            // A read inside a transaction cannot be prepared again once the server refused its stale plan (the
+            // transaction is aborted): the connections forget the statements they prepared before the change.
+            let db = try await PostgresTestServer.freshSchema("strata_drv_stale_tx", "pool=2")
+            defer { db.close() }
+            try await db.unsafeRawExecute(#"CREATE TABLE "pgt_retyped" ("id" BIGINT PRIMARY KEY, "v" BIGINT)"#)
+            try await db.unsafeRawExecute(#"INSERT INTO "pgt_retyped" VALUES (1, 7)"#)
+            let read = #"SELECT "v" FROM "pgt_retyped" WHERE "id" = ?"#
+            // The read in a transaction on each connection at once (two transactions held together take one each).
+            @Sendable func onBoth() async throws -> [[[DatabaseValue]]] {
+                let (held, release) = AsyncStream.makeStream(of: Void.self)
+                async let first: [[DatabaseValue]] = db.transaction { tx in
+                    defer { release.finish() }  // a failed read lets the other go on too, rather than hang
+                    let rows = try tx.unsafeRawExecute(read, [1])
+                    release.yield()
+                    Thread.sleep(forTimeInterval: 0.2)
+                    return rows
+                }
+                var waiting = held.makeAsyncIterator()
+                _ = await waiting.next()
+                let second = try await db.transaction { tx in try tx.unsafeRawExecute(read, [1]) }
+                return [try await first, second]
+            }
+            #expect(try await onBoth() == [[[.integer(7)]], [[.integer(7)]]])
+            // One connection changes the type, in a migration step; each reads the new type in a transaction.
+            try await db.migrate([
+                Migration("001_retype") { $0.alterColumn("v", in: "pgt_retyped", to: .text, nullable: true) }
+            ])
+            #expect(try await onBoth() == [[[.text("7")]], [[.text("7")]]])
+        }
+
         @Test("a failed write inside a transaction is undone alone; raw transaction control is not wrapped")
         func savepointWrapping() async throws {
             let db = try await PostgresTestServer.freshSchema("strata_drv_savepoint", "pool=1")

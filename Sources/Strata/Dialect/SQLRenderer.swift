@@ -590,7 +590,8 @@ public struct SQLRenderer {
         case .integer(let i): return String(i)
         case .double(let d):
             guard d.isFinite else { throw .invalidQuery("non-finite default for \(table).\(column)") }
-            return "(" + String(d) + ")"
+            // A negative zero is 0.0, as every driver stores and binds a double (`Double.databaseValue`).
+            return "(" + String(d == 0 ? 0 : d) + ")"
         case .text(let s), .json(let s): return quotedLiteral(s)
         case .decimal(let d): return quotedLiteral("\(d)")
         case .uuid(let u): return quotedLiteral(u.uuidString.lowercased())

@@ -68,6 +68,12 @@ extension Transaction {
                 throw StrataError.missingReferencedTable(
                     table: schema.name, column: fk.column, references: fk.referencedTable)
             }
+            for fk in schema.foreignKeys {
+                guard let parent = fk.referencedTable == schema.name ? schema : live[table: fk.referencedTable] else {
+                    continue
+                }
+                try Self.checkKeyTypes(fk, of: schema.name, columns: schema.columns, parent: parent, editor: editor)
+            }
             // The statements the editor will run, refused as `execute` would refuse them (see `StatementCheck`).
             try StatementCheck.check(.createTable(schema))
             for index in schema.indexes { try StatementCheck.check(.createIndex(table: schema.name, index)) }
@@ -154,6 +160,7 @@ extension Transaction {
             if t.foreignKeys.contains(where: { $0.column == fk.column }) {
                 throw StrataError.invalidQuery("\(name).\(fk.column) already has a foreign key")
             }
+            try Self.checkKeyTypes(fk, of: name, columns: t.columns, parent: parent, editor: editor)
             try editor.apply(change, live: live)
         case .dropForeignKey(let name, let c):
             let t = try table(name)
@@ -194,6 +201,23 @@ extension Transaction {
                 live == wanted || dialect.map { $0.sqlType(live) == $0.sqlType(wanted) } == true
             }
             try editor.apply(change, live: live)
+        }
+    }
+
+    /// Refuses a foreign key that would pair columns of different types (`typeMismatch` naming the referencing
+    /// column): PostgreSQL cannot build such a key, and SQLite and the memory driver would compare an integer with a
+    /// text and keep a row whose parent is gone. Types a backend stores alike (SQLite's text and UUID) pair.
+    static func checkKeyTypes(
+        _ key: ForeignKey, of table: String, columns: [TableColumn], parent: TableSchema, editor: any SchemaEditing
+    ) throws {
+        for (name, referenced) in zip(key.columns, key.referencedColumns) {
+            guard let c = columns.first(where: { $0.name == name }), let r = parent.column(named: referenced),
+                c.type != r.type, !editor.storesAlike(c.type, r.type)
+            else { continue }
+            throw StrataError.typeMismatch(
+                table: table, column: name,
+                detail: "\(table).\(name) (\(c.type.rawValue)) cannot reference \(parent.name).\(referenced) "
+                    + "(\(r.type.rawValue)): a foreign key's columns take the types of the columns they reference")
         }
     }
 
@@ -243,6 +267,22 @@ extension Transaction {
     ) throws {
         let table = t.name
         if old.isPrimaryKey { throw StrataError.invalidQuery("cannot alter the primary key \(table).\(old.name)") }
+        if type != old.type {
+            // A foreign key on the column, or one that references it, must still pair columns of one type.
+            var retyped = t
+            if let i = retyped.columns.firstIndex(where: { $0.name == old.name }) { retyped.columns[i].type = type }
+            for key in t.foreignKeys where key.columns.contains(old.name) {
+                guard let parent = key.referencedTable == table ? retyped : live[table: key.referencedTable] else {
+                    continue
+                }
+                try Self.checkKeyTypes(key, of: table, columns: retyped.columns, parent: parent, editor: editor)
+            }
+            for reference in live.references(to: table) where reference.key.referencedColumns.contains(old.name) {
+                guard let child = reference.table == table ? retyped : live[table: reference.table] else { continue }
+                try Self.checkKeyTypes(
+                    reference.key, of: reference.table, columns: child.columns, parent: retyped, editor: editor)
+            }
+        }
         // Each row's key with its value: converted values are written back by key, not by the value read back,
         // which a column need not compare equal to (PostgreSQL's `real` 1.1 against a float8 1.1, `char(5)`
         // 'ab   ' against text 'ab   ').
