@@ -51,7 +51,8 @@ public final class MigrationRunner {
     private var resets = 0
     /// Steps run so far (on each backend).
     public private(set) var steps = 0
-    /// How many steps of each kind ran, and how many of them every backend refused.
+    /// How many changes of each kind (and inserts and reverts) ran, and how many of them were in a step the reference
+    /// refused (a step fails whole, so a change counts as refused with the one that failed it).
     public private(set) var census: [String: (ran: Int, refused: Int)] = [:]
 
     /// Opens every URL, each with one connection.

@@ -82,7 +82,7 @@ struct FuzzMigrationsCommand: ParsableCommand {
             }
         }
         let census = runner.census.sorted { $0.key < $1.key }.map {
-            "\($0.key) \($0.value.ran) (\($0.value.refused) refused)"
+            "\($0.key) \($0.value.ran) (\($0.value.refused) in refused steps)"
         }
         print(
             String(
