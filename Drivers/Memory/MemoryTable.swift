@@ -36,8 +36,13 @@ struct MemoryTable: Sendable {
     /// A column's DEFAULT as the table keeps it: a negative zero is 0.0, as every driver stores and binds a double
     /// (`Double.databaseValue`; SQLite cannot keep the sign), and as the rows that take it hold it.
     static func storedDefault(_ value: DatabaseValue?) -> DatabaseValue? {
-        if case .double(let d)? = value, d == 0, d.sign == .minus { return .double(0) }
-        return value
+        isNegativeZero(value) ? .double(0) : value
+    }
+
+    /// Whether `value` is a double's negative zero.
+    private static func isNegativeZero(_ value: DatabaseValue?) -> Bool {
+        if case .double(let d)? = value { return d == 0 && d.sign == .minus }
+        return false
     }
 
     /// A table for a schema.
@@ -46,7 +51,10 @@ struct MemoryTable: Sendable {
     init(schema: TableSchema) throws(StrataError) {
         name = schema.name
         columns = schema.columns
-        for i in columns.indices { columns[i].schemaDefault = Self.storedDefault(columns[i].schemaDefault) }
+        // Written only where it changes: a write to every column copied the array it shares with the schema.
+        for i in columns.indices where Self.isNegativeZero(columns[i].schemaDefault) {
+            columns[i].schemaDefault = .double(0)
+        }
         hasDatabaseDefaults = columns.contains { $0.databaseDefault != nil }
         // Filled in place, last to first, so the first of a repeated name wins (a keyed init of pairs copied every
         // column out first: about 1,400 instructions a table of a fresh test database).
