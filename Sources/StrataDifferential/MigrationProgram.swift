@@ -59,6 +59,8 @@ public struct MigrationProgramGenerator {
         var indexes: [String] = []
         /// Columns with a foreign key.
         var keyed: [String] = []
+        /// The table each of ``keyed`` references, where the generator knows it.
+        var parents: [String: String] = [:]
     }
 
     private var tables: [Table] = []
@@ -76,7 +78,54 @@ public struct MigrationProgramGenerator {
         self.types = known.isEmpty ? Self.allTypes : known
     }
 
-    /// A program of `length` steps.
+    /// Starts a program whose steps come one at a time from ``step(after:_:)``.
+    public mutating func begin() {
+        tables = []
+        names = 0
+        steps = 0
+        applied = 0
+    }
+
+    /// Steps that may have been applied, for a revert to find one.
+    private var applied = 0
+
+    /// The next step, for tables as the reference database holds them now (`live`: its `mp_*` tables and their rows'
+    /// largest keys): changes name tables, columns, rows and keys that exist, but for the ones made to fail.
+    mutating func step(after live: [(schema: TableSchema, lastKey: Int64)], _ rng: inout SplitMix64)
+        -> MigrationProgramStep
+    {
+        tables = live.map { t in
+            let key = t.schema.columns.first(where: \.isPrimaryKey)?.name
+            return Table(
+                name: t.schema.name,
+                columns: t.schema.columns.filter { $0.name != key }.map {
+                    Column(name: $0.name, type: $0.type, nullable: $0.isNullable)
+                },
+                rows: t.lastKey,
+                indexes: t.schema.indexes.compactMap(\.name),
+                keyed: t.schema.foreignKeys.map(\.column),
+                parents: Dictionary(
+                    t.schema.foreignKeys.map { ($0.column, $0.referencedTable) }, uniquingKeysWith: { a, _ in a }))
+        }
+        // Fresh names go past every name the database holds.
+        for t in live {
+            for name in [t.schema.name] + t.schema.columns.map(\.name) + t.schema.indexes.compactMap(\.name) {
+                if let n = Int(name.drop { !$0.isNumber }), n > names { names = n }
+            }
+        }
+        if tables.isEmpty || rng.chance(0.45) {
+            applied += 1
+            let (name, changes, down) = migration(&rng)
+            return .migrate(name: name, changes: changes, down: down)
+        }
+        if applied > 0 && rng.chance(0.06) {
+            applied -= 1
+            return .revert
+        }
+        return insert(&rng) ?? .revert
+    }
+
+    /// A program of `length` steps, written for the tables as the generator pictures them after its own steps.
     public mutating func program(length: Int, _ rng: inout SplitMix64) -> [MigrationProgramStep] {
         tables = []
         names = 0
@@ -149,10 +198,13 @@ public struct MigrationProgramGenerator {
         var values: [DatabaseValue] = [.integer(tables[t].rows)]
         for c in tables[t].columns {
             if tables[t].keyed.contains(c.name) {
-                // A key column points at a row that may be there (1…3) or not (99, now and then).
+                // A key column points at a row of its parent that is there (the parent's keys run 1…rows), or now
+                // and then at one that is not (99).
+                let rows = tables[t].parents[c.name].flatMap { p in tables.first { $0.name == p }?.rows } ?? 3
                 columns.append(c.name)
+                let present = rows > 0 && rng.chance(0.9)
                 values.append(
-                    c.nullable && rng.chance(0.3) ? .null : .integer(rng.chance(0.9) ? Int64(1 + rng.below(3)) : 99))
+                    c.nullable && rng.chance(0.3) ? .null : .integer(present ? 1 + Int64(rng.below(Int(rows))) : 99))
                 continue
             }
             if c.nullable && rng.chance(0.2) { continue }  // left to its default
@@ -173,11 +225,20 @@ public struct MigrationProgramGenerator {
         var invertible = true
         let count = tables.isEmpty ? 1 : 1 + rng.below(3)
         for _ in 0..<count {
-            let (change, inverse) = self.change(&rng)
-            changes.append(change)
-            if let inverse { down.insert(inverse, at: 0) } else { invertible = false }
+            var made = [self.change(&rng)]
+            // A fresh nullable integer column, now and then made a foreign key in the same step: its NULLs reference
+            // nothing, so the key holds (a key added to a column of values rarely does).
+            if case .addColumn(let table, let c)? = made.first?.0, c.type == .integer, c.isNullable, c.backfill == nil,
+                let t = tables.firstIndex(where: { $0.name == table }), rng.chance(0.6)
+            {
+                made.append(addForeignKey(t, column: c.name, &rng))
+            }
+            for (change, inverse) in made {
+                changes.append(change)
+                if let inverse { down.insert(inverse, at: 0) } else { invertible = false }
+            }
         }
-        return (name, changes, invertible && rng.chance(0.5) ? down : nil)
+        return (name, changes, invertible && rng.chance(0.6) ? down : nil)
     }
 
     /// One change and its inverse, where the generator knows one.
@@ -257,6 +318,7 @@ public struct MigrationProgramGenerator {
         }
         var keys: [ForeignKey] = []
         var keyed: [String] = []
+        var parents: [String: String] = [:]
         if let parent = tables.isEmpty ? nil : rng.pick(tables), rng.chance(0.35) {
             let c = Column(name: fresh("c"), type: .integer, nullable: rng.chance(0.6))
             columns.append(TableColumn(name: c.name, type: .integer, isNullable: c.nullable))
@@ -264,9 +326,10 @@ public struct MigrationProgramGenerator {
             let action = rng.pick([ForeignKey.Action.noAction, .cascade, .setNull, .restrict])
             keys.append(ForeignKey(column: c.name, references: parent.name, onDelete: c.nullable ? action : .cascade))
             keyed.append(c.name)
+            parents[c.name] = parent.name
         }
         if !tables.contains(where: { $0.name == name }) {
-            tables.append(Table(name: name, columns: picture, keyed: keyed))
+            tables.append(Table(name: name, columns: picture, keyed: keyed, parents: parents))
         }
         return (.createTable(TableSchema(name: name, columns: columns, foreignKeys: keys)), .dropTable(name))
     }
@@ -320,11 +383,16 @@ public struct MigrationProgramGenerator {
         )
     }
 
-    private mutating func addForeignKey(_ t: Int, _ rng: inout SplitMix64) -> (SchemaChange, SchemaChange?) {
+    private mutating func addForeignKey(_ t: Int, column: String? = nil, _ rng: inout SplitMix64)
+        -> (SchemaChange, SchemaChange?)
+    {
         let table = tables[t]
-        let integers = table.columns.filter { $0.type == .integer && !table.keyed.contains($0.name) }
+        let integers = table.columns.filter {
+            $0.type == .integer && !table.keyed.contains($0.name) && (column == nil || $0.name == column)
+        }
         guard let c = integers.isEmpty ? nil : rng.pick(integers), let parent = tables.isEmpty ? nil : rng.pick(tables)
         else { return addColumn(t, &rng) }
+        tables[t].parents[c.name] = parent.name
         tables[t].keyed.append(c.name)
         let action = c.nullable ? rng.pick([ForeignKey.Action.noAction, .cascade, .setNull]) : .cascade
         return (

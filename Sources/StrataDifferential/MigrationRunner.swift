@@ -47,7 +47,7 @@ public final class MigrationRunner {
     private let sides: [Side]
     /// The backends' names, in the order given.
     public var names: [String] { sides.map(\.name) }
-    /// Programs whose tables referenced one another in a cycle, undone at the next reset.
+    /// Resets that dropped tables (each a migration step of its own name).
     private var resets = 0
     /// Steps run so far (on each backend).
     public private(set) var steps = 0
@@ -73,12 +73,52 @@ public final class MigrationRunner {
         for side in sides { side.db.close() }
     }
 
+    /// Runs a program of `length` steps on every backend, each step written by `generator` for the tables the first
+    /// database holds after the step before (so most of its changes name what exists); the first disagreement, or
+    /// nil. The program a seed writes is the same on every run: the first database answers alike each time.
+    public func run(
+        length: Int, generator: inout MigrationProgramGenerator, _ rng: inout SplitMix64
+    ) throws -> MigrationDivergence? {
+        generator.begin()
+        var program: [MigrationProgramStep] = []
+        return try check(program: { live in
+            guard program.count < length else { return nil }
+            let picture = live.tables.map { t in
+                (
+                    schema: t.schema,
+                    lastKey: t.rows.compactMap { row -> Int64? in
+                        guard let k = t.schema.columns.firstIndex(where: \.isPrimaryKey), case .integer(let v) = row[k]
+                        else { return nil }
+                        return v
+                    }.max() ?? 0
+                )
+            }
+            let step = generator.step(after: picture, &rng)
+            program.append(step)
+            return step
+        })
+    }
+
+    /// The steps of the program run last.
+    public private(set) var lastProgram: [MigrationProgramStep] = []
+
     /// Runs `program` on every backend; the first disagreement, or nil.
     public func check(_ program: [MigrationProgramStep]) throws -> MigrationDivergence? {
+        var steps = program.makeIterator()
+        return try check(program: { _ in steps.next() })
+    }
+
+    /// Runs the steps `next` gives (from the first database's snapshot after the step before) until it gives nil.
+    private func check(program next: (Snapshot) -> MigrationProgramStep?) throws -> MigrationDivergence? {
         for side in sides { try reset(side) }
         var migrations: [Migration] = []
         var live = Snapshot()
-        for (i, var step) in program.enumerated() {
+        var program: [MigrationProgramStep] = []
+        var i = -1
+        defer { lastProgram = program }
+        while var step = next(live) {
+            i += 1
+            program.append(step)
             if case .insert(let table, let columns, let values) = step {
                 step = Self.fitted(table, columns, values, to: live)
             }
@@ -105,7 +145,7 @@ public final class MigrationRunner {
                 let got = snapshots[k].lines(reported: { $0 }, decoding: first)
                 guard outcomes[k] != outcomes[0] || got != expected else { continue }
                 return MigrationDivergence(
-                    program: Array(program[...i]), step: i,
+                    program: program, step: i,
                     details: Self.details(
                         sides[0].name, messages[0], expected, sides[k].name, messages[k], got))
             }
@@ -199,26 +239,30 @@ public final class MigrationRunner {
 
     // MARK: - One backend
 
-    /// Drops the program's tables (those that no other references first) and the migration log.
+    /// Drops the program's tables and the migration log: the tables in one migration step (SQLite runs it with foreign
+    /// keys off, so a table that references itself is dropped without its rows' delete actions), those no other
+    /// references first, the keys of a cycle before its tables.
     private func reset(_ side: Side) throws {
         try side.db.readSync { tx in
             var left = try tx.introspect().tables.filter { $0.name.hasPrefix("mp_") }
+            var drops: [MigrationOperation] = []
             for _ in 0..<8 where !left.isEmpty {
                 let referenced = Set(left.flatMap { t in t.foreignKeys.map(\.referencedTable).filter { $0 != t.name } })
                 var leaves = left.filter { !referenced.contains($0.name) }
                 if leaves.isEmpty {
-                    // A cycle: its keys go first, in a migration step (SQLite rebuilds each table without its key).
-                    resets += 1
-                    let drops = left.flatMap { t in
+                    drops += left.flatMap { t in
                         t.foreignKeys.map {
                             MigrationOperation.schema(.dropForeignKey(table: t.name, column: $0.column))
                         }
                     }
-                    _ = try tx.migrate([Migration("fuzz_reset_\(resets)", up: drops)])
                     leaves = left
                 }
-                for t in leaves { _ = try tx.execute(.dropTable(t.name)) }
+                drops += leaves.map { MigrationOperation.schema(.dropTable($0.name)) }
                 left.removeAll { t in leaves.contains { $0.name == t.name } }
+            }
+            if !drops.isEmpty {
+                resets += 1
+                _ = try tx.migrate([Migration("fuzz_reset_\(resets)", up: drops)])
             }
             _ = try tx.execute(.dropTable("strata_migrations"))
         }

@@ -71,8 +71,16 @@ struct FuzzMigrationsCommand: ParsableCommand {
         for n in 0..<programs {
             var programRNG = rng.fork()
             let length = range.lowerBound + programRNG.below(range.count)
-            let program = generator.program(length: length, &programRNG)
-            if let failure = try runner.check(program) {
+            let found: MigrationDivergence?
+            do {
+                found = try runner.run(length: length, generator: &generator, &programRNG)
+            } catch {
+                // Resetting or reading a database failed outside any step: the program so far, for a reproduction.
+                print("program \(n) stopped the runner: \(error)")
+                for (i, step) in runner.lastProgram.enumerated() { print("  \(i): \(step)") }
+                throw ExitCode(2)
+            }
+            if let failure = found {
                 print("program \(n) disagrees; shrinking…")
                 print(try runner.shrink(failure))
                 let urlArgs = urls.map { "--url '\($0)'" }.joined(separator: " ")

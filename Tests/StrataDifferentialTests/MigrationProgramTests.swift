@@ -22,8 +22,8 @@ struct MigrationProgramTests {
                 var generator = MigrationProgramGenerator(types: runner.typesReadBack)
                 for n in 0..<120 {
                     var programRNG = rng.fork()
-                    let program = generator.program(length: 5 + programRNG.below(21), &programRNG)
-                    if let failure = try runner.check(program) {
+                    let length = 5 + programRNG.below(21)
+                    if let failure = try runner.run(length: length, generator: &generator, &programRNG) {
                         return ("program \(n): \(try runner.shrink(failure))", runner.steps, [:])
                     }
                 }
@@ -86,7 +86,7 @@ struct MigrationProgramTests {
         #expect(outcome.types.contains(.integer) && outcome.types.contains(.decimal) && outcome.types.contains(.bool))
     }
 
-    @Test("one seed makes one program")
+    @Test("one seed makes one program written ahead")
     func deterministic() {
         func program(_ seed: UInt64) -> [String] {
             var rng = SplitMix64(seed: seed)
@@ -95,5 +95,34 @@ struct MigrationProgramTests {
         }
         #expect(program(7) == program(7))
         #expect(program(7) != program(8))
+    }
+
+    @Test("a program written step by step is the same on every run of its seed")
+    func deterministicLive() async throws {
+        let outcome = await onOwnThread { () -> (first: [String], second: [String], error: String?) in
+            do {
+                var runs: [[String]] = []
+                for _ in 0..<2 {
+                    let runner = try MigrationRunner(
+                        urls: ["memory:", "sqlite::memory:"], drivers: [.memory, .sqlite])
+                    defer { runner.close() }
+                    var rng = SplitMix64(seed: 11)
+                    var generator = MigrationProgramGenerator(types: runner.typesReadBack)
+                    var written: [String] = []
+                    for _ in 0..<5 {
+                        var programRNG = rng.fork()
+                        _ = try runner.run(length: 12, generator: &generator, &programRNG)
+                        written.append(runner.lastProgram.map(\.description).joined(separator: "\n"))
+                    }
+                    runs.append(written)
+                }
+                return (runs[0], runs[1], nil)
+            } catch {
+                return ([], [], "\(error)")
+            }
+        }
+        #expect(outcome.error == nil, "\(outcome.error ?? "")")
+        #expect(outcome.first == outcome.second)
+        #expect(outcome.first.count == 5 && outcome.first.allSatisfy { !$0.isEmpty })
     }
 }
