@@ -241,7 +241,7 @@ public final class PostgresConnection: SQLConnection {
             try advanceIdentity(past: insert)
         }
         if traits.changesSchema || schemaChangePending { noteSchemaChange(traits.changesSchema) }
-        if engine.commitsEachDDL, !autocommit, Self.isDDL(rendered.sql) { try commitAfterDDL() }
+        if engine.commitsEachDDL, !autocommit, traits.changesSchema { try commitAfterDDL() }
         return changed
     }
 

@@ -26,12 +26,6 @@ public enum MigrationProgramStep: Sendable, CustomStringConvertible {
             return "revert the last applied step"
         }
     }
-
-    /// Whether the step changes the schema (a migration or a revert).
-    public var isMigration: Bool {
-        if case .insert = self { return false }
-        return true
-    }
 }
 
 /// Makes migration programs over at most three tables named `mp_t<n>`: each has an integer key `id` and a few columns
@@ -262,7 +256,6 @@ public struct MigrationProgramGenerator {
         case 28..<34:
             guard let c = pickColumn(t, &rng) else { return addColumn(t, &rng) }
             tables[t].columns.removeAll { $0.name == c.name }
-            tables[t].indexes.removeAll { $0.contains(c.name) }
             tables[t].keyed.removeAll { $0 == c.name }
             return (.dropColumn(table: table.name, column: c.name), nil)
         case 34..<40:

@@ -37,11 +37,7 @@ struct FuzzMigrationsCommand: ParsableCommand {
         guard stepRange != nil else { throw ValidationError("--steps takes a range such as 5-25") }
     }
 
-    private var stepRange: ClosedRange<Int>? {
-        let parts = steps.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 2, parts[0] > 0, parts[0] <= parts[1] else { return nil }
-        return parts[0]...parts[1]
-    }
+    private var stepRange: ClosedRange<Int>? { StrataCommand.stepRange(steps) }
 
     func run() throws {
         let seed = self.seed ?? UInt64.random(in: 1...UInt64(Int64.max))

@@ -17,6 +17,13 @@ struct StrataCommand: AsyncParsableCommand {
         ]
     )
 
+    /// A `--steps` range such as `20-60` (both ends at least 1, in order), or nil.
+    static func stepRange(_ text: String) -> ClosedRange<Int>? {
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 2, parts[0] > 0, parts[0] <= parts[1] else { return nil }
+        return parts[0]...parts[1]
+    }
+
     /// Every driver this tool can open by URL.
     static let drivers: [DriverFactory] = [.sqlite, .memory, .postgres]
 }
