@@ -12,6 +12,14 @@ struct VerGadget {
     var color: String
 }
 
+/// A model whose text column references `ver_owner`'s integer key.
+@Model(table: "ver_tag")
+struct VerTag {
+    var id: Int64?
+    var ownerCode: String
+    static var foreignKeys: [ForeignKey] { [ForeignKey(column: "owner_code", references: "ver_owner")] }
+}
+
 extension ConformanceSuite {
     static let migrationProgramCases: [ConformanceCase] = [
         VersionedFixtures.case("alter.retype-foreign-key-column-refused") { db in
@@ -127,6 +135,21 @@ extension ConformanceSuite {
             try check(gadget.id == nil, "the model keeps no id")
             let rows = try await VersionedFixtures.rows(db, "ver_gadget", ["id", "name"])
             try checkEqual(rows, [], "nothing written")
+        },
+        VersionedFixtures.case("migrate.create-table-with-foreign-key-between-types-refused") { db in
+            // The automatic migration's createTable, as the versioned step's: memory and SQLite created the table,
+            // PostgreSQL cannot build a key between text and bigint.
+            try await VersionedFixtures.seed(db)
+            try await checkThrows(
+                "migrate(VerTag.self), whose text owner_code references ver_owner(id)",
+                { e in
+                    guard case .typeMismatch(let table, let column, _) = e else { return false }
+                    return table == "ver_tag" && column == "owner_code"
+                }
+            ) { try await db.migrate(VerTag.self) }
+            try check(try await VersionedFixtures.schema(db)[table: "ver_tag"] == nil, "ver_tag not created")
+            try checkEqual(
+                try await VersionedFixtures.rows(db, "ver_owner", ["id", "name"]).count, 2, "the owners kept")
         },
     ]
 }

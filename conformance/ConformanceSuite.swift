@@ -75,7 +75,7 @@ public enum ConformanceSuite {
         expressionCases,
         upsertCases, upsertOwnKeyCases, inListCases, rawCases,
         existingCases,
-        versionedCases, alterCases, introspectCases, migrationProgramCases,
+        versionedCases, alterCases, introspectCases, migrationProgramCases, dropTablesCases,
         migrationDefaultCases,
         addColumnFillCases,
         loadCases,

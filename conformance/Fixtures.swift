@@ -174,6 +174,7 @@ enum Fixtures {
         "conf_ship_leg", "conf_enrollment", "conf_stray_enrollment", "conf_course", "conf_student",
         "conf_squad_seat", "conf_squad", "conf_athlete", "conf_line_note", "conf_order_line", "conf_price",
         "conf_group_member", "conf_cart_item", "conf_cart",
+        "drop_child", "drop_parent", "drop_node", "drop_b", "drop_a",
         "strata_migrations",  // automatic migration records what it did there
     ]
 

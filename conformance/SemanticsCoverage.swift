@@ -128,7 +128,14 @@ public enum SemanticsCoverage {
                 "transaction.isolation.retry-reruns-the-body-from-scratch",
             ]
         ),
-        ("Foreign keys default", ["foreign-key.enforced-on-insert", "foreign-key.enforced-on-every-new-connection"]),
+        (
+            "Foreign keys default",
+            [
+                "foreign-key.enforced-on-insert", "foreign-key.enforced-on-every-new-connection",
+                "drop-tables.statement-refused-while-referenced",
+                "drop-tables.referenced-by-a-table-not-listed-refused",
+            ]
+        ),
         ("String concat / NULL", ["expression.concat", "expression.concat-null-is-null"]),
         ("NUL in text", ["values.nul-in-text-refused"]),
         ("Noncharacters U+FFFE/U+FFFF", ["like.noncharacters-match-exactly"]),

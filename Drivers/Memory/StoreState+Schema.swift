@@ -78,20 +78,20 @@ extension StoreState {
         tables[name] = table
     }
 
-    /// Drops the table if it exists (DROP TABLE IF EXISTS), with its indexes.
+    /// Drops the table if it exists (DROP TABLE IF EXISTS), with its indexes and rows.
     ///
-    /// Like SQLite with foreign keys on, it first deletes every row, so foreign keys of other tables
-    /// that reference them cascade, set NULL, or refuse the drop.
+    /// A table that another table's foreign key references is refused, as PostgreSQL refuses it (SQLite would
+    /// delete its rows first, cascading into the other table's; its driver refuses it too). A table whose rows
+    /// reference each other drops with them.
+    ///
+    /// - Throws: ``StrataError/tableReferenced(_:by:)``.
     mutating func dropTable(_ name: String) throws(StrataError) {
         guard let table = tables[name] else { return }
-        if !references(to: name).contains(where: { $0.table != name }) {
-            tables[name] = nil
-            journal.append(.table(name: name, previous: table))
-            return
+        if let other = references(to: name).first(where: { $0.table != name }) {
+            throw StrataError.tableReferenced(name, by: other.table)
         }
-        let removed = try removeRows(Array(table.slots.indices), from: name)
-        try applyReferences(to: name, removed: removed, deleted: true)
-        if let emptied = tables.removeValue(forKey: name) { journal.append(.table(name: name, previous: emptied)) }
+        tables[name] = nil
+        journal.append(.table(name: name, previous: table))
     }
 
     /// Rejects the identifiers SQL could not quote: empty, or containing NUL.

@@ -85,6 +85,16 @@ enum PostgresErrors {
             return .busy
         case "25P02":  // a read failed earlier in this transaction (only writes run in their own savepoint)
             return .transactionMisuse("the transaction was aborted by an earlier failed statement; roll it back")
+        case "2BP01" where f.message.hasPrefix("cannot drop table "):
+            // "cannot drop table p because other objects depend on it", DETAIL "constraint c on table t depends on
+            // table p" (names only, no values): the error every driver raises for it.
+            let dropped = table ?? f.table ?? "?"
+            let other = f.detail.flatMap { detail in
+                detail.range(of: " on table ").map { r in
+                    String(detail[r.upperBound...].prefix { $0 != " " && $0 != "\n" })
+                }
+            }
+            return .tableReferenced(dropped, by: other ?? "?")
         case "42P01":
             return .noSuchTable(quoted(after: "relation ", in: f.message) ?? table ?? "?")
         case "42703":

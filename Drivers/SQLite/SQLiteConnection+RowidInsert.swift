@@ -68,11 +68,39 @@ extension SQLiteConnection {
             guard let prepared = try plan(for: statement, template: nil) else { break }
             defer { if prepared.owned { sqlite3_finalize(prepared.plan.stmt) } }
             return try run(prepared.plan, prepared.binds, onRow: onRow)
-        case .createTable, .addColumn, .createIndex, .dropTable:
+        case .dropTable(let table):
+            forgetSchema()
+            return try drop(table, statement)
+        case .createTable, .addColumn, .createIndex:
             forgetSchema()
         default: break
         }
         return try renderAndRun(statement, onRow: onRow)
+    }
+
+    /// DROP TABLE IF EXISTS `table`, refused as PostgreSQL refuses it while another table's foreign key references
+    /// the table: SQLite would first delete its rows, cascading into that table's rows (or failing on them).
+    /// Outside a transaction foreign keys are off for the drop, so that a table whose rows reference each other
+    /// through a RESTRICT key drops with them, as on the other backends (inside one, SQLite refuses it).
+    ///
+    /// - Throws: ``StrataError/tableReferenced(_:by:)``.
+    private func drop(_ table: String, _ statement: Statement) throws -> Int {
+        let keys = try rows(
+            "SELECT m.name, f.\"table\" FROM sqlite_master m, pragma_foreign_key_list(m.name) f "
+                + "WHERE m.type = 'table' AND f.\"table\" = ?1 COLLATE NOCASE",
+            [.text(table)])
+        var selfReferencing = false
+        for key in keys {
+            guard case .text(let other) = key[0] else { continue }
+            if other.lowercased() != table.lowercased() { throw StrataError.tableReferenced(table, by: other) }
+            selfReferencing = true
+        }
+        guard selfReferencing, sqlite3_get_autocommit(handle) != 0,
+            try rows("PRAGMA foreign_keys").first?.first == .integer(1)
+        else { return try renderAndRun(statement, onRow: { _ in }) }
+        _ = try rows("PRAGMA foreign_keys = OFF")
+        defer { _ = try? rows("PRAGMA foreign_keys = ON") }
+        return try renderAndRun(statement, onRow: { _ in })
     }
 
     /// Runs a template's prepared statement with `binds`; prepares it on first use.

@@ -13,6 +13,12 @@ public enum MigrationProgramStep: Sendable, CustomStringConvertible {
     /// `revert` of the last applied step of the program's steps so far: its `down` runs, or it is
     /// `irreversibleMigration` when it has none.
     case revert
+    /// Tables dropped outside a migration step: `Transaction.dropTables` of `tables` together, or with `statement`
+    /// one `DROP TABLE` statement of the one table (refused on every backend while another table references it).
+    case dropTables([String], statement: Bool)
+    /// An automatic migration of one table (`Transaction.migrate(_:policy:)` of a schema): the table created when
+    /// missing, its missing columns added (filled with their defaults) when not.
+    case automatic(TableSchema)
 
     public var description: String {
         switch self {
@@ -24,6 +30,10 @@ public enum MigrationProgramStep: Sendable, CustomStringConvertible {
             return "insert into \(table): " + pairs.joined(separator: ", ")
         case .revert:
             return "revert the last applied step"
+        case .dropTables(let tables, let statement):
+            return (statement ? "DROP TABLE " : "drop tables ") + tables.joined(separator: ", ")
+        case .automatic(let schema):
+            return "migrate automatically " + SchemaChange.createTable(schema).description
         }
     }
 }
@@ -116,7 +126,54 @@ public struct MigrationProgramGenerator {
             applied -= 1
             return .revert
         }
+        if !tables.isEmpty && rng.chance(0.04) { return dropTables(&rng) }
+        if rng.chance(0.06) { return automatic(&rng) }
         return insert(&rng) ?? .revert
+    }
+
+    /// An automatic migration of a new table (its key now and then between two types) or of a table there, with
+    /// one or two columns more than it has (a NOT NULL one without a default on rows is refused alike).
+    private mutating func automatic(_ rng: inout SplitMix64) -> MigrationProgramStep {
+        if tables.isEmpty || rng.chance(0.4) {
+            guard case (.createTable(var schema), _) = createTable(&rng) else { return .revert }
+            if let key = schema.foreignKeys.first, rng.chance(0.15),
+                let i = schema.columns.firstIndex(where: { $0.name == key.column })
+            {
+                schema.columns[i].type = rng.pick(types.filter { $0 != .integer } + [.text])
+            }
+            return .automatic(schema)
+        }
+        let t = rng.below(tables.count)
+        var columns = [TableColumn(name: "id", type: .integer, isNullable: true, isPrimaryKey: true)]
+        columns += tables[t].columns.map { TableColumn(name: $0.name, type: $0.type, isNullable: $0.nullable) }
+        for _ in 0..<(1 + rng.below(2)) {
+            guard case (.addColumn(_, let c), _) = addColumn(t, &rng), !columns.contains(where: { $0.name == c.name })
+            else { continue }
+            columns.append(c)
+        }
+        return .automatic(TableSchema(name: tables[t].name, columns: columns))
+    }
+
+    /// Drops one to three tables outside a migration step (now and then one that does not exist), listed in any
+    /// order, or one table by a `DROP TABLE` statement; refused while a table not listed references one of them.
+    private mutating func dropTables(_ rng: inout SplitMix64) -> MigrationProgramStep {
+        let statement = rng.chance(0.3)
+        var names: [String] = []
+        // Tables other tables reference, picked half the time: where the backends' own DROP TABLE differed.
+        let referenced = tables.filter { t in
+            tables.contains { $0.name != t.name && $0.parents.values.contains(t.name) }
+        }
+        for _ in 0..<(statement ? 1 : 1 + rng.below(3)) {
+            let name =
+                rng.chance(0.1)
+                ? "mp_missing" : (!referenced.isEmpty && rng.chance(0.5) ? rng.pick(referenced) : rng.pick(tables)).name
+            if !names.contains(name) { names.append(name) }
+        }
+        let refused = tables.contains { t in
+            !names.contains(t.name) && t.parents.values.contains { p in names.contains(p) }
+        }
+        if !refused { tables.removeAll { names.contains($0.name) } }
+        return .dropTables(names, statement: statement)
     }
 
     /// A program of `length` steps, written for the tables as the generator pictures them after its own steps.
@@ -135,6 +192,10 @@ public struct MigrationProgramGenerator {
             } else if !before.isEmpty && rng.chance(0.06) {
                 program.append(.revert)
                 tables = before.removeLast()
+            } else if !tables.isEmpty && rng.chance(0.04) {
+                program.append(dropTables(&rng))
+            } else if rng.chance(0.06) {
+                program.append(automatic(&rng))
             } else if let insert = insert(&rng) {
                 program.append(insert)
             }

@@ -210,6 +210,8 @@ public final class MigrationRunner {
         switch step {
         case .insert: kinds = ["insert"]
         case .revert: kinds = ["revert"]
+        case .dropTables(_, let statement): kinds = [statement ? "DROP TABLE" : "dropTables"]
+        case .automatic: kinds = ["automatic"]
         case .migrate(_, let changes, _): kinds = changes.map { Self.kind($0) }
         }
         for k in kinds {
@@ -280,6 +282,16 @@ public final class MigrationRunner {
                 try side.db.writeSync { tx in _ = try tx.execute(.insert(insert)) }
             case .revert:
                 try side.db.readSync { tx in _ = try tx.revert(migrations) }
+            case .automatic(let schema):
+                try side.db.writeSync { tx in try tx.migrate(schema, policy: .automatic) }
+            case .dropTables(let tables, let statement):
+                try side.db.readSync { tx in
+                    if statement {
+                        for table in tables { _ = try tx.execute(.dropTable(table)) }
+                    } else {
+                        try tx.dropTables(tables)
+                    }
+                }
             }
             return ("done", "done")
         } catch {

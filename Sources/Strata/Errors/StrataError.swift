@@ -247,6 +247,20 @@ public enum StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+extension StrataError {
+    /// The error every driver raises for a DROP TABLE of a table that another table's foreign key references:
+    /// ``invalidQuery(_:)`` naming both (PostgreSQL refuses such a drop; SQLite would first delete the table's rows,
+    /// cascading into the other table's, so its driver and the memory driver refuse it too).
+    ///
+    /// - Parameters:
+    ///   - table: the table to drop.
+    ///   - other: a table whose foreign key references it.
+    /// - Returns: the error.
+    public static func tableReferenced(_ table: String, by other: String) -> StrataError {
+        .invalidQuery("cannot drop table \(table): table \(other) references it (drop it first, or its foreign key)")
+    }
+}
+
 /// Hides the passwords of a URL before it goes into a message.
 ///
 /// Conservative: everything from the first `:` after `://` to the last `@` before the query is hidden, so a

@@ -20,17 +20,9 @@ extension Transaction {
     public func migrate(_ models: [any Model.Type], policy: MigrationPolicy? = nil) throws {
         let derived = try Self.derivedSchemas(models)
         let schemas = derived.schemas
-        let names = Set(schemas.map(\.name))
-        for schema in schemas {
-            for fk in schema.foreignKeys where !names.contains(fk.referencedTable) {
-                if try columns(of: fk.referencedTable) == nil {
-                    throw StrataError.missingReferencedTable(
-                        table: schema.name, column: fk.column, references: fk.referencedTable)
-                }
-            }
-        }
+        try checkReferencedTables(schemas)
         let policy = policy ?? database.configuration.migration
-        if policy == .disabled { try checkMapping(schemas) }
+        if policy == .disabled { try checkMapping(schemas) } else { try checkKeyTypes(schemas) }
         var created: Set<String> = []
         // What `strata_migrations` records: in one statement after the last table where DDL is transactional; where
         // each DDL statement commits, one record a statement, written where it commits with the change.
@@ -54,6 +46,46 @@ extension Transaction {
             try installSearchIndexes(derived.models, created: created)
         }
         try trackHistory(derived.models.filter { $0.tracksHistory }, policy: policy)
+    }
+
+    /// Refuses a foreign key to a table that neither exists nor is among `schemas`.
+    ///
+    /// - Throws: ``StrataError/missingReferencedTable(table:column:references:)``.
+    private func checkReferencedTables(_ schemas: [TableSchema]) throws {
+        let names = Set(schemas.map(\.name))
+        for schema in schemas {
+            for fk in schema.foreignKeys where !names.contains(fk.referencedTable) {
+                if try columns(of: fk.referencedTable) == nil {
+                    throw StrataError.missingReferencedTable(
+                        table: schema.name, column: fk.column, references: fk.referencedTable)
+                }
+            }
+        }
+    }
+
+    /// Refuses, before any change, a foreign key of a table it creates whose columns and the columns they
+    /// reference have two types (a `String` property referencing an `Int64` key): SQLite would keep rows whose key
+    /// matches no parent and PostgreSQL cannot build the key, as for a migration step's `createTable`.
+    ///
+    /// - Throws: ``StrataError/typeMismatch(table:column:detail:)`` naming the referencing column.
+    private func checkKeyTypes(_ schemas: [TableSchema]) throws {
+        guard schemas.contains(where: { !$0.foreignKeys.isEmpty }), let editor = connection as? any SchemaEditing else {
+            return
+        }
+        var live: DatabaseSchema?
+        // Only tables this migration creates: an existing table's keys are the database's (another tool's).
+        for schema in schemas where !schema.foreignKeys.isEmpty {
+            guard try columns(of: schema.name) == nil else { continue }
+            for key in schema.foreignKeys {
+                var parent = schemas.first { $0.name == key.referencedTable }
+                if parent == nil {
+                    if live == nil { live = try editor.introspect() }
+                    parent = live?[table: key.referencedTable]
+                }
+                guard let parent else { continue }
+                try Self.checkKeyTypes(key, of: schema.name, columns: schema.columns, parent: parent, editor: editor)
+            }
+        }
     }
 
     /// What `migrate(_:policy:)` of models derives from the model types alone: the models their associations
@@ -260,6 +292,8 @@ extension Transaction {
 
     /// Migrates one table schema (see ``migrate(_:policy:)``).
     public func migrate(_ schema: TableSchema, policy: MigrationPolicy) throws {
+        try checkReferencedTables([schema])
+        if policy != .disabled { try checkKeyTypes([schema]) }
         var records = AutomaticRecords(
             ddlCommit: (connection as? any SQLConnection)?.dialect.ddlCommit ?? .none, oneTable: true)
         try migrate(
@@ -382,13 +416,23 @@ extension Database {
         try await transaction { tx in try tx.migrate(models) }
     }
 
-    /// Drops the models' tables if they exist (for tests and tools; it destroys data).
+    /// Drops the models' tables that exist, together (for tests and tools; it destroys data).
+    ///
+    /// The tables are dropped in one step, in any order they are listed: a table after the listed tables that
+    /// reference it. A table that a table not listed references is refused on every backend, before any table is
+    /// dropped (SQLite would first delete its rows, cascading into the other table's, where PostgreSQL refuses).
+    ///
+    /// ```swift
+    /// try await db.dropTables(Post.self, Comment.self)  // comments first: they reference posts
+    /// ```
+    ///
+    /// - Throws: ``StrataError/tableReferenced(_:by:)`` (an `invalidQuery`) naming the table and a table not listed
+    ///   that references it; the database's errors. After a failure every table and row is as it was (MariaDB, whose
+    ///   DDL commits each statement, keeps the tables dropped before an error of the database itself).
     nonisolated(nonsending)
         public func dropTables(_ models: any Model.Type...) async throws
     {
-        try await withConnection { tx in
-            for model in models { _ = try tx.execute(.dropTable(model.schema.name)) }
-        }
+        try await withConnection { tx in try tx.dropTables(models.map { $0.schema.name }) }
     }
 }
 

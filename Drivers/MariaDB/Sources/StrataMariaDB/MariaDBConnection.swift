@@ -238,6 +238,16 @@ public final class MariaDBConnection: SQLConnection {
                 }
             }
             return try perform(rendered, statement: statement, known: known, onRow: onRow)
+        } catch StrataError.foreignKeyViolation where statement?.isDropTable == true {
+            // InnoDB refuses to drop a table another table's foreign key references (1451): the error every driver
+            // raises for it, naming that table.
+            guard case .dropTable(let name)? = statement else { throw StrataError.foreignKeyViolation(table: nil) }
+            let other = try? rows(
+                "SELECT TABLE_NAME FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE() "
+                    + "AND REFERENCED_TABLE_NAME = ? AND TABLE_NAME <> ? LIMIT 1", [.text(name), .text(name)]
+            ).first?.first
+            guard case .text(let referencing)? = other else { throw StrataError.tableReferenced(name, by: "?") }
+            throw StrataError.tableReferenced(name, by: referencing)
         } catch StrataError.connectionLost(let reason)
             where lostInFlight && Self.mayHaveWritten(statement, sql: rendered.sql, autocommit: autocommit)
         {
@@ -412,5 +422,13 @@ public final class MariaDBConnection: SQLConnection {
 
     public func columns(of table: String) throws -> [String]? {
         try liveColumns(of: table)?.map(\.name)
+    }
+}
+
+extension Statement {
+    /// Whether this is a DROP TABLE (see ``MariaDBConnection/run(_:statement:known:readsIDs:onRow:)``).
+    fileprivate var isDropTable: Bool {
+        if case .dropTable = self { return true }
+        return false
     }
 }
