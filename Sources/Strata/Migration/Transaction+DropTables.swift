@@ -2,8 +2,8 @@
 
 extension Transaction {
     /// Drops the tables named that exist, as one migration step does (in one transaction, holding the migration
-    /// lock, with SQLite's foreign keys off): those a listed table references after it, and the foreign keys of a
-    /// cycle of listed tables first. Refuses, before dropping any, a table that a table not listed references:
+    /// lock, with SQLite's foreign keys off): each table after the listed tables that reference it, and the foreign
+    /// keys of a cycle of listed tables first. Refuses, before dropping any, a table that a table not listed references:
     /// SQLite would delete its rows first (cascading into the other table, or failing on it) where PostgreSQL
     /// refuses the drop, so every backend refuses it.
     ///
