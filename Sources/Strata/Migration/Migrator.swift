@@ -73,9 +73,7 @@ extension Transaction {
             return
         }
         var live: DatabaseSchema?
-        // Only tables this migration creates: an existing table's keys are the database's (another tool's).
         for schema in schemas where !schema.foreignKeys.isEmpty {
-            guard try columns(of: schema.name) == nil else { continue }
             for key in schema.foreignKeys {
                 var parent = schemas.first { $0.name == key.referencedTable }
                 if parent == nil {
@@ -83,7 +81,14 @@ extension Transaction {
                     parent = live?[table: key.referencedTable]
                 }
                 guard let parent else { continue }
-                try Self.checkKeyTypes(key, of: schema.name, columns: schema.columns, parent: parent, editor: editor)
+                do {
+                    try Self.checkKeyTypes(
+                        key, of: schema.name, columns: schema.columns, parent: parent, editor: editor)
+                } catch {
+                    // Only tables this migration creates: an existing table's keys are the database's (another
+                    // tool's). Looked up only here, so that a migration whose keys match pays nothing for it.
+                    if try columns(of: schema.name) == nil { throw error }
+                }
             }
         }
     }
