@@ -55,6 +55,17 @@ extension ConformanceSuite {
         }
     }
 
+    /// A root and its leaf, whose RESTRICT key refuses to delete the root first.
+    static func seedDropTree(_ db: Database) async throws {
+        try await db.migrate(DropNode.self)
+        try await db.transaction { tx in
+            var root = DropNode(parentID: nil)
+            try root.save(tx)
+            var leaf = DropNode(parentID: root.id)
+            try leaf.save(tx)
+        }
+    }
+
     /// Whether each table exists.
     static func tablesExist(_ db: Database, _ tables: [String]) async throws -> [Bool] {
         try await db.withConnection { tx in try tables.map { try tx.columns(of: $0) != nil } }
@@ -98,13 +109,7 @@ extension ConformanceSuite {
                 "no table dropped, the one listed before the refused one neither")
         },
         ConformanceCase("drop-tables.self-referencing-with-rows") { db in
-            try await db.migrate(DropNode.self)
-            try await db.transaction { tx in
-                var root = DropNode(parentID: nil)
-                try root.save(tx)
-                var leaf = DropNode(parentID: root.id)
-                try leaf.save(tx)
-            }
+            try await seedDropTree(db)
             // SQLite deleted the rows first, and the RESTRICT key refused to delete the root before its leaf.
             try await db.dropTables(DropNode.self)
             try checkEqual(try await tablesExist(db, ["drop_node"]), [false], "the tree's table dropped")
@@ -152,13 +157,7 @@ extension ConformanceSuite {
                 try await tablesExist(db, ["drop_parent", "drop_child"]), [false, false], "dropped child first")
         },
         ConformanceCase("drop-tables.statement-self-referencing-with-rows") { db in
-            try await db.migrate(DropNode.self)
-            try await db.transaction { tx in
-                var root = DropNode(parentID: nil)
-                try root.save(tx)
-                var leaf = DropNode(parentID: root.id)
-                try leaf.save(tx)
-            }
+            try await seedDropTree(db)
             try await db.withConnection { tx in _ = try tx.execute(.dropTable("drop_node")) }
             try checkEqual(try await tablesExist(db, ["drop_node"]), [false], "the tree's table dropped")
         },

@@ -95,9 +95,9 @@ extension SQLiteConnection {
             if other.lowercased() != table.lowercased() { throw StrataError.tableReferenced(table, by: other) }
             selfReferencing = true
         }
-        guard selfReferencing, sqlite3_get_autocommit(handle) != 0,
-            try rows("PRAGMA foreign_keys").first?.first == .integer(1)
-        else { return try renderAndRun(statement, onRow: { _ in }) }
+        guard selfReferencing, sqlite3_get_autocommit(handle) != 0, try foreignKeysEnforced() else {
+            return try renderAndRun(statement, onRow: { _ in })
+        }
         _ = try rows("PRAGMA foreign_keys = OFF")
         defer { _ = try? rows("PRAGMA foreign_keys = ON") }
         return try renderAndRun(statement, onRow: { _ in })

@@ -244,7 +244,7 @@ extension SQLiteConnection: SchemaEditing {
         _ name: String, sources: [String: String] = [:], edit: (inout SQLiteTableText) throws -> Void
     ) throws {
         rowidAliases = [:]
-        if try rows("PRAGMA foreign_keys").first?.first == .integer(1) {
+        if try foreignKeysEnforced() {
             throw StrataError.unsupported(
                 feature: "changing \(name) outside a migration step (SQLite rebuilds the table with foreign keys off)",
                 driver: "sqlite")
@@ -328,6 +328,9 @@ extension SQLiteConnection: SchemaEditing {
             _ = try rows(sql)
         }
     }
+
+    /// Whether this connection enforces foreign keys now (off in a migration step).
+    func foreignKeysEnforced() throws -> Bool { try rows("PRAGMA foreign_keys").first?.first == .integer(1) }
 
     public func willBeginMigrationStep() throws { _ = try rows("PRAGMA foreign_keys = OFF") }
 

@@ -48,7 +48,6 @@ public final class MigrationRunner {
     /// The backends' names, in the order given.
     public var names: [String] { sides.map(\.name) }
     /// Resets that dropped tables (each a migration step of its own name).
-    private var resets = 0
     /// Steps run so far (on each backend).
     public private(set) var steps = 0
     /// How many changes of each kind (and inserts and reverts) ran, and how many of them were in a step the reference
@@ -241,31 +240,11 @@ public final class MigrationRunner {
 
     // MARK: - One backend
 
-    /// Drops the program's tables and the migration log: the tables in one migration step (SQLite runs it with foreign
-    /// keys off, so a table that references itself is dropped without its rows' delete actions), those no other
-    /// references first, the keys of a cycle before its tables.
+    /// Drops the program's tables and the migration log: the tables together through `Transaction.dropTables` (one
+    /// step, SQLite's foreign keys off, those no other references first, the keys of a cycle before its tables).
     private func reset(_ side: Side) throws {
         try side.db.readSync { tx in
-            var left = try tx.introspect().tables.filter { $0.name.hasPrefix("mp_") }
-            var drops: [MigrationOperation] = []
-            for _ in 0..<8 where !left.isEmpty {
-                let referenced = Set(left.flatMap { t in t.foreignKeys.map(\.referencedTable).filter { $0 != t.name } })
-                var leaves = left.filter { !referenced.contains($0.name) }
-                if leaves.isEmpty {
-                    drops += left.flatMap { t in
-                        t.foreignKeys.map {
-                            MigrationOperation.schema(.dropForeignKey(table: t.name, column: $0.column))
-                        }
-                    }
-                    leaves = left
-                }
-                drops += leaves.map { MigrationOperation.schema(.dropTable($0.name)) }
-                left.removeAll { t in leaves.contains { $0.name == t.name } }
-            }
-            if !drops.isEmpty {
-                resets += 1
-                _ = try tx.migrate([Migration("fuzz_reset_\(resets)", up: drops)])
-            }
+            try tx.dropTables(try tx.introspect().tables.map(\.name).filter { $0.hasPrefix("mp_") })
             _ = try tx.execute(.dropTable("strata_migrations"))
         }
     }
