@@ -76,6 +76,7 @@ public enum ConformanceSuite {
         upsertCases, upsertOwnKeyCases, inListCases, rawCases,
         existingCases,
         versionedCases, alterCases, introspectCases, migrationProgramCases, dropTablesCases,
+        modelsUnderMigrationCases,
         migrationDefaultCases,
         addColumnFillCases,
         loadCases,

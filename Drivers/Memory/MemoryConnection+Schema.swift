@@ -46,6 +46,10 @@ extension MemoryTable {
     /// Whether two or more columns make the table's primary key.
     var hasCompositeKey: Bool { columns.lazy.filter(\.isPrimaryKey).count > 1 }
 
+    /// Whether the table keeps its key in a unique index named `<table>_pkey`: a key of several columns, or of one
+    /// that is not an integer.
+    var holdsKeyIndex: Bool { hasCompositeKey || columns.contains { $0.isPrimaryKey && $0.type != .integer } }
+
     /// The table as a schema: columns with their declared type, nullability and default, named indexes, keys.
     var schemaView: TableSchema {
         TableSchema(
@@ -56,8 +60,9 @@ extension MemoryTable {
                     schemaDefault: $0.schemaDefault)
                 return ($0.isGenerated ? c.generated(as: $0.generation) : c).defaulted($0.databaseDefault)
             },
-            // A composite key's index is the key itself, which the columns declare, not an index of the schema's.
-            indexes: indexes.filter { !hasCompositeKey || $0.name != Self.compositeKeyIndexName(name) }.map {
+            // A composite key's index, and a text or UUID key's, is the key itself, which the columns declare, not
+            // an index of the schema's (SQLite's and PostgreSQL's introspection list none either).
+            indexes: indexes.filter { !holdsKeyIndex || $0.name != Self.compositeKeyIndexName(name) }.map {
                 Index(columns: $0.columnNames, unique: $0.isUnique, name: $0.name)
             },
             foreignKeys: foreignKeys.map(\.definition))

@@ -84,7 +84,10 @@ public enum MigrationOperation: Sendable, CustomStringConvertible {
     func run(_ tx: Transaction) throws {
         switch self {
         case .schema(let change): try tx.apply(change)
-        case .transform(_, let body): try body(tx)
+        case .transform(_, let body):
+            // Foreign keys hold in a transform as in any write, on a backend whose step turned them off too.
+            guard let editor = tx.connection as? any SchemaEditing else { return try body(tx) }
+            try editor.enforcingForeignKeys { try body(tx) }
         }
     }
 }

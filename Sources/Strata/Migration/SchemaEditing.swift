@@ -27,6 +27,12 @@ public protocol SchemaEditing: DatabaseConnection {
     /// `PRAGMA foreign_key_check`). Default: nothing.
     func checkMigrationStep() throws
 
+    /// Runs a migration step's data transform with its foreign keys enforced as outside a step: each write checked
+    /// as it runs, and a deleted row's `ON DELETE` action carried out. SQLite, whose step runs with foreign keys off
+    /// (a pragma it cannot turn back on inside the transaction), enforces them by temporary triggers around `body`.
+    /// Default: runs `body` (the backend enforces foreign keys in the step as everywhere).
+    func enforcingForeignKeys(_ body: () throws -> Void) throws
+
     /// Runs after the step's transaction ended, committed or not (SQLite turns foreign keys back on).
     func didEndMigrationStep()
 
@@ -73,6 +79,8 @@ extension SchemaEditing {
     public func willBeginMigrationStep() throws {}
     /// Does nothing: the backend checks foreign keys as each statement runs.
     public func checkMigrationStep() throws {}
+    /// Runs `body`: the backend enforces foreign keys in a migration step as everywhere.
+    public func enforcingForeignKeys(_ body: () throws -> Void) throws { try body() }
     /// Does nothing.
     public func didEndMigrationStep() {}
     /// Does not replace the column in place; the caller rebuilds it with the generic steps.

@@ -36,11 +36,22 @@ extension Transaction {
     ///   of the column's type is `typeMismatch`; a blob or non-finite default is `invalidValue`.
     public func apply(_ change: SchemaChange) throws {
         database.textStoredColumns.forget()
-        defer {
-            database.textStoredColumns.forget()
-            // A created table is known from its CREATE TABLE; any other change may change a column's type.
-            if case .createTable = change {} else { database.knownSchemas.forgetAll() }
+        defer { database.textStoredColumns.forget() }
+        do {
+            try applyChecked(change)
+        } catch {
+            // A change that failed part way may have left its tables changed: what was known of them is forgotten
+            // (and put back if the transaction rolls back).
+            followSchema(.dropTable(change.table))
+            if case .renameTable(_, let name) = change { followSchema(.dropTable(name)) }
+            throw error
         }
+        // The tables Strata knows follow the change (and are put back if the transaction rolls back).
+        followSchema(change)
+    }
+
+    /// ``apply(_:)``'s checks and the change.
+    private func applyChecked(_ change: SchemaChange) throws {
         let editor = try schemaEditor()
         let live = try editor.introspect()
         func table(_ name: String) throws -> TableSchema {
@@ -371,6 +382,8 @@ extension Transaction {
             old.name, with: temporary, in: table, type: type, nullable: nullable, default: keptDefault,
             live: try editor.introspect())
         {
+            // The temporary column took the old one's place: the tables Strata knows lose it too.
+            followSchema(.dropColumn(table: table, column: temporary))
             return
         }
         let indexes = t.indexes.filter { $0.columns.contains(old.name) }

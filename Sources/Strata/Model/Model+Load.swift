@@ -51,6 +51,17 @@ extension Model {
         let dropKey = ID.isAssignedByDatabase
         let ready = keyed
         let columns = schema.writtenColumnNames(includingKey: !dropKey)
+        // The type of each written column where Strata knows the table (a migration may have changed one under the
+        // model): a value of another type is refused alike on every backend, before any row is written.
+        let known = try tx.database.knownSchemas.columns(of: schema.name).map { known in
+            try columns.map { name in
+                // A column the table lacks is named first, as a bulk load's COPY names it before any row.
+                guard let c = known.first(where: { $0.name == name }) else {
+                    throw StrataError.unknownColumn(model: schema.name, column: name)
+                }
+                return c.type
+            }
+        }
         // Each row read through the array's buffer, taken once: `ready[i]` on a generic array looked up the array's
         // metadata at run time for every row (about 325 instructions).
         try ready.withUnsafeBufferPointer { ready in
@@ -62,7 +73,16 @@ extension Model {
                         throw StrataError.invalidQuery("load takes new models only; save models that have an id")
                     }
                 }
-                return schema.writtenValues(values, includingKey: !dropKey)
+                let written = schema.writtenValues(values, includingKey: !dropKey)
+                if let known {
+                    for (k, type) in known.enumerated() {
+                        guard k < written.count, !StatementCheck.takes(type, written[k]) else { continue }
+                        throw StrataError.invalidValue(
+                            table: schema.name, column: columns[k],
+                            reason: "row \(i): \(written[k].kindName) does not fit a \(type.rawValue) column")
+                    }
+                }
+                return written
             }
             try tx.atomic { inner in
                 // COPY writes NULL as given: a model with a database default goes through INSERTs, which fill it.

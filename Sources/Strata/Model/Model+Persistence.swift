@@ -662,6 +662,8 @@ extension Model {
     /// ``PrimaryKey/appendKeyValues(to:)``), so a find allocates none for them.
     @inlinable
     public static func find(_ id: ID, _ tx: Transaction) throws -> Self? {
+        // The model's properties read its table's columns alike on every backend (a loop of finds asks once).
+        _ = try tx.hasNoNumbersStoredAsText(Self.self)
         var binds = tx.takeKeyBinds()
         guard appendFindBinds(id, to: &binds) else { return try query(on: tx).filter(id: id).first() }
         var found: Self?
@@ -688,6 +690,8 @@ extension Model {
         var found: Self?
         if try await db.readOnConnection({ tx in found = try find(id, tx) }) { return found }
         guard let binds = findBinds(id) else { return try await query(on: db).filter(id: id).first() }
+        // The model reads its table's columns alike on every backend (checked here, with no transaction).
+        try db.checkModelReads(schema)
         _ = try await db.readOne(
             template: findTemplate, binds: binds, statement: { findStatement(id) },
             onRow: { found = try decodeFound($0, in: nil, db.keyring) })

@@ -265,6 +265,10 @@ extension Transaction {
     ///
     /// The last model found free in the database's cache is remembered with the cache's `generation`: a loop of
     /// queries over one model asks the cache (a lock and a hashed lookup) once, until the schema changes.
+    ///
+    /// It also refuses a model whose properties read columns of other types (see `checkReads(_:_:)`): a model found
+    /// here reads its columns alike on every backend.
+    @usableFromInline
     func hasNoNumbersStoredAsText(_ model: any Model.Type) throws -> Bool {
         let cache = database.textStoredColumns
         // Read before the cache: a schema change after this read is seen by the next query's.
@@ -284,10 +288,12 @@ extension Transaction {
         let key = ObjectIdentifier(model)
         if let known = cache.lookup(model: key) { return known }
         let schema = model.schema
+        let created = database.knownSchemas.columns(of: schema.name)
+        if let created { try Self.checkReads(schema, created) }
         // A table Strata created (``KnownSchemas``) declares each number column as the model does, and such a column
         // stores numbers: nothing to read from the database (on a fresh test database, reading the live columns of
         // each model's table cost about 11,000 instructions at its first query).
-        if let created = database.knownSchemas.columns(of: schema.name), Self.declaresNumbers(of: schema, in: created) {
+        if let created, Self.declaresNumbers(of: schema, in: created) {
             cache.store([], model: key)
             return []
         }
@@ -304,6 +310,23 @@ extension Transaction {
         }
         if cache.lookup(schema.name) != nil { cache.store(found, model: key) }  // a missing table is asked again
         return found
+    }
+
+    /// Refuses a model with a number property over a bool column of its table, as Strata knows the table
+    /// (``KnownSchemas``: a migration retyped the column under the model). SQLite stores a Bool as the integer 0 or
+    /// 1, which an `Int` or `Double` property reads there, where memory, PostgreSQL and MariaDB hand back a boolean
+    /// the property cannot read: refused on every backend, before the query runs. Other pairs read alike everywhere
+    /// (a `Decimal` over a double column, text read into a `Date`) or fail alike, value by value, as
+    /// `decodingFailed`.
+    ///
+    /// - Throws: ``StrataError/typeMismatch(table:column:detail:)`` naming the table and the column.
+    static func checkReads(_ schema: TableSchema, _ created: [TableColumn]) throws(StrataError) {
+        guard created.contains(where: { $0.type == .bool }) else { return }
+        for c in schema.columns where c.type != .bool && c.type.isNumber {
+            guard let live = created.first(where: { $0.name == c.name }), live.type == .bool else { continue }
+            throw .typeMismatch(
+                table: schema.name, column: c.name, detail: "the model reads \(c.type.rawValue), the column holds bool")
+        }
     }
 
     /// Whether every number property of `schema` (integers, doubles, decimals, not stored as dates) has a column of
@@ -373,5 +396,16 @@ extension QueryBuilder {
         var uses = NumberUses(model: (M.modelName, M.schema.name))
         uses.filter(filter, table: M.schema.name)
         try tx.refuseNumbersStoredAsText(uses.uses)
+    }
+}
+
+extension Database {
+    /// Refuses a model with a number property over a column Strata knows as bool (see
+    /// `Transaction/checkReads(_:_:)`), for a read that runs outside a transaction (a find on PostgreSQL's
+    /// statement loop).
+    @usableFromInline
+    func checkModelReads(_ schema: TableSchema) throws {
+        guard let created = knownSchemas.columns(of: schema.name) else { return }
+        try Transaction.checkReads(schema, created)
     }
 }

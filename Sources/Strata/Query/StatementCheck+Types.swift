@@ -50,6 +50,72 @@ public final class KnownSchemas: Sendable {
         }
     }
 
+    /// Follows a schema change that succeeded (``Transaction/apply(_:)``): a created table is known, a dropped one
+    /// forgotten, a renamed one known by its new name, and a known table's columns added, dropped, renamed or retyped
+    /// as the change did. Index, foreign key and default changes leave the columns' names and types as they were.
+    ///
+    /// - Returns: each table the change touched, with what was known of it before (nil: nothing), for a rollback
+    ///   to put back (``restore(_:)``).
+    func follow(_ change: SchemaChange) -> [(table: String, before: [TableColumn]?)] {
+        tables.withLock { known in
+            var before: [(table: String, before: [TableColumn]?)] = []
+            func edit(_ table: String, _ body: (inout [TableColumn]) -> Void) {
+                guard var columns = known[table] else { return }
+                before.append((table, columns))
+                body(&columns)
+                known[table] = columns
+            }
+            switch change {
+            case .createTable(let schema):
+                before.append((schema.name, known[schema.name]))
+                known[schema.name] = schema.columns
+            case .dropTable(let table):
+                guard let columns = known[table] else { return [] }
+                before.append((table, columns))
+                known[table] = nil
+            case .renameTable(let table, let name):
+                guard known[table] != nil || known[name] != nil else { return [] }
+                before.append((table, known[table]))
+                before.append((name, known[name]))
+                known[name] = known[table]
+                known[table] = nil
+            case .addColumn(let table, let column):
+                edit(table) { columns in
+                    columns.removeAll { $0.name == column.name }
+                    columns.append(column)
+                }
+            case .dropColumn(let table, let column):
+                edit(table) { $0.removeAll { $0.name == column } }
+            case .renameColumn(let table, let column, let name):
+                edit(table) { columns in
+                    for i in columns.indices where columns[i].name == column { columns[i].name = name }
+                }
+            case .alterColumn(let table, let column, let type, let nullable, _):
+                edit(table) { columns in
+                    for i in columns.indices where columns[i].name == column {
+                        columns[i].type = type
+                        columns[i].isNullable = nullable
+                        columns[i].dateFormat = nil
+                    }
+                }
+            case .addIndex, .dropIndex, .addForeignKey, .dropForeignKey, .setDefault, .setDatabaseDefault:
+                return []
+            }
+            if !before.isEmpty { changed() }
+            return before
+        }
+    }
+
+    /// Puts back what was known of tables before changes a rollback undid (the entries ``follow(_:)`` returned, the
+    /// last first).
+    func restore(_ entries: some Collection<(table: String, before: [TableColumn]?)>) {
+        guard !entries.isEmpty else { return }
+        tables.withLock { known in
+            for entry in entries.reversed() { known[entry.table] = entry.before }
+            changed()
+        }
+    }
+
     /// Forgets one table.
     public func forget(_ table: String) {
         tables.withLock {
@@ -101,7 +167,11 @@ extension StatementCheck {
             let known = schemas.snapshot
             guard !known.isEmpty else { return }
             try TypeScope(s, known).check(s, known)
+        case .insert(let i):
+            guard let columns = schemas.columns(of: i.table) else { return }
+            try checkWrittenValues(i, columns)
         case .update(let u):
+            if let columns = schemas.columns(of: u.table) { try checkWrittenValues(u, columns) }
             guard let f = u.filter, f.node.mayCompareColumns else { return }
             let known = schemas.snapshot
             guard let columns = known[u.table] else { return }
@@ -112,6 +182,59 @@ extension StatementCheck {
             guard let columns = known[d.table] else { return }
             try TypeScope(main: d.table, columns: columns).check(f.node, known)
         default: return
+        }
+    }
+
+    /// Refuses an INSERT's value of another type than its column's, as the table is known (see ``takes(_:_:)``).
+    static func checkWrittenValues(_ i: Insert, _ known: [TableColumn]) throws(StrataError) {
+        // The statement's columns are usually the table's in its order (a model's insert), so each is looked for
+        // from where the last one was found.
+        var from = 0
+        for (k, name) in i.columns.enumerated() {
+            guard let c = column(named: name, in: known, from: &from) else { continue }
+            for row in i.rows where k < row.count && !takes(known[c].type, row[k]) {
+                throw mismatch(i.table, known[c], row[k])
+            }
+        }
+    }
+
+    /// Refuses an UPDATE's value (not a computed assignment) of another type than its column's.
+    static func checkWrittenValues(_ u: Update, _ known: [TableColumn]) throws(StrataError) {
+        var from = 0
+        for a in u.assignments where a.expression == nil {
+            guard let c = column(named: a.column, in: known, from: &from) else { continue }
+            if !takes(known[c].type, a.value) { throw mismatch(u.table, known[c], a.value) }
+        }
+    }
+
+    /// The index of the column named `name`, looked for from `from` on and then from the start; `from` moves past it.
+    private static func column(named name: String, in columns: [TableColumn], from: inout Int) -> Int? {
+        if let i = columns[from...].firstIndex(where: { $0.name == name })
+            ?? columns[..<from].firstIndex(where: { $0.name == name })
+        {
+            from = i + 1 < columns.count ? i + 1 : 0
+            return i
+        }
+        return nil
+    }
+
+    private static func mismatch(_ table: String, _ column: TableColumn, _ value: DatabaseValue) -> StrataError {
+        .typeMismatch(
+            table: table, column: column.name, detail: "expected \(column.type.rawValue), got \(value.kindName)")
+    }
+
+    /// Whether a column of `type` stores `value` as a value of its type on every backend: NULL (nullability is the
+    /// database's to check), a value of the type, an integer in a double or decimal column, and text in a JSON
+    /// column (the database checks it is JSON). SQLite would store an integer in a text column as text, PostgreSQL
+    /// would cast it, the memory driver refuses it: Strata refuses every other pair before any driver sees it.
+    public static func takes(_ type: ColumnType, _ value: DatabaseValue) -> Bool {
+        switch (type, value) {
+        case (_, .null), (.integer, .integer), (.double, .double), (.text, .text), (.blob, .blob), (.bool, .bool),
+            (.decimal, .decimal), (.uuid, .uuid), (.date, .date), (.json, .json), (.double, .integer),
+            (.decimal, .integer), (.json, .text):
+            return true
+        default:
+            return false
         }
     }
 
@@ -328,6 +451,24 @@ extension SQLExpression.Node {
             .search(let e, _), .searchRank(let e, _):
             e.mayCompareColumns
         case .arithmetic(_, let l, let r), .concat(let l, let r): l.mayCompareColumns || r.mayCompareColumns
+        }
+    }
+}
+
+extension DatabaseValue {
+    /// The name of the value's kind in messages: `integer`, `text`, `NULL`…
+    var kindName: String {
+        switch self {
+        case .null: "NULL"
+        case .bool: "bool"
+        case .integer: "integer"
+        case .double: "double"
+        case .text: "text"
+        case .blob: "blob"
+        case .date: "date"
+        case .decimal: "decimal"
+        case .uuid: "uuid"
+        case .json: "json"
         }
     }
 }

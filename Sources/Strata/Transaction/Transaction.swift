@@ -225,6 +225,10 @@ public final class Transaction {
     /// (`TextStoredColumns/generation`) it was found at (see `hasNoNumbersStoredAsText(_:)`).
     @exclusivity(unchecked) var textFreeModel: (model: ObjectIdentifier, generation: Int)?
 
+    /// What the tables Strata knows were before each schema change made in this transaction, with the depth of the
+    /// scope that made it (see `followSchema(_:)`), the oldest first.
+    @exclusivity(unchecked) private var schemaUndo: [(depth: Int, table: String, before: [TableColumn]?)] = []
+
     /// The connection's render cache (``SQLConnection/renderCache``), looked up on the first SELECT.
     ///
     /// This and the two below are kept by hand rather than as `lazy var`s: a lazy property's every read is a
@@ -269,6 +273,7 @@ public final class Transaction {
             try checkOpen()
             if abortedDepth != nil { try checkNotAborted(nil) }
             try ValueCheck.checkBinds(binds, statement: statement)
+            if !template.isRead { try checkWrittenBinds(template, binds, statement) }
             database.statementCounter.add(1, ordering: .relaxed)
             let changed = try running {
                 try connection.execute(template: template, binds: binds, statement: statement, onRow: onRow)
@@ -280,6 +285,7 @@ public final class Transaction {
             try checkOpen()
             if abortedDepth != nil { try checkNotAborted(nil) }
             try ValueCheck.checkBinds(binds, statement: statement)
+            if !template.isRead { try checkWrittenBinds(template, binds, statement) }
         } catch {
             observer.failedBeforeRunning(error)
             throw error
@@ -307,6 +313,46 @@ public final class Transaction {
         observer.finished(kind, start: start, returned: returned, changed: changed, describe: described)
         if kind != .select { wrote(table: template.table) }
         return changed
+    }
+
+    /// The write template whose binds were last checked against the tables Strata knows, the generation of
+    /// ``KnownSchemas`` it was checked at, and the binds to check at each of its statements (see
+    /// `checkWrittenBinds(_:_:_:)`).
+    @exclusivity(unchecked) private var checkedTemplate: StatementTemplate?
+    @exclusivity(unchecked) private var checkedTemplateGeneration = -1
+    @exclusivity(unchecked) private var checkedBinds: [(index: Int, column: String, type: ColumnType)] = []
+
+    /// The core's check of written values (``StatementCheck/checkWrittenValues(_:_:)``) for a statement of a write
+    /// template, which skips the statement check: a value of another type than its known column's is
+    /// `typeMismatch`. A template's statement is built and checked once per template and schema generation; a bind
+    /// that held a value of its column's type then holds one of the same model property, of the same type, at every
+    /// statement of the template, so only the binds that were NULL are checked again (usually none).
+    private func checkWrittenBinds(
+        _ template: StatementTemplate, _ binds: [DatabaseValue], _ statement: () throws -> Statement
+    ) throws {
+        let generation = database.knownSchemas.generation
+        if generation == checkedTemplateGeneration, let last = checkedTemplate, last.isSame(as: template) {
+            for b in checkedBinds where b.index < binds.count && !StatementCheck.takes(b.type, binds[b.index]) {
+                throw StrataError.typeMismatch(
+                    table: template.table, column: b.column,
+                    detail: "expected \(b.type.rawValue), got \(binds[b.index].kindName)")
+            }
+            return
+        }
+        guard case .insert(let insert) = try statement(), let known = database.knownSchemas.columns(of: insert.table)
+        else {
+            (checkedTemplate, checkedTemplateGeneration, checkedBinds) = (template, generation, [])
+            return
+        }
+        try StatementCheck.checkWrittenValues(insert, known)
+        var again: [(index: Int, column: String, type: ColumnType)] = []
+        for (r, row) in insert.rows.enumerated() {
+            for (k, name) in insert.columns.enumerated() where k < row.count && row[k].isNull {
+                guard let type = known.first(where: { $0.name == name })?.type else { continue }
+                again.append((r * insert.columns.count + k, name, type))
+            }
+        }
+        (checkedTemplate, checkedTemplateGeneration, checkedBinds) = (template, generation, again)
     }
 
     /// Runs one statement's driver call: a failure is noted for the transaction's policy (see
@@ -353,14 +399,41 @@ public final class Transaction {
     /// Notes a statement that ran: a write's table is announced now in autocommit, at COMMIT otherwise.
     private func wrote(_ statement: Statement) {
         switch statement {
-        case .createTable, .addColumn, .dropTable:
+        case .createTable(let schema):
             database.textStoredColumns.forget()
-            database.knownSchemas.record(statement)
-            if let table = statement.tableName { wrote(table: table) }
+            followSchema(.createTable(schema))
+            wrote(table: schema.name)
+        case .addColumn(let table, let column):
+            database.textStoredColumns.forget()
+            followSchema(.addColumn(table: table, column))
+            wrote(table: table)
+        case .dropTable(let table):
+            database.textStoredColumns.forget()
+            followSchema(.dropTable(table))
+            wrote(table: table)
         case .select, .begin, .commit, .rollback, .savepoint, .releaseSavepoint, .rollbackToSavepoint, .beginIsolated:
             return
         default: if let table = statement.tableName { wrote(table: table) }
         }
+    }
+
+    /// Makes the tables Strata knows (``KnownSchemas``) follow a schema change that ran; inside a transaction, what
+    /// was known before is kept, for a rollback to put back (where the database's DDL is transactional: MariaDB's
+    /// commits, so a rollback leaves it).
+    func followSchema(_ change: SchemaChange) {
+        let before = database.knownSchemas.follow(change)
+        guard depth > 0, !before.isEmpty, (sqlConnection?.dialect.ddlCommit ?? DDLCommit.none) == .none else { return }
+        for entry in before { schemaUndo.append((depth, entry.table, entry.before)) }
+    }
+
+    /// Puts back what the tables Strata knows were before the schema changes made in scopes deeper than `depth`,
+    /// which rolled back.
+    private func undoSchemaChanges(above depth: Int) {
+        guard let first = schemaUndo.firstIndex(where: { $0.depth > depth }) else { return }
+        database.knownSchemas.restore(schemaUndo[first...].map { ($0.table, $0.before) })
+        schemaUndo.removeSubrange(first...)
+        // What was found of models over the changed tables was found against the undone changes.
+        database.textStoredColumns.forget()
     }
 
     private func wrote(table: String) {
@@ -436,6 +509,7 @@ public final class Transaction {
         } catch {
             depth -= 1
             undoScopes.removeLast().rolledBack()
+            if !schemaUndo.isEmpty { undoSchemaChanges(above: depth) }
             if depth == 0 {
                 touched.removeAll()
                 if (try? control(.rollback)) == nil { mayLeaveTransactionOpen = true }
@@ -464,11 +538,13 @@ public final class Transaction {
                 try control(.commit)
             } catch {
                 scope.rolledBack()
+                if !schemaUndo.isEmpty { undoSchemaChanges(above: 0) }
                 touched.removeAll()
                 if (try? control(.rollback)) == nil { mayLeaveTransactionOpen = true }
                 throw error
             }
             scope.committed()
+            if !schemaUndo.isEmpty { schemaUndo.removeAll() }
             if !touched.isEmpty {
                 database.changes.committed(touched.announced)
                 touched.removeAll()
@@ -599,9 +675,11 @@ public final class Transaction {
         let scope = undoScopes.removeLast()
         if committed {
             scope.committed()
+            if !schemaUndo.isEmpty { schemaUndo.removeAll() }
             if !touched.isEmpty { database.changes.committed(touched.announced) }
         } else {
             scope.rolledBack()
+            if !schemaUndo.isEmpty { undoSchemaChanges(above: 0) }
         }
         touched.removeAll()
     }
