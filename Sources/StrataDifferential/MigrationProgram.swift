@@ -5,9 +5,9 @@ import Strata
 
 /// One step of a migration program.
 public enum MigrationProgramStep: Sendable, CustomStringConvertible {
-    /// A versioned step (``Migration``) named `name` whose `up` makes `changes`, in order, in one transaction; `down`,
-    /// when there is one, undoes them.
-    case migrate(name: String, changes: [SchemaChange], down: [SchemaChange]?)
+    /// A versioned step (``Migration``) named `name` whose `up` makes `changes`, in order, in one transaction (with
+    /// `transform`, when there is one, run before the change at its position); `down`, when there is one, undoes them.
+    case migrate(name: String, changes: [SchemaChange], down: [SchemaChange]?, transform: PlacedTransform? = nil)
     /// A row written to `table`, with its key given: each column by name and value.
     case insert(table: String, columns: [String], values: [DatabaseValue])
     /// `revert` of the last applied step of the program's steps so far: its `down` runs, or it is
@@ -19,11 +19,18 @@ public enum MigrationProgramStep: Sendable, CustomStringConvertible {
     /// An automatic migration of one table (`Transaction.migrate(_:policy:)` of a schema): the table created when
     /// missing, its missing columns added (filled with their defaults) when not.
     case automatic(TableSchema)
+    /// A write or read through ``MPItem`` or ``MPTag``, in a transaction of its own.
+    case model(MigrationModelWrite)
+    /// An automatic migration of a model (`Transaction.migrate(_:policy:)`): its table (and its referenced tables)
+    /// created when missing, its missing columns added when not.
+    case automaticModel(MigrationModel)
 
     public var description: String {
         switch self {
-        case .migrate(let name, let changes, let down):
-            let text = "migrate \(name): " + changes.map(\.description).joined(separator: "; ")
+        case .migrate(let name, let changes, let down, let transform):
+            var up = changes.map(\.description)
+            if let transform { up.insert(transform.transform.description, at: min(transform.position, up.count)) }
+            let text = "migrate \(name): " + up.joined(separator: "; ")
             return text + (down.map { " (down: " + $0.map(\.description).joined(separator: "; ") + ")" } ?? "")
         case .insert(let table, let columns, let values):
             let pairs = zip(columns, values).map { "\($0) = \($1.summary)" }
@@ -34,7 +41,23 @@ public enum MigrationProgramStep: Sendable, CustomStringConvertible {
             return (statement ? "DROP TABLE " : "drop tables ") + tables.joined(separator: ", ")
         case .automatic(let schema):
             return "migrate automatically " + SchemaChange.createTable(schema).description
+        case .model(let write):
+            return write.description
+        case .automaticModel(let model):
+            return "migrate \(model.rawValue) automatically"
         }
+    }
+}
+
+/// A data transform and where it runs among its step's changes: before the change at `position` (after the last when
+/// `position` is their count).
+public struct PlacedTransform: Sendable {
+    public var position: Int
+    public var transform: MigrationTransform
+
+    public init(position: Int, _ transform: MigrationTransform) {
+        self.position = position
+        self.transform = transform
     }
 }
 
@@ -117,10 +140,35 @@ public struct MigrationProgramGenerator {
                 if let n = Int(name.drop { !$0.isNumber }), n > names { names = n }
             }
         }
+        let item = tables.first { $0.name == "mp_item" }
+        let tag = tables.first { $0.name == "mp_tag" }
+        if item == nil || tag == nil, rng.chance(0.08) {
+            // A model's table, created by a versioned step as `createTable(for:)` plans it, or by automatic migration
+            // (which creates the items' table with the tags').
+            let model: MigrationModel = item == nil || rng.chance(0.3) ? .item : .tag
+            if rng.chance(0.3) { return .automaticModel(model) }
+            applied += 1
+            steps += 1
+            let schema = model.plannedSchema
+            tables.append(
+                Table(
+                    name: schema.name,
+                    columns: schema.columns.filter { !$0.isPrimaryKey }.map {
+                        Column(name: $0.name, type: $0.type, nullable: $0.isNullable)
+                    }))
+            return .migrate(
+                name: String(format: "m%03d", steps), changes: [.createTable(schema)], down: [.dropTable(schema.name)],
+                transform: model == .item && rng.chance(0.4)
+                    ? PlacedTransform(position: 1, .itemInserted(id: 1, name: "first", qty: 1)) : nil)
+        }
+        if item != nil || tag != nil, rng.chance(0.25) {
+            if let item, tag == nil || rng.chance(0.65) { return .model(itemWrite(item, &rng)) }
+            return .model(tagWrite(&rng))
+        }
         if tables.isEmpty || rng.chance(0.45) {
             applied += 1
             let (name, changes, down) = migration(&rng)
-            return .migrate(name: name, changes: changes, down: down)
+            return .migrate(name: name, changes: changes, down: down, transform: placedTransform(changes, &rng))
         }
         if applied > 0 && rng.chance(0.06) {
             applied -= 1
@@ -174,6 +222,72 @@ public struct MigrationProgramGenerator {
         }
         if !refused { tables.removeAll { names.contains($0.name) } }
         return .dropTables(names, statement: statement)
+    }
+
+    // MARK: - The model and transforms
+
+    /// A write through ``MPTag``: of keys from a few, some there, some not; now and then with an item's key.
+    private func tagWrite(_ rng: inout SplitMix64) -> MigrationModelWrite {
+        let keys = ["a", "b", "c", "d", "e"]
+        let label = rng.pick(["x", "", "é", "3"])
+        let weight = rng.pick([0.5, -1, 1e20, 3])
+        switch rng.below(4) {
+        case 0:
+            return .saveTag(
+                id: rng.pick(keys), label: label, weight: weight, item: rng.chance(0.4) ? 1 + Int64(rng.below(4)) : nil)
+        case 1:
+            return .insertTags(
+                Array(Set((0..<(1 + rng.below(3))).map { _ in rng.pick(keys) })).sorted(), label: label, weight: weight)
+        case 2: return .upsertTag(id: rng.pick(keys), label: label, weight: weight)
+        default:
+            return .loadTags(Array(Set((0..<(1 + rng.below(3))).map { _ in rng.pick(keys) })).sorted(), label: label)
+        }
+    }
+
+    /// A write through ``MPItem`` on `item` (the live `mp_item`): of a key there or just past the last.
+    private func itemWrite(_ item: Table, _ rng: inout SplitMix64) -> MigrationModelWrite {
+        let id = 1 + Int64(rng.below(Int(min(item.rows, 1_000)) + 2))
+        let qty = rng.pick([0, 1, -1, 7, 42, -300, Int64.max, Int64.min])
+        let name = rng.pick(["a", "", "é", "x y", "3", "first"])
+        switch rng.below(100) {
+        case 0..<25:
+            return .save(id: id, name: name, qty: qty, price: rng.chance(0.3) ? nil : rng.pick([0.5, -7.25, 1e20, 3]))
+        case 25..<45:
+            return .adjust(id: id, by: rng.pick([1, -1, 5, 1_000, Int64.max]))
+        case 45..<55:
+            return .delete(id: id)
+        case 55..<75:
+            return .save(id: item.rows + 1, name: name, qty: qty, price: nil)
+        case 75..<85:
+            return .rename(below: rng.pick([0, 7, 100]), to: name)
+        default:
+            return .fetchAll
+        }
+    }
+
+    /// Now and then a transform among a step's changes: an UPDATE of a table's column (a value of its type as the
+    /// step leaves it, or now and then of another), a write through ``MPItem`` when its table is there, or an error of the app's own.
+    private func placedTransform(_ changes: [SchemaChange], _ rng: inout SplitMix64) -> PlacedTransform? {
+        guard rng.chance(0.3) else { return nil }
+        let position = rng.below(changes.count + 1)
+        if rng.chance(0.08) { return PlacedTransform(position: position, .fail) }
+        if let item = tables.first(where: { $0.name == "mp_item" }), rng.chance(0.6) {
+            let qty = rng.pick([0, 1, 7, 42, -300, Int64.max])
+            switch rng.below(4) {
+            case 0: return PlacedTransform(position: position, .itemsSaved(by: rng.pick([1, -1, 1_000, Int64.max])))
+            case 1: return PlacedTransform(position: position, .itemsUpdated(atLeast: rng.pick([0, 7, 42]), qty: qty))
+            case 2: return PlacedTransform(position: position, .itemsDeleted(atLeast: rng.pick([0, 7, 42])))
+            default:
+                return PlacedTransform(
+                    position: position, .itemInserted(id: item.rows + 1 + Int64(rng.below(2)), name: "t", qty: qty))
+            }
+        }
+        guard let t = tables.isEmpty ? nil : rng.pick(tables), let c = t.columns.isEmpty ? nil : rng.pick(t.columns)
+        else { return nil }
+        let value: DatabaseValue =
+            c.nullable && rng.chance(0.2) ? .null : Self.value(rng.chance(0.1) ? rng.pick(types) : c.type, &rng)
+        let keys: Int64? = rng.chance(0.5) ? Int64(rng.below(Int(min(t.rows, 1_000)) + 1)) : nil
+        return PlacedTransform(position: position, .update(table: t.name, column: c.name, value: value, keysUpTo: keys))
     }
 
     /// A program of `length` steps, written for the tables as the generator pictures them after its own steps.

@@ -121,9 +121,10 @@ public final class MigrationRunner {
             if case .insert(let table, let columns, let values) = step {
                 step = Self.fitted(table, columns, values, to: live)
             }
-            if case .migrate(let name, let changes, let down) = step {
-                migrations.append(
-                    Migration(name, up: changes.map { .schema($0) }, down: down.map { $0.map { .schema($0) } }))
+            if case .migrate(let name, let changes, let down, let transform) = step {
+                var up = changes.map { MigrationOperation.schema($0) }
+                if let transform { up.insert(transform.transform.operation, at: min(transform.position, up.count)) }
+                migrations.append(Migration(name, up: up, down: down.map { $0.map { .schema($0) } }))
             }
             var outcomes: [String] = []
             var messages: [String] = []
@@ -135,7 +136,11 @@ public final class MigrationRunner {
                 snapshots.append(try snapshot(side))
             }
             steps += 1
-            count(step, refused: outcomes[0] != "done")
+            count(step, refused: !outcomes[0].hasPrefix("done"))
+            // A call that threw and changed its model is wrong on its own, whatever the others did.
+            if let k = outcomes.firstIndex(of: "divergence") {
+                return MigrationDivergence(program: program, step: i, details: "\(sides[k].name): \(messages[k])")
+            }
             let first = snapshots[0]
             live = first
             for k in sides.indices.dropFirst() {
@@ -211,7 +216,10 @@ public final class MigrationRunner {
         case .revert: kinds = ["revert"]
         case .dropTables(_, let statement): kinds = [statement ? "DROP TABLE" : "dropTables"]
         case .automatic: kinds = ["automatic"]
-        case .migrate(_, let changes, _): kinds = changes.map { Self.kind($0) }
+        case .migrate(_, let changes, _, let transform):
+            kinds = changes.map { Self.kind($0) } + (transform.map { [Self.kind($0.transform)] } ?? [])
+        case .model(let write): kinds = [Self.kind(write)]
+        case .automaticModel(let model): kinds = ["automatic \(model.rawValue)"]
         }
         for k in kinds {
             let c = census[k] ?? (0, 0)
@@ -235,6 +243,33 @@ public final class MigrationRunner {
         case .dropForeignKey: return "dropForeignKey"
         case .setDefault: return "setDefault"
         case .setDatabaseDefault: return "setDatabaseDefault"
+        }
+    }
+
+    /// A transform's kind, for the census.
+    static func kind(_ transform: MigrationTransform) -> String {
+        switch transform {
+        case .update: return "transform update"
+        case .itemsSaved: return "transform MPItem saves"
+        case .itemsUpdated: return "transform MPItem update"
+        case .itemsDeleted: return "transform MPItem delete"
+        case .itemInserted: return "transform MPItem insert"
+        case .fail: return "transform throws"
+        }
+    }
+
+    /// A model write's kind, for the census.
+    static func kind(_ write: MigrationModelWrite) -> String {
+        switch write {
+        case .save: return "MPItem save"
+        case .adjust: return "MPItem adjust"
+        case .delete: return "MPItem delete"
+        case .saveTag: return "MPTag save"
+        case .insertTags: return "MPTag insertAll"
+        case .upsertTag: return "MPTag upsert"
+        case .loadTags: return "MPTag load"
+        case .rename: return "MPItem bulk update"
+        case .fetchAll: return "MPItem fetch"
         }
     }
 
@@ -263,6 +298,11 @@ public final class MigrationRunner {
                 try side.db.readSync { tx in _ = try tx.revert(migrations) }
             case .automatic(let schema):
                 try side.db.writeSync { tx in try tx.migrate(schema, policy: .automatic) }
+            case .automaticModel(let model):
+                try side.db.writeSync { tx in try tx.migrate([model.type], policy: .automatic) }
+            case .model(let write):
+                let done = try side.db.writeSync { tx in try write.run(tx) }
+                return ("done: " + done, "done: " + done)
             case .dropTables(let tables, let statement):
                 try side.db.readSync { tx in
                     if statement {

@@ -12,10 +12,13 @@ struct FuzzMigrationsCommand: ParsableCommand {
         discussion: """
             Each program creates, drops and renames tables; adds, drops, renames and retypes columns (values \
             converted, NULLs filled); sets defaults; adds and drops indexes (unique ones too) and foreign keys; \
-            reverts steps; and writes rows between the steps. About one change in six is made to fail. After each \
-            step every database must report the same outcome and hold the same tables, columns, defaults, indexes, \
-            foreign keys, rows and migration log as the first. Exits non-zero on the first disagreement, printing \
-            the shortest failing program. The tables are named mp_* and strata_migrations (dropped at each program).
+            reverts steps; runs data transforms inside steps (UPDATEs, writes through a model, an error of the \
+            app's own); and writes rows between the steps, as raw rows and through a model (MPItem, on mp_item) \
+            whose table the steps change under it. About one change in six is made to fail. After each step every \
+            database must report the same outcome (for a model write, the same models after it) and hold the same \
+            tables, columns, defaults, indexes, foreign keys, rows and migration log as the first. Exits non-zero \
+            on the first disagreement, printing the shortest failing program. The tables are named mp_* and \
+            strata_migrations (dropped at each program).
             """
     )
 
