@@ -96,7 +96,8 @@ public enum SemanticsCoverage {
             "Type affinity vs strict",
             [
                 "not-null.violation", "decode.wrong-type-is-typed-error", "compare.across-types-refused",
-                "like.non-text-column-refused",
+                "like.non-text-column-refused", "write.value-of-another-type-refused",
+                "persistence.save-to-retyped-column-refused",
             ]
         ),
         ("LIMIT/OFFSET", ["limit-and-offset", "offset-without-limit", "limit-negative-is-typed-error"]),
@@ -134,6 +135,7 @@ public enum SemanticsCoverage {
                 "foreign-key.enforced-on-insert", "foreign-key.enforced-on-every-new-connection",
                 "drop-tables.statement-refused-while-referenced",
                 "drop-tables.referenced-by-a-table-not-listed-refused",
+                "migrate.transform-delete-runs-on-delete-actions", "migrate.transform-orphan-write-refused",
             ]
         ),
         ("String concat / NULL", ["expression.concat", "expression.concat-null-is-null"]),
