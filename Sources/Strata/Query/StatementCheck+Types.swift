@@ -65,10 +65,14 @@ public final class KnownSchemas: Sendable {
                 body(&columns)
                 known[table] = columns
             }
+            // A table whose columns a change (not its CREATE TABLE) made: its model's writes are checked value by
+            // value (see `isAltered(_:)`).
+            func altered(_ table: String) { alteredTables.withLock { _ = $0.insert(table) } }
             switch change {
             case .createTable(let schema):
                 before.append((schema.name, known[schema.name]))
                 known[schema.name] = schema.columns
+                alteredTables.withLock { _ = $0.remove(schema.name) }
             case .dropTable(let table):
                 guard let columns = known[table] else { return [] }
                 before.append((table, columns))
@@ -79,18 +83,23 @@ public final class KnownSchemas: Sendable {
                 before.append((name, known[name]))
                 known[name] = known[table]
                 known[table] = nil
+                altered(name)
             case .addColumn(let table, let column):
+                altered(table)
                 edit(table) { columns in
                     columns.removeAll { $0.name == column.name }
                     columns.append(column)
                 }
             case .dropColumn(let table, let column):
+                altered(table)
                 edit(table) { $0.removeAll { $0.name == column } }
             case .renameColumn(let table, let column, let name):
+                altered(table)
                 edit(table) { columns in
                     for i in columns.indices where columns[i].name == column { columns[i].name = name }
                 }
             case .alterColumn(let table, let column, let type, let nullable, _):
+                altered(table)
                 edit(table) { columns in
                     for i in columns.indices where columns[i].name == column {
                         columns[i].type = type
@@ -113,6 +122,46 @@ public final class KnownSchemas: Sendable {
         tables.withLock { known in
             for entry in entries.reversed() { known[entry.table] = entry.before }
             changed()
+        }
+        // Checked value by value from now on, whatever the undone changes were.
+        alteredTables.withLock { for entry in entries { $0.insert(entry.table) } }
+    }
+
+    /// The write templates whose statement passed the check of written values at a generation, with the binds to
+    /// check again at each of their statements (see `Transaction.checkWrittenBinds`): kept across transactions,
+    /// so a template's statement (a chunk of `upsertAll` builds every row of it) is built once per schema change.
+    /// The known tables a schema change other than their CREATE TABLE changed (a column added, dropped, renamed or
+    /// retyped; the table renamed; a change a rollback undid).
+    private let alteredTables = Mutex<Set<String>>([])
+
+    /// Whether a schema change other than its CREATE TABLE changed `table`'s columns since Strata created it: the
+    /// writes of a model's statement templates, whose values are of the model's types, are checked against the
+    /// table's types only then (a table as its model created it takes them by construction; a hand-made statement,
+    /// and a model with its own key, are checked whatever the table).
+    func isAltered(_ table: String) -> Bool { alteredTables.withLock { $0.contains(table) } }
+
+    /// A few dozen at most (an app's models' inserts and upserts), looked for one by one: hashing a template cost
+    /// more than comparing it with each (a fresh test database checks four).
+    private let templates = Mutex<(generation: Int, checked: [(StatementTemplate, [BindCheck])])>((-1, []))
+
+    /// The binds to check again for `template`, when its statement passed at `generation`.
+    func checkedBinds(_ template: StatementTemplate, generation: Int) -> [BindCheck]? {
+        templates.withLock { memo in
+            guard memo.generation == generation else { return nil }
+            for entry in memo.checked where entry.0.isSame(as: template) { return entry.1 }
+            return nil
+        }
+    }
+
+    /// Notes that `template`'s statement passed at `generation`, and the binds to check again.
+    func noteChecked(_ template: StatementTemplate, _ binds: [BindCheck], generation: Int) {
+        templates.withLock { memo in
+            if memo.generation != generation {
+                memo.generation = generation
+                memo.checked.removeAll(keepingCapacity: true)
+            }
+            if memo.checked.count >= 64 { memo.checked.removeFirst() }
+            memo.checked.append((template, binds))
         }
     }
 
@@ -227,14 +276,21 @@ extension StatementCheck {
     /// database's to check), a value of the type, an integer in a double or decimal column, and text in a JSON
     /// column (the database checks it is JSON). SQLite would store an integer in a text column as text, PostgreSQL
     /// would cast it, the memory driver refuses it: Strata refuses every other pair before any driver sees it.
+    @inline(__always)
     public static func takes(_ type: ColumnType, _ value: DatabaseValue) -> Bool {
-        switch (type, value) {
-        case (_, .null), (.integer, .integer), (.double, .double), (.text, .text), (.blob, .blob), (.bool, .bool),
-            (.decimal, .decimal), (.uuid, .uuid), (.date, .date), (.json, .json), (.double, .integer),
-            (.decimal, .integer), (.json, .text):
-            return true
-        default:
-            return false
+        // A switch on the value alone, binding nothing: a tuple of the two copied the value (a retain and a release
+        // of a text's storage for each value of a bulk write).
+        switch value {
+        case .null: return true
+        case .integer: return type == .integer || type == .double || type == .decimal
+        case .double: return type == .double
+        case .text: return type == .text || type == .json
+        case .blob: return type == .blob
+        case .bool: return type == .bool
+        case .decimal: return type == .decimal
+        case .uuid: return type == .uuid
+        case .date: return type == .date
+        case .json: return type == .json
         }
     }
 
@@ -453,6 +509,14 @@ extension SQLExpression.Node {
         case .arithmetic(_, let l, let r), .concat(let l, let r): l.mayCompareColumns || r.mayCompareColumns
         }
     }
+}
+
+/// A bind of a write template whose value is checked against its column's known type at each statement (it was
+/// NULL when the template's statement was checked).
+struct BindCheck: Sendable {
+    var index: Int
+    var column: String
+    var type: ColumnType
 }
 
 extension DatabaseValue {

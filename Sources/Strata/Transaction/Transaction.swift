@@ -174,6 +174,10 @@ public final class Transaction {
     /// keeps what the check reads of values (a count's sign, a LIKE pattern's validity, a value's kind), so a
     /// statement of the same key passes alike.
     private func checkStatement(_ statement: Statement) throws(StrataError) {
+        if case .insert(let insert) = statement {
+            try StatementCheck.check(statement)
+            return try checkInsertValues(insert)
+        }
         guard case .select(let select) = statement, let cache = renderCache else {
             return try StatementCheck.check(statement, schemas: database.knownSchemas)
         }
@@ -318,41 +322,95 @@ public final class Transaction {
     /// The write template whose binds were last checked against the tables Strata knows, the generation of
     /// ``KnownSchemas`` it was checked at, and the binds to check at each of its statements (see
     /// `checkWrittenBinds(_:_:_:)`).
-    @exclusivity(unchecked) private var checkedTemplate: StatementTemplate?
-    @exclusivity(unchecked) private var checkedTemplateGeneration = -1
-    @exclusivity(unchecked) private var checkedBinds: [(index: Int, column: String, type: ColumnType)] = []
+    @exclusivity(unchecked) private var checkedTemplates: [CheckedTemplate] = []
+    @exclusivity(unchecked) private var checkedTemplatesGeneration = -1
+
+    /// A write template whose statement passed the check of written values, and the binds to check again.
+    private struct CheckedTemplate {
+        var template: StatementTemplate
+        var binds: [BindCheck]
+    }
+
+    /// The INSERT (not of a template) whose values were last checked against the tables Strata knows: its table,
+    /// its columns, their known types, and the generation of ``KnownSchemas`` they were read at.
+    @exclusivity(unchecked) private var checkedInsert: (table: String, columns: [String], types: [ColumnType?])?
+    @exclusivity(unchecked) private var checkedInsertGeneration = -1
 
     /// The core's check of written values (``StatementCheck/checkWrittenValues(_:_:)``) for a statement of a write
     /// template, which skips the statement check: a value of another type than its known column's is
-    /// `typeMismatch`. A template's statement is built and checked once per template and schema generation; a bind
+    /// `typeMismatch`, once a schema change other than its CREATE TABLE changed the table (see
+    /// `KnownSchemas.isAltered(_:)`). A template's statement is built and checked once per template and schema generation; a bind
     /// that held a value of its column's type then holds one of the same model property, of the same type, at every
     /// statement of the template, so only the binds that were NULL are checked again (usually none).
     private func checkWrittenBinds(
         _ template: StatementTemplate, _ binds: [DatabaseValue], _ statement: () throws -> Statement
     ) throws {
         let generation = database.knownSchemas.generation
-        if generation == checkedTemplateGeneration, let last = checkedTemplate, last.isSame(as: template) {
-            for b in checkedBinds where b.index < binds.count && !StatementCheck.takes(b.type, binds[b.index]) {
+        if generation != checkedTemplatesGeneration {
+            checkedTemplates.removeAll(keepingCapacity: true)
+            checkedTemplatesGeneration = generation
+        }
+        func check(_ again: [BindCheck]) throws {
+            for b in again where b.index < binds.count && !StatementCheck.takes(b.type, binds[b.index]) {
                 throw StrataError.typeMismatch(
                     table: template.table, column: b.column,
                     detail: "expected \(b.type.rawValue), got \(binds[b.index].kindName)")
             }
+        }
+        for checked in checkedTemplates where checked.template.isSame(as: template) { return try check(checked.binds) }
+        // A few templates at once (a save's insert and its read-back, an upsert's), the oldest dropped past four.
+        if checkedTemplates.count >= 4 { checkedTemplates.removeFirst() }
+        let schemas = database.knownSchemas
+        guard schemas.isAltered(template.table) else {
+            checkedTemplates.append(CheckedTemplate(template: template, binds: []))
             return
         }
-        guard case .insert(let insert) = try statement(), let known = database.knownSchemas.columns(of: insert.table)
-        else {
-            (checkedTemplate, checkedTemplateGeneration, checkedBinds) = (template, generation, [])
+        if let again = schemas.checkedBinds(template, generation: generation) {
+            checkedTemplates.append(CheckedTemplate(template: template, binds: again))
+            return try check(again)
+        }
+        guard case .insert(let insert) = try statement(), let known = schemas.columns(of: insert.table) else {
+            checkedTemplates.append(CheckedTemplate(template: template, binds: []))
+            schemas.noteChecked(template, [], generation: generation)
             return
         }
         try StatementCheck.checkWrittenValues(insert, known)
-        var again: [(index: Int, column: String, type: ColumnType)] = []
+        var again: [BindCheck] = []
         for (r, row) in insert.rows.enumerated() {
             for (k, name) in insert.columns.enumerated() where k < row.count && row[k].isNull {
                 guard let type = known.first(where: { $0.name == name })?.type else { continue }
-                again.append((r * insert.columns.count + k, name, type))
+                again.append(BindCheck(index: r * insert.columns.count + k, column: name, type: type))
             }
         }
-        (checkedTemplate, checkedTemplateGeneration, checkedBinds) = (template, generation, again)
+        checkedTemplates.append(CheckedTemplate(template: template, binds: again))
+        schemas.noteChecked(template, again, generation: generation)
+    }
+
+    /// The check of an INSERT's values (``StatementCheck/checkWrittenValues(_:_:)``), its columns' known types
+    /// looked up once for a loop of INSERTs of one shape (a history row per write, a chunk of `insertAll`).
+    private func checkInsertValues(_ i: Insert) throws(StrataError) {
+        let generation = database.knownSchemas.generation
+        let types: [ColumnType?]
+        if generation == checkedInsertGeneration, let last = checkedInsert, last.table == i.table,
+            last.columns == i.columns
+        {
+            types = last.types
+        } else {
+            guard let known = database.knownSchemas.columns(of: i.table) else {
+                (checkedInsert, checkedInsertGeneration) = ((i.table, i.columns, []), generation)
+                return
+            }
+            types = i.columns.map { name in known.first { $0.name == name }?.type }
+            (checkedInsert, checkedInsertGeneration) = ((i.table, i.columns, types), generation)
+        }
+        guard !types.isEmpty else { return }
+        for row in i.rows {
+            for k in row.indices where k < types.count {
+                guard let type = types[k], !StatementCheck.takes(type, row[k]) else { continue }
+                throw StrataError.typeMismatch(
+                    table: i.table, column: i.columns[k], detail: "expected \(type.rawValue), got \(row[k].kindName)")
+            }
+        }
     }
 
     /// Runs one statement's driver call: a failure is noted for the transaction's policy (see
