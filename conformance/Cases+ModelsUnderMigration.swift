@@ -70,6 +70,22 @@ extension ConformanceSuite {
                 try await VerItem.query(on: db).all()
             }
         },
+        VersionedFixtures.case("persistence.text-read-of-retyped-decimal-column-refused") { db in
+            // Found on SQLite, which stores a decimal as text and read it into a String property where memory and
+            // PostgreSQL hand back a decimal the property cannot read: refused on every driver, before the query.
+            try await VersionedFixtures.seed(db)
+            try await db.migrate([
+                Migration("003_code_decimal") { $0.alterColumn("code", in: "ver_item", to: .decimal, nullable: true) }
+            ])
+            try await checkThrows(
+                "find of a model whose String code is now decimal", Self.isTypeMismatch("ver_item", "code")
+            ) {
+                try await VerItem.find(1, on: db)
+            }
+            try await checkThrows("a query of it", Self.isTypeMismatch("ver_item", "code")) {
+                try await VerItem.query(on: db).all()
+            }
+        },
         VersionedFixtures.case("persistence.model-types-restored-after-failed-step") { db in
             // What Strata knows of a table follows a step's changes and is put back when the step rolls back: the
             // model still reads and writes its table as it is.

@@ -25,6 +25,19 @@ final class TextStoredColumns: Sendable {
         known.withLock { $0[table] = columns }
     }
 
+    /// The model last found free of number properties over text-only columns (and reading its columns alike on
+    /// every backend), with the generation it was found at, packed into one word (``pack(_:_:)``; 0: none): a
+    /// one-shot call, whose transaction is new, asks it with one atomic load instead of the cache's lock.
+    let lastFreeModel = Atomic<UInt64>(0)
+
+    /// A model and a generation in one word: the model's metadata address (8-byte aligned, below 2^47) shifted
+    /// right by 3 in the low 44 bits, the generation in the 20 above; 0 (never remembered) past either range.
+    static func pack(_ model: ObjectIdentifier, _ generation: Int) -> UInt64 {
+        let address = UInt64(UInt(bitPattern: model))
+        guard address & 7 == 0, address >> 47 == 0, generation >= 0, generation < 1 << 20 else { return 0 }
+        return (address >> 3) | (UInt64(generation) << 44)
+    }
+
     /// A model's number properties over text-only columns, when they were found since the last schema change.
     func lookup(model: ObjectIdentifier) -> Set<String>? {
         models.withLock { $0[model] }
@@ -275,9 +288,18 @@ extension Transaction {
         let generation = cache.generation.load(ordering: .sequentiallyConsistent)
         let key = ObjectIdentifier(model)
         if let free = textFreeModel, free.model == key, free.generation == generation { return true }
+        // The model found free last by any transaction of the database (a one-shot call's transaction is new).
+        let packed = TextStoredColumns.pack(key, generation)
+        if packed != 0, cache.lastFreeModel.load(ordering: .acquiring) == packed {
+            textFreeModel = (key, generation)
+            return true
+        }
         guard try numbersStoredAsText(model).isEmpty else { return false }
         // Remembered only when the cache kept the answer (a missing table is asked again).
-        if cache.lookup(model: key) != nil { textFreeModel = (key, generation) }
+        if cache.lookup(model: key) != nil {
+            textFreeModel = (key, generation)
+            cache.lastFreeModel.store(packed, ordering: .releasing)
+        }
         return true
     }
 
@@ -312,20 +334,33 @@ extension Transaction {
         return found
     }
 
-    /// Refuses a model with a number property over a bool column of its table, as Strata knows the table
-    /// (``KnownSchemas``: a migration retyped the column under the model). SQLite stores a Bool as the integer 0 or
-    /// 1, which an `Int` or `Double` property reads there, where memory, PostgreSQL and MariaDB hand back a boolean
-    /// the property cannot read: refused on every backend, before the query runs. Other pairs read alike everywhere
-    /// (a `Decimal` over a double column, text read into a `Date`) or fail alike, value by value, as
-    /// `decodingFailed`.
+    /// Refuses a model whose property reads a column of its table, as Strata knows the table (``KnownSchemas``: a
+    /// migration retyped the column under the model), that SQLite hands back as another type than the others do:
+    /// SQLite stores a Bool as the integer 0 or 1, which an `Int`, `Double` or `Decimal` property reads there, and a
+    /// decimal, a date, a UUID and JSON as text, which a `String` property reads there, where memory, PostgreSQL and
+    /// MariaDB hand back a boolean, a decimal, a date, a UUID or JSON the property cannot read. Such a pair is refused
+    /// on every backend, before the query runs. Other pairs read alike everywhere (a `Decimal` over a double column,
+    /// text read into a `Date`) or fail alike, value by value, as `decodingFailed`.
     ///
     /// - Throws: ``StrataError/typeMismatch(table:column:detail:)`` naming the table and the column.
     static func checkReads(_ schema: TableSchema, _ created: [TableColumn]) throws(StrataError) {
-        guard created.contains(where: { $0.type == .bool }) else { return }
-        for c in schema.columns where c.type != .bool && c.type.isNumber {
-            guard let live = created.first(where: { $0.name == c.name }), live.type == .bool else { continue }
+        guard created.contains(where: { Self.readsAsOtherTypeOnSQLite($0.type) }) else { return }
+        for c in schema.columns where c.type.isNumber || c.type == .text {
+            guard let live = created.first(where: { $0.name == c.name }), live.type != c.type else { continue }
+            let refused =
+                c.type == .text ? [.decimal, .date, .uuid, .json].contains(live.type) : live.type == .bool
+            guard refused else { continue }
             throw .typeMismatch(
-                table: schema.name, column: c.name, detail: "the model reads \(c.type.rawValue), the column holds bool")
+                table: schema.name, column: c.name,
+                detail: "the model reads \(c.type.rawValue), the column holds \(live.type.rawValue)")
+        }
+    }
+
+    /// The column types SQLite stores as another (a bool as an integer; a decimal, a date, a UUID and JSON as text).
+    private static func readsAsOtherTypeOnSQLite(_ type: ColumnType) -> Bool {
+        switch type {
+        case .bool, .decimal, .date, .uuid, .json: return true
+        default: return false
         }
     }
 
