@@ -143,9 +143,10 @@ public struct MigrationProgramGenerator {
         let item = tables.first { $0.name == "mp_item" }
         let tag = tables.first { $0.name == "mp_tag" }
         if item == nil || tag == nil, rng.chance(0.08) {
-            // A model's table, created by a versioned step as `createTable(for:)` plans it, or by automatic migration
-            // (which creates the items' table with the tags').
-            let model: MigrationModel = item == nil || rng.chance(0.3) ? .item : .tag
+            // A model's table, created by a versioned step as `createTable(for:)` plans it (the tags' refused while
+            // the items' table they reference is missing), or by automatic migration (which creates the items' table
+            // with the tags').
+            let model: MigrationModel = item == nil ? (rng.chance(0.3) ? .tag : .item) : .tag
             if rng.chance(0.3) { return .automaticModel(model) }
             applied += 1
             steps += 1
