@@ -31,21 +31,8 @@ enum ColumnCoercion {
         var detail: String
     }
 
-    /// The name of a value's kind in messages.
-    static func kindName(_ value: DatabaseValue) -> String {
-        switch value {
-        case .null: "NULL"
-        case .bool: "bool"
-        case .integer: "integer"
-        case .double: "double"
-        case .text: "text"
-        case .blob: "blob"
-        case .date: "date"
-        case .decimal: "decimal"
-        case .uuid: "uuid"
-        case .json: "json"
-        }
-    }
+    /// The name of a value's kind in messages (the core's, which its own type checks name).
+    static func kindName(_ value: DatabaseValue) -> String { value.kindName }
 }
 
 extension TableColumn {

@@ -268,8 +268,12 @@ extension StatementCheck {
     }
 
     private static func mismatch(_ table: String, _ column: TableColumn, _ value: DatabaseValue) -> StrataError {
-        .typeMismatch(
-            table: table, column: column.name, detail: "expected \(column.type.rawValue), got \(value.kindName)")
+        mismatch(table, column.name, column.type, value)
+    }
+
+    /// The error for `value` written to `column` of `type`, which does not take it (see ``takes(_:_:)``).
+    static func mismatch(_ table: String, _ column: String, _ type: ColumnType, _ value: DatabaseValue) -> StrataError {
+        .typeMismatch(table: table, column: column, detail: "expected \(type.rawValue), got \(value.kindName)")
     }
 
     /// Whether a column of `type` stores `value` as a value of its type on every backend: NULL (nullability is the
@@ -520,8 +524,8 @@ struct BindCheck: Sendable {
 }
 
 extension DatabaseValue {
-    /// The name of the value's kind in messages: `integer`, `text`, `NULL`…
-    var kindName: String {
+    /// The name of the value's kind in messages: `integer`, `text`, `NULL`… (the memory driver's messages too).
+    package var kindName: String {
         switch self {
         case .null: "NULL"
         case .bool: "bool"

@@ -352,9 +352,7 @@ public final class Transaction {
         }
         func check(_ again: [BindCheck]) throws {
             for b in again where b.index < binds.count && !StatementCheck.takes(b.type, binds[b.index]) {
-                throw StrataError.typeMismatch(
-                    table: template.table, column: b.column,
-                    detail: "expected \(b.type.rawValue), got \(binds[b.index].kindName)")
+                throw StatementCheck.mismatch(template.table, b.column, b.type, binds[b.index])
             }
         }
         for checked in checkedTemplates where checked.template.isSame(as: template) { return try check(checked.binds) }
@@ -407,8 +405,7 @@ public final class Transaction {
         for row in i.rows {
             for k in row.indices where k < types.count {
                 guard let type = types[k], !StatementCheck.takes(type, row[k]) else { continue }
-                throw StrataError.typeMismatch(
-                    table: i.table, column: i.columns[k], detail: "expected \(type.rawValue), got \(row[k].kindName)")
+                throw StatementCheck.mismatch(i.table, i.columns[k], type, row[k])
             }
         }
     }
