@@ -99,6 +99,7 @@ public enum ConformanceSuite {
         associationAggregateCases,
         typeCheckCases,
         rowDecodingCases,
+        preparedCases,
     ].flatMap { $0 }
 
     /// The names of every case.

@@ -90,6 +90,7 @@ enum CompiledCondition: Sendable {
         case .search(let e, let query): self = .search(try Operand(e, scope: scope), query)
         case .inSubquery, .scalarSubquery, .correlatedExists:
             throw .invalidQuery("a subquery the memory driver did not resolve")
+        case .parameter(let slot): throw .unboundParameter(slot.name)
         }
     }
 }

@@ -67,7 +67,7 @@ extension StoreState {
         case .jsonPath(let e, let path): return .jsonPath(try resolved(e), path)
         case .search(let e, let query): return .search(try resolved(e), query)
         case .searchRank(let e, let query): return .searchRank(try resolved(e), query)
-        case .column, .joinedColumn, .value, .constant, .unsafeRaw: return node
+        case .column, .joinedColumn, .value, .constant, .unsafeRaw, .parameter: return node
         }
     }
 
@@ -119,7 +119,7 @@ extension SQLExpression.Node {
     var hasSubquery: Bool {
         switch self {
         case .inSubquery, .scalarSubquery, .correlatedExists: return true
-        case .column, .joinedColumn, .value, .constant, .unsafeRaw: return false
+        case .column, .joinedColumn, .value, .constant, .unsafeRaw, .parameter: return false
         case .compare(_, let l, let r), .arithmetic(_, let l, let r), .concat(let l, let r):
             return l.hasSubquery || r.hasSubquery
         case .and(let items), .or(let items), .coalesce(let items): return items.contains { $0.hasSubquery }

@@ -28,17 +28,19 @@ enum ExplainQuery {
 }
 
 extension StrataContender {
-    /// The plans through `explain()`, in one read transaction.
+    /// The plans through `explain()` of the query prepared once (as the raw side prepares its statement once), its
+    /// bound bound per plan, in one read transaction.
     func explainQueries() async throws -> Sample {
         var d = Digest()
+        let bound = QueryParameter<Int>("bound")
         return try await timedAsync(
             {
                 d = Digest()
                 try await db.transaction { tx in
+                    let page = try BenchRecord.query(on: tx).tagged(ExplainQuery.tag).where(\.i1 > bound).order(\.d1)
+                        .limit(ExplainQuery.limit).prepared()
                     for k in 0..<ExplainQuery.explains {
-                        let plan = try BenchRecord.query(on: tx).tagged(ExplainQuery.tag)
-                            .where(\.i1 > ExplainQuery.threshold(k)).order(\.d1).limit(ExplainQuery.limit).explain()
-                        ExplainQuery.add(plan, to: &d)
+                        ExplainQuery.add(try page.binding(bound, to: ExplainQuery.threshold(k)).explain(), to: &d)
                     }
                 }
             }, digest: { d })

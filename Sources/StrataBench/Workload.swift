@@ -147,8 +147,8 @@ public enum Workload: String, CaseIterable, Sendable, Codable {
             return "5,000 lookups by a two-column primary key (10,000 order lines, one in ten absent), each read into "
                 + "its model, in one read transaction"
         case .explain:
-            return "200 plans (explain()) of a query tagged bench.page (where i1 > ? order by d1 limit 20), each read "
-                + "as text, in one read transaction"
+            return "200 plans (explain()) of a query tagged bench.page (where i1 > ? order by d1 limit 20), prepared "
+                + "once and bound per plan, each read as text, in one read transaction"
         case .generated:
             return "save 20,000 models one by one in one transaction, each with a stored generated column (price * "
                 + "quantity) read back after its INSERT"

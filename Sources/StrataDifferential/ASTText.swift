@@ -68,6 +68,7 @@ enum ASTText {
         case .joinedColumn(let t, let c): return ".column(\(quoted(c)), table: \(quoted(t)))"
         case .value(let v): return ".value(\(value(v)))"
         case .constant(let b): return ".constant(\(b))"
+        case .parameter(let slot): return ".parameter(ParameterSlot(name: \(quoted(slot.name))))"
         case .compare(let op, let l, let r): return ".compare(.\(String(describing: op)), \(node(l)), \(node(r)))"
         case .and(let items): return ".and([\(items.map(node).joined(separator: ", "))])"
         case .or(let items): return ".or([\(items.map(node).joined(separator: ", "))])"

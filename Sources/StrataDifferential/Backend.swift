@@ -41,6 +41,34 @@ public final class Backend {
         }
     }
 
+    /// Runs a prepared read as a ``Transaction`` runs one on this connection: the SELECT with `values` in place, or,
+    /// once the plan rendered SQL here, that SQL with `values` bound into it (see ``PreparedPlan``).
+    func runPrepared(_ plan: PreparedPlan, values: [DatabaseValue], types: [ColumnType]) -> QueryOutcome {
+        guard let sql = connection as? any SQLConnection else {
+            return run(.select(plan.substituted(values)), types: types)
+        }
+        guard let bound = plan.binds(for: values, dialect: sql.dialect.name, schemas: 0, textColumns: 0) else {
+            let select = plan.substituted(values)
+            let outcome = run(.select(select), types: types)
+            if case .rows = outcome, let rendered = try? SQLRenderer.render(.select(select), dialect: sql.dialect) {
+                plan.remember(
+                    rendered, of: select, values: values, dialect: sql.dialect, schemas: 0, textColumns: 0)
+            }
+            return outcome
+        }
+        var rows: [[CanonicalValue]] = []
+        do {
+            let (rendering, binds) = bound
+            let statement = rendering.shape ?? .select(plan.substituted(values))
+            let changes = try sql.run(RenderedSQL(sql: rendering.sql, binds: binds), statement: rendering.shape) {
+                rows.append(try row($0, statement, types))
+            }
+            return .rows(rows, changes: changes)
+        } catch {
+            return .failed(kind: QueryOutcome.kind(of: error), message: "\(error)")
+        }
+    }
+
     /// Runs a statement; `types` decodes each result column.
     func run(_ statement: Statement, types: [ColumnType]) -> QueryOutcome {
         var rows: [[CanonicalValue]] = []
@@ -49,23 +77,30 @@ public final class Backend {
             // What the core refuses before any driver, as Transaction does.
             try StatementCheck.check(statement)
             if checksTypes { try StatementCheck.checkTypes(statement, schemas: schemas) }
-            let changes = try connection.execute(statement) { reader in
-                var row: [CanonicalValue] = []
-                row.reserveCapacity(reader.columnCount)
-                for i in 0..<reader.columnCount {
-                    var value = reader.value(at: i)
-                    if let items, i < items.count {
-                        value = try AggregateResults.normalize(value, item: items[i], table: statement.tableName ?? "?")
-                    }
-                    row.append(CanonicalValue(value, type: i < types.count ? types[i] : .integer))
-                }
-                rows.append(row)
-            }
+            let changes = try connection.execute(statement) { rows.append(try row($0, statement, types, items: items)) }
             schemas.record(statement)
             return .rows(rows, changes: changes)
         } catch {
             return .failed(kind: QueryOutcome.kind(of: error), message: "\(error)")
         }
+    }
+
+    /// One row of `statement`'s result, each value as its column's type reads it (an aggregate's normalized).
+    private func row(
+        _ reader: any RowReader, _ statement: Statement, _ types: [ColumnType],
+        items: [SelectItem]?? = nil
+    ) throws -> [CanonicalValue] {
+        let items = items ?? AggregateResults.items(statement)
+        var row: [CanonicalValue] = []
+        row.reserveCapacity(reader.columnCount)
+        for i in 0..<reader.columnCount {
+            var value = reader.value(at: i)
+            if let items, i < items.count {
+                value = try AggregateResults.normalize(value, item: items[i], table: statement.tableName ?? "?")
+            }
+            row.append(CanonicalValue(value, type: i < types.count ? types[i] : .integer))
+        }
+        return row
     }
 }
 

@@ -78,7 +78,8 @@ public final class DifferentialEngine {
                 if select.readsJSONPath { report.jsonPathQueries += 1 }
                 if select.groupBy.contains(ColumnRef("id")) { report.associationAggregateQueries += 1 }
                 if select.searches { report.searchQueries += 1 }
-                for (check, details) in failures(of: select, in: world) {
+                if Self.parameterized(select, turn: q) != nil { report.preparedQueries += 1 }
+                for (check, details) in failures(of: select, in: world, turn: q) {
                     let d = Divergence(
                         check: check, seed: options.seed, batch: batch, query: q, world: world, select: select,
                         details: details)
@@ -218,16 +219,25 @@ public final class DifferentialEngine {
     // MARK: Checks
 
     /// Every check `select` fails on the world currently set up: backends disagreeing, then each oracle.
-    func failures(of select: Select, in world: FuzzWorld) -> [(Check, String)] {
-        failuresWithSignature(of: select, in: world).map { ($0.0, $0.1) }
+    func failures(of select: Select, in world: FuzzWorld, turn: Int = -1) -> [(Check, String)] {
+        failuresWithSignature(of: select, in: world, turn: turn).map { ($0.0, $0.1) }
     }
 
     /// ``failures(of:in:)`` with, for each, its signature: the outcome kind on each backend (`rows` or the
     /// error's case), which shrinking keeps so that it does not wander into another divergence.
-    private func failuresWithSignature(of select: Select, in world: FuzzWorld) -> [(Check, String, String)] {
+    private func failuresWithSignature(of select: Select, in world: FuzzWorld, turn: Int = -1) -> [(
+        Check, String, String
+    )] {
         var out: [(Check, String, String)] = []
         let types = world.resultTypes(select)
         let outcomes = backends.map { run(select, types: types, on: $0) }
+        if let (parameterized, values) = Self.parameterized(select, turn: turn) {
+            for (b, outcome) in zip(backends, outcomes) {
+                if let why = prepared(parameterized, values, types: types, against: outcome, on: b) {
+                    out.append((.prepared(backend: b.name), why, ""))
+                }
+            }
+        }
         let ordered = Self.isTotallyOrdered(select)
         for i in outcomes.indices.dropFirst() where !outcomes[i].agrees(with: outcomes[0], ordered: ordered) {
             out.append(
@@ -253,6 +263,13 @@ public final class DifferentialEngine {
         if rebuild || current != world, setUp(world) != nil { return nil }
         switch check {
         case .setup, .write: return nil
+        case .prepared(let name):
+            guard let (parameterized, values) = Self.parameterized(select, turn: 0),
+                let b = backends.first(where: { $0.name == name })
+            else { return nil }
+            let types = world.resultTypes(select)
+            return prepared(parameterized, values, types: types, against: run(select, types: types, on: b), on: b)
+                .map { ($0, "") }
         case .backends:
             return failuresWithSignature(of: select, in: world).first { $0.0 == .backends }.map { ($0.1, $0.2) }
         case .tlp(let name):
@@ -321,6 +338,61 @@ public final class DifferentialEngine {
         statements += 1
         if select.lock != nil { return b.runLocked(select, types: types) }
         return b.run(.select(select), types: types)
+    }
+
+    /// One generated read in ``preparedShare`` is also run prepared.
+    static let preparedShare = 3
+
+    /// `select` with each non-NULL value of its filter made a parameter (`p0`, `p1`, …), and the values, for the
+    /// reads whose `turn` (their number in the batch) falls on ``preparedShare`` (every read when `turn` is 0, as the
+    /// shrinker asks); nil for a read without such a value, or that locks rows.
+    static func parameterized(_ select: Select, turn: Int) -> (Select, [DatabaseValue])? {
+        guard turn % preparedShare == 0, select.lock == nil, let filter = select.filter else { return nil }
+        var values: [DatabaseValue] = []
+        let node = parameterize(filter.node, &values)
+        guard !values.isEmpty else { return nil }
+        var s = select
+        s.filter = SQLExpression(node)
+        return (s, values)
+    }
+
+    private static func parameterize(_ n: SQLExpression.Node, _ values: inout [DatabaseValue]) -> SQLExpression.Node {
+        switch n {
+        case .value(let v) where !v.isNull:
+            values.append(v)
+            return .parameter(ParameterSlot(name: "p\(values.count - 1)"))
+        case .compare(let op, let l, let r): return .compare(op, parameterize(l, &values), parameterize(r, &values))
+        case .and(let items): return .and(items.map { parameterize($0, &values) })
+        case .or(let items): return .or(items.map { parameterize($0, &values) })
+        case .not(let e): return .not(parameterize(e, &values))
+        case .isNull(let e, let negated): return .isNull(parameterize(e, &values), negated: negated)
+        case .between(let e, let low, let high, let negated):
+            return .between(
+                parameterize(e, &values), low: parameterize(low, &values), high: parameterize(high, &values),
+                negated: negated)
+        case .arithmetic(let op, let l, let r):
+            return .arithmetic(op, parameterize(l, &values), parameterize(r, &values))
+        case .coalesce(let items): return .coalesce(items.map { parameterize($0, &values) })
+        default: return n
+        }
+    }
+
+    /// How the prepared read of `parameterized` with `values` differs on `b` from the read of the SELECT
+    /// (`expected`), first run and again (bound into its SQL on a backend that renders SQL), or nil.
+    private func prepared(
+        _ parameterized: Select, _ values: [DatabaseValue], types: [ColumnType], against expected: QueryOutcome,
+        on b: Backend
+    ) -> String? {
+        let plan = PreparedPlan(select: parameterized) { _, _ in }
+        let ordered = Self.isTotallyOrdered(parameterized)
+        for run in ["first", "again"] {
+            statements += 1
+            let outcome = b.runPrepared(plan, values: values, types: types)
+            if !outcome.agrees(with: expected, ordered: ordered) {
+                return "  the SELECT: \(expected)\n  prepared, \(run) run: \(outcome)"
+            }
+        }
+        return nil
     }
 
     /// Whether the ORDER BY ends in the main table's id (and the joined table's, with a join): a total order.
@@ -392,6 +464,8 @@ public struct FuzzReport: Sendable {
     public var runningAggregateQueries = 0
     /// Generated reads shaped as an association aggregate (a LEFT JOIN grouped by every column of the parent).
     public var associationAggregateQueries = 0
+    /// Generated reads also run prepared, their values made parameters (see `DifferentialEngine.preparedShare`).
+    public var preparedQueries = 0
     var shrunk = 0
 
     init(backends: [String]) { self.backends = backends }
@@ -406,7 +480,8 @@ public struct FuzzReport: Sendable {
         "window functions: \(windowQueries) of \(queries) queries (running aggregates: \(runningAggregateQueries)); "
             + "JSON paths: \(jsonPathQueries) of \(queries) queries; "
             + "association aggregates: \(associationAggregateQueries) of \(queries) queries; "
-            + "full-text search: \(searchQueries) of \(queries) queries"
+            + "full-text search: \(searchQueries) of \(queries) queries; "
+            + "prepared: \(preparedQueries) of \(queries) queries"
     }
 
     /// The known divergences seen, one line each, or nil when there were none.

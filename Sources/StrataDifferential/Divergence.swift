@@ -13,6 +13,9 @@ public enum Check: Sendable, Hashable, CustomStringConvertible {
     case setup
     /// The backends disagreed on an UPDATE or DELETE: its changed rows, its error, or the tables after it.
     case write
+    /// A prepared query (the SELECT with its values made parameters) read otherwise than the SELECT on one backend:
+    /// run with the values substituted, or bound into the SQL it rendered (see ``PreparedPlan``).
+    case prepared(backend: String)
 
     public var description: String {
         switch self {
@@ -21,6 +24,7 @@ public enum Check: Sendable, Hashable, CustomStringConvertible {
         case .norec(let b): return "NoREC on \(b)"
         case .setup: return "setup"
         case .write: return "backends disagree on a write"
+        case .prepared(let b): return "prepared query on \(b)"
         }
     }
 }

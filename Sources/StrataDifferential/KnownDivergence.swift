@@ -74,7 +74,7 @@ struct Features {
                 walk(e)
                 walk(l)
                 walk(h)
-            case .column, .joinedColumn, .value, .constant, .unsafeRaw: break
+            case .column, .joinedColumn, .value, .constant, .unsafeRaw, .parameter: break
             case .arithmetic(_, let l, let r), .concat(let l, let r):
                 walk(l)
                 walk(r)

@@ -61,7 +61,7 @@ enum RawConditionText {
         case .between(let e, let low, let high, let negated):
             guard let t = text(e, &binds), let l = text(low, &binds), let h = text(high, &binds) else { return nil }
             return "(" + t + (negated ? " NOT BETWEEN " : " BETWEEN ") + l + " AND " + h + ")"
-        case .unsafeRaw: return nil
+        case .unsafeRaw, .parameter: return nil
         case .arithmetic, .concat, .caseMapped, .coalesce, .inSubquery, .scalarSubquery, .correlatedExists, .typed,
             .jsonPath, .search, .searchRank:
             return nil  // outside the raw subset the memory driver parses

@@ -173,7 +173,7 @@ extension DifferentialEngine {
     static func names(alias n: SQLExpression.Node) -> Bool {
         switch n {
         case .joinedColumn: return true
-        case .column, .value, .constant, .unsafeRaw: return false
+        case .column, .value, .constant, .unsafeRaw, .parameter: return false
         case .and(let items), .or(let items): return items.contains(where: names(alias:))
         case .not(let e), .isNull(let e, _), .inList(let e, _, _), .like(let e, _, _, _): return names(alias: e)
         case .compare(_, let l, let r): return names(alias: l) || names(alias: r)
@@ -248,7 +248,7 @@ extension DifferentialEngine {
         case .value(let v): return simpler(v).map { .value($0) }
         case .constant(true): return []
         case .constant(false): return [.constant(true)]
-        case .column, .joinedColumn, .unsafeRaw: return []
+        case .column, .joinedColumn, .unsafeRaw, .parameter: return []
         case .arithmetic, .concat, .caseMapped, .coalesce, .inSubquery, .scalarSubquery, .correlatedExists, .typed:
             return simplerComputed(n)
         case .jsonPath: return []  // a shorter path reads another value of another type
@@ -299,7 +299,7 @@ extension DifferentialEngine {
                 walk(e)
                 walk(l)
                 walk(h)
-            case .value, .constant, .unsafeRaw: break
+            case .value, .constant, .unsafeRaw, .parameter: break
             case .arithmetic(_, let l, let r), .concat(let l, let r):
                 walk(l)
                 walk(r)

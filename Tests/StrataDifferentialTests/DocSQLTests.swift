@@ -214,6 +214,17 @@ struct DocQuery: Sendable, CustomTestStringConvertible {
                 .order(.sum(DocUser.posts, of: \.views), .descending)
                 .all(with: .count(DocUser.posts), .sum(DocUser.posts, of: \.views))
         },
+        DocQuery(name: "prepared", file: "Sources/Strata/Query/PreparedQuery.swift") { db in
+            let author = QueryParameter<Int64>("author")
+            let least = QueryParameter<Int64>("least")
+            try await db.transaction { tx in
+                let popular = try DocPost.query(on: tx)
+                    .where(\.userID == author && \.views >= least)
+                    .order(\.views, .descending).limit(20)
+                    .prepared()
+                _ = try popular.binding(author, to: 7).binding(least, to: 100).all()
+            }
+        },
     ]
 }
 

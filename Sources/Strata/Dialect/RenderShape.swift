@@ -185,6 +185,23 @@ package enum RenderShape {
         }
     }
 
+    /// What the SQL of a value depends on, as one number: its kind, and for a double whether it is 2^53 or wider.
+    /// Two values of one number render alike, as their stand-ins (``standIn(_:)``) are equal.
+    package static func renderKind(_ value: DatabaseValue) -> UInt8 {
+        switch value {
+        case .null: return 0
+        case .bool: return 1
+        case .integer: return 2
+        case .double: return SQLRenderer.isWideDouble(value) ? 4 : 3
+        case .text: return 5
+        case .blob: return 6
+        case .date: return 7
+        case .decimal: return 8
+        case .uuid: return 9
+        case .json: return 10
+        }
+    }
+
     /// A value of the same kind that renders alike: zero, empty, the epoch; 2^53 for a double that wide.
     package static func standIn(_ value: DatabaseValue) -> DatabaseValue {
         switch value {
@@ -219,7 +236,7 @@ package enum RenderShape {
             return out
         }
         switch n {
-        case .column, .joinedColumn, .constant, .unsafeRaw: return n
+        case .column, .joinedColumn, .constant, .unsafeRaw, .parameter: return n
         case .value(let v): return .value(value(v))
         case .compare(let op, let l, let r):
             guard let l = node(l, value, count, pattern), let r = node(r, value, count, pattern) else { return nil }

@@ -99,6 +99,9 @@ extension SQLRenderer {
         switch node {
         case .column, .joinedColumn, .constant: break
         case .value(let v): out.append(v)
+        // Only a prepared query's plan collects the binds of a SELECT with parameters (the statement check refuses
+        // it anywhere else): each parameter's place holds its marker.
+        case .parameter(let slot): out.append(slot.marker)
         case .compare(_, let l, let r):
             collect(l, dialect, table, into: &out)
             collect(r, dialect, table, into: &out)

@@ -293,6 +293,7 @@ public struct SQLRenderer {
         case .column(let c): sql += try column(c, table: nil)
         case .joinedColumn(let t, let c): sql += try column(c, table: t)
         case .value(let v): bind(v)
+        case .parameter(let slot): throw .unboundParameter(slot.name)
         case .constant(let b): sql += dialect.literal(b)
         case .compare(let op, let l, let r):
             if try mixedComparison(op, l, r) { return }

@@ -62,7 +62,7 @@ struct EncryptedFilter {
         }
         switch node {
         case .column(let name): return test(name) ? name : nil
-        case .joinedColumn, .value, .constant, .unsafeRaw, .scalarSubquery, .correlatedExists: return nil
+        case .joinedColumn, .value, .constant, .unsafeRaw, .scalarSubquery, .correlatedExists, .parameter: return nil
         case .compare(_, let l, let r), .arithmetic(_, let l, let r), .concat(let l, let r): return first([l, r])
         case .and(let items), .or(let items), .coalesce(let items): return first(items)
         case .not(let e), .isNull(let e, _), .inList(let e, _, _), .like(let e, _, _, _), .caseMapped(let e, _),

@@ -45,6 +45,9 @@ public struct SQLExpression: Sendable, Hashable {
         /// How many of a full-text query's distinct terms the search document in a column holds: an integer, the
         /// portable rank (see ``SearchQuery/rank(_:)``).
         case searchRank(Node, SearchQuery)
+        /// A value a prepared query binds when it runs (see ``QueryParameter``); refused by the core's statement
+        /// check anywhere else, so no driver is handed one.
+        case parameter(ParameterSlot)
     }
 
     package let node: Node
@@ -157,7 +160,7 @@ extension SQLExpression.Node {
     func qualified(as alias: String) -> Self {
         switch self {
         case .column(let name): return .joinedColumn(table: alias, name: name)
-        case .joinedColumn, .value, .constant, .unsafeRaw: return self
+        case .joinedColumn, .value, .constant, .unsafeRaw, .parameter: return self
         case .compare(let op, let l, let r): return .compare(op, l.qualified(as: alias), r.qualified(as: alias))
         case .and(let items): return .and(items.map { $0.qualified(as: alias) })
         case .or(let items): return .or(items.map { $0.qualified(as: alias) })

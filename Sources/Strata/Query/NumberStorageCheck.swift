@@ -160,7 +160,7 @@ struct NumberUses {
         }
         func recurse(_ n: SQLExpression.Node) { expression(n, main: main, aliases: aliases) }
         switch node {
-        case .column, .joinedColumn, .value, .constant, .unsafeRaw: return
+        case .column, .joinedColumn, .value, .constant, .unsafeRaw, .parameter: return
         case .compare(_, let l, let r):
             if isNumber(r), let c = column(l) { add(c.table, c.name, "compares it with a number") }
             if isNumber(l), let c = column(r) { add(c.table, c.name, "compares it with a number") }
@@ -393,7 +393,7 @@ extension SQLExpression.Node {
     /// Whether a subquery appears in the expression.
     var containsSubquery: Bool {
         switch self {
-        case .column, .joinedColumn, .value, .constant, .unsafeRaw: return false
+        case .column, .joinedColumn, .value, .constant, .unsafeRaw, .parameter: return false
         case .inSubquery, .scalarSubquery, .correlatedExists: return true
         case .and(let all), .or(let all), .coalesce(let all): return all.contains { $0.containsSubquery }
         case .not(let n), .isNull(let n, _), .like(let n, _, _, _), .caseMapped(let n, _), .inList(let n, _, _),

@@ -88,7 +88,7 @@ extension StatementCheck {
 
     private static func checkScopes(_ n: SQLExpression.Node, _ scope: Scope) throws(StrataError) {
         switch n {
-        case .column, .value, .constant, .unsafeRaw: return
+        case .column, .value, .constant, .unsafeRaw, .parameter: return
         case .joinedColumn(let table, let name):
             guard scope.joined else {
                 throw .invalidQuery("column \(table).\(name) of a joined table outside a join")

@@ -360,7 +360,7 @@ private struct TypeScope {
 
     func check(_ n: SQLExpression.Node, _ known: [String: [TableColumn]]) throws(StrataError) {
         switch n {
-        case .column, .joinedColumn, .value, .constant, .unsafeRaw: return
+        case .column, .joinedColumn, .value, .constant, .unsafeRaw, .parameter: return
         case .compare(let op, let l, let r):
             try compare(l, r, op.rawValue)
             try compare(r, l, op.rawValue)
@@ -504,7 +504,7 @@ extension SQLExpression.Node {
     /// Whether the expression holds a comparison, IN, BETWEEN, LIKE or a subquery.
     fileprivate var mayCompareColumns: Bool {
         switch self {
-        case .column, .joinedColumn, .value, .constant, .unsafeRaw: false
+        case .column, .joinedColumn, .value, .constant, .unsafeRaw, .parameter: false
         case .compare, .inList, .between, .like, .inSubquery, .scalarSubquery, .correlatedExists: true
         case .and(let items), .or(let items), .coalesce(let items): items.contains { $0.mayCompareColumns }
         case .not(let e), .isNull(let e, _), .caseMapped(let e, _), .typed(let e, _), .jsonPath(let e, _),

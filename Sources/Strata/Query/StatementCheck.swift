@@ -213,6 +213,7 @@ public enum StatementCheck {
     static func check(_ n: SQLExpression.Node) throws(StrataError) {
         switch n {
         case .column, .joinedColumn, .value, .constant: return
+        case .parameter(let slot): throw .unboundParameter(slot.name)
         case .unsafeRaw(let sql, let values): try checkRaw(sql, values)
         case .like(let e, let pattern, _, _):
             try LikePattern.validate(pattern)

@@ -56,6 +56,9 @@ extension SQLExpression.Node {
     fileprivate func storingDates(_ format: DateFormat) -> Self {
         switch self {
         case .value(let v): return .value(format.stored(v))
+        case .parameter(var slot):
+            slot.dateFormat = format
+            return .parameter(slot)
         case .compare(let op, let l, let r): return .compare(op, l.storingDates(format), r.storingDates(format))
         case .inList(let e, let values, let negated): return .inList(e, values.map(format.stored), negated: negated)
         case .between(let e, let low, let high, let negated):

@@ -42,7 +42,7 @@ public final class Transaction {
     @exclusivity(unchecked) public private(set) var onFailedStatement: FailedStatementPolicy = .undoStatement
     /// With ``FailedStatementPolicy/abortTransaction``, after a failure: the depth of the scope it aborted, whose
     /// closure's end rolls it back. Every statement but that rollback is refused meanwhile.
-    @exclusivity(unchecked) private var abortedDepth: Int?
+    @exclusivity(unchecked) private(set) var abortedDepth: Int?
     /// What aborted the transaction, for the error later statements throw.
     private var abortCause = ""
     /// Why a failure aborts rather than undoing a statement, for the same error: the policy, or a save's read-back.
@@ -413,7 +413,7 @@ public final class Transaction {
     /// Runs one statement's driver call: a failure is noted for the transaction's policy (see
     /// ``statementFailed(_:)``), and the rows it changed are counted (see ``atomic(_:)``).
     @inline(__always)
-    private func running(_ call: () throws -> Int) throws -> Int {
+    func running(_ call: () throws -> Int) throws -> Int {
         let changed: Int
         do {
             changed = try call()
@@ -805,7 +805,7 @@ public final class Transaction {
     }
 
     /// Refuses a statement in an aborted transaction, all but the rollback that ends it.
-    private func checkNotAborted(_ statement: Statement?) throws {
+    func checkNotAborted(_ statement: Statement?) throws {
         switch statement {
         case .rollback?, .rollbackToSavepoint?, .releaseSavepoint?: return
         default: throw abortedError()

@@ -134,7 +134,7 @@ enum ValueCheck {
     /// Walks a condition; `column` is the column the enclosing comparison is about, if any.
     private static func check(_ node: SQLExpression.Node, table: String, column: String?) throws(StrataError) {
         switch node {
-        case .column, .joinedColumn, .constant: break
+        case .column, .joinedColumn, .constant, .parameter: break
         case .value(let v):
             if !isStorable(v) { throw .invalidValue(table: table, column: column, reason: reason(v)) }
         case .compare(_, let l, let r):

@@ -1,0 +1,129 @@
+// Transaction+Prepared: runs a prepared query: its remembered SQL with the values bound, or the query substituted.
+
+extension Transaction {
+    /// Runs `plan`'s SELECT with `values` (by the index of its names) and hands each row to `onRow`.
+    ///
+    /// On a connection that renders SQL, values that render alike at the generations the plan's SQL was checked at
+    /// are bound into that SQL, and only the checks a value can fail run (``ValueCheck``): the statement's shape
+    /// passed the others. Otherwise the SELECT runs with the values in place, through every check, as an unprepared
+    /// query would, and its SQL is remembered for the next run.
+    func runPrepared(_ plan: PreparedPlan, values: [DatabaseValue], onRow: (any RowReader) throws -> Void) throws
+        -> Int
+    {
+        guard let sql = sqlConnection else { return try runSubstituted(plan, values, onRow: onRow) }
+        let dialect = sql.dialect
+        let schemas = database.knownSchemas.generation
+        let textColumns = database.textStoredColumns.generation.load(ordering: .sequentiallyConsistent)
+        guard
+            let rendering = plan.rendering(
+                for: values, dialect: dialect.name, schemas: schemas, textColumns: textColumns)
+        else {
+            let select = plan.substituted(values)
+            let changed = try runSubstituted(select, plan, onRow: onRow)
+            if let rendered = try? SQLRenderer.render(.select(select), dialect: dialect) {
+                plan.remember(
+                    rendered, of: select, values: values, dialect: dialect, schemas: schemas, textColumns: textColumns)
+            }
+            return changed
+        }
+        try checkOpen()
+        if abortedDepth != nil { try checkNotAborted(nil) }
+        // The binds in the array finds keep (see `takeKeyBinds()`): no array allocated per run.
+        var binds = takeKeyBinds()
+        defer { putBackKeyBinds(&binds) }
+        rendering.fill(&binds, values)
+        try ValueCheck.checkBinds(binds) { .select(plan.substituted(values)) }
+        if let shape = rendering.shape { try checkRowLock(shape) }
+        return try runRendered(RenderedSQL(sql: rendering.sql, binds: binds), shape: rendering.shape, on: sql, onRow)
+    }
+
+    /// The plan of `plan`'s SELECT with `values`, its lines joined by newlines (see `explainText(_:)`).
+    func explainPrepared(_ plan: PreparedPlan, values: [DatabaseValue]) throws -> String {
+        guard let sql = sqlConnection, let syntax = sql.dialect.explainSyntax else {
+            let select = plan.substituted(values)
+            try plan.recheck(self, select)
+            return try explainText(select)
+        }
+        let dialect = sql.dialect
+        let schemas = database.knownSchemas.generation
+        let textColumns = database.textStoredColumns.generation.load(ordering: .sequentiallyConsistent)
+        guard
+            let rendering = plan.rendering(
+                for: values, dialect: dialect.name, schemas: schemas, textColumns: textColumns)
+        else {
+            let select = plan.substituted(values)
+            try plan.recheck(self, select)
+            let text = try explainText(select)
+            if let rendered = try? SQLRenderer.render(.select(select), dialect: dialect) {
+                plan.remember(
+                    rendered, of: select, values: values, dialect: dialect, schemas: schemas, textColumns: textColumns)
+            }
+            return text
+        }
+        try checkOpen()
+        if abortedDepth != nil { try checkNotAborted(nil) }
+        var binds = takeKeyBinds()
+        defer { putBackKeyBinds(&binds) }
+        rendering.fill(&binds, values)
+        try ValueCheck.checkBinds(binds) { .select(plan.substituted(values)) }
+        let column = syntax.detailColumn
+        var text = ""
+        var first = true
+        let explained = RenderedSQL(sql: rendering.explaining(prefix: syntax.prefix), binds: binds)
+        _ = try runRendered(explained, shape: nil, on: sql) { r in
+            guard column < r.columnCount else { return }
+            let line = r.string(at: column) ?? r.value(at: column).summary
+            if first {
+                text = line
+                first = false
+            } else {
+                text += "\n"
+                text += line
+            }
+        }
+        return text
+    }
+
+    /// Runs `plan`'s SELECT with `values` in place, as an unprepared query (the memory driver evaluates it).
+    private func runSubstituted(_ plan: PreparedPlan, _ values: [DatabaseValue], onRow: (any RowReader) throws -> Void)
+        throws -> Int
+    {
+        try runSubstituted(plan.substituted(values), plan, onRow: onRow)
+    }
+
+    private func runSubstituted(_ select: Select, _ plan: PreparedPlan, onRow: (any RowReader) throws -> Void) throws
+        -> Int
+    {
+        try plan.recheck(self, select)
+        return try execute(.select(select), onRow: onRow)
+    }
+
+    /// Runs SQL the checks passed for on `sql`, measured and logged as a SELECT; `shape` is what the driver reads of
+    /// the statement (nil for an EXPLAIN).
+    private func runRendered(
+        _ rendered: RenderedSQL, shape: Statement?, on sql: any SQLConnection,
+        _ onRow: (any RowReader) throws -> Void
+    ) throws -> Int {
+        database.statementCounter.add(1, ordering: .relaxed)
+        guard observer.isActive else {
+            return try running { try sql.run(rendered, statement: shape, onRow: onRow) }
+        }
+        let start = observer.start()
+        var returned = 0
+        let changed: Int
+        do {
+            changed = try running {
+                try sql.run(rendered, statement: shape) { row in
+                    returned &+= 1
+                    try onRow(row)
+                }
+            }
+        } catch {
+            observer.failed(.select, start: start, error: error, describe: { (rendered.sql, rendered.binds) })
+            throw error
+        }
+        observer.finished(
+            .select, start: start, returned: returned, changed: changed, describe: { (rendered.sql, rendered.binds) })
+        return changed
+    }
+}
