@@ -12,6 +12,12 @@ private struct PrepItem {
     var weight: Double
 }
 
+@Model(table: "prep_note")
+private struct PrepNote {
+    var id: Int64?
+    var text: String
+}
+
 @Suite("SQLite: prepared queries")
 struct SQLitePreparedQueryTests {
     private func database() async throws -> (Database, URL) {
@@ -72,6 +78,28 @@ struct SQLitePreparedQueryTests {
         await #expect(throws: StrataError.self) { try await heavy.binding(heavier, to: 4).all() }
         await #expect(throws: StrataError.self) {
             try await PrepItem.query(on: db).where(\.weight > 4).order(\.id).all()
+        }
+    }
+
+    @Test("a text of the query's own that reads as a parameter's marker is never taken for the parameter")
+    func markerLookalike() async throws {
+        let (db, dir) = try await database()
+        defer {
+            db.close()
+            try? FileManager.default.removeItem(at: dir)
+        }
+        try await db.migrate(PrepNote.self)
+        let lookalike = ParameterSlot(name: "text").marker
+        guard case .text(let marker) = lookalike else { throw StrataError.invalidQuery("not a text marker") }
+        var notes = [PrepNote(text: marker), PrepNote(text: "other"), PrepNote(text: "third")]
+        try await PrepNote.insertAll(&notes, on: db)
+        let text = QueryParameter<String>("text")
+        try await db.transaction { tx in
+            let either = try PrepNote.query(on: tx).where(\.text == marker || \.text == text).order(\.id).prepared()
+            for value in [marker, "other", "third", marker, "third"] {
+                let built = try PrepNote.query(on: tx).where(\.text == marker || \.text == value).order(\.id).all()
+                #expect(try either.binding(text, to: value).all().map(\.id) == built.map(\.id), "\(value)")
+            }
         }
     }
 }

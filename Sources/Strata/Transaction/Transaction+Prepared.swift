@@ -10,13 +10,14 @@ extension Transaction {
     func runPrepared(_ plan: PreparedPlan, values: [DatabaseValue], onRow: (any RowReader) throws -> Void) throws
         -> Int
     {
-        guard let sql = sqlConnection else { return try runSubstituted(plan, values, onRow: onRow) }
-        let dialect = sql.dialect
+        guard let sql = sqlConnection, let (dialect, dialectName) = sqlDialect else {
+            return try runSubstituted(plan, values, onRow: onRow)
+        }
         let schemas = database.knownSchemas.generation
         let textColumns = database.textStoredColumns.generation.load(ordering: .sequentiallyConsistent)
         guard
             let rendering = plan.rendering(
-                for: values, dialect: dialect.name, schemas: schemas, textColumns: textColumns)
+                for: values, dialect: dialectName, schemas: schemas, textColumns: textColumns)
         else {
             let select = plan.substituted(values)
             let changed = try runSubstituted(select, plan, onRow: onRow)
@@ -26,30 +27,32 @@ extension Transaction {
             }
             return changed
         }
-        try checkOpen()
-        if abortedDepth != nil { try checkNotAborted(nil) }
         // The binds in the array finds keep (see `takeKeyBinds()`): no array allocated per run.
         var binds = takeKeyBinds()
         defer { putBackKeyBinds(&binds) }
         rendering.fill(&binds, values)
-        try ValueCheck.checkBinds(binds) { .select(plan.substituted(values)) }
-        if let shape = rendering.shape { try checkRowLock(shape) }
+        try checkBeforeRunning {
+            try checkOpen()
+            if abortedDepth != nil { try checkNotAborted(nil) }
+            try ValueCheck.checkBinds(binds) { .select(plan.substituted(values)) }
+            if let shape = rendering.shape { try checkRowLock(shape) }
+        }
         return try runRendered(RenderedSQL(sql: rendering.sql, binds: binds), shape: rendering.shape, on: sql, onRow)
     }
 
     /// The plan of `plan`'s SELECT with `values`, its lines joined by newlines (see `explainText(_:)`).
     func explainPrepared(_ plan: PreparedPlan, values: [DatabaseValue]) throws -> String {
-        guard let sql = sqlConnection, let syntax = sql.dialect.explainSyntax else {
+        guard let sql = sqlConnection, let (dialect, dialectName) = sqlDialect, let syntax = dialect.explainSyntax
+        else {
             let select = plan.substituted(values)
             try plan.recheck(self, select)
             return try explainText(select)
         }
-        let dialect = sql.dialect
         let schemas = database.knownSchemas.generation
         let textColumns = database.textStoredColumns.generation.load(ordering: .sequentiallyConsistent)
         guard
             let rendering = plan.rendering(
-                for: values, dialect: dialect.name, schemas: schemas, textColumns: textColumns)
+                for: values, dialect: dialectName, schemas: schemas, textColumns: textColumns)
         else {
             let select = plan.substituted(values)
             try plan.recheck(self, select)
@@ -60,12 +63,14 @@ extension Transaction {
             }
             return text
         }
-        try checkOpen()
-        if abortedDepth != nil { try checkNotAborted(nil) }
         var binds = takeKeyBinds()
         defer { putBackKeyBinds(&binds) }
         rendering.fill(&binds, values)
-        try ValueCheck.checkBinds(binds) { .select(plan.substituted(values)) }
+        try checkBeforeRunning {
+            try checkOpen()
+            if abortedDepth != nil { try checkNotAborted(nil) }
+            try ValueCheck.checkBinds(binds) { .select(plan.substituted(values)) }
+        }
         let column = syntax.detailColumn
         var text = ""
         var first = true
@@ -82,6 +87,19 @@ extension Transaction {
             }
         }
         return text
+    }
+
+    /// Runs the checks made before a statement reaches the driver; a refusal is reported to the observer as one made
+    /// before running, as for any statement.
+    @inline(__always)
+    private func checkBeforeRunning(_ checks: () throws -> Void) throws {
+        guard observer.isActive else { return try checks() }
+        do {
+            try checks()
+        } catch {
+            observer.failedBeforeRunning(error)
+            throw error
+        }
     }
 
     /// Runs `plan`'s SELECT with `values` in place, as an unprepared query (the memory driver evaluates it).

@@ -254,6 +254,19 @@ public final class Transaction {
     }
     @exclusivity(unchecked) private var sqlConnectionSlot: (any SQLConnection)??
 
+    /// The SQL connection's dialect and its name, read once per handle: read through the connection's witness, a
+    /// dialect is a new existential each time (about 170 instructions a read, twice a prepared query's run).
+    var sqlDialect: (dialect: any Dialect, name: String)? {
+        if let known = sqlDialectSlot { return known }
+        let found = sqlConnection.map { c in
+            let d = c.dialect
+            return (d, d.name)
+        }
+        sqlDialectSlot = .some(found)
+        return found
+    }
+    @exclusivity(unchecked) private var sqlDialectSlot: (dialect: any Dialect, name: String)??
+
     /// Runs a statement of a fixed shape with `binds` (see
     /// ``DatabaseConnection/execute(template:binds:statement:onRow:)``).
     @usableFromInline
