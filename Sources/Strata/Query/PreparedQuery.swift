@@ -115,7 +115,7 @@ extension PreparedQuery where Executor == Transaction {
         return out.first
     }
 
-    /// The backend's plan for the query with its values (see ``QueryBuilder/explain()``).
+    /// The backend's plan for the query with its values (see the query builder's `explain()`).
     public func explain() throws -> String {
         try executor.explainPrepared(plan, values: try boundValues())
     }
@@ -152,7 +152,7 @@ extension PreparedQuery where Executor == Database {
         try await executor.read { tx in try on(tx).first() }
     }
 
-    /// The backend's plan for the query with its values (see ``QueryBuilder/explain()``).
+    /// The backend's plan for the query with its values (see the query builder's `explain()`).
     nonisolated(nonsending) public func explain() async throws -> String {
         try await executor.read { tx in try on(tx).explain() }
     }
