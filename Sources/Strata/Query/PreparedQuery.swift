@@ -144,12 +144,40 @@ extension PreparedQuery where Executor == Database {
 
     /// All matching models (on a replica when the database has some; see ``Database/read(_:)``).
     nonisolated(nonsending) public func all() async throws -> [M] {
-        try await executor.read { tx in try on(tx).all() }
+        if let select = try loopSelect(plan) { return try await readOne(select) }
+        return try await executor.read { tx in try on(tx).all() }
     }
 
     /// The first matching model, or nil.
     nonisolated(nonsending) public func first() async throws -> M? {
-        try await executor.read { tx in try on(tx).first() }
+        let plan = plan.firstRowPlan()
+        if let select = try loopSelect(plan) { return try await readOne(select).first }
+        return try await executor.read { tx in try on(tx).first() }
+    }
+
+    /// The SELECT of `plan` with the bound values in place, when the run joins the pool's statement loop
+    /// (PostgreSQL's, see ``Database/readOne(_:onRow:)``) as the builder's one-shot reads do: on a loop, a read
+    /// pipelined with the other tasks' costs the server and the client less than a connection of its own, where a
+    /// prepared run would save the rendering. Nil for every other run: no loop (SQLite, memory), eager loading, a
+    /// model whose columns the numbers-stored-as-text check has not read yet, a read of other tables.
+    private func loopSelect(_ plan: PreparedPlan) throws -> Select? {
+        guard executor.pool.statementLoop != nil, includes.isEmpty else { return nil }
+        let known = (executor.owner ?? executor).textStoredColumns.lookup(model: ObjectIdentifier(M.self))
+        guard known?.isEmpty == true else { return nil }
+        let select = plan.substituted(try boundValues())
+        return select.readsOtherTables ? nil : select
+    }
+
+    /// The models `select` reads, through the statement loop.
+    nonisolated(nonsending) private func readOne(_ select: Select) async throws -> [M] {
+        guard case .columns(let columns) = select.selection else { return [] }
+        let context = RowContext(model: M.self, schema: M.schema, selected: columns, keyring: executor.keyring)
+        var out: [M] = []
+        _ = try await executor.readOne(select) { reader in
+            out.append(try M(row: Row(reader: reader, context: context)))
+            out[out.count - 1]._persistence.markStored()
+        }
+        return out
     }
 
     /// The backend's plan for the query with its values (see the query builder's `explain()`).
