@@ -112,6 +112,51 @@ extension ConformanceSuite {
             try checkEqual(try await VerItem.find(4, on: db)?.qty, 5, "the model saves")
             try checkEqual(try await VerItem.find(1, on: db)?.qty, 10, "and reads")
         },
+        VersionedFixtures.case("write.insert-all-and-upsert-to-retyped-column-refused") { db in
+            // The bulk and upsert paths of `persistence.save-to-retyped-column-refused`: their statements skip the
+            // core's statement check (templates), so their binds are checked on their own. Refused before any
+            // driver, the models and the rows as they were.
+            try await VersionedFixtures.seed(db)
+            try await db.migrate([VersionedFixtures.qtyAsText])
+            let rows = try await VersionedFixtures.rows(db, "ver_item", VersionedFixtures.itemColumns)
+            var items = [
+                VerItem(title: "d", code: nil, qty: nil, price: 1, ownerID: nil),
+                VerItem(title: "e", code: nil, qty: 5, price: nil, ownerID: nil),
+            ]
+            try await checkThrows(
+                "insertAll with an Int in the text column qty", Self.isTypeMismatch("ver_item", "qty")
+            ) {
+                try await VerItem.insertAll(&items, on: db)
+            }
+            try checkEqual(items.map(\.id), [nil, nil], "the models keep no ids")
+            try checkEqual(items.map(\.qty), [nil, 5], "nor other values")
+            // An upsert, on a model whose key the app gives (an auto-increment key is no conflict target).
+            try await OwnKeyWorld.reset(db)
+            var kept = ConfKeyedLabel(id: "k1", slug: "one", text: "one", uses: 1)
+            try await kept.save(on: db)
+            try await db.migrate([
+                Migration("conf_keyed_label_uses_text") {
+                    $0.alterColumn("uses", in: "conf_keyed_label", to: .text, nullable: false)
+                }
+            ])
+            let labels = try await VersionedFixtures.rows(db, "conf_keyed_label", ["id", "slug", "text", "uses"])
+            var fresh = ConfKeyedLabel(id: "k2", slug: "two", text: "two", uses: 2)
+            try await checkThrows("upsert of a new row", Self.isTypeMismatch("conf_keyed_label", "uses")) {
+                try await fresh.upsert(on: db, onConflict: \.id)
+            }
+            var existing = ConfKeyedLabel(id: "k1", slug: "one", text: "uno", uses: 3)
+            try await checkThrows("upsert over k1", Self.isTypeMismatch("conf_keyed_label", "uses")) {
+                try await existing.upsert(on: db, onConflict: \.id)
+            }
+            try checkEqual([fresh.id, existing.id], ["k2", "k1"], "the upserted models keep their keys")
+            try checkEqual([fresh.uses, existing.uses], [2, 3], "and their values")
+            try checkEqual(
+                try await VersionedFixtures.rows(db, "conf_keyed_label", ["id", "slug", "text", "uses"]), labels,
+                "the labels as before")
+            try await db.withConnection { tx in try tx.dropTable("conf_keyed_label") }
+            try checkEqual(
+                try await VersionedFixtures.rows(db, "ver_item", VersionedFixtures.itemColumns), rows, "rows as before")
+        },
         VersionedFixtures.case("write.value-of-another-type-refused") { db in
             // An UPDATE or INSERT built by hand with a value of another type than its column's: SQLite would store
             // it (text as text, an integer in a text column as text), PostgreSQL cast it, memory refused it.
