@@ -97,7 +97,7 @@ public enum SemanticsCoverage {
             [
                 "not-null.violation", "decode.wrong-type-is-typed-error", "compare.across-types-refused",
                 "like.non-text-column-refused", "write.value-of-another-type-refused",
-                "persistence.save-to-retyped-column-refused",
+                "persistence.save-to-retyped-column-refused", "write.insert-all-and-upsert-to-retyped-column-refused",
             ]
         ),
         ("LIMIT/OFFSET", ["limit-and-offset", "offset-without-limit", "limit-negative-is-typed-error"]),
