@@ -37,7 +37,8 @@ package final class PreparedPlan: Sendable {
         let binds: [DatabaseValue]
         /// What the driver is handed of the statement: nil for a plain SELECT, whose SQL tells a driver all it reads
         /// of it (a copy of the SELECT per run cost about 800 instructions); the SELECT with those values for one
-        /// that locks rows or names a WITH query (a driver guards such a statement with a savepoint).
+        /// that locks rows (which PostgreSQL's driver guards with a savepoint) or starts with WITH (which it would
+        /// take for raw SQL that may write, and guard too).
         package let shape: Statement?
         /// For each parameter's place among ``binds``: the bind, the parameter (its index in the plan's names), and
         /// the slot (its column's date form).
