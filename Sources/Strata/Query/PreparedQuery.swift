@@ -25,7 +25,7 @@
 /// runs the statement it prepared for that SQL. The memory driver evaluates the query with the values in place.
 ///
 /// Bind with ``binding(_:to:)``, which returns a copy: one prepared query can be bound and run by many callers at
-/// once (a prepared query on a ``Database`` is `Sendable` when its model is).
+/// once (a prepared query on a ``Database`` is `Sendable`).
 public struct PreparedQuery<M: Model, Executor> {
     let executor: Executor
     let plan: PreparedPlan
@@ -84,8 +84,8 @@ public struct PreparedQuery<M: Model, Executor> {
 extension PreparedQuery: Sendable where Executor: Sendable {}
 
 extension QueryBuilder {
-    /// The query prepared: built and checked once, to run with the values of its ``QueryParameter``s (see
-    /// ``PreparedQuery``).
+    /// The query prepared: built once, then checked and rendered at its first run, to run with the values of its
+    /// ``QueryParameter``s (see ``PreparedQuery``).
     ///
     /// - Returns: the prepared query; bind each parameter with ``PreparedQuery/binding(_:to:)``.
     /// - Throws: the first error met while building the query, as running it would.
