@@ -17,9 +17,12 @@ extension ConformanceSuite {
                 try checkEqual(oldest.parameterNames, ["minimum"], "the parameter names")
                 for m in [30, 19, 41, 99, 30, Int.min, 25] {
                     let built = names(try ConfUser.query(on: tx).where(\.age >= m).order(\.name).all())
+                    let counted = try ConfUser.query(on: tx).where(\.age >= m).order(\.name).count()
                     for run in 1...2 {
                         try checkEqual(
                             names(try oldest.binding(minimum, to: m).all()), built, "age >= \(m), run \(run)")
+                        try checkEqual(
+                            try oldest.binding(minimum, to: m).count(), counted, "count of age >= \(m), run \(run)")
                     }
                 }
                 try checkEqual(
@@ -30,6 +33,17 @@ extension ConformanceSuite {
             try checkEqual(names(try await onDatabase.binding(minimum, to: 26).all()), ["bob", "émile"], "age < 26")
             try checkEqual(names(try await onDatabase.binding(minimum, to: 20).all()), ["émile"], "age < 20")
             try checkEqual(try await onDatabase.binding(minimum, to: 31).first()?.name, "Alex", "first with age < 31")
+            try checkEqual(try await onDatabase.binding(minimum, to: 31).count(), 4, "count of age < 31")
+            let paged = try ConfUser.query(on: db).where(\.age < minimum).limit(1).offset(1).prepared()
+            try checkEqual(
+                try await paged.binding(minimum, to: 31).count(),
+                try await ConfUser.query(on: db).where(\.age < 31).limit(1).offset(1).count(),
+                "a count with a limit and an offset counts as the builder's does")
+            let distinct = try ConfUser.query(on: db).where(\.age < minimum).distinct().prepared()
+            try await checkThrows("count() of a distinct query", { isInvalidQuery($0, naming: "distinct()") }) {
+                try await distinct.binding(minimum, to: 31).count()
+            }
+            try checkEqual(try await distinct.binding(minimum, to: 31).all().count, 4, "its rows are read")
         },
         ConformanceCase("prepared.parameters-of-every-comparison-and-kind") { db in
             // Text (code-point order), doubles, dates and an optional column, under each operator, against the

@@ -27,6 +27,8 @@ package final class PreparedPlan: Sendable {
     private let rendering = Mutex<Rendering?>(nil)
     /// The plan of the same SELECT limited to one row, for `first()`, made on its first use.
     private let firstRow = Mutex<PreparedPlan?>(nil)
+    /// The plan of the same SELECT's `COUNT(*)`, for `count()`, made on its first use.
+    private let countRows = Mutex<PreparedPlan?>(nil)
 
     /// The SQL of the last values that rendered alike, for one dialect: a class, so that a run takes it from under
     /// the lock with one retain (a struct of seven fields was copied whole, about 1,200 instructions a run).
@@ -106,6 +108,20 @@ package final class PreparedPlan: Sendable {
             var limited = select
             limited.limit = Swift.min(select.limit ?? 1, 1)
             let plan = PreparedPlan(select: limited, recheck: recheck)
+            cached = plan
+            return plan
+        }
+    }
+
+    /// The plan of this SELECT's `COUNT(*)`, as the builder's `count()` writes it (no order; the limit and offset
+    /// kept).
+    func countPlan() -> PreparedPlan {
+        countRows.withLock { cached in
+            if let cached { return cached }
+            var counted = select
+            counted.selection = .count
+            counted.order = []
+            let plan = PreparedPlan(select: counted, recheck: recheck)
             cached = plan
             return plan
         }

@@ -73,6 +73,13 @@ public struct PreparedQuery<M: Model, Executor> {
         return copy
     }
 
+    /// Refuses `count()` of a `distinct()` query, which the builder counts by the key (`COUNT(DISTINCT id)`).
+    func refuseDistinctCount() throws(StrataError) {
+        guard plan.select.distinct else { return }
+        throw .invalidQuery(
+            "count() of a prepared distinct() \(M.modelName) query: count it with the query builder's count()")
+    }
+
     /// Every parameter's value, or the first error: a binding's, or a parameter left without a value.
     func boundValues() throws(StrataError) -> [DatabaseValue] {
         if let error { throw error }
@@ -115,6 +122,19 @@ extension PreparedQuery where Executor == Transaction {
         return out.first
     }
 
+    /// The number of matching rows (respecting the limit and offset), as the query builder's `count()` counts them.
+    ///
+    /// - Throws: ``StrataError/invalidQuery(_:)`` for a `distinct()` query (count it with the builder's `count()`),
+    ///   and what `all()` throws.
+    public func count() throws -> Int {
+        try refuseDistinctCount()
+        var n = 0
+        _ = try executor.runPrepared(plan.countPlan(), values: try boundValues()) {
+            n = QueryBuilder<M, Transaction>.count(in: $0)
+        }
+        return n
+    }
+
     /// The backend's plan for the query with its values (see the query builder's `explain()`).
     public func explain() throws -> String {
         try executor.explainPrepared(plan, values: try boundValues())
@@ -155,13 +175,25 @@ extension PreparedQuery where Executor == Database {
         return try await executor.read { tx in try on(tx).first() }
     }
 
+    /// The number of matching rows (see the synchronous `count()`).
+    nonisolated(nonsending) public func count() async throws -> Int {
+        try refuseDistinctCount()
+        let plan = plan.countPlan()
+        guard let select = try loopSelect(plan, decodesModels: false) else {
+            return try await executor.read { tx in try on(tx).count() }
+        }
+        var n = 0
+        _ = try await executor.readOne(select) { n = QueryBuilder<M, Database>.count(in: $0) }
+        return n
+    }
+
     /// The SELECT of `plan` with the bound values in place, when the run joins the pool's statement loop
     /// (PostgreSQL's, see ``Database/readOne(_:onRow:)``) as the builder's one-shot reads do: on a loop, a read
     /// pipelined with the other tasks' costs the server and the client less than a connection of its own, where a
     /// prepared run would save the rendering. Nil for every other run: no loop (SQLite, memory), eager loading, a
     /// model whose columns the numbers-stored-as-text check has not read yet, a read of other tables.
-    private func loopSelect(_ plan: PreparedPlan) throws -> Select? {
-        guard executor.pool.statementLoop != nil, includes.isEmpty else { return nil }
+    private func loopSelect(_ plan: PreparedPlan, decodesModels: Bool = true) throws -> Select? {
+        guard executor.pool.statementLoop != nil, includes.isEmpty || !decodesModels else { return nil }
         let known = (executor.owner ?? executor).textStoredColumns.lookup(model: ObjectIdentifier(M.self))
         guard known?.isEmpty == true else { return nil }
         let select = plan.substituted(try boundValues())
