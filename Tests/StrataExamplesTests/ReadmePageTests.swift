@@ -13,20 +13,39 @@ import Testing
     static var indexes: [Index] { [.on(\Story.section)] }
 }
 
+/// The stories the pages and prepared-query examples read: 70, `views` 0…6 in turn, every other one in "news".
+enum StoryDatabase {
+    /// A database on `driver` (`sqlite`, a file, or `memory`) with the stories, and the file's path.
+    static func seeded(_ driver: String) async throws -> (Database, String) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("story-\(UUID().uuidString).sqlite")
+            .path
+        let db = try Database.open(driver == "sqlite" ? "sqlite:\(path)" : "memory:", drivers: [.sqlite, .memory])
+        do {
+            try await db.migrate(Story.self)
+            var stories = (0..<70).map {
+                Story(title: "a\($0)", views: Int64($0 % 7), section: $0 % 2 == 0 ? "news" : nil)
+            }
+            try await Story.insertAll(&stories, on: db)
+        } catch {
+            close(db, path)
+            throw error
+        }
+        return (db, path)
+    }
+
+    /// Closes `db` and removes its file.
+    static func close(_ db: Database, _ path: String) {
+        db.close()
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+}
+
 @Suite("README pages, plans and tags example")
 struct ReadmePageTests {
     @Test("keyset and numbered pages, explain() and a tag", arguments: ["sqlite", "memory"])
     func pages(_ driver: String) async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("page-\(UUID().uuidString).sqlite")
-            .path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-        let db = try Database.open(driver == "sqlite" ? "sqlite:\(path)" : "memory:", drivers: [.sqlite, .memory])
-        defer { db.close() }
-        try await db.migrate(Story.self)
-        var articles = (0..<70).map {
-            Story(title: "a\($0)", views: Int64($0 % 7), section: $0 % 2 == 0 ? "news" : nil)
-        }
-        try await Story.insertAll(&articles, on: db)
+        let (db, path) = try await StoryDatabase.seeded(driver)
+        defer { StoryDatabase.close(db, path) }
 
         // README: "Pages, plans and tags"
         let first = try await Story.query(on: db).order(\.views, .descending).order(\.id).page(after: nil, limit: 20)

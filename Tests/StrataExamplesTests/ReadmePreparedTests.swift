@@ -9,16 +9,8 @@ import Testing
 struct ReadmePreparedTests {
     @Test("a query prepared once, bound and run with other values, explained", arguments: ["sqlite", "memory"])
     func prepared(_ driver: String) async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("prep-\(UUID().uuidString).sqlite")
-            .path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-        let db = try Database.open(driver == "sqlite" ? "sqlite:\(path)" : "memory:", drivers: [.sqlite, .memory])
-        defer { db.close() }
-        try await db.migrate(Story.self)
-        var articles = (0..<70).map {
-            Story(title: "a\($0)", views: Int64($0 % 7), section: $0 % 2 == 0 ? "news" : nil)
-        }
-        try await Story.insertAll(&articles, on: db)
+        let (db, path) = try await StoryDatabase.seeded(driver)
+        defer { StoryDatabase.close(db, path) }
 
         // README: "Prepared queries"
         let section = QueryParameter<String>("section")

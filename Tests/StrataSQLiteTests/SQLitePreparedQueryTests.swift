@@ -34,13 +34,16 @@ struct SQLitePreparedQueryTests {
         return (db, dir)
     }
 
+    /// Closes `db` and removes its directory.
+    private static func close(_ db: Database, _ dir: URL) {
+        db.close()
+        try? FileManager.default.removeItem(at: dir)
+    }
+
     @Test("runs after the first take the remembered SQL: the render cache is not asked again")
     func bindsIntoRememberedSQL() async throws {
         let (db, dir) = try await database()
-        defer {
-            db.close()
-            try? FileManager.default.removeItem(at: dir)
-        }
+        defer { Self.close(db, dir) }
         let least = QueryParameter<Int64>("least")
         try await db.transaction { tx in
             let cache = try #require(tx.sqlConnection?.renderCache)
@@ -61,10 +64,7 @@ struct SQLitePreparedQueryTests {
     @Test("a double as wide as 2^53 renders another comparison, and a schema change checks again")
     func rendersAgainWhenItMust() async throws {
         let (db, dir) = try await database()
-        defer {
-            db.close()
-            try? FileManager.default.removeItem(at: dir)
-        }
+        defer { Self.close(db, dir) }
         let heavier = QueryParameter<Double>("heavier")
         let heavy = try PrepItem.query(on: db).where(\.weight > heavier).order(\.id).prepared()
         #expect(try await heavy.binding(heavier, to: 4).all().map(\.rank) == [9, 10])
@@ -84,10 +84,7 @@ struct SQLitePreparedQueryTests {
     @Test("a text of the query's own that reads as a parameter's marker is never taken for the parameter")
     func markerLookalike() async throws {
         let (db, dir) = try await database()
-        defer {
-            db.close()
-            try? FileManager.default.removeItem(at: dir)
-        }
+        defer { Self.close(db, dir) }
         try await db.migrate(PrepNote.self)
         let lookalike = ParameterSlot(name: "text").marker
         guard case .text(let marker) = lookalike else { throw StrataError.invalidQuery("not a text marker") }

@@ -94,18 +94,9 @@ extension SQLConnection {
     /// - Returns: the plan, its lines joined by newlines.
     /// - Throws: as ``explain(_:)``.
     package func explainText(_ select: Select) throws -> String {
-        var plan = ""
-        var first = true
-        try explainLines(select) { line in
-            if first {
-                plan = line
-                first = false
-            } else {
-                plan += "\n"
-                plan += line
-            }
-        }
-        return plan
+        var plan = PlanText()
+        try explainLines(select) { plan.append($0) }
+        return plan.text
     }
 
     /// Runs the plan's statement and hands each row's detail column to `line`, in order.
@@ -123,10 +114,8 @@ extension SQLConnection {
             rendered = try SQLRenderer.render(.select(select), dialect: dialect)
             sql = syntax.prefix + " " + rendered.sql
         }
-        let column = syntax.detailColumn
         _ = try run(RenderedSQL(sql: sql, binds: rendered.binds), statement: nil) { r in
-            guard column < r.columnCount else { return }
-            line(r.string(at: column) ?? r.value(at: column).summary)
+            if let text = syntax.line(of: r) { line(text) }
         }
     }
 }

@@ -21,3 +21,31 @@ public struct ExplainSyntax: Sendable, Hashable {
         self.detailColumn = detailColumn
     }
 }
+
+extension ExplainSyntax {
+    /// One line of a plan: the row's detail column as text (the value's summary where the backend hands back
+    /// another type), or nil for a row without that column.
+    package func line(of row: any RowReader) -> String? {
+        guard detailColumn < row.columnCount else { return nil }
+        return row.string(at: detailColumn) ?? row.value(at: detailColumn).summary
+    }
+}
+
+/// A plan's lines joined by newlines, each appended as it is read (no array of lines to make, join and free).
+package struct PlanText {
+    /// The lines so far.
+    package private(set) var text = ""
+    private var first = true
+
+    package init() {}
+
+    package mutating func append(_ line: String) {
+        if first {
+            text = line
+            first = false
+        } else {
+            text += "\n"
+            text += line
+        }
+    }
+}

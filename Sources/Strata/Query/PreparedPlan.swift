@@ -103,25 +103,25 @@ package final class PreparedPlan: Sendable {
 
     /// The plan of this SELECT limited to one row (a limit of 0 stays 0).
     func firstRowPlan() -> PreparedPlan {
-        firstRow.withLock { cached in
-            if let cached { return cached }
-            var limited = select
-            limited.limit = Swift.min(select.limit ?? 1, 1)
-            let plan = PreparedPlan(select: limited, recheck: recheck)
-            cached = plan
-            return plan
-        }
+        variant(firstRow) { $0.limit = Swift.min($0.limit ?? 1, 1) }
     }
 
     /// The plan of this SELECT's `COUNT(*)`, as the builder's `count()` writes it (no order; the limit and offset
     /// kept).
     func countPlan() -> PreparedPlan {
-        countRows.withLock { cached in
+        variant(countRows) { s in
+            s.selection = .count
+            s.order = []
+        }
+    }
+
+    /// The plan of this SELECT as `change` makes it, kept in `slot` from its first use.
+    private func variant(_ slot: borrowing Mutex<PreparedPlan?>, _ change: (inout Select) -> Void) -> PreparedPlan {
+        slot.withLock { cached in
             if let cached { return cached }
-            var counted = select
-            counted.selection = .count
-            counted.order = []
-            let plan = PreparedPlan(select: counted, recheck: recheck)
+            var changed = select
+            change(&changed)
+            let plan = PreparedPlan(select: changed, recheck: recheck)
             cached = plan
             return plan
         }

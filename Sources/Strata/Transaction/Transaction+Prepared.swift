@@ -13,31 +13,12 @@ extension Transaction {
         guard let sql = sqlConnection, let (dialect, dialectName) = sqlDialect else {
             return try runSubstituted(plan, values, onRow: onRow)
         }
-        let schemas = database.knownSchemas.generation
-        let textColumns = database.textStoredColumns.generation.load(ordering: .sequentiallyConsistent)
-        guard
-            let rendering = plan.rendering(
-                for: values, dialect: dialectName, schemas: schemas, textColumns: textColumns)
-        else {
-            let select = plan.substituted(values)
-            let changed = try runSubstituted(select, plan, onRow: onRow)
-            if let rendered = try? SQLRenderer.render(.select(select), dialect: dialect) {
-                plan.remember(
-                    rendered, of: select, values: values, dialect: dialect, schemas: schemas, textColumns: textColumns)
-            }
-            return changed
-        }
-        // The binds in the array finds keep (see `takeKeyBinds()`): no array allocated per run.
-        var binds = takeKeyBinds()
-        defer { putBackKeyBinds(&binds) }
-        rendering.fill(&binds, values)
-        try checkBeforeRunning {
-            try checkOpen()
-            if abortedDepth != nil { try checkNotAborted(nil) }
-            try ValueCheck.checkBinds(binds) { .select(plan.substituted(values)) }
-            if let shape = rendering.shape { try checkRowLock(shape) }
-        }
-        return try runRendered(RenderedSQL(sql: rendering.sql, binds: binds), shape: rendering.shape, on: sql, onRow)
+        return try withRendering(
+            plan, values, dialect: dialect, dialectName: dialectName, locksRows: true,
+            substituted: { select in try runSubstituted(select, plan, onRow: onRow) },
+            bound: { rendering, binds in
+                try runRendered(RenderedSQL(sql: rendering.sql, binds: binds), shape: rendering.shape, on: sql, onRow)
+            })
     }
 
     /// The plan of `plan`'s SELECT with `values`, its lines joined by newlines (see `explainText(_:)`).
@@ -48,6 +29,30 @@ extension Transaction {
             try plan.recheck(self, select)
             return try explainText(select)
         }
+        return try withRendering(
+            plan, values, dialect: dialect, dialectName: dialectName, locksRows: false,
+            substituted: { select in
+                try plan.recheck(self, select)
+                return try explainText(select)
+            },
+            bound: { rendering, binds in
+                var plan = PlanText()
+                let explained = RenderedSQL(sql: rendering.explaining(prefix: syntax.prefix), binds: binds)
+                _ = try runRendered(explained, shape: nil, on: sql) { r in
+                    if let line = syntax.line(of: r) { plan.append(line) }
+                }
+                return plan.text
+            })
+    }
+
+    /// Runs `plan` with `values` on a connection that renders SQL in `dialect`: `bound` with the SQL the plan
+    /// remembered and its binds, when `values` render alike at the generations it was checked at, after the checks
+    /// a value can fail (and, for a read that `locksRows`, the row lock's); else `substituted` with the SELECT with
+    /// the values in place, whose SQL the plan then remembers.
+    private func withRendering<T>(
+        _ plan: PreparedPlan, _ values: [DatabaseValue], dialect: any Dialect, dialectName: String, locksRows: Bool,
+        substituted: (Select) throws -> T, bound: (PreparedPlan.Rendering, [DatabaseValue]) throws -> T
+    ) throws -> T {
         let schemas = database.knownSchemas.generation
         let textColumns = database.textStoredColumns.generation.load(ordering: .sequentiallyConsistent)
         guard
@@ -55,14 +60,14 @@ extension Transaction {
                 for: values, dialect: dialectName, schemas: schemas, textColumns: textColumns)
         else {
             let select = plan.substituted(values)
-            try plan.recheck(self, select)
-            let text = try explainText(select)
+            let result = try substituted(select)
             if let rendered = try? SQLRenderer.render(.select(select), dialect: dialect) {
                 plan.remember(
                     rendered, of: select, values: values, dialect: dialect, schemas: schemas, textColumns: textColumns)
             }
-            return text
+            return result
         }
+        // The binds in the array finds keep (see `takeKeyBinds()`): no array allocated per run.
         var binds = takeKeyBinds()
         defer { putBackKeyBinds(&binds) }
         rendering.fill(&binds, values)
@@ -70,23 +75,9 @@ extension Transaction {
             try checkOpen()
             if abortedDepth != nil { try checkNotAborted(nil) }
             try ValueCheck.checkBinds(binds) { .select(plan.substituted(values)) }
+            if locksRows, let shape = rendering.shape { try checkRowLock(shape) }
         }
-        let column = syntax.detailColumn
-        var text = ""
-        var first = true
-        let explained = RenderedSQL(sql: rendering.explaining(prefix: syntax.prefix), binds: binds)
-        _ = try runRendered(explained, shape: nil, on: sql) { r in
-            guard column < r.columnCount else { return }
-            let line = r.string(at: column) ?? r.value(at: column).summary
-            if first {
-                text = line
-                first = false
-            } else {
-                text += "\n"
-                text += line
-            }
-        }
-        return text
+        return try bound(rendering, binds)
     }
 
     /// Runs the checks made before a statement reaches the driver; a refusal is reported to the observer as one made
